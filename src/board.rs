@@ -1,0 +1,366 @@
+//! Boards, triangles and directions (RULES §1).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ParseError;
+use crate::geometry::Geometry;
+
+/// A board the engine can play on: the star of size 1–4 or a rhombus.
+///
+/// Always valid: made through [`Board::star`], [`Board::rhombus`] or parsing.
+///
+/// ```
+/// use sternhalma::Board;
+/// let board: Board = "rhombus9x4".parse()?;
+/// assert_eq!(board.geometry().len(), 81);
+/// assert_eq!(Board::STANDARD.to_string(), "star4");
+/// assert!("star5".parse::<Board>().is_err());
+/// # Ok::<(), sternhalma::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Board(BoardShape);
+
+/// The shape of a board, for matching on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardShape {
+    /// The six-pointed star; `size` is the number of rows of one point
+    /// triangle (4 on the standard 121-hole board).
+    Star {
+        /// Rows of one point triangle, 1 to 4.
+        size: u8,
+    },
+    /// An m×m rhombus whose acute corners are the north and south homes.
+    Rhombus {
+        /// Holes along one side (m), 2 to 11.
+        side: u8,
+        /// Rows of each home triangle (k), 1 to m−1.
+        home_rows: u8,
+    },
+}
+
+impl Board {
+    /// The standard 121-hole star with 10-peg triangles.
+    pub const STANDARD: Board = Board(BoardShape::Star { size: 4 });
+
+    /// The star whose point triangles have `size` rows (1 to 4).
+    ///
+    /// # Errors
+    /// A size outside 1..=4.
+    pub fn star(size: u8) -> Result<Board, ParseError> {
+        if (1..=4).contains(&size) {
+            Ok(Board(BoardShape::Star { size }))
+        } else {
+            Err(ParseError::new(
+                "board",
+                &format!("star{size}"),
+                "a star has point triangles of 1 to 4 rows",
+            ))
+        }
+    }
+
+    /// The `side`×`side` rhombus with homes of `home_rows` rows.
+    ///
+    /// # Errors
+    /// A side outside 2..=11, or homes that are empty or would meet
+    /// (`home_rows` must be 1 to `side - 1`).
+    pub fn rhombus(side: u8, home_rows: u8) -> Result<Board, ParseError> {
+        let text = format!("rhombus{side}x{home_rows}");
+        if !(2..=11).contains(&side) {
+            return Err(ParseError::new(
+                "board",
+                &text,
+                "a rhombus has sides of 2 to 11 holes",
+            ));
+        }
+        if home_rows == 0 || home_rows >= side {
+            return Err(ParseError::new(
+                "board",
+                &text,
+                format!("a {side}x{side} rhombus has homes of 1 to {} rows", side - 1),
+            ));
+        }
+        Ok(Board(BoardShape::Rhombus { side, home_rows }))
+    }
+
+    /// The shape of this board.
+    #[must_use]
+    pub fn shape(self) -> BoardShape {
+        self.0
+    }
+
+    /// The board's geometry: holes, coordinates, neighbours, triangles.
+    ///
+    /// Built from the shape on first use and kept for the life of the program.
+    #[must_use]
+    pub fn geometry(self) -> &'static Geometry {
+        Geometry::of(self)
+    }
+
+    /// Every board the engine supports, stars first.
+    pub fn all() -> impl Iterator<Item = Board> {
+        let stars = (1..=4).map(|size| Board(BoardShape::Star { size }));
+        let rhombi = (2..=11u8).flat_map(|side| {
+            (1..side).map(move |home_rows| Board(BoardShape::Rhombus { side, home_rows }))
+        });
+        stars.chain(rhombi)
+    }
+
+    /// Number of pegs in one set: the holes of one triangle.
+    #[must_use]
+    pub fn pegs_per_set(self) -> usize {
+        let rows = match self.0 {
+            BoardShape::Star { size } => size,
+            BoardShape::Rhombus { home_rows, .. } => home_rows,
+        } as usize;
+        rows * (rows + 1) / 2
+    }
+
+    /// The triangles that exist on this board: all six on a star, north and
+    /// south on a rhombus.
+    #[must_use]
+    pub fn triangles(self) -> &'static [Triangle] {
+        match self.0 {
+            BoardShape::Star { .. } => &Triangle::ALL,
+            BoardShape::Rhombus { .. } => &[Triangle::North, Triangle::South],
+        }
+    }
+
+    /// Whether `triangle` exists on this board.
+    #[must_use]
+    pub fn has_triangle(self, triangle: Triangle) -> bool {
+        self.triangles().contains(&triangle)
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            BoardShape::Star { size } => write!(f, "star{size}"),
+            BoardShape::Rhombus { side, home_rows } => write!(f, "rhombus{side}x{home_rows}"),
+        }
+    }
+}
+
+impl FromStr for Board {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Board, ParseError> {
+        let number = |digits: &str| -> Result<u8, ParseError> {
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(ParseError::new(
+                    "board",
+                    text,
+                    "expected star<N> or rhombus<M>x<K>, e.g. star4 or rhombus9x4",
+                ));
+            }
+            digits
+                .parse()
+                .map_err(|_| ParseError::new("board", text, "number too large"))
+        };
+        if let Some(size) = text.strip_prefix("star") {
+            Board::star(number(size)?)
+        } else if let Some(rest) = text.strip_prefix("rhombus") {
+            let (side, rows) = rest.split_once('x').ok_or_else(|| {
+                ParseError::new(
+                    "board",
+                    text,
+                    "a rhombus is written rhombus<M>x<K>, e.g. rhombus9x4",
+                )
+            })?;
+            Board::rhombus(number(side)?, number(rows)?)
+        } else {
+            Err(ParseError::new(
+                "board",
+                text,
+                "expected star<N> or rhombus<M>x<K>, e.g. star4 or rhombus9x4",
+            ))
+        }
+    }
+}
+
+impl TryFrom<String> for Board {
+    type Error = ParseError;
+    fn try_from(text: String) -> Result<Board, ParseError> {
+        text.parse()
+    }
+}
+
+impl From<Board> for String {
+    fn from(board: Board) -> String {
+        board.to_string()
+    }
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::STANDARD
+    }
+}
+
+/// One of the six point triangles of the star, in clockwise order from the
+/// top. A rhombus has only `North` and `South`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Triangle {
+    /// The top point.
+    North,
+    /// Upper right.
+    NorthEast,
+    /// Lower right.
+    SouthEast,
+    /// The bottom point.
+    South,
+    /// Lower left.
+    SouthWest,
+    /// Upper left.
+    NorthWest,
+}
+
+impl Triangle {
+    /// All six, clockwise from north.
+    pub const ALL: [Triangle; 6] = [
+        Triangle::North,
+        Triangle::NorthEast,
+        Triangle::SouthEast,
+        Triangle::South,
+        Triangle::SouthWest,
+        Triangle::NorthWest,
+    ];
+
+    /// Index in clockwise order from north (0..6).
+    #[must_use]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The triangle across the board: where a set starting here is headed.
+    ///
+    /// ```
+    /// use sternhalma::Triangle;
+    /// assert_eq!(Triangle::South.opposite(), Triangle::North);
+    /// assert_eq!(Triangle::NorthEast.opposite(), Triangle::SouthWest);
+    /// ```
+    #[must_use]
+    pub fn opposite(self) -> Triangle {
+        Triangle::ALL[(self.index() + 3) % 6]
+    }
+
+    /// The snake_case name used in every text format.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Triangle::North => "north",
+            Triangle::NorthEast => "north_east",
+            Triangle::SouthEast => "south_east",
+            Triangle::South => "south",
+            Triangle::SouthWest => "south_west",
+            Triangle::NorthWest => "north_west",
+        }
+    }
+}
+
+impl fmt::Display for Triangle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Triangle {
+    type Err = ParseError;
+    fn from_str(text: &str) -> Result<Triangle, ParseError> {
+        Triangle::ALL
+            .into_iter()
+            .find(|t| t.name() == text)
+            .ok_or_else(|| {
+                ParseError::new(
+                    "triangle",
+                    text,
+                    "expected north, north_east, south_east, south, south_west or north_west",
+                )
+            })
+    }
+}
+
+/// The six directions of the hexagonal grid, clockwise from east.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// `(q + 1, r)`.
+    East,
+    /// `(q, r + 1)`: down and to the right.
+    SouthEast,
+    /// `(q - 1, r + 1)`: down and to the left.
+    SouthWest,
+    /// `(q - 1, r)`.
+    West,
+    /// `(q, r - 1)`: up and to the left.
+    NorthWest,
+    /// `(q + 1, r - 1)`: up and to the right.
+    NorthEast,
+}
+
+impl Direction {
+    /// All six, clockwise from east.
+    pub const ALL: [Direction; 6] = [
+        Direction::East,
+        Direction::SouthEast,
+        Direction::SouthWest,
+        Direction::West,
+        Direction::NorthWest,
+        Direction::NorthEast,
+    ];
+
+    /// The axial step `(dq, dr)` of one move in this direction.
+    #[must_use]
+    pub fn delta(self) -> (i8, i8) {
+        match self {
+            Direction::East => (1, 0),
+            Direction::SouthEast => (0, 1),
+            Direction::SouthWest => (-1, 1),
+            Direction::West => (-1, 0),
+            Direction::NorthWest => (0, -1),
+            Direction::NorthEast => (1, -1),
+        }
+    }
+
+    /// Index in clockwise order from east (0..6).
+    #[must_use]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_names_round_trip() {
+        for board in Board::all() {
+            assert_eq!(board.to_string().parse::<Board>(), Ok(board));
+        }
+        assert_eq!(Board::all().count(), 4 + (1..=10).sum::<usize>());
+    }
+
+    #[test]
+    fn malformed_boards_are_refused() {
+        for text in [
+            "", "star", "star0", "star5", "rhombus9", "rhombus9x9", "rhombus12x3", "rhombus1x0",
+            "hex4", "star4 ", "star-1", "rhombus9x4x",
+        ] {
+            assert!(text.parse::<Board>().is_err(), "{text:?} parsed");
+        }
+    }
+
+    #[test]
+    fn triangles_oppose_in_pairs() {
+        for t in Triangle::ALL {
+            assert_ne!(t.opposite(), t);
+            assert_eq!(t.opposite().opposite(), t);
+            assert_eq!(t.name().parse::<Triangle>(), Ok(t));
+        }
+    }
+}

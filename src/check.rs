@@ -1,0 +1,270 @@
+//! Checking submitted moves, with the precise reason for a refusal.
+
+use crate::cell::Cell;
+use crate::moves::{IllegalMove, Move, MoveText};
+use crate::position::Position;
+use crate::rules::AntiSpoiling;
+
+impl Position {
+    /// Turns a move text into the legal move it names.
+    ///
+    /// `pass`; two holes name a move by its ends (any legal step, hop chain
+    /// or swap between them); three or more holes are a hop chain, checked
+    /// hop by hop.
+    ///
+    /// ```
+    /// use sternhalma::{Board, IllegalMove, Layout, Position, Rules};
+    /// let start = Position::start(Board::STANDARD, Layout::standard(2)?, Rules::classic())?;
+    /// let hop = start.parse_move(&"115-104".parse()?)?;
+    /// assert_eq!(hop.to_string(), "115-104");
+    /// assert_eq!(start.witness_path(hop).iter().map(|c| c.id()).collect::<Vec<_>>(), [115, 104]);
+    /// let err = start.parse_move(&"111-112".parse()?).unwrap_err();
+    /// assert_eq!(err, IllegalMove::Occupied { hole: 112 });
+    /// let err = start.parse_move(&"0-10".parse()?).unwrap_err();
+    /// assert_eq!(err.code(), "not_your_peg");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The move is illegal here; the error says exactly why.
+    pub fn parse_move(&self, text: &MoveText) -> Result<Move, IllegalMove> {
+        match text {
+            MoveText::Pass => self.check_move(Move::Pass).map(|()| Move::Pass),
+            MoveText::Path(holes) => {
+                let path = holes
+                    .iter()
+                    .map(|&hole| {
+                        self.geometry
+                            .cell(hole)
+                            .ok_or(IllegalMove::OffBoard {
+                                hole,
+                                holes: self.geometry.len(),
+                            })
+                    })
+                    .collect::<Result<Vec<Cell>, _>>()?;
+                if path.len() == 2 {
+                    self.move_between(path[0], path[1])
+                } else {
+                    self.move_along(&path)
+                }
+            }
+        }
+    }
+
+    /// As [`Position::parse_move`], for a move submitted on behalf of
+    /// `player`: refused with [`IllegalMove::NotYourTurn`] if another player
+    /// is to move.
+    ///
+    /// # Errors
+    /// Not `player`'s turn, or the move is illegal here.
+    pub fn parse_move_for(&self, player: usize, text: &MoveText) -> Result<Move, IllegalMove> {
+        if self.is_decided() {
+            return Err(IllegalMove::GameOver);
+        }
+        if player != self.side_to_move() {
+            return Err(IllegalMove::NotYourTurn {
+                player,
+                to_move: self.side_to_move(),
+            });
+        }
+        self.parse_move(text)
+    }
+
+    /// Whether `mv` is legal here, and if not, why.
+    ///
+    /// # Errors
+    /// The move is illegal here.
+    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
+        match (mv.from(), mv.to()) {
+            (Some(from), Some(to)) => {
+                for cell in [from, to] {
+                    if !self.geometry.contains(cell) {
+                        return Err(IllegalMove::OffBoard {
+                            hole: cell.id(),
+                            holes: self.geometry.len(),
+                        });
+                    }
+                }
+                let legal = self.move_between(from, to)?;
+                if legal == mv {
+                    Ok(())
+                } else {
+                    // Right ends, wrong kind: a hand-built Move value.
+                    Err(IllegalMove::Unreachable {
+                        from: from.id(),
+                        to: to.id(),
+                    })
+                }
+            }
+            _ => {
+                if self.is_decided() {
+                    return Err(IllegalMove::GameOver);
+                }
+                if self.legal_moves() == [Move::Pass] {
+                    Ok(())
+                } else if self.legal_moves().is_empty() {
+                    Err(IllegalMove::GameOver)
+                } else {
+                    Err(IllegalMove::PassNotAllowed)
+                }
+            }
+        }
+    }
+
+    /// The checks common to every non-pass move: the game is on, the start
+    /// holds a peg of the player to move, who may move it. Returns the set.
+    fn check_start(&self, from: Cell, to: Cell) -> Result<usize, IllegalMove> {
+        if self.is_decided() || self.everyone_stuck() {
+            return Err(IllegalMove::GameOver);
+        }
+        let player = self.side_to_move();
+        if !self.occupied.contains(from) {
+            return Err(IllegalMove::EmptyHole { hole: from.id() });
+        }
+        let set = self.set_at(from);
+        let owner = set.map(|s| self.layout.set_owner(s));
+        if owner != Some(player) {
+            return Err(IllegalMove::NotYourPeg {
+                hole: from.id(),
+                owner,
+                to_move: player,
+            });
+        }
+        if self.must_pass_finished(player) {
+            return Err(IllegalMove::FinishedMustPass { player });
+        }
+        if from == to {
+            return Err(IllegalMove::ReturnsToStart { hole: from.id() });
+        }
+        Ok(set.expect("the owner is known"))
+    }
+
+    /// The legal move from `from` to `to`, by any way, or the most precise
+    /// reason there is none.
+    fn move_between(&self, from: Cell, to: Cell) -> Result<Move, IllegalMove> {
+        let set = self.check_start(from, to)?;
+        let player = self.side_to_move();
+        let (normal, swaps) = self.destinations(from, set, player);
+        let adjacent = self.geometry.neighbor_set(from).contains(to);
+        if swaps.contains(to) {
+            return Ok(Move::Swap { from, to });
+        }
+        if normal.contains(to) {
+            return Ok(if adjacent {
+                Move::Step { from, to }
+            } else {
+                Move::Hop { from, to }
+            });
+        }
+        let (reach, _) = self.unrestricted_destinations(from, set, player);
+        if reach.contains(to) {
+            return Err(self.restriction(from, to, set).expect("a restriction removed it"));
+        }
+        if self.occupied.contains(to) {
+            return Err(self.why_no_swap(to, set, player));
+        }
+        // Explain by the direct line when there is one; otherwise no chain
+        // of hops leads there.
+        if let Some((direction, 2)) = self.geometry.line_between(from, to) {
+            let over = self
+                .geometry
+                .neighbor(from, direction)
+                .expect("the middle of a line on the board is on the board");
+            if !self.occupied.contains(over) {
+                return Err(IllegalMove::NothingToHopOver {
+                    from: from.id(),
+                    to: to.id(),
+                });
+            }
+        }
+        Err(IllegalMove::Unreachable {
+            from: from.id(),
+            to: to.id(),
+        })
+    }
+
+    /// Checks a hop chain of three or more holes, hop by hop.
+    fn move_along(&self, path: &[Cell]) -> Result<Move, IllegalMove> {
+        let (from, to) = (path[0], path[path.len() - 1]);
+        // A chain may come back to its start on the way; only its end
+        // matters for ReturnsToStart, checked after the hops.
+        let set = self.check_start(from, if from == to { path[1] } else { to })?;
+        let others = self.occupied.without(from);
+        for pair in path.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let refusal = |reason: fn(usize, usize) -> IllegalMove| Err(reason(a.id(), b.id()));
+            let Some((direction, distance)) = self.geometry.line_between(a, b) else {
+                return refusal(|from, to| IllegalMove::NotAStepOrHop { from, to });
+            };
+            if distance == 1 {
+                return refusal(|from, to| IllegalMove::StepInChain { from, to });
+            }
+            if distance > 2 && !self.rules.long_jumps {
+                return refusal(|from, to| IllegalMove::LongJumpsOff { from, to });
+            }
+            match self.jump(a, direction.index(), others) {
+                Some((landing, true)) if landing == b => {}
+                Some((landing, false)) if landing == b => {
+                    return Err(IllegalMove::Occupied { hole: b.id() });
+                }
+                _ if distance == 2 => {
+                    if others.contains(b) {
+                        return Err(IllegalMove::Occupied { hole: b.id() });
+                    }
+                    return refusal(|from, to| IllegalMove::NothingToHopOver { from, to });
+                }
+                _ => return refusal(|from, to| IllegalMove::NotASymmetricJump { from, to }),
+            }
+        }
+        if from == to {
+            return Err(IllegalMove::ReturnsToStart { hole: from.id() });
+        }
+        if let Some(refusal) = self.restriction(from, to, set) {
+            return Err(refusal);
+        }
+        Ok(if self.geometry.neighbor_set(from).contains(to) {
+            Move::Step { from, to }
+        } else {
+            Move::Hop { from, to }
+        })
+    }
+
+    /// The target lock or resting rule that forbids ending on `to`, if any.
+    fn restriction(&self, from: Cell, to: Cell, set: usize) -> Option<IllegalMove> {
+        let target = self.frame.targets[set];
+        if target.contains(from) && !target.contains(to) {
+            return Some(IllegalMove::LeavesTarget {
+                from: from.id(),
+                to: to.id(),
+            });
+        }
+        if self.no_rest(self.side_to_move()).contains(to) {
+            return Some(IllegalMove::EndsInForeignTriangle {
+                to: to.id(),
+                triangle: self
+                    .geometry
+                    .triangle_of(to)
+                    .expect("foreign holes lie in triangles"),
+            });
+        }
+        None
+    }
+
+    /// Why the peg on the occupied hole `to` cannot be swapped with.
+    fn why_no_swap(&self, to: Cell, set: usize, player: usize) -> IllegalMove {
+        let hole = to.id();
+        if self.rules.anti_spoiling != AntiSpoiling::Swap {
+            return IllegalMove::Occupied { hole };
+        }
+        let reason = if !self.frame.targets[set].contains(to) {
+            "swaps happen only in the moving peg's own target triangle"
+        } else if self.neutral.contains(to) {
+            "neutral pegs are never swapped"
+        } else if self.player_pegs(player).contains(to) {
+            "the peg there is your own"
+        } else {
+            "a swap is a single step or a single hop onto the peg"
+        };
+        IllegalMove::SwapNotAllowed { hole, reason }
+    }
+}

@@ -1,0 +1,56 @@
+//! # Sternhalma
+//!
+//! The rules of Chinese Checkers (Stern-Halma, 1892), exactly, and fast:
+//! boards, setups, every rule variant of the project's specification, move
+//! generation, outcomes, a position string and a move text.
+//!
+//! The shape of the crate follows the rule of "parse, then validate, then
+//! play":
+//! - text becomes plain values ([`Setup`], [`MoveText`]) with no position at
+//!   hand, and malformed text is a [`ParseError`];
+//! - a [`Setup`] becomes a [`Position`] only through [`Setup::validate`],
+//!   which reports every problem at once;
+//! - a [`Position`] gives its [`legal moves`](Position::legal_moves), plays
+//!   them checked ([`Position::play`]) or fast in place
+//!   ([`Position::make_move`] / [`Position::unmake_move`]), and tells its
+//!   [`Outcome`].
+//!
+//! ```
+//! use sternhalma::{Board, Layout, Outcome, Position, Rules};
+//!
+//! let mut position = Position::start(Board::STANDARD, Layout::standard(2)?, Rules::classic())?;
+//! assert_eq!(position.to_string(), "star4 classic south:111-120/north:0-9 0 0 -");
+//! position = position.play_text("115-104")?;          // a hop over 112
+//! assert_eq!(position.outcome(), Outcome::InProgress);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+mod board;
+mod cell;
+mod check;
+mod error;
+mod geometry;
+mod layout;
+mod movegen;
+mod moves;
+mod notation;
+mod outcome;
+mod perft;
+mod position;
+mod rules;
+mod setup;
+mod zobrist;
+
+pub use board::{Board, BoardShape, Direction, Triangle};
+pub use cell::{Cell, CellSet, CellSetIter};
+pub use error::ParseError;
+pub use geometry::Geometry;
+pub use layout::{Layout, MAX_SETS};
+pub use moves::{IllegalMove, Move, MoveError, MoveKind, MoveText};
+pub use notation::PositionError;
+pub use outcome::{DrawReason, Outcome};
+pub use perft::{perft, perft_by_depth};
+pub use position::{mirror_triangle, Position, Undo};
+pub use rules::{AntiSpoiling, Finish, Preset, Resting, Rules, UnusedTriangles, OPTION_NAMES};
+pub use setup::{Finisher, PegSet, Setup, SetupError, SetupProblem};

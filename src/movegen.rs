@@ -1,0 +1,296 @@
+//! Move generation (RULES §3–4).
+//!
+//! For each peg of the player to move, the destinations are computed as one
+//! bit set: neighbouring empty holes (steps) and every hole a hop chain can
+//! reach (a flood fill over hops, with the peg's own start hole counted as
+//! empty). The target lock and the resting rule then remove destinations.
+//! A destination is a step if it neighbours the start, a hop otherwise: a
+//! neighbouring empty hole is always reachable by a step, so (from, to)
+//! decides the kind.
+
+use crate::cell::{Cell, CellSet};
+use crate::geometry::NONE;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{AntiSpoiling, Finish};
+
+impl Position {
+    /// Every legal move, ordered by start hole then end hole; `[Pass]` when
+    /// the player to move has no other; empty when the game is over.
+    ///
+    /// ```
+    /// use sternhalma::{Board, Layout, Position, Rules};
+    /// let start = Position::start(Board::STANDARD, Layout::standard(2)?, Rules::classic())?;
+    /// let moves = start.legal_moves();
+    /// assert_eq!(moves.len(), 14);
+    /// assert_eq!(moves[0].to_string(), "111-102");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// [`Position::legal_moves`] into a buffer the caller reuses (cleared
+    /// first), so search loops do not allocate.
+    pub fn legal_moves_into(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.is_decided() {
+            return;
+        }
+        let player = usize::from(self.side);
+        if !self.must_pass_finished(player) {
+            self.generate(player, None, moves);
+        }
+        if moves.is_empty() && !self.everyone_stuck() {
+            moves.push(Move::Pass);
+        }
+    }
+
+    /// The legal moves of the peg on `cell` (empty if it cannot move or is
+    /// not the mover's), ordered by end hole.
+    #[must_use]
+    pub fn legal_moves_from(&self, cell: Cell) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let player = usize::from(self.side);
+        if self.geometry.contains(cell) && !self.is_decided() && !self.must_pass_finished(player) {
+            self.generate(player, Some(cell), &mut moves);
+        }
+        moves
+    }
+
+    /// Number of legal moves (a pass counts as one).
+    #[must_use]
+    pub fn count_legal_moves(&self) -> usize {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves.len()
+    }
+
+    /// Under `finish = round` a finished player passes until the round ends.
+    pub(crate) fn must_pass_finished(&self, player: usize) -> bool {
+        self.rules.finish == Finish::Round && self.is_finished(player)
+    }
+
+    /// Whether the game has ended by finishing or by the move limit (the
+    /// checks that need no move generation).
+    pub(crate) fn is_decided(&self) -> bool {
+        if self.finished_len > 0 {
+            let players = self.layout.player_count();
+            let finished = usize::from(self.finished_len);
+            let over = match self.rules.finish {
+                Finish::First => true,
+                Finish::Round => {
+                    finished == players || self.ply % players as u32 == 0
+                }
+                Finish::Ranking => finished >= players.saturating_sub(1).max(1),
+            };
+            if over {
+                return true;
+            }
+        }
+        self.rules.max_plies.is_some_and(|limit| self.ply >= limit)
+    }
+
+    /// Whether every player still in the game would have to pass.
+    pub(crate) fn everyone_stuck(&self) -> bool {
+        (0..self.layout.player_count())
+            .filter(|&p| !self.is_finished(p))
+            .all(|p| !self.has_move(p))
+    }
+
+    /// Whether `player` has any move other than a pass on this board.
+    pub(crate) fn has_move(&self, player: usize) -> bool {
+        self.sets_of(player).any(|set| {
+            self.pegs[set].iter().any(|from| {
+                let (moves, swaps) = self.destinations(from, set, player);
+                !moves.union(swaps).is_empty()
+            })
+        })
+    }
+
+    fn generate(&self, player: usize, only: Option<Cell>, moves: &mut Vec<Move>) {
+        let pegs = only.map_or_else(
+            || self.player_pegs(player),
+            |cell| self.player_pegs(player).intersection(CellSet::EMPTY.with(cell)),
+        );
+        for from in pegs {
+            let set = self
+                .sets_of(player)
+                .find(|&s| self.pegs[s].contains(from))
+                .expect("a peg of the player belongs to one of the player's sets");
+            let (normal, swaps) = self.destinations(from, set, player);
+            let around = self.geometry.neighbor_set(from);
+            for to in normal.union(swaps) {
+                moves.push(if swaps.contains(to) {
+                    Move::Swap { from, to }
+                } else if around.contains(to) {
+                    Move::Step { from, to }
+                } else {
+                    Move::Hop { from, to }
+                });
+            }
+        }
+    }
+
+    /// Where the peg on `from` (of `set`, owned by `player`) may legally end:
+    /// ordinary destinations (steps and hop chains) and swap destinations.
+    pub(crate) fn destinations(&self, from: Cell, set: usize, player: usize) -> (CellSet, CellSet) {
+        let (reach, swaps) = self.unrestricted_destinations(from, set, player);
+        let target = self.frame.targets[set];
+        let mut allowed = self.geometry.all().difference(self.no_rest(player));
+        if target.contains(from) {
+            allowed = allowed.intersection(target);
+        }
+        (reach.intersection(allowed), swaps)
+    }
+
+    /// Destinations before the target lock and the resting rule: every empty
+    /// hole reachable by a step or a hop chain, and every swap.
+    pub(crate) fn unrestricted_destinations(
+        &self,
+        from: Cell,
+        set: usize,
+        player: usize,
+    ) -> (CellSet, CellSet) {
+        let geometry = self.geometry;
+        let around = geometry.neighbor_set(from);
+        let others = self.occupied.without(from);
+        let hops = if self.rules.long_jumps {
+            self.long_hop_reach(from, others)
+        } else {
+            self.hop_reach(from, others)
+        };
+        let reach = around.difference(self.occupied).union(hops);
+        let mut swaps = CellSet::EMPTY;
+        if self.rules.anti_spoiling == AntiSpoiling::Swap {
+            let swappable = self.frame.targets[set].intersection(self.swappable_pegs(player));
+            if !swappable.is_empty() {
+                swaps = around.intersection(swappable);
+                for direction in 0..6 {
+                    if let Some((landing, _)) = self.jump(from, direction, others) {
+                        if swappable.contains(landing) {
+                            swaps.insert(landing);
+                        }
+                    }
+                }
+            }
+        }
+        (reach, swaps)
+    }
+
+    /// Pegs of players other than `player` (neutral pegs excluded).
+    pub(crate) fn swappable_pegs(&self, player: usize) -> CellSet {
+        self.occupied
+            .difference(self.neutral)
+            .difference(self.player_pegs(player))
+    }
+
+    /// Every hole a chain of ordinary hops from `from` can reach, given the
+    /// other pegs `others`. Excludes `from` itself.
+    #[inline]
+    fn hop_reach(&self, from: Cell, others: CellSet) -> CellSet {
+        let geometry = self.geometry;
+        let mut reached = CellSet::EMPTY.with(from);
+        let mut stack = [0u8; Cell::MAX_HOLES];
+        stack[0] = from.0;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let here = Cell(stack[top]);
+            for &(over, landing) in geometry.hop_table(here) {
+                if over == NONE {
+                    continue;
+                }
+                let (over, landing) = (Cell(over), Cell(landing));
+                if others.contains(over) && !others.contains(landing) && !reached.contains(landing)
+                {
+                    reached.insert(landing);
+                    stack[top] = landing.0;
+                    top += 1;
+                }
+            }
+        }
+        reached.without(from)
+    }
+
+    /// As [`Position::hop_reach`], with long jumps.
+    fn long_hop_reach(&self, from: Cell, others: CellSet) -> CellSet {
+        let mut reached = CellSet::EMPTY.with(from);
+        let mut stack = vec![from];
+        while let Some(here) = stack.pop() {
+            for direction in 0..6 {
+                if let Some((landing, true)) = self.jump(here, direction, others) {
+                    if !reached.contains(landing) {
+                        reached.insert(landing);
+                        stack.push(landing);
+                    }
+                }
+            }
+        }
+        reached.without(from)
+    }
+
+    /// The single hop from `here` in `direction` over the pegs `others`:
+    /// its landing hole and whether that hole is empty. `None` if there is
+    /// no peg to hop over, the landing is off the board, or (long jumps) a
+    /// hole between is not empty. Ordinary hops unless `long_jumps` is on.
+    pub(crate) fn jump(&self, here: Cell, direction: usize, others: CellSet) -> Option<(Cell, bool)> {
+        if !self.rules.long_jumps {
+            let (over, landing) = self.geometry.hop_table(here)[direction];
+            return (over != NONE && others.contains(Cell(over)))
+                .then(|| (Cell(landing), !others.contains(Cell(landing))));
+        }
+        let ray = &self.geometry.ray_table(here)[direction];
+        let pivot = ray.iter().position(|&id| others.contains(Cell(id)))?;
+        let landing = *ray.get(2 * pivot + 1)?;
+        let between_clear = ray[pivot + 1..2 * pivot + 1]
+            .iter()
+            .all(|&id| !others.contains(Cell(id)));
+        between_clear.then(|| (Cell(landing), !others.contains(Cell(landing))))
+    }
+
+    /// One path for a legal move, from its start to its end: the move's
+    /// witness. For a hop, the chain with the fewest hops (ties broken by
+    /// direction order); `[]` for a pass.
+    ///
+    /// The move must be legal here.
+    #[must_use]
+    pub fn witness_path(&self, mv: Move) -> Vec<Cell> {
+        match mv {
+            Move::Pass => Vec::new(),
+            Move::Step { from, to } | Move::Swap { from, to } => vec![from, to],
+            Move::Hop { from, to } => {
+                let others = self.occupied.without(from);
+                let mut parent = [NONE; Cell::MAX_HOLES];
+                let mut reached = CellSet::EMPTY.with(from);
+                let mut queue = std::collections::VecDeque::from([from]);
+                while let Some(here) = queue.pop_front() {
+                    if here == to {
+                        break;
+                    }
+                    for direction in 0..6 {
+                        if let Some((landing, true)) = self.jump(here, direction, others) {
+                            if !reached.contains(landing) {
+                                reached.insert(landing);
+                                parent[landing.id()] = here.0;
+                                queue.push_back(landing);
+                            }
+                        }
+                    }
+                }
+                assert!(reached.contains(to), "witness_path: {mv} is not a legal hop here");
+                let mut path = vec![to];
+                let mut here = to;
+                while here != from {
+                    here = Cell(parent[here.id()]);
+                    path.push(here);
+                }
+                path.reverse();
+                path
+            }
+        }
+    }
+}

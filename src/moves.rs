@@ -1,0 +1,494 @@
+//! Moves, the move text, and the reasons a move is illegal.
+//!
+//! A legal move is identified by where its peg starts and ends (RULES §3):
+//! [`Move`]. A move *text* is what a person or a client writes: the path of
+//! hole ids joined by `-`, or `pass` ([`MoveText`]). Parsing a text needs no
+//! position; [`crate::Position::parse_move`] then checks it against one.
+//!
+//! Move text grammar:
+//!
+//! ```text
+//! move  = "pass" | hole ( "-" hole )+
+//! hole  = digit+            (a hole id, see RULES §1)
+//! ```
+//!
+//! A text of two holes names a move by its ends (`111-93`): it is legal if
+//! some legal step, hop chain or swap leads from the first to the second. A
+//! text of three or more holes is a hop chain checked hop by hop.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Triangle;
+use crate::cell::Cell;
+use crate::error::ParseError;
+
+/// What kind of move it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveKind {
+    /// To an adjacent empty hole.
+    Step,
+    /// One or more hops.
+    Hop,
+    /// A step or a single hop onto another player's peg in the mover's
+    /// target; the two pegs change places (`anti_spoiling = swap`).
+    Swap,
+    /// No move: the player has no other legal move.
+    Pass,
+}
+
+impl MoveKind {
+    /// The snake_case name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveKind::Step => "step",
+            MoveKind::Hop => "hop",
+            MoveKind::Swap => "swap",
+            MoveKind::Pass => "pass",
+        }
+    }
+}
+
+impl fmt::Display for MoveKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A legal move of some position: its kind, and where the peg starts and
+/// ends. Two hop chains with the same ends are the same move.
+///
+/// Prints as its move text by ends (`"111-93"`, `"pass"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// The player cannot move.
+    Pass,
+    /// A step to an adjacent empty hole.
+    Step {
+        /// Start hole.
+        from: Cell,
+        /// End hole.
+        to: Cell,
+    },
+    /// A hop chain.
+    Hop {
+        /// Start hole.
+        from: Cell,
+        /// End hole.
+        to: Cell,
+    },
+    /// A swap: the peg at `to` goes to `from`.
+    Swap {
+        /// Start hole of the mover (and end hole of the other peg).
+        from: Cell,
+        /// End hole of the mover (and start hole of the other peg).
+        to: Cell,
+    },
+}
+
+impl Move {
+    /// The start hole, except for a pass.
+    #[must_use]
+    #[inline]
+    pub fn from(self) -> Option<Cell> {
+        match self {
+            Move::Pass => None,
+            Move::Step { from, .. } | Move::Hop { from, .. } | Move::Swap { from, .. } => {
+                Some(from)
+            }
+        }
+    }
+
+    /// The end hole, except for a pass.
+    #[must_use]
+    #[inline]
+    pub fn to(self) -> Option<Cell> {
+        match self {
+            Move::Pass => None,
+            Move::Step { to, .. } | Move::Hop { to, .. } | Move::Swap { to, .. } => Some(to),
+        }
+    }
+
+    /// The kind of move.
+    #[must_use]
+    pub fn kind(self) -> MoveKind {
+        match self {
+            Move::Pass => MoveKind::Pass,
+            Move::Step { .. } => MoveKind::Step,
+            Move::Hop { .. } => MoveKind::Hop,
+            Move::Swap { .. } => MoveKind::Swap,
+        }
+    }
+
+    /// The move text naming it by its ends.
+    #[must_use]
+    pub fn text(self) -> MoveText {
+        match (self.from(), self.to()) {
+            (Some(from), Some(to)) => MoveText::Path(vec![from.id(), to.id()]),
+            _ => MoveText::Pass,
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.from(), self.to()) {
+            (Some(from), Some(to)) => write!(f, "{from}-{to}"),
+            _ => f.write_str("pass"),
+        }
+    }
+}
+
+/// A move as written: `pass`, or a path of hole ids. Well-formed, but not
+/// checked against any position.
+///
+/// ```
+/// use sternhalma::MoveText;
+/// let text: MoveText = "95-75-57".parse()?;
+/// assert_eq!(text, MoveText::Path(vec![95, 75, 57]));
+/// assert_eq!(text.to_string(), "95-75-57");
+/// assert!("95-".parse::<MoveText>().is_err());
+/// # Ok::<(), sternhalma::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MoveText {
+    /// `pass`.
+    Pass,
+    /// Two or more hole ids.
+    Path(Vec<usize>),
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveText::Pass => f.write_str("pass"),
+            MoveText::Path(holes) => {
+                for (i, hole) in holes.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("-")?;
+                    }
+                    write!(f, "{hole}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl FromStr for MoveText {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<MoveText, ParseError> {
+        if text == "pass" {
+            return Ok(MoveText::Pass);
+        }
+        let holes = text
+            .split('-')
+            .map(|part| {
+                if part.is_empty() || part.len() > 6 || !part.bytes().all(|b| b.is_ascii_digit()) {
+                    Err(ParseError::new(
+                        "move",
+                        text,
+                        "expected `pass` or hole ids joined by `-`, e.g. 111-93 or 95-75-57",
+                    ))
+                } else {
+                    Ok(part.parse::<usize>().expect("at most six digits"))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if holes.len() < 2 {
+            return Err(ParseError::new(
+                "move",
+                text,
+                "a move needs at least two holes: where the peg starts and where it ends",
+            ));
+        }
+        Ok(MoveText::Path(holes))
+    }
+}
+
+impl Serialize for MoveText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for MoveText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<MoveText, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Why a move is refused. Each has a stable [`code`](IllegalMove::code) for
+/// machines and a sentence for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The game is over.
+    GameOver,
+    /// The move was submitted for a player who is not to move.
+    NotYourTurn {
+        /// Who submitted.
+        player: usize,
+        /// Who is to move.
+        to_move: usize,
+    },
+    /// A hole id the board does not have.
+    OffBoard {
+        /// The id given.
+        hole: usize,
+        /// Holes on the board.
+        holes: usize,
+    },
+    /// No peg at the start hole.
+    EmptyHole {
+        /// The start hole.
+        hole: usize,
+    },
+    /// The peg at the start belongs to another player (or is neutral).
+    NotYourPeg {
+        /// The start hole.
+        hole: usize,
+        /// Its owner; `None` for a neutral peg.
+        owner: Option<usize>,
+        /// Who is to move.
+        to_move: usize,
+    },
+    /// The move ends on the hole it started from.
+    ReturnsToStart {
+        /// The start hole.
+        hole: usize,
+    },
+    /// A step or hop lands on a peg.
+    Occupied {
+        /// The occupied hole.
+        hole: usize,
+    },
+    /// Two consecutive holes of the path are neither neighbours nor on a line.
+    NotAStepOrHop {
+        /// Where the segment starts.
+        from: usize,
+        /// Where it ends.
+        to: usize,
+    },
+    /// A hop over an empty hole.
+    NothingToHopOver {
+        /// Where the hop starts.
+        from: usize,
+        /// Where it lands.
+        to: usize,
+    },
+    /// A hop longer than one peg's width while long jumps are off.
+    LongJumpsOff {
+        /// Where the hop starts.
+        from: usize,
+        /// Where it lands.
+        to: usize,
+    },
+    /// A long hop whose line is not one peg with empty holes on both sides.
+    NotASymmetricJump {
+        /// Where the hop starts.
+        from: usize,
+        /// Where it lands.
+        to: usize,
+    },
+    /// A step taken inside a hop chain, or after another step.
+    StepInChain {
+        /// Where the step starts.
+        from: usize,
+        /// Where it ends.
+        to: usize,
+    },
+    /// No legal step, hop chain or swap leads from the start to the end.
+    Unreachable {
+        /// Start hole.
+        from: usize,
+        /// End hole.
+        to: usize,
+    },
+    /// A peg that began in its target must end in it (the target lock).
+    LeavesTarget {
+        /// Start hole.
+        from: usize,
+        /// End hole.
+        to: usize,
+    },
+    /// With resting forbidden, a move may not end in another player's triangle.
+    EndsInForeignTriangle {
+        /// End hole.
+        to: usize,
+        /// The triangle it lies in.
+        triangle: Triangle,
+    },
+    /// A swap that the rules or the position do not allow.
+    SwapNotAllowed {
+        /// The hole of the peg that would be swapped.
+        hole: usize,
+        /// Why not.
+        reason: &'static str,
+    },
+    /// A pass while a move is available.
+    PassNotAllowed,
+    /// Under `finish = round`, a finished player passes until the round ends.
+    FinishedMustPass {
+        /// The finished player.
+        player: usize,
+    },
+}
+
+impl IllegalMove {
+    /// A stable snake_case code, for clients to act on.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            IllegalMove::GameOver => "game_over",
+            IllegalMove::NotYourTurn { .. } => "not_your_turn",
+            IllegalMove::OffBoard { .. } => "off_board",
+            IllegalMove::EmptyHole { .. } => "empty_hole",
+            IllegalMove::NotYourPeg { .. } => "not_your_peg",
+            IllegalMove::ReturnsToStart { .. } => "returns_to_start",
+            IllegalMove::Occupied { .. } => "hole_occupied",
+            IllegalMove::NotAStepOrHop { .. } => "not_a_step_or_hop",
+            IllegalMove::NothingToHopOver { .. } => "nothing_to_hop_over",
+            IllegalMove::LongJumpsOff { .. } => "long_jumps_off",
+            IllegalMove::NotASymmetricJump { .. } => "not_a_symmetric_jump",
+            IllegalMove::StepInChain { .. } => "step_in_chain",
+            IllegalMove::Unreachable { .. } => "unreachable",
+            IllegalMove::LeavesTarget { .. } => "leaves_target",
+            IllegalMove::EndsInForeignTriangle { .. } => "ends_in_foreign_triangle",
+            IllegalMove::SwapNotAllowed { .. } => "swap_not_allowed",
+            IllegalMove::PassNotAllowed => "pass_not_allowed",
+            IllegalMove::FinishedMustPass { .. } => "finished_must_pass",
+        }
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::GameOver => write!(f, "the game is over"),
+            IllegalMove::NotYourTurn { player, to_move } => {
+                write!(f, "it is player {to_move}'s turn, not player {player}'s")
+            }
+            IllegalMove::OffBoard { hole, holes } => {
+                write!(f, "hole {hole} is not on the board (holes are 0 to {})", holes - 1)
+            }
+            IllegalMove::EmptyHole { hole } => write!(f, "there is no peg on hole {hole}"),
+            IllegalMove::NotYourPeg {
+                hole,
+                owner: Some(owner),
+                to_move,
+            } => write!(
+                f,
+                "the peg on hole {hole} belongs to player {owner}; player {to_move} is to move"
+            ),
+            IllegalMove::NotYourPeg {
+                hole, owner: None, ..
+            } => write!(f, "the peg on hole {hole} is a neutral peg, which never moves"),
+            IllegalMove::ReturnsToStart { hole } => {
+                write!(f, "the move ends on hole {hole}, where it started")
+            }
+            IllegalMove::Occupied { hole } => write!(f, "hole {hole} is occupied"),
+            IllegalMove::NotAStepOrHop { from, to } => write!(
+                f,
+                "from hole {from} to hole {to} is neither a step to a neighbour nor a hop along a line"
+            ),
+            IllegalMove::NothingToHopOver { from, to } => write!(
+                f,
+                "the hop from hole {from} to hole {to} has no peg to hop over"
+            ),
+            IllegalMove::LongJumpsOff { from, to } => write!(
+                f,
+                "from hole {from} to hole {to} is a long jump, and long jumps are off"
+            ),
+            IllegalMove::NotASymmetricJump { from, to } => write!(
+                f,
+                "the long jump from hole {from} to hole {to} must pass over exactly one peg, midway, with every other hole on the line empty"
+            ),
+            IllegalMove::StepInChain { from, to } => write!(
+                f,
+                "the step from hole {from} to hole {to} is part of a longer move; a step must be the whole move"
+            ),
+            IllegalMove::Unreachable { from, to } => write!(
+                f,
+                "no legal step, hop chain or swap leads from hole {from} to hole {to}"
+            ),
+            IllegalMove::LeavesTarget { from, to } => write!(
+                f,
+                "the peg on hole {from} is in its target triangle and must stay in it; hole {to} is outside"
+            ),
+            IllegalMove::EndsInForeignTriangle { to, triangle } => write!(
+                f,
+                "hole {to} is in the {triangle} triangle, another player's, where pegs may not rest under these rules"
+            ),
+            IllegalMove::SwapNotAllowed { hole, reason } => {
+                write!(f, "cannot swap with the peg on hole {hole}: {reason}")
+            }
+            IllegalMove::PassNotAllowed => {
+                write!(f, "a pass is only legal when no other move is")
+            }
+            IllegalMove::FinishedMustPass { player } => write!(
+                f,
+                "player {player} has finished and passes until the round is played out"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// A move text that could not be turned into a legal move: malformed, or
+/// well-formed but illegal in the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text does not follow the move grammar.
+    Malformed(ParseError),
+    /// The move is illegal here.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(e) => e.fmt(f),
+            MoveError::Illegal(e) => write!(f, "illegal move: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl From<ParseError> for MoveError {
+    fn from(e: ParseError) -> MoveError {
+        MoveError::Malformed(e)
+    }
+}
+
+impl From<IllegalMove> for MoveError {
+    fn from(e: IllegalMove) -> MoveError {
+        MoveError::Illegal(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_text_round_trips() {
+        for text in ["pass", "0-1", "111-93-75-57", "5-5"] {
+            assert_eq!(text.parse::<MoveText>().unwrap().to_string(), text);
+        }
+    }
+
+    #[test]
+    fn malformed_move_text() {
+        for text in ["", "-", "1", "1-", "-1", "1--2", "a-b", "1-2 ", " 1-2", "PASS", "1-9999999", "+1-2"] {
+            assert!(text.parse::<MoveText>().is_err(), "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,550 @@
+//! The rules of a game as data: every variant of RULES §2–5 and the presets.
+//!
+//! Text form: a preset name, then any overrides as `option=value`, separated
+//! by commas: `classic`, `masters`, `classic,long_jumps=on,max_plies=400`.
+//! Printing picks the preset that needs the fewest overrides, so a value
+//! always prints the same way and parses back to itself.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Board;
+use crate::error::ParseError;
+
+/// What the triangles that no set starts in or heads for hold (RULES §2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnusedTriangles {
+    /// Nothing: pegs may pass through and rest there.
+    #[default]
+    Empty,
+    /// Neutral pegs that never move but can be hopped over.
+    Filled,
+}
+
+/// Whether a move may end in another player's triangle (RULES §3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resting {
+    /// Any hole.
+    #[default]
+    Allowed,
+    /// Not in a triangle that is another player's start or target, unless it
+    /// is one of the mover's own targets; passing through is allowed.
+    Forbidden,
+}
+
+/// Protection against a peg parked in someone's target (RULES §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AntiSpoiling {
+    /// None: home means every target hole holds one of the set's pegs.
+    #[default]
+    None,
+    /// Home also when the target is full and every hole not held by another
+    /// player holds one of the set's pegs (at least one).
+    FillAvailable,
+    /// A step or hop may land on another player's peg in the mover's target;
+    /// the two pegs change places.
+    Swap,
+}
+
+/// How the game ends once someone finishes (RULES §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Finish {
+    /// The first player to finish wins.
+    #[default]
+    First,
+    /// The round is played out; everyone who finishes in it shares the win.
+    Round,
+    /// Play goes on until one player is left; the finishing order ranks.
+    Ranking,
+}
+
+/// Every rule variant of a game.
+///
+/// ```
+/// use sternhalma::{AntiSpoiling, Rules};
+/// let rules: Rules = "classic,anti_spoiling=swap".parse()?;
+/// assert_eq!(rules.anti_spoiling, AntiSpoiling::Swap);
+/// assert_eq!(Rules::masters().to_string(), "masters");
+/// assert_eq!(rules.to_string(), "classic,anti_spoiling=swap");
+/// # Ok::<(), sternhalma::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rules {
+    /// What unused triangles hold.
+    pub unused_triangles: UnusedTriangles,
+    /// Whether moves may end in other players' triangles.
+    pub rest_in_foreign_triangles: Resting,
+    /// Whether a hop may go over one peg at any distance.
+    pub long_jumps: bool,
+    /// Anti-spoiling rule.
+    pub anti_spoiling: AntiSpoiling,
+    /// How the game ends.
+    pub finish: Finish,
+    /// Plies after which the game is a draw among those not finished.
+    pub max_plies: Option<u32>,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::classic()
+    }
+}
+
+/// The named rule sets of RULES §5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// The common rules: no anti-spoiling, first to finish wins.
+    Classic,
+    /// Classic, with resting forbidden in others' triangles and the swap rule.
+    Masters,
+    /// Classic, with fill-available anti-spoiling and the round played out.
+    Family,
+    /// Classic, with long jumps.
+    Super,
+    /// For the rhombus boards: fill-available, first to finish, a move limit.
+    Research,
+}
+
+impl Preset {
+    /// All presets, in the order printing prefers them.
+    pub const ALL: [Preset; 5] = [
+        Preset::Classic,
+        Preset::Masters,
+        Preset::Family,
+        Preset::Super,
+        Preset::Research,
+    ];
+
+    /// The move limit of the `research` preset.
+    pub const RESEARCH_MAX_PLIES: u32 = 200;
+
+    /// The preset's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Classic => "classic",
+            Preset::Masters => "masters",
+            Preset::Family => "family",
+            Preset::Super => "super",
+            Preset::Research => "research",
+        }
+    }
+
+    /// The rules it stands for.
+    #[must_use]
+    pub fn rules(self) -> Rules {
+        let classic = Rules {
+            unused_triangles: UnusedTriangles::Empty,
+            rest_in_foreign_triangles: Resting::Allowed,
+            long_jumps: false,
+            anti_spoiling: AntiSpoiling::None,
+            finish: Finish::First,
+            max_plies: None,
+        };
+        match self {
+            Preset::Classic => classic,
+            Preset::Masters => Rules {
+                rest_in_foreign_triangles: Resting::Forbidden,
+                anti_spoiling: AntiSpoiling::Swap,
+                ..classic
+            },
+            Preset::Family => Rules {
+                anti_spoiling: AntiSpoiling::FillAvailable,
+                finish: Finish::Round,
+                ..classic
+            },
+            Preset::Super => Rules {
+                long_jumps: true,
+                ..classic
+            },
+            Preset::Research => Rules {
+                anti_spoiling: AntiSpoiling::FillAvailable,
+                max_plies: Some(Preset::RESEARCH_MAX_PLIES),
+                ..classic
+            },
+        }
+    }
+
+    /// The board the preset is played on unless another is chosen: the
+    /// standard star, or for `research` Bell's 81-hole rhombus with 10 pegs.
+    #[must_use]
+    pub fn default_board(self) -> Board {
+        match self {
+            Preset::Research => Board::rhombus(9, 4).expect("9x4 is a valid rhombus"),
+            _ => Board::STANDARD,
+        }
+    }
+
+    /// One line on what the preset is and where it comes from.
+    #[must_use]
+    pub fn description(self) -> &'static str {
+        match self {
+            Preset::Classic => {
+                "Star board, unused triangles empty, resting allowed, no anti-spoiling, first to finish wins (Jaques of London)."
+            }
+            Preset::Masters => {
+                "Classic plus resting forbidden in other players' triangles and the swap rule (Masters Traditional Games)."
+            }
+            Preset::Family => {
+                "Classic plus fill-available anti-spoiling and the last round played out; for 2-3 players (wooden family edition)."
+            }
+            Preset::Super => "Classic plus long jumps (Super Chinese Checkers, Masters Traditional Games).",
+            Preset::Research => {
+                "Rhombus boards, two players, fill-available, first to finish, 200-ply limit (Bell 2009; Sturtevant 2019)."
+            }
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = ParseError;
+    fn from_str(text: &str) -> Result<Preset, ParseError> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name() == text)
+            .ok_or_else(|| {
+                ParseError::new(
+                    "preset",
+                    text,
+                    "expected classic, masters, family, super or research",
+                )
+            })
+    }
+}
+
+/// The names of the options, in printing order.
+pub const OPTION_NAMES: [&str; 6] = [
+    "unused_triangles",
+    "rest_in_foreign_triangles",
+    "long_jumps",
+    "anti_spoiling",
+    "finish",
+    "max_plies",
+];
+
+impl Rules {
+    /// The `classic` preset.
+    #[must_use]
+    pub fn classic() -> Rules {
+        Preset::Classic.rules()
+    }
+
+    /// The `masters` preset.
+    #[must_use]
+    pub fn masters() -> Rules {
+        Preset::Masters.rules()
+    }
+
+    /// The `family` preset.
+    #[must_use]
+    pub fn family() -> Rules {
+        Preset::Family.rules()
+    }
+
+    /// The `super` preset.
+    #[must_use]
+    pub fn super_chinese_checkers() -> Rules {
+        Preset::Super.rules()
+    }
+
+    /// The `research` preset.
+    #[must_use]
+    pub fn research() -> Rules {
+        Preset::Research.rules()
+    }
+
+    /// The value of an option as text, by its name in [`OPTION_NAMES`].
+    #[must_use]
+    pub fn option(&self, name: &str) -> Option<String> {
+        let value = match name {
+            "unused_triangles" => match self.unused_triangles {
+                UnusedTriangles::Empty => "empty",
+                UnusedTriangles::Filled => "filled",
+            },
+            "rest_in_foreign_triangles" => match self.rest_in_foreign_triangles {
+                Resting::Allowed => "allowed",
+                Resting::Forbidden => "forbidden",
+            },
+            "long_jumps" => {
+                if self.long_jumps {
+                    "on"
+                } else {
+                    "off"
+                }
+            }
+            "anti_spoiling" => match self.anti_spoiling {
+                AntiSpoiling::None => "none",
+                AntiSpoiling::FillAvailable => "fill_available",
+                AntiSpoiling::Swap => "swap",
+            },
+            "finish" => match self.finish {
+                Finish::First => "first",
+                Finish::Round => "round",
+                Finish::Ranking => "ranking",
+            },
+            "max_plies" => {
+                return Some(self.max_plies.map_or_else(|| "none".to_owned(), |n| n.to_string()));
+            }
+            _ => return None,
+        };
+        Some(value.to_owned())
+    }
+
+    /// The allowed values of an option, for catalogues and error messages.
+    #[must_use]
+    pub fn option_values(name: &str) -> Option<&'static [&'static str]> {
+        Some(match name {
+            "unused_triangles" => &["empty", "filled"],
+            "rest_in_foreign_triangles" => &["allowed", "forbidden"],
+            "long_jumps" => &["off", "on"],
+            "anti_spoiling" => &["none", "fill_available", "swap"],
+            "finish" => &["first", "round", "ranking"],
+            "max_plies" => &["none", "<positive integer>"],
+            _ => return None,
+        })
+    }
+
+    /// Sets an option from text, as in `rules.set_option("finish", "round")`.
+    ///
+    /// # Errors
+    /// An unknown option or a value it does not take.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParseError> {
+        let bad = |expected: &str| {
+            ParseError::new(
+                "rules",
+                &format!("{name}={value}"),
+                format!("{name} must be {expected}"),
+            )
+        };
+        match name {
+            "unused_triangles" => {
+                self.unused_triangles = match value {
+                    "empty" => UnusedTriangles::Empty,
+                    "filled" => UnusedTriangles::Filled,
+                    _ => return Err(bad("empty or filled")),
+                }
+            }
+            "rest_in_foreign_triangles" => {
+                self.rest_in_foreign_triangles = match value {
+                    "allowed" => Resting::Allowed,
+                    "forbidden" => Resting::Forbidden,
+                    _ => return Err(bad("allowed or forbidden")),
+                }
+            }
+            "long_jumps" => {
+                self.long_jumps = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(bad("on or off")),
+                }
+            }
+            "anti_spoiling" => {
+                self.anti_spoiling = match value {
+                    "none" => AntiSpoiling::None,
+                    "fill_available" => AntiSpoiling::FillAvailable,
+                    "swap" => AntiSpoiling::Swap,
+                    _ => return Err(bad("none, fill_available or swap")),
+                }
+            }
+            "finish" => {
+                self.finish = match value {
+                    "first" => Finish::First,
+                    "round" => Finish::Round,
+                    "ranking" => Finish::Ranking,
+                    _ => return Err(bad("first, round or ranking")),
+                }
+            }
+            "max_plies" => {
+                self.max_plies = match value {
+                    "none" => None,
+                    digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                        match digits.parse::<u32>() {
+                            Ok(0) | Err(_) => {
+                                return Err(bad("none or a whole number from 1 to 4294967295"));
+                            }
+                            Ok(n) => Some(n),
+                        }
+                    }
+                    _ => return Err(bad("none or a whole number from 1 to 4294967295")),
+                }
+            }
+            _ => {
+                return Err(ParseError::new(
+                    "rules",
+                    name,
+                    format!("unknown option; the options are {}", OPTION_NAMES.join(", ")),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The options in which `self` differs from `base`, in printing order.
+    fn overrides_from(&self, base: &Rules) -> Vec<(&'static str, String)> {
+        OPTION_NAMES
+            .into_iter()
+            .filter_map(|name| {
+                let mine = self.option(name)?;
+                (Some(&mine) != base.option(name).as_ref()).then_some((name, mine))
+            })
+            .collect()
+    }
+
+    /// The preset these rules are closest to (fewest overrides).
+    #[must_use]
+    pub fn nearest_preset(&self) -> Preset {
+        Preset::ALL
+            .into_iter()
+            .min_by_key(|p| self.overrides_from(&p.rules()).len())
+            .expect("there are presets")
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let preset = self.nearest_preset();
+        f.write_str(preset.name())?;
+        for (name, value) in self.overrides_from(&preset.rules()) {
+            write!(f, ",{name}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Rules, ParseError> {
+        let mut parts = text.split(',');
+        let preset_name = parts.next().unwrap_or_default();
+        let mut rules = preset_name
+            .parse::<Preset>()
+            .map_err(|e| ParseError::new("rules", text, format!("{preset_name:?}: {}", e.reason())))?
+            .rules();
+        let mut seen: Vec<&str> = Vec::new();
+        for part in parts {
+            let (name, value) = part.split_once('=').ok_or_else(|| {
+                ParseError::new(
+                    "rules",
+                    text,
+                    format!("{part:?} is not an override; write option=value, e.g. long_jumps=on"),
+                )
+            })?;
+            if seen.contains(&name) {
+                return Err(ParseError::new(
+                    "rules",
+                    text,
+                    format!("{name} is given twice"),
+                ));
+            }
+            seen.push(name);
+            rules.set_option(name, value)?;
+        }
+        Ok(rules)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_print_by_name_and_round_trip() {
+        for preset in Preset::ALL {
+            assert_eq!(preset.rules().to_string(), preset.name());
+            assert_eq!(preset.name().parse::<Rules>(), Ok(preset.rules()));
+        }
+    }
+
+    #[test]
+    fn presets_match_the_specification() {
+        let classic = Rules::classic();
+        assert_eq!(classic.unused_triangles, UnusedTriangles::Empty);
+        assert_eq!(classic.rest_in_foreign_triangles, Resting::Allowed);
+        assert!(!classic.long_jumps);
+        assert_eq!(classic.anti_spoiling, AntiSpoiling::None);
+        assert_eq!(classic.finish, Finish::First);
+        assert_eq!(classic.max_plies, None);
+        let masters = Rules::masters();
+        assert_eq!(masters.rest_in_foreign_triangles, Resting::Forbidden);
+        assert_eq!(masters.anti_spoiling, AntiSpoiling::Swap);
+        let family = Rules::family();
+        assert_eq!((family.anti_spoiling, family.finish), (AntiSpoiling::FillAvailable, Finish::Round));
+        assert!(Rules::super_chinese_checkers().long_jumps);
+        let research = Rules::research();
+        assert_eq!(research.anti_spoiling, AntiSpoiling::FillAvailable);
+        assert_eq!(research.finish, Finish::First);
+        assert!(research.max_plies.is_some());
+        assert_eq!(Preset::Research.default_board().to_string(), "rhombus9x4");
+    }
+
+    #[test]
+    fn every_combination_round_trips() {
+        let mut count = 0;
+        for u in ["empty", "filled"] {
+            for r in ["allowed", "forbidden"] {
+                for l in ["off", "on"] {
+                    for a in ["none", "fill_available", "swap"] {
+                        for f in ["first", "round", "ranking"] {
+                            for m in ["none", "1", "200", "4294967295"] {
+                                let text = format!(
+                                    "classic,unused_triangles={u},rest_in_foreign_triangles={r},long_jumps={l},anti_spoiling={a},finish={f},max_plies={m}"
+                                );
+                                let rules: Rules = text.parse().unwrap();
+                                let printed = rules.to_string();
+                                assert_eq!(printed.parse::<Rules>(), Ok(rules), "{printed}");
+                                assert!(printed.len() <= text.len());
+                                let json = serde_json::to_string(&rules).unwrap();
+                                assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), rules);
+                                count += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(count, 2 * 2 * 2 * 3 * 3 * 4);
+    }
+
+    #[test]
+    fn malformed_rules_are_refused_with_reasons() {
+        for (text, needle) in [
+            ("", "expected classic"),
+            ("standard", "expected classic"),
+            ("classic,long_jumps", "not an override"),
+            ("classic,long_jumps=yes", "on or off"),
+            ("classic,max_plies=0", "whole number"),
+            ("classic,max_plies=-3", "whole number"),
+            ("classic,max_plies=99999999999", "whole number"),
+            ("classic,speed=fast", "unknown option"),
+            ("classic,finish=round,finish=first", "twice"),
+        ] {
+            let err = text.parse::<Rules>().unwrap_err();
+            assert!(err.to_string().contains(needle), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn serde_defaults_to_classic_and_rejects_unknown_fields() {
+        let rules: Rules = serde_json::from_str(r#"{"long_jumps": true}"#).unwrap();
+        assert_eq!(rules, Rules::super_chinese_checkers());
+        assert!(serde_json::from_str::<Rules>(r#"{"jumps": true}"#).is_err());
+        let json = serde_json::to_value(Rules::research()).unwrap();
+        assert_eq!(json["anti_spoiling"], "fill_available");
+        assert_eq!(json["max_plies"], 200);
+    }
+}

@@ -1,0 +1,604 @@
+//! Unchecked positions, and their validation into [`Position`]s.
+//!
+//! A [`Setup`] is plain data that can hold anything (pegs off the board, two
+//! pegs on a hole); [`Setup::validate`] reports every problem at once, or
+//! returns the [`Position`].
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Triangle};
+use crate::cell::{Cell, CellSet};
+use crate::layout::{Layout, MAX_SETS};
+use crate::position::Position;
+use crate::rules::{Finish, Rules, UnusedTriangles};
+
+/// One set of pegs: the triangle it started in (which names it, and fixes
+/// its target, the opposite triangle) and the holes its pegs are on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PegSet {
+    /// The start triangle.
+    pub triangle: Triangle,
+    /// Hole ids of the pegs.
+    pub pegs: Vec<usize>,
+}
+
+/// A player who has finished, and the ply count right after the move that
+/// finished them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Finisher {
+    /// The player.
+    pub player: usize,
+    /// Plies played when they finished.
+    pub ply: u32,
+}
+
+/// A position as plain data, not yet checked.
+///
+/// ```
+/// use sternhalma::{Setup, SetupProblem};
+/// let setup: Setup = "star4 classic south:111-120/north:0-8,200 0 0 -".parse()?;
+/// let err = setup.validate().unwrap_err();
+/// assert!(err.problems().contains(&SetupProblem::PegOffBoard { hole: 200, holes: 121 }));
+/// # Ok::<(), sternhalma::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The board.
+    pub board: Board,
+    /// The rules.
+    pub rules: Rules,
+    /// The players in turn order, each with their sets.
+    pub players: Vec<Vec<PegSet>>,
+    /// Neutral pegs; `None` means "as the rules say": every unused triangle
+    /// full under `unused_triangles = filled`, none otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neutral: Option<Vec<usize>>,
+    /// The player to move, 0-based.
+    #[serde(default)]
+    pub side_to_move: usize,
+    /// Plies played so far.
+    #[serde(default)]
+    pub ply: u32,
+    /// Players who have finished, in finishing order.
+    #[serde(default)]
+    pub finished: Vec<Finisher>,
+}
+
+/// One thing wrong with a [`Setup`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupProblem {
+    /// No players at all.
+    NoPlayers,
+    /// A player with no set.
+    PlayerWithoutSets {
+        /// The player.
+        player: usize,
+    },
+    /// Two sets start in the same triangle.
+    TriangleUsedTwice {
+        /// The triangle.
+        triangle: Triangle,
+    },
+    /// A set names a triangle the board lacks (a rhombus has only north and
+    /// south).
+    TriangleNotOnBoard {
+        /// The triangle.
+        triangle: Triangle,
+        /// The board.
+        board: Board,
+    },
+    /// A peg on a hole id the board does not have.
+    PegOffBoard {
+        /// The id.
+        hole: usize,
+        /// Holes on the board.
+        holes: usize,
+    },
+    /// More than one peg on a hole.
+    TwoPegsOnHole {
+        /// The hole.
+        hole: usize,
+    },
+    /// A set with the wrong number of pegs.
+    WrongPegCount {
+        /// The set's start triangle.
+        triangle: Triangle,
+        /// Pegs a set has on this board.
+        expected: usize,
+        /// Pegs given.
+        found: usize,
+    },
+    /// A neutral peg outside every unused triangle, or with unused triangles
+    /// empty by the rules.
+    NeutralPegNotInUnusedTriangle {
+        /// The hole.
+        hole: usize,
+    },
+    /// Under `unused_triangles = filled`, a hole of an unused triangle
+    /// without its neutral peg.
+    MissingNeutralPeg {
+        /// The hole.
+        hole: usize,
+    },
+    /// The player to move does not exist.
+    SideToMoveOutOfRange {
+        /// The index given.
+        side: usize,
+        /// Players in the game.
+        players: usize,
+    },
+    /// Under `finish = ranking`, finished players are skipped, so one cannot
+    /// be to move.
+    SideToMoveFinished {
+        /// The player.
+        side: usize,
+    },
+    /// A finished player that does not exist, or is listed twice.
+    BadFinisher {
+        /// The player given.
+        player: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A player whose sets are all home but who is not listed as finished.
+    HomeButNotFinished {
+        /// The player.
+        player: usize,
+    },
+}
+
+impl SetupProblem {
+    /// A stable snake_case code, for clients to act on.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            SetupProblem::NoPlayers => "no_players",
+            SetupProblem::PlayerWithoutSets { .. } => "player_without_sets",
+            SetupProblem::TriangleUsedTwice { .. } => "triangle_used_twice",
+            SetupProblem::TriangleNotOnBoard { .. } => "triangle_not_on_board",
+            SetupProblem::PegOffBoard { .. } => "peg_off_board",
+            SetupProblem::TwoPegsOnHole { .. } => "two_pegs_on_hole",
+            SetupProblem::WrongPegCount { .. } => "wrong_peg_count",
+            SetupProblem::NeutralPegNotInUnusedTriangle { .. } => "neutral_peg_not_in_unused_triangle",
+            SetupProblem::MissingNeutralPeg { .. } => "missing_neutral_peg",
+            SetupProblem::SideToMoveOutOfRange { .. } => "side_to_move_out_of_range",
+            SetupProblem::SideToMoveFinished { .. } => "side_to_move_finished",
+            SetupProblem::BadFinisher { .. } => "bad_finisher",
+            SetupProblem::HomeButNotFinished { .. } => "home_but_not_finished",
+        }
+    }
+}
+
+impl fmt::Display for SetupProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupProblem::NoPlayers => write!(f, "there are no players"),
+            SetupProblem::PlayerWithoutSets { player } => write!(f, "player {player} has no set"),
+            SetupProblem::TriangleUsedTwice { triangle } => {
+                write!(f, "more than one set starts in the {triangle} triangle")
+            }
+            SetupProblem::TriangleNotOnBoard { triangle, board } => {
+                write!(f, "the {board} board has no {triangle} triangle")
+            }
+            SetupProblem::PegOffBoard { hole, holes } => {
+                write!(f, "hole {hole} is not on the board (holes are 0 to {})", holes - 1)
+            }
+            SetupProblem::TwoPegsOnHole { hole } => write!(f, "hole {hole} holds more than one peg"),
+            SetupProblem::WrongPegCount {
+                triangle,
+                expected,
+                found,
+            } => write!(
+                f,
+                "the {triangle} set has {found} pegs; a set on this board has {expected}"
+            ),
+            SetupProblem::NeutralPegNotInUnusedTriangle { hole } => write!(
+                f,
+                "neutral peg on hole {hole}, which is not in a triangle the rules fill with neutral pegs"
+            ),
+            SetupProblem::MissingNeutralPeg { hole } => write!(
+                f,
+                "hole {hole} lies in an unused triangle, which the rules fill with neutral pegs, but holds none"
+            ),
+            SetupProblem::SideToMoveOutOfRange { side, players } => write!(
+                f,
+                "player {side} is to move, but the players are 0 to {}",
+                players.saturating_sub(1)
+            ),
+            SetupProblem::SideToMoveFinished { side } => write!(
+                f,
+                "player {side} is to move but has finished, and finished players are skipped"
+            ),
+            SetupProblem::BadFinisher { player, reason } => {
+                write!(f, "finished player {player}: {reason}")
+            }
+            SetupProblem::HomeButNotFinished { player } => write!(
+                f,
+                "player {player} has every set home but is not listed as finished"
+            ),
+        }
+    }
+}
+
+/// Everything wrong with a [`Setup`], found at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError {
+    problems: Vec<SetupProblem>,
+}
+
+impl SetupError {
+    /// The problems, in the order found.
+    #[must_use]
+    pub fn problems(&self) -> &[SetupProblem] {
+        &self.problems
+    }
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid position: ")?;
+        for (i, problem) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            problem.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl Setup {
+    /// The start of a game: every set fills its start triangle, the layout's
+    /// first player to move, nothing played.
+    #[must_use]
+    pub fn start(board: Board, layout: Layout, rules: Rules) -> Setup {
+        let geometry = board.geometry();
+        let players = (0..layout.player_count())
+            .map(|player| {
+                layout
+                    .sets_of(player)
+                    .map(|triangle| PegSet {
+                        triangle,
+                        pegs: geometry.triangle(triangle).iter().map(Cell::id).collect(),
+                    })
+                    .collect()
+            })
+            .collect();
+        Setup {
+            board,
+            rules,
+            players,
+            neutral: None,
+            side_to_move: 0,
+            ply: 0,
+            finished: Vec::new(),
+        }
+    }
+
+    pub(crate) fn from_position(position: &Position) -> Setup {
+        let layout = position.layout();
+        let players = (0..layout.player_count())
+            .map(|player| {
+                layout
+                    .sets_of(player)
+                    .map(|triangle| PegSet {
+                        triangle,
+                        pegs: position
+                            .pegs_of_triangle(triangle)
+                            .expect("the layout's own triangle")
+                            .iter()
+                            .map(Cell::id)
+                            .collect(),
+                    })
+                    .collect()
+            })
+            .collect();
+        Setup {
+            board: position.board(),
+            rules: *position.rules(),
+            players,
+            neutral: None,
+            side_to_move: position.side_to_move(),
+            ply: position.ply(),
+            finished: position.finishers(),
+        }
+    }
+
+    /// Checks everything and returns the position.
+    ///
+    /// # Errors
+    /// Every problem found, at once.
+    pub fn validate(&self) -> Result<Position, SetupError> {
+        let mut problems = Vec::new();
+        let geometry = self.board.geometry();
+        let holes = geometry.len();
+
+        // The players and their sets.
+        if self.players.is_empty() {
+            problems.push(SetupProblem::NoPlayers);
+        }
+        let mut layout_ok = !self.players.is_empty();
+        let mut starts: Vec<Triangle> = Vec::new();
+        for (player, sets) in self.players.iter().enumerate() {
+            if sets.is_empty() {
+                problems.push(SetupProblem::PlayerWithoutSets { player });
+                layout_ok = false;
+            }
+            for set in sets {
+                if starts.contains(&set.triangle) {
+                    problems.push(SetupProblem::TriangleUsedTwice {
+                        triangle: set.triangle,
+                    });
+                    layout_ok = false;
+                } else if !self.board.has_triangle(set.triangle) {
+                    problems.push(SetupProblem::TriangleNotOnBoard {
+                        triangle: set.triangle,
+                        board: self.board,
+                    });
+                    layout_ok = false;
+                }
+                starts.push(set.triangle);
+            }
+        }
+
+        // The pegs.
+        let mut taken = CellSet::EMPTY;
+        let mut doubled = CellSet::EMPTY;
+        let mut off_board: Vec<usize> = Vec::new();
+        let mut place = |hole: usize, off_board: &mut Vec<usize>| match geometry.cell(hole) {
+            None => {
+                if !off_board.contains(&hole) {
+                    off_board.push(hole);
+                }
+            }
+            Some(cell) if taken.contains(cell) => doubled.insert(cell),
+            Some(cell) => taken.insert(cell),
+        };
+        let expected = self.board.pegs_per_set();
+        for set in self.players.iter().flatten() {
+            for &hole in &set.pegs {
+                place(hole, &mut off_board);
+            }
+            if set.pegs.len() != expected {
+                problems.push(SetupProblem::WrongPegCount {
+                    triangle: set.triangle,
+                    expected,
+                    found: set.pegs.len(),
+                });
+            }
+        }
+
+        // Neutral pegs fill exactly the unused triangles under `filled`.
+        let layout = layout_ok.then(|| {
+            Layout::new(
+                &self
+                    .players
+                    .iter()
+                    .map(|sets| sets.iter().map(|s| s.triangle).collect::<Vec<_>>())
+                    .collect::<Vec<_>>(),
+            )
+            .expect("checked above")
+        });
+        let unused = layout.map_or(CellSet::EMPTY, |layout| {
+            self.board
+                .triangles()
+                .iter()
+                .filter(|&&t| layout.is_unused(t))
+                .fold(CellSet::EMPTY, |all, &t| all.union(geometry.triangle(t)))
+        });
+        let wanted_neutral = match self.rules.unused_triangles {
+            UnusedTriangles::Filled => unused,
+            UnusedTriangles::Empty => CellSet::EMPTY,
+        };
+        let neutral = match &self.neutral {
+            None => {
+                for cell in wanted_neutral {
+                    place(cell.id(), &mut off_board);
+                }
+                wanted_neutral
+            }
+            Some(given) => {
+                let mut neutral = CellSet::EMPTY;
+                for &hole in given {
+                    place(hole, &mut off_board);
+                    if let Some(cell) = geometry.cell(hole) {
+                        neutral.insert(cell);
+                        if !wanted_neutral.contains(cell) {
+                            problems.push(SetupProblem::NeutralPegNotInUnusedTriangle { hole });
+                        }
+                    }
+                }
+                if layout.is_some() {
+                    for cell in wanted_neutral.difference(neutral) {
+                        problems.push(SetupProblem::MissingNeutralPeg { hole: cell.id() });
+                    }
+                }
+                neutral
+            }
+        };
+        for hole in off_board {
+            problems.push(SetupProblem::PegOffBoard { hole, holes });
+        }
+        for cell in doubled {
+            problems.push(SetupProblem::TwoPegsOnHole { hole: cell.id() });
+        }
+
+        // Whose turn, and who has finished.
+        let players = self.players.len();
+        if self.side_to_move >= players && players > 0 {
+            problems.push(SetupProblem::SideToMoveOutOfRange {
+                side: self.side_to_move,
+                players,
+            });
+        }
+        let mut listed: Vec<usize> = Vec::new();
+        for f in &self.finished {
+            let reason = if f.player >= players {
+                Some("no such player")
+            } else if listed.contains(&f.player) {
+                Some("listed twice")
+            } else if f.ply > self.ply {
+                Some("finished at a ply not yet played")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                problems.push(SetupProblem::BadFinisher {
+                    player: f.player,
+                    reason,
+                });
+            }
+            listed.push(f.player);
+        }
+        if self.rules.finish == Finish::Ranking
+            && listed.contains(&self.side_to_move)
+            && listed.len() + 1 < players
+        {
+            problems.push(SetupProblem::SideToMoveFinished {
+                side: self.side_to_move,
+            });
+        }
+
+        if !problems.is_empty() {
+            return Err(SetupError { problems });
+        }
+        let layout = layout.expect("no problems, so the layout is valid");
+        let mut pegs = [CellSet::EMPTY; MAX_SETS];
+        for (set, peg_set) in self.players.iter().flatten().enumerate() {
+            pegs[set] = peg_set
+                .pegs
+                .iter()
+                .map(|&hole| Cell(hole as u8))
+                .collect();
+        }
+        let position = Position::from_checked(
+            self.board,
+            self.rules,
+            layout,
+            pegs,
+            neutral,
+            self.side_to_move,
+            self.ply,
+            &self.finished,
+        );
+        let unrecorded: Vec<SetupProblem> = (0..players)
+            .filter(|&p| !position.is_finished(p) && position.is_player_home(p))
+            .map(|player| SetupProblem::HomeButNotFinished { player })
+            .collect();
+        if unrecorded.is_empty() {
+            Ok(position)
+        } else {
+            Err(SetupError {
+                problems: unrecorded,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(text: &str) -> Vec<SetupProblem> {
+        text.parse::<Setup>()
+            .unwrap()
+            .validate()
+            .unwrap_err()
+            .problems()
+            .to_vec()
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let found = problems("star4 classic south:111-120,111,130/north:0-8,120 5 0 -");
+        assert_eq!(
+            found,
+            [
+                SetupProblem::WrongPegCount {
+                    triangle: Triangle::South,
+                    expected: 10,
+                    found: 12
+                },
+                SetupProblem::PegOffBoard {
+                    hole: 130,
+                    holes: 121
+                },
+                SetupProblem::TwoPegsOnHole { hole: 111 },
+                SetupProblem::TwoPegsOnHole { hole: 120 },
+                SetupProblem::SideToMoveOutOfRange {
+                    side: 5,
+                    players: 2
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn layout_problems() {
+        let found = problems("rhombus9x4 research south:71-80/north_east:0-9+south:0-9 0 0 -");
+        assert!(found.contains(&SetupProblem::TriangleUsedTwice {
+            triangle: Triangle::South
+        }));
+        assert!(found.contains(&SetupProblem::TriangleNotOnBoard {
+            triangle: Triangle::NorthEast,
+            board: Board::rhombus(9, 4).unwrap()
+        }));
+    }
+
+    #[test]
+    fn neutral_pegs_fill_exactly_the_unused_triangles() {
+        let start = Setup::start(
+            Board::STANDARD,
+            Layout::standard(2).unwrap(),
+            "classic,unused_triangles=filled".parse().unwrap(),
+        );
+        let position = start.validate().unwrap();
+        assert_eq!(position.neutral().len(), 40);
+        let mut wrong = start.clone();
+        wrong.neutral = Some(vec![60]);
+        let found = wrong.validate().unwrap_err();
+        assert!(found
+            .problems()
+            .contains(&SetupProblem::NeutralPegNotInUnusedTriangle { hole: 60 }));
+        assert_eq!(
+            found
+                .problems()
+                .iter()
+                .filter(|p| matches!(p, SetupProblem::MissingNeutralPeg { .. }))
+                .count(),
+            40
+        );
+        let mut empty_rules = Setup::start(Board::STANDARD, Layout::standard(2).unwrap(), Rules::classic());
+        empty_rules.neutral = Some(vec![10]);
+        assert_eq!(
+            empty_rules.validate().unwrap_err().problems(),
+            [SetupProblem::NeutralPegNotInUnusedTriangle { hole: 10 }]
+        );
+    }
+
+    #[test]
+    fn finishers_are_checked() {
+        let found = problems("star4 classic south:111-120/north:0-9 0 3 7@1,1@9,1@2");
+        assert_eq!(found.len(), 3, "{found:?}");
+        // A player home but not recorded.
+        let found = problems("star4 classic south:0-9/north:111-120 0 30 -");
+        assert_eq!(
+            found,
+            [
+                SetupProblem::HomeButNotFinished { player: 0 },
+                SetupProblem::HomeButNotFinished { player: 1 }
+            ]
+        );
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let setup: Setup = "star4 masters south:111-120/north:0-9 1 1 -".parse().unwrap();
+        let json = serde_json::to_string(&setup).unwrap();
+        assert_eq!(serde_json::from_str::<Setup>(&json).unwrap(), setup);
+    }
+}
