@@ -143,7 +143,7 @@ impl Position {
     ///
     /// ```
     /// use sternhalma::{Outcome, Position};
-    /// let won: Position = "star1 classic south:0/north:12 0 1 0@1".parse()?;
+    /// let won: Position = "star1 classic south:0/north:6 1 1 0@1".parse()?;
     /// assert_eq!(won.outcome(), Outcome::Won { winner: 0 });
     /// assert!(won.legal_moves().is_empty());
     /// # Ok::<(), sternhalma::PositionError>(())
