@@ -80,7 +80,10 @@ impl Board {
             return Err(ParseError::new(
                 "board",
                 &text,
-                format!("a {side}x{side} rhombus has homes of 1 to {} rows", side - 1),
+                format!(
+                    "a {side}x{side} rhombus has homes of 1 to {} rows",
+                    side - 1
+                ),
             ));
         }
         Ok(Board(BoardShape::Rhombus { side, home_rows }))
@@ -348,8 +351,18 @@ mod tests {
     #[test]
     fn malformed_boards_are_refused() {
         for text in [
-            "", "star", "star0", "star5", "rhombus9", "rhombus9x9", "rhombus12x3", "rhombus1x0",
-            "hex4", "star4 ", "star-1", "rhombus9x4x",
+            "",
+            "star",
+            "star0",
+            "star5",
+            "rhombus9",
+            "rhombus9x9",
+            "rhombus12x3",
+            "rhombus1x0",
+            "hex4",
+            "star4 ",
+            "star-1",
+            "rhombus9x4x",
         ] {
             assert!(text.parse::<Board>().is_err(), "{text:?} parsed");
         }

@@ -34,12 +34,10 @@ impl Position {
                 let path = holes
                     .iter()
                     .map(|&hole| {
-                        self.geometry
-                            .cell(hole)
-                            .ok_or(IllegalMove::OffBoard {
-                                hole,
-                                holes: self.geometry.len(),
-                            })
+                        self.geometry.cell(hole).ok_or(IllegalMove::OffBoard {
+                            hole,
+                            holes: self.geometry.len(),
+                        })
                     })
                     .collect::<Result<Vec<Cell>, _>>()?;
                 if path.len() == 2 {
@@ -158,7 +156,9 @@ impl Position {
         }
         let (reach, _) = self.unrestricted_destinations(from, set, player);
         if reach.contains(to) {
-            return Err(self.restriction(from, to, set).expect("a restriction removed it"));
+            return Err(self
+                .restriction(from, to, set)
+                .expect("a restriction removed it"));
         }
         if self.occupied.contains(to) {
             return Err(self.why_no_swap(to, set, player));

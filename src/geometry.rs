@@ -125,7 +125,9 @@ impl Geometry {
 
         let (r_min, r_max) = coordinates
             .iter()
-            .fold((i8::MAX, i8::MIN), |(lo, hi), &(_, r)| (lo.min(r), hi.max(r)));
+            .fold((i8::MAX, i8::MIN), |(lo, hi), &(_, r)| {
+                (lo.min(r), hi.max(r))
+            });
         let mut triangles = [CellSet::EMPTY; 6];
         let mut triangle_of = vec![None; coordinates.len()];
         for (id, &(q, r)) in coordinates.iter().enumerate() {
@@ -251,8 +253,14 @@ impl Geometry {
 
     /// The holes on the line from `cell` in `direction`, nearest first.
     #[must_use]
-    pub fn ray(&self, cell: Cell, direction: Direction) -> impl ExactSizeIterator<Item = Cell> + '_ {
-        self.rays[cell.id()][direction.index()].iter().map(|&id| Cell(id))
+    pub fn ray(
+        &self,
+        cell: Cell,
+        direction: Direction,
+    ) -> impl ExactSizeIterator<Item = Cell> + '_ {
+        self.rays[cell.id()][direction.index()]
+            .iter()
+            .map(|&id| Cell(id))
     }
 
     #[inline]
@@ -398,8 +406,15 @@ mod tests {
                 for t in [Triangle::North, Triangle::South] {
                     assert_eq!(g.triangle(t).len(), board.pegs_per_set());
                 }
-                assert!(g.triangle(Triangle::North).intersection(g.triangle(Triangle::South)).is_empty());
-                assert_eq!(usize::from(home_rows) * (usize::from(home_rows) + 1) / 2, board.pegs_per_set());
+                assert!(
+                    g.triangle(Triangle::North)
+                        .intersection(g.triangle(Triangle::South))
+                        .is_empty()
+                );
+                assert_eq!(
+                    usize::from(home_rows) * (usize::from(home_rows) + 1) / 2,
+                    board.pegs_per_set()
+                );
             }
         }
     }
@@ -412,15 +427,26 @@ mod tests {
             let kept: Vec<(i32, i32)> = star
                 .cells()
                 .filter(|&c| {
-                    matches!(star.triangle_of(c), None | Some(Triangle::North | Triangle::South))
+                    matches!(
+                        star.triangle_of(c),
+                        None | Some(Triangle::North | Triangle::South)
+                    )
                 })
                 .map(|c| star.coordinates(c))
                 .collect();
             let all: Vec<(i32, i32)> = rhombus.cells().map(|c| rhombus.coordinates(c)).collect();
             assert_eq!(kept, all);
             for t in [Triangle::North, Triangle::South] {
-                let a: Vec<_> = star.triangle(t).iter().map(|c| star.coordinates(c)).collect();
-                let b: Vec<_> = rhombus.triangle(t).iter().map(|c| rhombus.coordinates(c)).collect();
+                let a: Vec<_> = star
+                    .triangle(t)
+                    .iter()
+                    .map(|c| star.coordinates(c))
+                    .collect();
+                let b: Vec<_> = rhombus
+                    .triangle(t)
+                    .iter()
+                    .map(|c| rhombus.coordinates(c))
+                    .collect();
                 assert_eq!(a, b);
             }
         }

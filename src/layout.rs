@@ -60,7 +60,11 @@ impl Layout {
                 .join("/")
         };
         if players.is_empty() {
-            return Err(ParseError::new("layout", "", "a game needs at least one player"));
+            return Err(ParseError::new(
+                "layout",
+                "",
+                "a game needs at least one player",
+            ));
         }
         let mut layout = Layout {
             triangles: [Triangle::North; MAX_SETS],
@@ -136,8 +140,12 @@ impl Layout {
     #[must_use]
     pub fn three_players_two_sets() -> Layout {
         use Triangle::*;
-        Layout::new(&[[South, North], [SouthWest, NorthEast], [NorthWest, SouthEast]])
-            .expect("a valid layout")
+        Layout::new(&[
+            [South, North],
+            [SouthWest, NorthEast],
+            [NorthWest, SouthEast],
+        ])
+        .expect("a valid layout")
     }
 
     /// Number of players.
@@ -300,12 +308,26 @@ mod tests {
     #[test]
     fn unused_triangles() {
         let two = Layout::standard(2).unwrap();
-        let unused: Vec<_> = Triangle::ALL.into_iter().filter(|&t| two.is_unused(t)).collect();
+        let unused: Vec<_> = Triangle::ALL
+            .into_iter()
+            .filter(|&t| two.is_unused(t))
+            .collect();
         assert_eq!(
             unused,
-            [Triangle::NorthEast, Triangle::SouthEast, Triangle::SouthWest, Triangle::NorthWest]
+            [
+                Triangle::NorthEast,
+                Triangle::SouthEast,
+                Triangle::SouthWest,
+                Triangle::NorthWest
+            ]
         );
         let three = Layout::standard(3).unwrap();
-        assert_eq!(Triangle::ALL.into_iter().filter(|&t| three.is_unused(t)).count(), 0);
+        assert_eq!(
+            Triangle::ALL
+                .into_iter()
+                .filter(|&t| three.is_unused(t))
+                .count(),
+            0
+        );
     }
 }

@@ -51,6 +51,6 @@ pub use moves::{IllegalMove, Move, MoveError, MoveKind, MoveText};
 pub use notation::PositionError;
 pub use outcome::{DrawReason, Outcome};
 pub use perft::{perft, perft_by_depth};
-pub use position::{mirror_triangle, Position, Undo};
-pub use rules::{AntiSpoiling, Finish, Preset, Resting, Rules, UnusedTriangles, OPTION_NAMES};
+pub use position::{Position, Undo, mirror_triangle};
+pub use rules::{AntiSpoiling, Finish, OPTION_NAMES, Preset, Resting, Rules, UnusedTriangles};
 pub use setup::{Finisher, PegSet, Setup, SetupError, SetupProblem};

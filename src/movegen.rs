@@ -82,9 +82,7 @@ impl Position {
             let finished = usize::from(self.finished_len);
             let over = match self.rules.finish {
                 Finish::First => true,
-                Finish::Round => {
-                    finished == players || self.ply % players as u32 == 0
-                }
+                Finish::Round => finished == players || self.ply % players as u32 == 0,
                 Finish::Ranking => finished >= players.saturating_sub(1).max(1),
             };
             if over {
@@ -114,7 +112,10 @@ impl Position {
     fn generate(&self, player: usize, only: Option<Cell>, moves: &mut Vec<Move>) {
         let pegs = only.map_or_else(
             || self.player_pegs(player),
-            |cell| self.player_pegs(player).intersection(CellSet::EMPTY.with(cell)),
+            |cell| {
+                self.player_pegs(player)
+                    .intersection(CellSet::EMPTY.with(cell))
+            },
         );
         for from in pegs {
             let set = self
@@ -237,7 +238,12 @@ impl Position {
     /// its landing hole and whether that hole is empty. `None` if there is
     /// no peg to hop over, the landing is off the board, or (long jumps) a
     /// hole between is not empty. Ordinary hops unless `long_jumps` is on.
-    pub(crate) fn jump(&self, here: Cell, direction: usize, others: CellSet) -> Option<(Cell, bool)> {
+    pub(crate) fn jump(
+        &self,
+        here: Cell,
+        direction: usize,
+        others: CellSet,
+    ) -> Option<(Cell, bool)> {
         if !self.rules.long_jumps {
             let (over, landing) = self.geometry.hop_table(here)[direction];
             return (over != NONE && others.contains(Cell(over)))
@@ -281,7 +287,10 @@ impl Position {
                         }
                     }
                 }
-                assert!(reached.contains(to), "witness_path: {mv} is not a legal hop here");
+                assert!(
+                    reached.contains(to),
+                    "witness_path: {mv} is not a legal hop here"
+                );
                 let mut path = vec![to];
                 let mut here = to;
                 while here != from {

@@ -375,7 +375,11 @@ impl fmt::Display for IllegalMove {
                 write!(f, "it is player {to_move}'s turn, not player {player}'s")
             }
             IllegalMove::OffBoard { hole, holes } => {
-                write!(f, "hole {hole} is not on the board (holes are 0 to {})", holes - 1)
+                write!(
+                    f,
+                    "hole {hole} is not on the board (holes are 0 to {})",
+                    holes - 1
+                )
             }
             IllegalMove::EmptyHole { hole } => write!(f, "there is no peg on hole {hole}"),
             IllegalMove::NotYourPeg {
@@ -388,7 +392,10 @@ impl fmt::Display for IllegalMove {
             ),
             IllegalMove::NotYourPeg {
                 hole, owner: None, ..
-            } => write!(f, "the peg on hole {hole} is a neutral peg, which never moves"),
+            } => write!(
+                f,
+                "the peg on hole {hole} is a neutral peg, which never moves"
+            ),
             IllegalMove::ReturnsToStart { hole } => {
                 write!(f, "the move ends on hole {hole}, where it started")
             }
@@ -487,7 +494,20 @@ mod tests {
 
     #[test]
     fn malformed_move_text() {
-        for text in ["", "-", "1", "1-", "-1", "1--2", "a-b", "1-2 ", " 1-2", "PASS", "1-9999999", "+1-2"] {
+        for text in [
+            "",
+            "-",
+            "1",
+            "1-",
+            "-1",
+            "1--2",
+            "a-b",
+            "1-2 ",
+            " 1-2",
+            "PASS",
+            "1-9999999",
+            "+1-2",
+        ] {
             assert!(text.parse::<MoveText>().is_err(), "{text:?}");
         }
     }

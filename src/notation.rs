@@ -105,13 +105,18 @@ fn parse_holes(whole: &str, text: &str) -> Result<Vec<usize>, ParseError> {
         match item.split_once('-') {
             None => holes.push(number(whole, item, "a hole id")?),
             Some((low, high)) => {
-                let (low, high): (usize, usize) =
-                    (number(whole, low, "a hole id")?, number(whole, high, "a hole id")?);
+                let (low, high): (usize, usize) = (
+                    number(whole, low, "a hole id")?,
+                    number(whole, high, "a hole id")?,
+                );
                 if low > high || high - low >= Cell::MAX_HOLES {
                     return Err(ParseError::new(
                         "position",
                         whole,
-                        format!("{item:?} is not a range of holes (low-high, at most {} holes)", Cell::MAX_HOLES),
+                        format!(
+                            "{item:?} is not a range of holes (low-high, at most {} holes)",
+                            Cell::MAX_HOLES
+                        ),
                     ));
                 }
                 holes.extend(low..=high);
@@ -131,7 +136,9 @@ fn parse_pegs(whole: &str, text: &str) -> Result<Vec<Vec<PegSet>>, ParseError> {
                         ParseError::new(
                             "position",
                             whole,
-                            format!("{set:?} is not a set; write triangle:holes, e.g. south:111-120"),
+                            format!(
+                                "{set:?} is not a set; write triangle:holes, e.g. south:111-120"
+                            ),
                         )
                     })?;
                     let triangle = triangle.parse().map_err(|e: ParseError| {
@@ -157,7 +164,9 @@ fn parse_finished(whole: &str, text: &str) -> Result<Vec<Finisher>, ParseError> 
                 ParseError::new(
                     "position",
                     whole,
-                    format!("{item:?} is not a finisher; write player@ply, e.g. 1@57, or - for none"),
+                    format!(
+                        "{item:?} is not a finisher; write player@ply, e.g. 1@57, or - for none"
+                    ),
                 )
             })?;
             Ok(Finisher {
@@ -267,7 +276,10 @@ mod tests {
     #[test]
     fn trailing_fields_default() {
         let short: Position = "star4 classic south:111-120/north:0-9".parse().unwrap();
-        assert_eq!(short.to_string(), "star4 classic south:111-120/north:0-9 0 0 -");
+        assert_eq!(
+            short.to_string(),
+            "star4 classic south:111-120/north:0-9 0 0 -"
+        );
     }
 
     #[test]

@@ -73,7 +73,13 @@ impl Outcome {
     pub fn results(&self, players: usize) -> Vec<f64> {
         let ranks = self.ranks(players);
         if players == 1 {
-            return vec![if self.is_over() && ranks[0] == 0 && !matches!(self, Outcome::Draw { .. }) { 1.0 } else { 0.0 }];
+            return vec![
+                if self.is_over() && ranks[0] == 0 && !matches!(self, Outcome::Draw { .. }) {
+                    1.0
+                } else {
+                    0.0
+                },
+            ];
         }
         (0..players)
             .map(|p| {
@@ -199,7 +205,10 @@ impl Position {
             let mut last_ply = None;
             for &(player, ply) in finishers {
                 if last_ply == Some(ply) {
-                    ranks.last_mut().expect("a rank exists").push(usize::from(player));
+                    ranks
+                        .last_mut()
+                        .expect("a rank exists")
+                        .push(usize::from(player));
                 } else {
                     ranks.push(vec![usize::from(player)]);
                 }

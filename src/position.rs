@@ -363,7 +363,10 @@ impl Position {
                 self.hash ^= KEYS.pegs[other_start][to.id()] ^ KEYS.pegs[other_start][from.id()];
                 undo.other_set = other as u8;
             } else {
-                debug_assert!(!self.occupied.contains(to), "make_move: the end hole is occupied");
+                debug_assert!(
+                    !self.occupied.contains(to),
+                    "make_move: the end hole is occupied"
+                );
                 self.occupied = self.occupied.without(from).with(to);
             }
             self.ply += 1;

@@ -196,7 +196,9 @@ impl Preset {
             Preset::Family => {
                 "Classic plus fill-available anti-spoiling and the last round played out; for 2-3 players (wooden family edition)."
             }
-            Preset::Super => "Classic plus long jumps (Super Chinese Checkers, Masters Traditional Games).",
+            Preset::Super => {
+                "Classic plus long jumps (Super Chinese Checkers, Masters Traditional Games)."
+            }
             Preset::Research => {
                 "Rhombus boards, two players, fill-available, first to finish, 200-ply limit (Bell 2009; Sturtevant 2019)."
             }
@@ -297,7 +299,10 @@ impl Rules {
                 Finish::Ranking => "ranking",
             },
             "max_plies" => {
-                return Some(self.max_plies.map_or_else(|| "none".to_owned(), |n| n.to_string()));
+                return Some(
+                    self.max_plies
+                        .map_or_else(|| "none".to_owned(), |n| n.to_string()),
+                );
             }
             _ => return None,
         };
@@ -386,7 +391,10 @@ impl Rules {
                 return Err(ParseError::new(
                     "rules",
                     name,
-                    format!("unknown option; the options are {}", OPTION_NAMES.join(", ")),
+                    format!(
+                        "unknown option; the options are {}",
+                        OPTION_NAMES.join(", ")
+                    ),
                 ));
             }
         }
@@ -433,7 +441,9 @@ impl FromStr for Rules {
         let preset_name = parts.next().unwrap_or_default();
         let mut rules = preset_name
             .parse::<Preset>()
-            .map_err(|e| ParseError::new("rules", text, format!("{preset_name:?}: {}", e.reason())))?
+            .map_err(|e| {
+                ParseError::new("rules", text, format!("{preset_name:?}: {}", e.reason()))
+            })?
             .rules();
         let mut seen: Vec<&str> = Vec::new();
         for part in parts {
@@ -483,7 +493,10 @@ mod tests {
         assert_eq!(masters.rest_in_foreign_triangles, Resting::Forbidden);
         assert_eq!(masters.anti_spoiling, AntiSpoiling::Swap);
         let family = Rules::family();
-        assert_eq!((family.anti_spoiling, family.finish), (AntiSpoiling::FillAvailable, Finish::Round));
+        assert_eq!(
+            (family.anti_spoiling, family.finish),
+            (AntiSpoiling::FillAvailable, Finish::Round)
+        );
         assert!(Rules::super_chinese_checkers().long_jumps);
         let research = Rules::research();
         assert_eq!(research.anti_spoiling, AntiSpoiling::FillAvailable);

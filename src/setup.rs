@@ -161,7 +161,9 @@ impl SetupProblem {
             SetupProblem::PegOffBoard { .. } => "peg_off_board",
             SetupProblem::TwoPegsOnHole { .. } => "two_pegs_on_hole",
             SetupProblem::WrongPegCount { .. } => "wrong_peg_count",
-            SetupProblem::NeutralPegNotInUnusedTriangle { .. } => "neutral_peg_not_in_unused_triangle",
+            SetupProblem::NeutralPegNotInUnusedTriangle { .. } => {
+                "neutral_peg_not_in_unused_triangle"
+            }
             SetupProblem::MissingNeutralPeg { .. } => "missing_neutral_peg",
             SetupProblem::SideToMoveOutOfRange { .. } => "side_to_move_out_of_range",
             SetupProblem::SideToMoveFinished { .. } => "side_to_move_finished",
@@ -183,9 +185,15 @@ impl fmt::Display for SetupProblem {
                 write!(f, "the {board} board has no {triangle} triangle")
             }
             SetupProblem::PegOffBoard { hole, holes } => {
-                write!(f, "hole {hole} is not on the board (holes are 0 to {})", holes - 1)
+                write!(
+                    f,
+                    "hole {hole} is not on the board (holes are 0 to {})",
+                    holes - 1
+                )
             }
-            SetupProblem::TwoPegsOnHole { hole } => write!(f, "hole {hole} holds more than one peg"),
+            SetupProblem::TwoPegsOnHole { hole } => {
+                write!(f, "hole {hole} holds more than one peg")
+            }
             SetupProblem::WrongPegCount {
                 triangle,
                 expected,
@@ -469,11 +477,7 @@ impl Setup {
         let layout = layout.expect("no problems, so the layout is valid");
         let mut pegs = [CellSet::EMPTY; MAX_SETS];
         for (set, peg_set) in self.players.iter().flatten().enumerate() {
-            pegs[set] = peg_set
-                .pegs
-                .iter()
-                .map(|&hole| Cell(hole as u8))
-                .collect();
+            pegs[set] = peg_set.pegs.iter().map(|&hole| Cell(hole as u8)).collect();
         }
         let position = Position::from_checked(
             self.board,
@@ -561,9 +565,11 @@ mod tests {
         let mut wrong = start.clone();
         wrong.neutral = Some(vec![60]);
         let found = wrong.validate().unwrap_err();
-        assert!(found
-            .problems()
-            .contains(&SetupProblem::NeutralPegNotInUnusedTriangle { hole: 60 }));
+        assert!(
+            found
+                .problems()
+                .contains(&SetupProblem::NeutralPegNotInUnusedTriangle { hole: 60 })
+        );
         assert_eq!(
             found
                 .problems()
@@ -572,7 +578,11 @@ mod tests {
                 .count(),
             40
         );
-        let mut empty_rules = Setup::start(Board::STANDARD, Layout::standard(2).unwrap(), Rules::classic());
+        let mut empty_rules = Setup::start(
+            Board::STANDARD,
+            Layout::standard(2).unwrap(),
+            Rules::classic(),
+        );
         empty_rules.neutral = Some(vec![10]);
         assert_eq!(
             empty_rules.validate().unwrap_err().problems(),
@@ -597,7 +607,9 @@ mod tests {
 
     #[test]
     fn json_round_trip() {
-        let setup: Setup = "star4 masters south:111-120/north:0-9 1 1 -".parse().unwrap();
+        let setup: Setup = "star4 masters south:111-120/north:0-9 1 1 -"
+            .parse()
+            .unwrap();
         let json = serde_json::to_string(&setup).unwrap();
         assert_eq!(serde_json::from_str::<Setup>(&json).unwrap(), setup);
     }

@@ -31,7 +31,7 @@ try:
     from open_spiel.python.observation import make_observation
 except ImportError:  # pragma: no cover - depends on the environment
     sys.exit(
-        "crosscheck: pyspiel is missing; install open_spiel into a venv, e.g.\n"
+        "crosscheck: open_spiel or numpy is missing; install them in a venv, e.g.\n"
         "  python3 -m venv /tmp/osvenv && /tmp/osvenv/bin/pip install "
         "-r tests/crosscheck/requirements.txt\n"
         "and run this script with /tmp/osvenv/bin/python"
@@ -219,7 +219,7 @@ def check_rendering_matches_tensor(view: OpenSpielView, state) -> None:
     The tensor is indexed by cell id and the rendering by position; they agree
     on every cell's content only if the two orders coincide.
     """
-    owners = view.owners(state)
+    owners = view.owners(state)  # fills view.observation from this state
     tensor = np.asarray(state.observation_tensor(0))
     assert (tensor == view.observation.tensor).all(), "the two observers disagree"
     for cell, (y, x, ch) in enumerate(rendering_cells(state)):
@@ -299,9 +299,8 @@ class AdjacencyCheck:
                     dq, dr = self.direction_vector[direction]
                     nbr = HOLE_ID.get((q + dq, r + dr))
                     landing = HOLE_ID.get((q + 2 * dq, r + 2 * dr))
-                    assert nbr is None or (owners[nbr] != EMPTY and landing is None), (
-                        text
-                    )
+                    blocked = nbr is not None and owners[nbr] != EMPTY
+                    assert nbr is None or (blocked and landing is None), text
 
     def verify(self) -> None:
         assert sorted(self.direction_vector.values()) == sorted(DIRECTIONS)
@@ -428,9 +427,8 @@ def explore_turn(view: OpenSpielView, state) -> TurnMoves:
         assert view.pass_action in actions, "no Pass in the middle of a hop chain"
         stop = child.clone()
         stop.apply_action(view.pass_action)
-        assert turn_over(stop, mover) and moved_peg(
-            start, view.owners(stop), mover
-        ) == (src, loc)
+        assert turn_over(stop, mover), "Pass did not end the chain"
+        assert moved_peg(start, view.owners(stop), mover) == (src, loc)
         record(witness.extend(view.pass_action))
         for action in actions:
             if action == view.pass_action:

@@ -1,0 +1,831 @@
+//! One test per rule of RULES.md §2–4, each on a hand-built position.
+//!
+//! Positions on the standard board are built from axial coordinates (see
+//! `Scene`): the pegs a test is about are placed by hand, and the rest of each
+//! set is parked in a side triangle far from the action. Small boards (star1,
+//! rhombus4x3) are written as position strings; `cargo run --example
+//! show_board -- star1` prints their hole ids.
+
+use sternhalma::{
+    Board, Cell, DrawReason, IllegalMove, Layout, Move, MoveKind, MoveText, Outcome, Position,
+    Setup, Triangle,
+};
+
+/// A two-player position on the standard board, built from coordinates.
+struct Scene {
+    rules: &'static str,
+    south: Vec<(i32, i32)>,
+    north: Vec<(i32, i32)>,
+    side: usize,
+}
+
+fn cell(q: i32, r: i32) -> Cell {
+    Board::STANDARD
+        .geometry()
+        .cell_at(q, r)
+        .unwrap_or_else(|| panic!("({q}, {r}) is not on the board"))
+}
+
+impl Scene {
+    fn new(rules: &'static str) -> Scene {
+        Scene {
+            rules,
+            south: Vec::new(),
+            north: Vec::new(),
+            side: 0,
+        }
+    }
+
+    fn south(mut self, pegs: &[(i32, i32)]) -> Scene {
+        self.south.extend_from_slice(pegs);
+        self
+    }
+
+    fn north(mut self, pegs: &[(i32, i32)]) -> Scene {
+        self.north.extend_from_slice(pegs);
+        self
+    }
+
+    /// The position, with south's remaining pegs parked in the south-west
+    /// triangle and north's in the south-east one.
+    fn build(self) -> Position {
+        let geometry = Board::STANDARD.geometry();
+        let ids = |pegs: &[(i32, i32)]| -> Vec<usize> {
+            pegs.iter().map(|&(q, r)| cell(q, r).id()).collect()
+        };
+        let (mut south, mut north) = (ids(&self.south), ids(&self.north));
+        for (pegs, park) in [
+            (&mut south, Triangle::SouthWest),
+            (&mut north, Triangle::SouthEast),
+        ] {
+            let mut spare = geometry.triangle(park).iter().map(Cell::id);
+            while pegs.len() < 10 {
+                pegs.push(spare.next().expect("a triangle has 10 holes"));
+            }
+        }
+        let setup: Setup = format!(
+            "star4 {} south:{}/north:{} {} 0 -",
+            self.rules,
+            list(&south),
+            list(&north),
+            self.side
+        )
+        .parse()
+        .unwrap();
+        setup.validate().unwrap()
+    }
+}
+
+fn list(ids: &[usize]) -> String {
+    ids.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A move text from coordinates.
+fn path(holes: &[(i32, i32)]) -> MoveText {
+    MoveText::Path(holes.iter().map(|&(q, r)| cell(q, r).id()).collect())
+}
+
+fn ends(position: &Position, from: (i32, i32)) -> Vec<(i32, i32)> {
+    let geometry = position.geometry();
+    position
+        .legal_moves_from(cell(from.0, from.1))
+        .iter()
+        .map(|mv| geometry.coordinates(mv.to().unwrap()))
+        .collect()
+}
+
+fn position(text: &str) -> Position {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn play(position: &Position, text: &str) -> Position {
+    position
+        .play_text(text)
+        .unwrap_or_else(|e| panic!("{text} in {position}: {e}"))
+}
+
+// ---- §3 A turn: steps and hops --------------------------------------------
+
+#[test]
+fn a_step_goes_to_an_adjacent_empty_hole() {
+    let p = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(1, 0)])
+        .build();
+    let targets = ends(&p, (0, 0));
+    for neighbour in [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)] {
+        assert!(targets.contains(&neighbour), "{neighbour:?}");
+    }
+    assert!(!targets.contains(&(1, 0)), "occupied");
+    assert_eq!(
+        p.parse_move(&path(&[(0, 0), (0, 1)])).unwrap(),
+        Move::Step {
+            from: cell(0, 0),
+            to: cell(0, 1)
+        }
+    );
+}
+
+#[test]
+fn a_hop_chain_goes_over_pegs_of_any_colour_and_turns() {
+    // Over the mover's own peg at (1,0), then over north's at (2,1).
+    let p = Scene::new("classic")
+        .south(&[(0, 0), (1, 0)])
+        .north(&[(2, 1)])
+        .build();
+    let targets = ends(&p, (0, 0));
+    assert!(targets.contains(&(2, 0)));
+    assert!(targets.contains(&(2, 2)));
+    let mv = p.parse_move(&path(&[(0, 0), (2, 0), (2, 2)])).unwrap();
+    assert_eq!(mv.kind(), MoveKind::Hop);
+    assert_eq!(
+        p.witness_path(mv),
+        [cell(0, 0), cell(2, 0), cell(2, 2)],
+        "the witness is the chain"
+    );
+    // Stopping after the first hop is a move of its own.
+    assert!(p.parse_move(&path(&[(0, 0), (2, 0)])).is_ok());
+}
+
+#[test]
+fn the_start_hole_counts_as_empty_during_a_chain() {
+    // The chain may land on its own start hole and go on from there.
+    let p = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(1, 0), (0, 1)])
+        .build();
+    let mv = p
+        .parse_move(&path(&[(0, 0), (2, 0), (0, 0), (0, 2)]))
+        .unwrap();
+    assert_eq!(mv.to(), Some(cell(0, 2)));
+
+    // With long jumps the empty start hole can lie on a later jump's line:
+    // (0,0) -> (2,0) -> (2,-2), then from (2,-2) south-west over (-1,1),
+    // three holes away with the start hole (0,0) between, to (-4,4). Were the
+    // start hole occupied, that jump would not exist.
+    let p = Scene::new("super")
+        .south(&[(0, 0)])
+        .north(&[(1, 0), (2, -1), (-1, 1)])
+        .build();
+    assert!(ends(&p, (0, 0)).contains(&(-4, 4)));
+    let mv = p
+        .parse_move(&path(&[(0, 0), (2, 0), (2, -2), (-4, 4)]))
+        .unwrap();
+    assert_eq!(mv.to(), Some(cell(-4, 4)));
+}
+
+#[test]
+fn a_chain_back_to_its_start_is_not_a_move() {
+    let p = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(1, 0)])
+        .build();
+    assert_eq!(
+        p.parse_move(&path(&[(0, 0), (2, 0), (0, 0)])),
+        Err(IllegalMove::ReturnsToStart {
+            hole: cell(0, 0).id()
+        })
+    );
+    assert!(!ends(&p, (0, 0)).contains(&(0, 0)));
+}
+
+#[test]
+fn two_chains_to_one_hole_are_one_move() {
+    // (0,0) reaches (2,2) through (2,0) and through (0,2).
+    let p = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(1, 0), (0, 1), (2, 1), (1, 2)])
+        .build();
+    let targets = ends(&p, (0, 0));
+    assert_eq!(targets.iter().filter(|&&t| t == (2, 2)).count(), 1);
+    for chain in [[(0, 0), (2, 0), (2, 2)], [(0, 0), (0, 2), (2, 2)]] {
+        assert_eq!(
+            p.parse_move(&path(&chain)).unwrap(),
+            Move::Hop {
+                from: cell(0, 0),
+                to: cell(2, 2)
+            }
+        );
+    }
+    let all = p.legal_moves();
+    let mut pairs: Vec<_> = all.iter().map(|m| (m.from(), m.to())).collect();
+    pairs.dedup();
+    assert_eq!(pairs.len(), all.len());
+}
+
+#[test]
+fn a_full_path_is_checked_hop_by_hop() {
+    let p = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(1, 0), (2, 1), (3, -1)])
+        .build();
+    let id = |q, r| cell(q, r).id();
+    let cases = [
+        (
+            vec![(0, 0), (2, 0), (3, 2)],
+            IllegalMove::NotAStepOrHop {
+                from: id(2, 0),
+                to: id(3, 2),
+            },
+        ),
+        (
+            vec![(0, 0), (2, 0), (3, 0)],
+            IllegalMove::StepInChain {
+                from: id(2, 0),
+                to: id(3, 0),
+            },
+        ),
+        (
+            vec![(0, 0), (2, 0), (2, -2)],
+            IllegalMove::NothingToHopOver {
+                from: id(2, 0),
+                to: id(2, -2),
+            },
+        ),
+        (
+            vec![(0, 0), (2, 0), (2, 3)],
+            IllegalMove::LongJumpsOff {
+                from: id(2, 0),
+                to: id(2, 3),
+            },
+        ),
+        (
+            vec![(0, 0), (2, 0), (4, -2), (4, 0)],
+            IllegalMove::NothingToHopOver {
+                from: id(4, -2),
+                to: id(4, 0),
+            },
+        ),
+    ];
+    for (holes, expected) in cases {
+        assert_eq!(p.parse_move(&path(&holes)), Err(expected), "{holes:?}");
+    }
+    // Landing on a peg.
+    let blocked = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(1, 0), (2, 1), (2, 2)])
+        .build();
+    assert_eq!(
+        blocked.parse_move(&path(&[(0, 0), (2, 0), (2, 2)])),
+        Err(IllegalMove::Occupied { hole: id(2, 2) })
+    );
+}
+
+#[test]
+fn a_move_named_by_its_ends_gets_the_precise_refusal() {
+    let p = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(1, 0)])
+        .build();
+    let id = |q, r| cell(q, r).id();
+    let refuse = |text: String| p.parse_move(&text.parse().unwrap()).unwrap_err();
+    assert_eq!(
+        refuse(format!("{}-{}", id(0, 0), id(1, 0))),
+        IllegalMove::Occupied { hole: id(1, 0) }
+    );
+    assert_eq!(
+        refuse(format!("{}-{}", id(0, 0), id(0, -2))),
+        IllegalMove::NothingToHopOver {
+            from: id(0, 0),
+            to: id(0, -2)
+        }
+    );
+    assert_eq!(
+        refuse(format!("{}-{}", id(0, 0), id(4, 0))),
+        IllegalMove::Unreachable {
+            from: id(0, 0),
+            to: id(4, 0)
+        }
+    );
+    assert_eq!(
+        refuse(format!("{}-{}", id(-2, -2), id(-2, -1))),
+        IllegalMove::EmptyHole { hole: id(-2, -2) }
+    );
+    assert_eq!(
+        refuse(format!("{}-{}", id(1, 0), id(2, 0))),
+        IllegalMove::NotYourPeg {
+            hole: id(1, 0),
+            owner: Some(1),
+            to_move: 0
+        }
+    );
+    assert_eq!(
+        refuse(format!("{}-500", id(0, 0))),
+        IllegalMove::OffBoard {
+            hole: 500,
+            holes: 121
+        }
+    );
+    assert_eq!(
+        refuse(format!("{0}-{0}", id(0, 0))),
+        IllegalMove::ReturnsToStart { hole: id(0, 0) }
+    );
+    assert_eq!(refuse("pass".into()), IllegalMove::PassNotAllowed);
+    assert_eq!(
+        p.parse_move_for(1, &format!("{}-{}", id(0, 0), id(0, 1)).parse().unwrap()),
+        Err(IllegalMove::NotYourTurn {
+            player: 1,
+            to_move: 0
+        })
+    );
+}
+
+// ---- §3 Target lock ----------------------------------------------------------
+
+#[test]
+fn a_peg_in_its_target_must_end_in_it_but_may_pass_outside() {
+    // South's peg at (1,-5) is in the north triangle, its target. A chain out
+    // through (1,-3) and back in to (3,-5) is legal; ending outside is not.
+    let p = Scene::new("classic")
+        .south(&[(1, -5)])
+        .north(&[(1, -4), (2, -4)])
+        .build();
+    let north = p.geometry().triangle(Triangle::North);
+    let targets = ends(&p, (1, -5));
+    assert!(targets.contains(&(3, -5)), "{targets:?}");
+    assert!(targets.contains(&(2, -5)));
+    assert!(targets.iter().all(|&(q, r)| north.contains(cell(q, r))));
+    let id = |q, r| cell(q, r).id();
+    assert_eq!(
+        p.parse_move(&path(&[(1, -5), (1, -3), (3, -5)]))
+            .unwrap()
+            .to(),
+        Some(cell(3, -5))
+    );
+    for out in [(0, -4), (1, -3)] {
+        assert_eq!(
+            p.parse_move(&path(&[(1, -5), out])),
+            Err(IllegalMove::LeavesTarget {
+                from: id(1, -5),
+                to: id(out.0, out.1)
+            })
+        );
+    }
+}
+
+// ---- §3 Resting ------------------------------------------------------------
+
+#[test]
+fn resting_forbidden_keeps_moves_out_of_other_players_triangles() {
+    // Three players: south (0), north_west (1), north_east (2). For south the
+    // foreign triangles are the others' starts (north_west, north_east) and
+    // targets (south_east, south_west). Hopping through is allowed.
+    let geometry = Board::STANDARD.geometry();
+    let ids = |cells: &[(i32, i32)]| -> Vec<usize> {
+        cells.iter().map(|&(q, r)| cell(q, r).id()).collect()
+    };
+    let fill = |mut pegs: Vec<usize>, triangle: Triangle| -> String {
+        for c in geometry.triangle(triangle) {
+            if pegs.len() < 10 && !pegs.contains(&c.id()) {
+                pegs.push(c.id());
+            }
+        }
+        list(&pegs)
+    };
+    let text = |rules: &str| {
+        format!(
+            "star4 {rules} south:{}/north_west:{}/north_east:{} 0 0 -",
+            fill(ids(&[(-4, 2), (-4, 3)]), Triangle::South),
+            fill(vec![], Triangle::NorthWest),
+            fill(ids(&[(-5, 2), (-5, 1)]), Triangle::NorthEast),
+        )
+    };
+    let forbidden = position(&text("masters"));
+    let allowed = position(&text("classic"));
+    // (-4,2) -> over (-5,2) -> (-6,2) [south_west] -> over (-5,1) -> (-4,0).
+    assert!(ends(&forbidden, (-4, 2)).contains(&(-4, 0)));
+    assert!(!ends(&forbidden, (-4, 2)).contains(&(-6, 2)));
+    assert!(ends(&allowed, (-4, 2)).contains(&(-6, 2)));
+    assert_eq!(
+        forbidden.parse_move(&path(&[(-4, 3), (-5, 3)])),
+        Err(IllegalMove::EndsInForeignTriangle {
+            to: cell(-5, 3).id(),
+            triangle: Triangle::SouthWest
+        })
+    );
+    assert!(allowed.parse_move(&path(&[(-4, 3), (-5, 3)])).is_ok());
+}
+
+#[test]
+fn resting_forbidden_in_two_player_games() {
+    // Read literally, the rule also closes the mover's own start triangle
+    // (the opponent's target) but not the four unused side triangles.
+    let p = Scene::new("masters").south(&[(-3, 4)]).build();
+    assert_eq!(
+        p.parse_move(&path(&[(-3, 4), (-3, 5)])),
+        Err(IllegalMove::EndsInForeignTriangle {
+            to: cell(-3, 5).id(),
+            triangle: Triangle::South
+        })
+    );
+    let classic = Scene::new("classic").south(&[(-3, 4)]).build();
+    assert!(classic.parse_move(&path(&[(-3, 4), (-3, 5)])).is_ok());
+    // The north-east triangle is unused with two players: resting is fine.
+    let p = Scene::new("masters").south(&[(4, -1)]).build();
+    assert!(p.parse_move(&path(&[(4, -1), (5, -1)])).is_ok());
+    // The standard opening is unaffected.
+    let start = Position::start(
+        Board::STANDARD,
+        Layout::standard(2).unwrap(),
+        "masters".parse().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(start.legal_moves().len(), 14);
+}
+
+// ---- §3 Long jumps -----------------------------------------------------------
+
+#[test]
+fn long_jumps_go_over_one_peg_midway_along_an_empty_line() {
+    let p = Scene::new("super")
+        .south(&[(0, 0)])
+        .north(&[(2, 0)])
+        .build();
+    assert!(ends(&p, (0, 0)).contains(&(4, 0)));
+    let classic = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(2, 0)])
+        .build();
+    assert!(!ends(&classic, (0, 0)).contains(&(4, 0)));
+    assert_eq!(
+        classic.parse_move(&path(&[(0, 0), (4, 0), (4, 2)])),
+        Err(IllegalMove::LongJumpsOff {
+            from: cell(0, 0).id(),
+            to: cell(4, 0).id()
+        })
+    );
+    // A second peg on the far side of the line blocks the jump.
+    let blocked = Scene::new("super")
+        .south(&[(0, 0)])
+        .north(&[(2, 0), (3, 0)])
+        .build();
+    assert!(!ends(&blocked, (0, 0)).contains(&(4, 0)));
+    // The ordinary hop is the shortest long jump.
+    let short = Scene::new("super")
+        .south(&[(0, 0)])
+        .north(&[(1, 0)])
+        .build();
+    assert!(ends(&short, (0, 0)).contains(&(2, 0)));
+    assert!(!ends(&short, (0, 0)).contains(&(4, 0)));
+    // The landing must be as far beyond the peg as the peg is from the start.
+    assert_eq!(
+        p.parse_move(&path(&[(0, 0), (3, 0), (3, 2)])),
+        Err(IllegalMove::NotASymmetricJump {
+            from: cell(0, 0).id(),
+            to: cell(3, 0).id()
+        })
+    );
+}
+
+// ---- §3 No legal move --------------------------------------------------------
+
+/// rhombus4x3: north home 0-5, middle 6-9, south home 10-15. South's pegs
+/// 0-4 fill its target with north's peg on 5, so they are locked; south's
+/// last peg sits on 15, the tip of north's target, walled in by 10-14.
+const SOUTH_STUCK: &str = "rhombus4x3 classic south:0-4,15/north:5,10-14 0 0 -";
+/// The same with north's peg on 0 instead of 5: north is walled in too.
+const ALL_STUCK: &str = "rhombus4x3 classic south:1-5,15/north:0,10-14 0 0 -";
+
+#[test]
+fn a_player_who_cannot_move_passes() {
+    let p = position(SOUTH_STUCK);
+    assert_eq!(p.legal_moves(), [Move::Pass]);
+    assert_eq!(p.outcome(), Outcome::InProgress);
+    assert_eq!(
+        p.parse_move(&"4-8".parse().unwrap()),
+        Err(IllegalMove::LeavesTarget { from: 4, to: 8 })
+    );
+    let after = play(&p, "pass");
+    assert_eq!((after.side_to_move(), after.ply()), (1, 1));
+    assert!(
+        after
+            .legal_moves()
+            .iter()
+            .all(|m| m.from() == Some(Cell::new(5).unwrap()))
+    );
+}
+
+#[test]
+fn the_game_is_drawn_when_everyone_must_pass() {
+    for side in [0, 1] {
+        let p = position(&ALL_STUCK.replace(" 0 0 -", &format!(" {side} 0 -")));
+        assert!(p.legal_moves().is_empty());
+        assert_eq!(
+            p.outcome(),
+            Outcome::Draw {
+                reason: DrawReason::NoMoves
+            }
+        );
+        assert_eq!(p.results(), [0.0, 0.0]);
+        assert_eq!(
+            p.parse_move(&"pass".parse().unwrap()),
+            Err(IllegalMove::GameOver)
+        );
+    }
+}
+
+// ---- §2 Unused triangles -----------------------------------------------------
+
+#[test]
+fn filled_unused_triangles_hold_neutral_pegs_that_never_move() {
+    let start = Position::start(
+        Board::STANDARD,
+        Layout::standard(2).unwrap(),
+        "classic,unused_triangles=filled".parse().unwrap(),
+    )
+    .unwrap();
+    let geometry = start.geometry();
+    let side_triangles = [
+        Triangle::NorthEast,
+        Triangle::SouthEast,
+        Triangle::SouthWest,
+        Triangle::NorthWest,
+    ]
+    .iter()
+    .fold(sternhalma::CellSet::EMPTY, |all, &t| {
+        all.union(geometry.triangle(t))
+    });
+    assert_eq!(start.neutral(), side_triangles);
+    let corner = geometry.triangle(Triangle::SouthWest).first_cell().unwrap();
+    assert!(matches!(
+        start.parse_move(&MoveText::Path(vec![corner.id(), 60])),
+        Err(IllegalMove::NotYourPeg { owner: None, .. })
+    ));
+    // Three players use every triangle: nothing to fill.
+    let three = Position::start(
+        Board::STANDARD,
+        Layout::standard(3).unwrap(),
+        "classic,unused_triangles=filled".parse().unwrap(),
+    )
+    .unwrap();
+    assert!(three.neutral().is_empty());
+}
+
+/// Why no test hops over a neutral peg: every hop over a triangle's hole
+/// lands inside that triangle or off the board, and a filled triangle is
+/// full. The engine still treats neutral pegs as pegs to hop over.
+#[test]
+fn a_hop_over_a_triangle_hole_lands_in_the_triangle_or_off_the_board() {
+    for size in 1..=4 {
+        let geometry = Board::star(size).unwrap().geometry();
+        for over in geometry.cells() {
+            let Some(triangle) = geometry.triangle_of(over) else {
+                continue;
+            };
+            for from in geometry.neighbors(over) {
+                let Some((direction, 1)) = geometry.line_between(from, over) else {
+                    unreachable!()
+                };
+                if let Some(landing) = geometry.neighbor(over, direction) {
+                    assert!(
+                        geometry.triangle_of(from) == Some(triangle)
+                            || geometry.triangle_of(landing) == Some(triangle),
+                        "star{size}: {from} over {over} to {landing}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+// ---- §4 Anti-spoiling --------------------------------------------------------
+
+#[test]
+fn without_anti_spoiling_a_blocked_target_is_not_home() {
+    // rhombus4x3: south fills its target 0-5 except 5; north's peg holds 0.
+    let classic = position("rhombus4x3 classic south:1-4,6,9/north:0,10-14 0 0 -");
+    let after = play(&classic, "9-5");
+    assert!(!after.is_player_home(0));
+    assert_eq!(after.outcome(), Outcome::InProgress);
+    // Blocking is legal: north may keep its peg on 0 for ever.
+    assert_eq!(after.owner_at(Cell::new(0).unwrap()), Some(1));
+}
+
+#[test]
+fn fill_available_counts_a_full_target_with_the_others_pegs_as_home() {
+    let research = position("rhombus4x3 research south:1-4,6,9/north:0,10-14 0 0 -");
+    let after = play(&research, "9-5");
+    assert!(after.is_player_home(0));
+    assert_eq!(after.outcome(), Outcome::Won { winner: 0 });
+    assert_eq!(after.results(), [1.0, -1.0]);
+    // The start position is not home: a set needs at least one peg of its own
+    // in its target.
+    let start = Position::start(
+        "rhombus9x4".parse().unwrap(),
+        Layout::standard(2).unwrap(),
+        "research".parse().unwrap(),
+    )
+    .unwrap();
+    assert!(!start.is_player_home(0) && !start.is_player_home(1));
+    // A position where both are home must say so.
+    let err = "rhombus4x3 research south:1-5,15/north:0,10-14 0 0 -"
+        .parse::<Position>()
+        .unwrap_err();
+    assert!(err.to_string().contains("not listed as finished"), "{err}");
+}
+
+#[test]
+fn swap_exchanges_with_another_players_peg_in_the_movers_target() {
+    // star1 holes: 0 is the north tip (south's target), 2 and 3 lie below it.
+    let p = position("star1 masters south:2/north:0 0 0 -");
+    let swap = Move::Swap {
+        from: Cell::new(2).unwrap(),
+        to: Cell::new(0).unwrap(),
+    };
+    assert!(p.legal_moves().contains(&swap));
+    let after = p.play(swap).unwrap();
+    assert_eq!(after.owner_at(Cell::new(0).unwrap()), Some(0));
+    assert_eq!(after.owner_at(Cell::new(2).unwrap()), Some(1));
+    assert_eq!(after.outcome(), Outcome::Won { winner: 0 });
+    // Without the swap rule the occupied target hole is just occupied.
+    let classic = position("star1 classic south:2/north:0 0 0 -");
+    assert_eq!(
+        classic.parse_move(&"2-0".parse().unwrap()),
+        Err(IllegalMove::Occupied { hole: 0 })
+    );
+    // Only in the mover's own target: hole 2 is not in south's.
+    let outside = position("star1 masters south:6/north:2 0 0 -");
+    assert!(matches!(
+        outside.parse_move(&"6-2".parse().unwrap()),
+        Err(IllegalMove::SwapNotAllowed { hole: 2, .. })
+    ));
+}
+
+#[test]
+fn a_swap_may_be_a_single_hop_but_no_longer() {
+    // Three players on star1: south on 7 hops over north_west's peg on 3
+    // onto north_east's peg on 0, in south's target; the pegs change places.
+    let p = position("star1 masters south:7/north_west:3/north_east:0 0 0 -");
+    let hop_swap = Move::Swap {
+        from: Cell::new(7).unwrap(),
+        to: Cell::new(0).unwrap(),
+    };
+    assert!(p.legal_moves().contains(&hop_swap));
+    assert_eq!(
+        p.witness_path(hop_swap),
+        [Cell::new(7).unwrap(), Cell::new(0).unwrap()]
+    );
+    let after = p.play(hop_swap).unwrap();
+    assert_eq!(after.owner_at(Cell::new(7).unwrap()), Some(2));
+    assert_eq!(after.owner_at(Cell::new(0).unwrap()), Some(0));
+    // With nothing to hop over, 5 cannot reach 0 in one hop: no swap.
+    let p = position("star1 masters south:5/north_west:9/north_east:0 0 0 -");
+    assert_eq!(
+        p.parse_move(&"5-0".parse().unwrap()),
+        Err(IllegalMove::SwapNotAllowed {
+            hole: 0,
+            reason: "a swap is a single step or a single hop onto the peg"
+        })
+    );
+}
+
+// ---- §4 Winning and how the game ends ---------------------------------------
+// star1 holes: 0 north tip, 1 north_west tip, 4 north_east tip, 6 centre,
+// 8 south_west tip, 11 south_east tip, 12 south tip.
+
+fn play_all(position: &Position, moves: &[&str]) -> Position {
+    moves.iter().fold(position.clone(), |p, mv| play(&p, mv))
+}
+
+#[test]
+fn finish_first_ends_the_game_at_the_first_finisher() {
+    let p = position("star1 classic south:2/north:6 0 0 -");
+    let after = play(&p, "2-0");
+    assert_eq!(after.outcome(), Outcome::Won { winner: 0 });
+    assert_eq!(after.finishers()[0].ply, 1);
+    assert!(after.legal_moves().is_empty());
+    assert_eq!(
+        after.parse_move(&"6-5".parse().unwrap()),
+        Err(IllegalMove::GameOver)
+    );
+}
+
+#[test]
+fn finish_round_plays_the_round_out_and_shares_the_win() {
+    let p = position("star1 classic,finish=round south:2/north:10 0 0 -");
+    let first = play(&p, "2-0");
+    assert_eq!(first.outcome(), Outcome::InProgress, "north still moves");
+    assert_eq!(first.side_to_move(), 1);
+    assert_eq!(
+        play(&first, "10-12").outcome(),
+        Outcome::Tie {
+            winners: vec![0, 1]
+        }
+    );
+    assert_eq!(play(&first, "10-12").results(), [0.0, 0.0]);
+    assert_eq!(play(&first, "10-9").outcome(), Outcome::Won { winner: 0 });
+    // The last player of the round finishing ends it at once.
+    let p = position("star1 classic,finish=round south:6/north:10 1 1 -");
+    assert_eq!(play(&p, "10-12").outcome(), Outcome::Won { winner: 1 });
+}
+
+#[test]
+fn finish_ranking_skips_finished_players_until_one_is_left() {
+    let p = position("star1 classic,finish=ranking south:2/north_west:7/north_east:5 0 0 -");
+    let after = play_all(&p, &["2-0", "7-3", "5-9"]);
+    assert_eq!(after.outcome(), Outcome::InProgress);
+    assert_eq!(after.side_to_move(), 1, "south has finished and is skipped");
+    let end = play_all(&after, &["3-7", "9-8"]);
+    assert_eq!(
+        end.outcome(),
+        Outcome::Ranking {
+            ranks: vec![vec![0], vec![2], vec![1]]
+        }
+    );
+    assert_eq!(end.results(), [1.0, -1.0, 0.0]);
+}
+
+#[test]
+fn the_move_limit_draws_among_those_not_finished() {
+    let p = position("star1 classic,max_plies=2 south:6/north:2 0 0 -");
+    let end = play_all(&p, &["6-5", "2-3"]);
+    assert_eq!(
+        end.outcome(),
+        Outcome::Draw {
+            reason: DrawReason::MoveLimit
+        }
+    );
+    assert!(end.legal_moves().is_empty());
+    let ranking = position(
+        "star1 classic,finish=ranking,max_plies=3 south:2/north_west:7/north_east:5 0 0 -",
+    );
+    assert_eq!(
+        play_all(&ranking, &["2-0", "7-3", "5-9"]).outcome(),
+        Outcome::Ranking {
+            ranks: vec![vec![0], vec![1, 2]]
+        }
+    );
+}
+
+// ---- §2 Setup: layouts, turn order, first player -----------------------------
+
+#[test]
+fn turns_pass_clockwise_and_the_first_player_is_an_input() {
+    let mut p = Position::start(
+        Board::STANDARD,
+        Layout::standard(6).unwrap(),
+        "classic".parse().unwrap(),
+    )
+    .unwrap();
+    let mut movers = Vec::new();
+    for _ in 0..7 {
+        let mv = p.legal_moves()[0];
+        let set = p.set_at(mv.from().unwrap()).unwrap();
+        movers.push(p.layout().set_triangle(set));
+        p = p.play(mv).unwrap();
+    }
+    use Triangle::*;
+    assert_eq!(
+        movers,
+        [
+            South, SouthWest, NorthWest, North, NorthEast, SouthEast, South
+        ]
+    );
+    let mut setup = Setup::start(
+        Board::STANDARD,
+        Layout::standard(2).unwrap(),
+        "classic".parse().unwrap(),
+    );
+    setup.side_to_move = 1;
+    let north_first = setup.validate().unwrap();
+    let north = north_first.geometry().triangle(North);
+    assert!(
+        north_first
+            .legal_moves()
+            .iter()
+            .all(|m| north.contains(m.from().unwrap()))
+    );
+}
+
+#[test]
+fn a_player_with_several_sets_moves_any_of_them_and_finishes_with_all() {
+    let p = Position::start(
+        Board::STANDARD,
+        Layout::two_players_three_sets(),
+        "classic".parse().unwrap(),
+    )
+    .unwrap();
+    let geometry = p.geometry();
+    let mut moved_from: Vec<Triangle> = p
+        .legal_moves()
+        .iter()
+        .map(|m| geometry.triangle_of(m.from().unwrap()).unwrap())
+        .collect();
+    moved_from.sort();
+    moved_from.dedup();
+    assert_eq!(
+        moved_from,
+        [Triangle::NorthEast, Triangle::South, Triangle::NorthWest]
+    );
+    // star1: player 0's south and north_west sets are home, north_east is
+    // not; the game goes on until it is.
+    let p = position(
+        "star1 classic south:0+north_west:11+north_east:5/north:6+south_east:3+south_west:10 0 0 -",
+    );
+    assert!(p.is_home(0) && p.is_home(1) && !p.is_home(2));
+    assert_eq!(p.outcome(), Outcome::InProgress);
+    assert_eq!(play(&p, "5-8").outcome(), Outcome::Won { winner: 0 });
+}
