@@ -29,7 +29,7 @@ impl Cell {
     /// ```
     #[must_use]
     pub fn new(id: usize) -> Option<Cell> {
-        (id < Self::MAX_HOLES).then(|| Cell(id as u8))
+        (id < Self::MAX_HOLES).then_some(Cell(id as u8))
     }
 
     /// The id of this hole.

@@ -195,7 +195,7 @@ impl Geometry {
     /// The hole with this id, if the board has it.
     #[must_use]
     pub fn cell(&self, id: usize) -> Option<Cell> {
-        (id < self.len()).then(|| Cell(id as u8))
+        (id < self.len()).then_some(Cell(id as u8))
     }
 
     /// Every hole, in id order.
@@ -349,18 +349,19 @@ fn triangle_at(board: Board, q: i32, r: i32, r_min: i8, r_max: i8) -> Option<Tri
     let s = -q - r;
     match board.shape() {
         BoardShape::Star { size } => {
+            // RULES §1 writes these as `r <= -(n+1)`, `q >= n+1`, ...
             let n = i32::from(size);
-            if r <= -(n + 1) {
+            if r < -n {
                 Some(Triangle::North)
-            } else if q >= n + 1 {
+            } else if q > n {
                 Some(Triangle::NorthEast)
-            } else if s <= -(n + 1) {
+            } else if s < -n {
                 Some(Triangle::SouthEast)
-            } else if r >= n + 1 {
+            } else if r > n {
                 Some(Triangle::South)
-            } else if q <= -(n + 1) {
+            } else if q < -n {
                 Some(Triangle::SouthWest)
-            } else if s >= n + 1 {
+            } else if s > n {
                 Some(Triangle::NorthWest)
             } else {
                 None

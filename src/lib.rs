@@ -42,6 +42,11 @@ mod rules;
 mod setup;
 mod zobrist;
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use board::{Board, BoardShape, Direction, Triangle};
 pub use cell::{Cell, CellSet, CellSetIter};
 pub use error::ParseError;

@@ -89,7 +89,7 @@ impl Position {
                 return true;
             }
         }
-        self.rules.max_plies.is_some_and(|limit| self.ply >= limit)
+        self.ply >= self.rules.ply_limit()
     }
 
     /// Whether every player still in the game would have to pass.

@@ -84,7 +84,7 @@ impl fmt::Display for Setup {
 }
 
 fn number<T: FromStr>(whole: &str, digits: &str, what: &str) -> Result<T, ParseError> {
-    if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if digits.is_empty() || digits.len() > 10 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ParseError::new(
             "position",
             whole,

@@ -157,7 +157,7 @@ impl Position {
     #[must_use]
     pub fn outcome(&self) -> Outcome {
         if self.is_decided() {
-            let limit = self.rules.max_plies.is_some_and(|limit| self.ply >= limit);
+            let limit = self.ply >= self.rules.ply_limit();
             let by_finish = self.finished_len > 0
                 && match self.rules.finish {
                     Finish::First => true,

@@ -112,31 +112,27 @@ impl Position {
 
     /// Builds a position from parts already checked by [`Setup::validate`].
     pub(crate) fn from_checked(
-        board: Board,
-        rules: Rules,
+        setup: &Setup,
         layout: Layout,
         pegs: [CellSet; MAX_SETS],
         neutral: CellSet,
-        side: usize,
-        ply: u32,
-        finishers: &[Finisher],
     ) -> Position {
-        let geometry = board.geometry();
+        let geometry = setup.board.geometry();
         let mut position = Position {
             geometry,
-            rules,
+            rules: setup.rules,
             layout,
             pegs,
             occupied: pegs.iter().fold(neutral, |all, &set| all.union(set)),
             neutral,
-            side: side as u8,
-            ply,
+            side: setup.side_to_move as u8,
+            ply: setup.ply,
             finished: [(0, 0); MAX_SETS],
             finished_len: 0,
             hash: 0,
             frame: Frame::new(geometry, &layout),
         };
-        for f in finishers {
+        for f in &setup.finished {
             position.finished[usize::from(position.finished_len)] = (f.player as u8, f.ply);
             position.finished_len += 1;
         }

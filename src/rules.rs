@@ -87,7 +87,8 @@ pub struct Rules {
     pub anti_spoiling: AntiSpoiling,
     /// How the game ends.
     pub finish: Finish,
-    /// Plies after which the game is a draw among those not finished.
+    /// Plies after which the game is a draw among those not finished. Even
+    /// without one, a game ends at ply `u32::MAX` (4,294,967,295).
     pub max_plies: Option<u32>,
 }
 
@@ -239,6 +240,13 @@ pub const OPTION_NAMES: [&str; 6] = [
 ];
 
 impl Rules {
+    /// The ply at which the game ends as if by a move limit: `max_plies`, or
+    /// `u32::MAX` when there is none (so the ply counter never overflows).
+    #[must_use]
+    pub fn ply_limit(&self) -> u32 {
+        self.max_plies.unwrap_or(u32::MAX)
+    }
+
     /// The `classic` preset.
     #[must_use]
     pub fn classic() -> Rules {
@@ -318,7 +326,7 @@ impl Rules {
             "long_jumps" => &["off", "on"],
             "anti_spoiling" => &["none", "fill_available", "swap"],
             "finish" => &["first", "round", "ranking"],
-            "max_plies" => &["none", "<positive integer>"],
+            "max_plies" => &["none", "<whole number>"],
             _ => return None,
         })
     }
@@ -377,14 +385,11 @@ impl Rules {
                 self.max_plies = match value {
                     "none" => None,
                     digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-                        match digits.parse::<u32>() {
-                            Ok(0) | Err(_) => {
-                                return Err(bad("none or a whole number from 1 to 4294967295"));
-                            }
-                            Ok(n) => Some(n),
-                        }
+                        Some(digits.parse::<u32>().map_err(|_| {
+                            bad("none or a whole number from 0 to 4294967295")
+                        })?)
                     }
-                    _ => return Err(bad("none or a whole number from 1 to 4294967295")),
+                    _ => return Err(bad("none or a whole number from 0 to 4294967295")),
                 }
             }
             _ => {
@@ -513,7 +518,7 @@ mod tests {
                 for l in ["off", "on"] {
                     for a in ["none", "fill_available", "swap"] {
                         for f in ["first", "round", "ranking"] {
-                            for m in ["none", "1", "200", "4294967295"] {
+                            for m in ["none", "0", "1", "200", "4294967295"] {
                                 let text = format!(
                                     "classic,unused_triangles={u},rest_in_foreign_triangles={r},long_jumps={l},anti_spoiling={a},finish={f},max_plies={m}"
                                 );
@@ -530,7 +535,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(count, 2 * 2 * 2 * 3 * 3 * 4);
+        assert_eq!(count, 2 * 2 * 2 * 3 * 3 * 5);
     }
 
     #[test]
@@ -540,7 +545,6 @@ mod tests {
             ("standard", "expected classic"),
             ("classic,long_jumps", "not an override"),
             ("classic,long_jumps=yes", "on or off"),
-            ("classic,max_plies=0", "whole number"),
             ("classic,max_plies=-3", "whole number"),
             ("classic,max_plies=99999999999", "whole number"),
             ("classic,speed=fast", "unknown option"),

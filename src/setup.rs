@@ -479,16 +479,7 @@ impl Setup {
         for (set, peg_set) in self.players.iter().flatten().enumerate() {
             pegs[set] = peg_set.pegs.iter().map(|&hole| Cell(hole as u8)).collect();
         }
-        let position = Position::from_checked(
-            self.board,
-            self.rules,
-            layout,
-            pegs,
-            neutral,
-            self.side_to_move,
-            self.ply,
-            &self.finished,
-        );
+        let position = Position::from_checked(self, layout, pegs, neutral);
         let unrecorded: Vec<SetupProblem> = (0..players)
             .filter(|&p| !position.is_finished(p) && position.is_player_home(p))
             .map(|player| SetupProblem::HomeButNotFinished { player })
