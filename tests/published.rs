@@ -22,7 +22,9 @@ fn canonical(position: &Position) -> Vec<u128> {
             })
             .collect()
     };
-    let mirrored = position.mirrored().expect("the two-player layout is symmetric");
+    let mirrored = position
+        .mirrored()
+        .expect("the two-player layout is symmetric");
     key(position).min(key(&mirrored))
 }
 

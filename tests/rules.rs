@@ -829,3 +829,22 @@ fn a_player_with_several_sets_moves_any_of_them_and_finishes_with_all() {
     assert_eq!(p.outcome(), Outcome::InProgress);
     assert_eq!(play(&p, "5-8").outcome(), Outcome::Won { winner: 0 });
 }
+
+#[test]
+fn under_round_a_finished_player_passes_until_the_round_ends() {
+    // star1, family rules (fill_available, round), three players: north_west
+    // (player 1) is home on 11, recorded as finished at ply 1, and it is
+    // their turn: they pass, the round ends after player 2, and player 1 wins.
+    let p = position("star1 family south:6/north_west:11/north_east:5 1 1 1@1");
+    assert_eq!(p.legal_moves(), [Move::Pass]);
+    assert_eq!(
+        p.parse_move(&"11-7".parse().unwrap()),
+        Err(IllegalMove::FinishedMustPass { player: 1 })
+    );
+    let after = play(&p, "pass");
+    assert_eq!(
+        (after.side_to_move(), after.outcome()),
+        (2, Outcome::InProgress)
+    );
+    assert_eq!(play(&after, "5-9").outcome(), Outcome::Won { winner: 1 });
+}

@@ -10,8 +10,13 @@ state to our position string (RULES.md section 1 hole ids), asks our oracle
 after removing the moves our classic rules forbid and open_spiel allows (the
 target lock).  See NOTES.md beside this file for what open_spiel does.
 
-Exit status: 0 when every position agrees, 1 on any mismatch or failed
-self-check, 2 when the oracle cannot be run.
+It also checks the perft fixtures (tests/fixtures/perft.txt) of the classic
+star4 starts for 2, 3, 4 and 6 players: open_spiel's own turn-level perft of its
+start, up to depth 4, must equal the fixture counts.  Both checks run by
+default; `--perft` runs only the perft check, `--no-perft` skips it.
+
+Exit status: 0 when every position and perft count agrees, 1 on any mismatch or
+failed self-check, 2 when the oracle cannot be run.
 """
 
 from __future__ import annotations
@@ -662,6 +667,186 @@ def report_mismatch(pos: Position, answer: str, diff: str) -> None:
         print(f"  {line}")
 
 
+# ---------------------------------------------------------------------------
+# Perft of the classic starts, computed in open_spiel.
+# ---------------------------------------------------------------------------
+
+PERFT_FIXTURES = REPO_ROOT / "tests" / "fixtures" / "perft.txt"
+DEFAULT_PERFT_DEPTH = 4
+
+
+def rotate_half_turn(hole: int) -> int:
+    """Our hole after turning the star 180 degrees about its centre."""
+    q, r = HOLES[hole]
+    return HOLE_ID[(-q, -r)]
+
+
+ROTATED_TRIANGLE = {
+    name: triangle_of(rotate_half_turn(min(holes)))
+    for name, holes in TRIANGLE_HOLES.items()
+}
+
+
+def parse_holes(text: str) -> list[int]:
+    """Hole ids of a position string's set, e.g. "10-13,23-25,35"."""
+    holes: list[int] = []
+    for item in text.split(","):
+        low, _, high = item.partition("-")
+        holes.extend(range(int(low), int(high or low) + 1))
+    return holes
+
+
+@dataclass
+class PerftFixture:
+    line: int  # line number in the fixture file
+    text: str  # the position string
+    sets: list[tuple[str, frozenset[int]]]  # each player's one set, in turn order
+    counts: list[int]  # fixture counts for depth 1, 2, ...
+
+
+def classic_start_fixtures(path: Path) -> list[PerftFixture]:
+    """The fixture lines that are a classic star4 start, one set per player.
+
+    That is `star4 classic T1:holes/T2:holes/... 0 0 -` where each set fills
+    its triangle T; other lines (other boards, rules, multi-set players,
+    positions after some play) are not open_spiel's games and are skipped.
+    """
+    fixtures = []
+    for number, raw in enumerate(path.read_text().splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        text, _, counts = line.partition(";")
+        fields = text.strip().split(" ")
+        if len(fields) != 6 or fields[:2] != ["star4", "classic"]:
+            continue
+        if fields[3:] != ["0", "0", "-"] or "+" in fields[2]:
+            continue
+        sets = []
+        for player in fields[2].split("/"):
+            name, _, holes = player.partition(":")
+            sets.append((name, frozenset(parse_holes(holes))))
+        if len(sets) not in PLAYER_COUNTS:
+            continue
+        if any(TRIANGLE_HOLES.get(name) != holes for name, holes in sets):
+            continue  # a set that is not a full start triangle
+        fixtures.append(
+            PerftFixture(number, text.strip(), sets, [int(c) for c in counts.split()])
+        )
+    return fixtures
+
+
+def check_start_is_rotated_fixture(view: OpenSpielView, fixture: PerftFixture) -> None:
+    """open_spiel's start, turned 180 degrees, must be the fixture's position.
+
+    Player p of open_spiel (player 0 moves first) must become the fixture's
+    player p (side 0 moves first): same pegs once turned, same turn order.  A
+    rotation keeps clockwise clockwise, and the rules do not depend on
+    orientation, so the move trees, hence the perft counts, are the same.
+    """
+    owners = view.owners(view.game.new_initial_state())
+    assert len(fixture.sets) == view.num_players, fixture.text
+    for p, (name, holes) in enumerate(fixture.sets):
+        turned = frozenset(rotate_half_turn(h) for h, o in enumerate(owners) if o == p)
+        assert turned == holes, f"open_spiel player {p} turned is not {name}"
+        assert ROTATED_TRIANGLE[view.start[p]] == name, (view.start[p], name)
+
+
+def open_spiel_perft(view: OpenSpielView, depth: int) -> list[int]:
+    """Turn-level perft of open_spiel's start position for depth 1..depth.
+
+    At each node, explore_turn gives the distinct (from, to) moves (a pass
+    counts as one move when it is all open_spiel offers); each child is reached
+    by one witness action sequence, which is enough because every chain with
+    the same (from, to) leaves the same board.  Counts for all depths come from
+    one walk: the moves at the nodes d - 1 plies deep are the depth-d leaves.
+    No memoisation: every node is explored.
+    """
+    counts = [0] * depth
+    n = view.num_players
+
+    def walk(state, ply: int) -> None:
+        assert not state.is_terminal(), "a game ended within the perft depth"
+        mover = state.current_player()
+        turn = explore_turn(view, state)
+        _, locked = expected_ours(view, mover, turn)
+        # A peg in its own target triangle so soon is impossible; were one
+        # there, our target lock would prune moves open_spiel allows.
+        assert not locked, f"target-lock moves at ply {ply}: {sorted(locked)}"
+        if turn.only_pass:
+            children = [(None, (view.pass_action,))]
+        else:
+            children = [(move, w.actions) for move, w in sorted(turn.moves.items())]
+        counts[ply] += len(children)
+        if ply + 1 == depth:
+            return
+        before = view.owners(state)
+        for move, actions in children:
+            child = state.clone()
+            for action in actions:
+                child.apply_action(action)
+            assert turn_over(child, mover) and child.current_player() == (mover + 1) % n
+            if move is not None:
+                assert moved_peg(before, view.owners(child), mover) == move
+            walk(child, ply + 1)
+
+    walk(view.game.new_initial_state(), 0)
+    return counts
+
+
+def check_perft(
+    views: dict[int, OpenSpielView], path: Path, max_depth: int
+) -> tuple[int, str]:
+    """Compare the classic-start perft fixtures with open_spiel.
+
+    Returns (failures, summary line).  Every player count of open_spiel must be
+    covered by one fixture; a missing one counts as a failure, so that the
+    check cannot silently check nothing.
+    """
+    fixtures = classic_start_fixtures(path)
+    mismatches = missing = 0
+    done = []
+    for n in PLAYER_COUNTS:
+        found = [f for f in fixtures if len(f.sets) == n]
+        if not found:
+            print(f"PERFT: no classic star4 start for {n} players in {path}")
+            missing += 1
+        for fixture in found:
+            view = views[n]
+            try:
+                check_start_is_rotated_fixture(view, fixture)
+            except AssertionError as exc:
+                print(f"PERFT: {path.name} line {fixture.line} is not open_spiel's")
+                print(f"  {n}-player start turned 180 degrees ({exc}):")
+                print(f"  {fixture.text}")
+                mismatches += 1
+                continue
+            depth = min(max_depth, len(fixture.counts))
+            ours = open_spiel_perft(view, depth)
+            expected = fixture.counts[:depth]
+            done.append(f"{n}p: {' '.join(map(str, ours))}")
+            if ours != expected:
+                mismatches += 1
+                print(f"PERFT MISMATCH ({n}p, {path.name} line {fixture.line})")
+                print(f"  position:   {fixture.text}")
+                print(f"  fixture:    {' '.join(map(str, expected))}")
+                print(f"  open_spiel: {' '.join(map(str, ours))}")
+    print(
+        "perft: each fixture start is checked to be open_spiel's start turned 180 "
+        "degrees (same pegs, player to move and turn order; north moves first in "
+        "open_spiel and its 3-player layout is the mirror image of ours), so the "
+        "counts must be equal"
+    )
+    summary = (
+        f"perft: {len(done)} starts checked against open_spiel ({', '.join(done)}), "
+        f"{mismatches} mismatches"
+    )
+    if missing:
+        summary += f", {missing} player counts with no fixture"
+    failures = mismatches + missing
+    return failures, summary
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--oracle", default=DEFAULT_ORACLE, help="oracle command")
@@ -680,9 +865,39 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="print positions and open_spiel's moves; do not run the oracle",
     )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--perft",
+        action="store_true",
+        help="only check the perft fixtures of the classic starts (no oracle)",
+    )
+    which.add_argument(
+        "--no-perft", action="store_true", help="skip the perft fixture check"
+    )
+    parser.add_argument(
+        "--perft-depth",
+        type=int,
+        default=DEFAULT_PERFT_DEPTH,
+        help=f"deepest perft depth compared (default {DEFAULT_PERFT_DEPTH})",
+    )
+    parser.add_argument(
+        "--perft-fixtures",
+        type=Path,
+        default=PERFT_FIXTURES,
+        help="perft fixture file (default tests/fixtures/perft.txt)",
+    )
     args = parser.parse_args(argv)
 
     views = verify_mapping(args.seed)
+    perft_failures = 0
+    if not args.no_perft:
+        perft_failures, perft_summary = check_perft(
+            views, args.perft_fixtures, args.perft_depth
+        )
+        print(perft_summary)
+        if args.perft:
+            return 1 if perft_failures else 0
+
     positions: list[Position] = []
     for n in PLAYER_COUNTS:
         positions += sample_positions(views[n], args.positions_per_count, args.seed)
@@ -725,7 +940,7 @@ def main(argv: list[str] | None = None) -> int:
         "dry run, oracle not asked" if answers is None else f"{mismatches} mismatches"
     )
     print(f"crosscheck: {len(positions)} positions ({per_count}), {verdict}")
-    return 1 if mismatches else 0
+    return 1 if mismatches or perft_failures else 0
 
 
 if __name__ == "__main__":
