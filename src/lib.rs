@@ -40,6 +40,7 @@ mod perft;
 mod position;
 mod rules;
 mod setup;
+mod svg;
 mod zobrist;
 
 /// The README's examples, compiled and run as doctests.
@@ -59,3 +60,4 @@ pub use perft::{perft, perft_by_depth};
 pub use position::{Position, Undo, mirror_triangle};
 pub use rules::{AntiSpoiling, Finish, OPTION_NAMES, Preset, Resting, Rules, UnusedTriangles};
 pub use setup::{Finisher, PegSet, Setup, SetupError, SetupProblem};
+pub use svg::{SvgOptions, render_svg, triangle_colour};

@@ -385,9 +385,11 @@ impl Rules {
                 self.max_plies = match value {
                     "none" => None,
                     digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-                        Some(digits.parse::<u32>().map_err(|_| {
-                            bad("none or a whole number from 0 to 4294967295")
-                        })?)
+                        Some(
+                            digits
+                                .parse::<u32>()
+                                .map_err(|_| bad("none or a whole number from 0 to 4294967295"))?,
+                        )
                     }
                     _ => return Err(bad("none or a whole number from 0 to 4294967295")),
                 }

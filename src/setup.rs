@@ -371,7 +371,8 @@ impl Setup {
             for &hole in &set.pegs {
                 place(hole, &mut off_board);
             }
-            if set.pegs.len() != expected {
+            // A set whose triangle the board lacks is reported once, above.
+            if set.pegs.len() != expected && self.board.has_triangle(set.triangle) {
                 problems.push(SetupProblem::WrongPegCount {
                     triangle: set.triangle,
                     expected,

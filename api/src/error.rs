@@ -1,0 +1,249 @@
+//! Every error the API sends: RFC 9457 problem details with a stable `code`.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use sternhalma::{IllegalMove, MoveError, ParseError, PositionError, SetupError};
+use utoipa::ToSchema;
+
+/// The media type of problem details.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// One problem of an invalid position.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ProblemItem {
+    /// A stable machine-readable code, e.g. `two_pegs_on_hole`.
+    #[schema(example = "two_pegs_on_hole")]
+    pub code: String,
+    /// The problem in words.
+    #[schema(example = "hole 111 holds more than one peg")]
+    pub message: String,
+}
+
+/// An error, as RFC 9457 problem details (`application/problem+json`).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Problem {
+    /// A URI naming the kind of problem: `urn:sternhalma:problem:<code>`.
+    #[serde(rename = "type")]
+    #[schema(example = "urn:sternhalma:problem:illegal_move")]
+    pub problem_type: String,
+    /// A short summary of the kind of problem.
+    #[schema(example = "Illegal move")]
+    pub title: String,
+    /// The HTTP status code.
+    #[schema(example = 422)]
+    pub status: u16,
+    /// What exactly went wrong, in words.
+    #[schema(example = "hole 112 is occupied")]
+    pub detail: String,
+    /// A stable machine-readable code: for an illegal move the reason
+    /// (`hole_occupied`, `leaves_target`, ...), otherwise the kind of problem
+    /// (`invalid_position`, `malformed_json`, ...).
+    #[schema(example = "hole_occupied")]
+    pub code: String,
+    /// Every problem found, for an invalid position.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<ProblemItem>,
+    /// For a replay: the index in `moves` of the move that failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_index: Option<usize>,
+}
+
+/// The error type of every handler.
+#[derive(Clone, Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    // Boxed: errors travel in every handler's `Result`, and are rare.
+    problem: Box<Problem>,
+    allow: Option<String>,
+}
+
+impl ApiError {
+    /// An error with a status, a code, a title and a detail.
+    pub fn new(status: StatusCode, code: &str, title: &str, detail: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            problem: Box::new(Problem {
+                problem_type: format!("urn:sternhalma:problem:{code}"),
+                title: title.to_owned(),
+                status: status.as_u16(),
+                detail: detail.into(),
+                code: code.to_owned(),
+                problems: Vec::new(),
+                move_index: None,
+            }),
+            allow: None,
+        }
+    }
+
+    /// 400: the request body or query is not what the operation takes.
+    pub fn bad_request(code: &str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, "Bad request", detail)
+    }
+
+    /// 404: no such route or resource.
+    pub fn not_found(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", "Not found", detail)
+    }
+
+    /// 405, with the methods the route takes.
+    pub fn method_not_allowed(method: &str, path: &str, allowed: &[&str]) -> ApiError {
+        let mut error = ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "Method not allowed",
+            format!(
+                "{path} does not take {method}; it takes {}",
+                allowed.join(", ")
+            ),
+        );
+        error.allow = Some(allowed.join(", "));
+        error
+    }
+
+    /// 422: well-formed text that is not a valid rules, board or layout value.
+    pub fn unprocessable(code: &str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+            "Unprocessable content",
+            detail,
+        )
+    }
+
+    /// Marks which move of a replay failed.
+    #[must_use]
+    pub fn at_move(mut self, index: usize) -> ApiError {
+        self.problem.move_index = Some(index);
+        self
+    }
+
+    /// The problem details.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.problem.status, self.problem.code, self.problem.detail
+        )
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status);
+        response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+        if let Some(allow) = &self.allow {
+            response.insert_header((header::ALLOW, allow.as_str()));
+        }
+        response.body(serde_json::to_string(&self.problem).expect("problems serialise"))
+    }
+}
+
+impl From<ParseError> for ApiError {
+    fn from(e: ParseError) -> ApiError {
+        let code = match e.what() {
+            "move" => "malformed_move",
+            "rules" | "preset" => "invalid_rules",
+            "board" => "invalid_board",
+            "layout" | "triangle" => "invalid_layout",
+            _ => "malformed_position",
+        };
+        ApiError::unprocessable(code, e.to_string())
+    }
+}
+
+impl From<SetupError> for ApiError {
+    fn from(e: SetupError) -> ApiError {
+        let mut error = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_position",
+            "Invalid position",
+            e.to_string(),
+        );
+        error.problem.problems = e
+            .problems()
+            .iter()
+            .map(|p| ProblemItem {
+                code: p.code().to_owned(),
+                message: p.to_string(),
+            })
+            .collect();
+        error
+    }
+}
+
+impl From<PositionError> for ApiError {
+    fn from(e: PositionError) -> ApiError {
+        match e {
+            PositionError::Malformed(e) => e.into(),
+            PositionError::Invalid(e) => e.into(),
+        }
+    }
+}
+
+impl From<IllegalMove> for ApiError {
+    fn from(e: IllegalMove) -> ApiError {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            e.code(),
+            "Illegal move",
+            e.to_string(),
+        )
+    }
+}
+
+impl From<MoveError> for ApiError {
+    fn from(e: MoveError) -> ApiError {
+        match e {
+            MoveError::Malformed(e) => e.into(),
+            MoveError::Illegal(e) => e.into(),
+        }
+    }
+}
+
+/// Turns actix's JSON body errors into problem details.
+pub fn json_error(error: actix_web::error::JsonPayloadError) -> ApiError {
+    use actix_web::error::JsonPayloadError as E;
+    match error {
+        E::ContentType => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "Unsupported media type",
+            "the body must be JSON, sent with Content-Type: application/json",
+        ),
+        E::Overflow { limit } | E::OverflowKnownLength { limit, .. } => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "Payload too large",
+            format!("the body is larger than the limit of {limit} bytes"),
+        ),
+        E::Deserialize(e) => {
+            ApiError::bad_request("malformed_json", format!("invalid JSON body: {e}"))
+        }
+        other => ApiError::bad_request(
+            "malformed_json",
+            format!("could not read the JSON body: {other}"),
+        ),
+    }
+}
+
+/// Turns actix's query string errors into problem details.
+pub fn query_error(error: actix_web::error::QueryPayloadError) -> ApiError {
+    ApiError::bad_request("malformed_query", format!("invalid query string: {error}"))
+}
+
+/// Turns actix's path errors into problem details.
+pub fn path_error(error: actix_web::error::PathError) -> ApiError {
+    ApiError::not_found(format!("invalid path: {error}"))
+}

@@ -1,0 +1,206 @@
+//! Sternhalma's stateless HTTP API: every rules request carries the rules and
+//! the position, and every answer carries what the client needs next. All
+//! rules live in the `sternhalma` crate; this crate converts, calls it, and
+//! converts back.
+
+pub mod db;
+pub mod dto;
+pub mod error;
+pub mod limits;
+pub mod routes;
+
+use actix_cors::Cors;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::{App, HttpRequest, HttpResponse, web};
+use utoipa::openapi::{OpenApi, PathItem};
+use utoipa::{Modify, OpenApi as _};
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::error::ApiError;
+
+/// Who may call the API from a browser page of another origin.
+#[derive(Clone, Debug)]
+pub enum CorsPolicy {
+    /// Any origin (the default: notebooks and bot pages run anywhere).
+    Any,
+    /// Only these origins.
+    Origins(Vec<String>),
+    /// No cross-origin calls.
+    Off,
+}
+
+/// Document-level facts the handlers cannot state.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "Sternhalma",
+        description = "The reference rules engine for Chinese Checkers, over HTTP. Every request carries the rules and the position (as the compact position string or as JSON); every answer carries the new position, its legal moves or outcome. Errors are RFC 9457 problem details with a stable `code`. Unknown routes answer 404 and known routes called with another method 405, both as problem details. Request bodies are limited to 1 MiB (413 beyond).",
+        license(name = "MIT OR Apache-2.0")
+    ),
+    tags(
+        (name = "meta", description = "Health"),
+        (name = "catalogue", description = "Presets, options, boards and their geometry"),
+        (name = "positions", description = "Start positions, validation and conversion"),
+        (name = "play", description = "Legal moves, playing moves, outcomes, replays"),
+        (name = "render", description = "Pictures of positions"),
+    ),
+    modifiers(&Servers)
+)]
+struct ApiDoc;
+
+struct Servers;
+
+impl Modify for Servers {
+    fn modify(&self, openapi: &mut OpenApi) {
+        openapi.servers = Some(vec![utoipa::openapi::Server::new("/")]);
+    }
+}
+
+/// The OpenAPI document of every route.
+pub fn openapi() -> OpenApi {
+    let (_, api) = routes_app(CorsPolicy::Any).split_for_parts();
+    api
+}
+
+fn routes_app(
+    cors: CorsPolicy,
+) -> utoipa_actix_web::UtoipaApp<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .wrap(cors_middleware(cors))
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .app_data(
+            web::JsonConfig::default()
+                .limit(limits::MAX_BODY_BYTES)
+                .error_handler(|e, _| error::json_error(e).into()),
+        )
+        .app_data(web::QueryConfig::default().error_handler(|e, _| error::query_error(e).into()))
+        .app_data(web::PathConfig::default().error_handler(|e, _| error::path_error(e).into()))
+        .configure(routes::catalogue::configure)
+        .configure(routes::positions::configure)
+        .configure(routes::play::configure)
+        .configure(routes::render::configure)
+}
+
+fn cors_middleware(policy: CorsPolicy) -> Cors {
+    let base = Cors::default()
+        .allowed_methods(["GET", "POST"])
+        .allowed_headers([
+            actix_web::http::header::CONTENT_TYPE,
+            actix_web::http::header::ACCEPT,
+        ])
+        .max_age(3600);
+    match policy {
+        CorsPolicy::Any => base.allow_any_origin(),
+        CorsPolicy::Origins(origins) => origins
+            .iter()
+            .fold(base, |cors, origin| cors.allowed_origin(origin)),
+        CorsPolicy::Off => base,
+    }
+}
+
+/// The whole application: the routes, `/openapi.json`, Swagger UI at
+/// `/docs/`, and problem details for unknown routes (404) and methods (405).
+pub fn app(
+    cors: CorsPolicy,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let (app, api) = routes_app(cors).split_for_parts();
+    let routes = web::Data::new(RouteTable::new(&api));
+    app.app_data(routes)
+        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
+        .route("/docs", web::get().to(docs_redirect))
+        .default_service(web::to(fallback))
+}
+
+async fn docs_redirect() -> HttpResponse {
+    HttpResponse::PermanentRedirect()
+        .insert_header((actix_web::http::header::LOCATION, "/docs/"))
+        .finish()
+}
+
+/// The paths of the OpenAPI document and their methods, to tell an unknown
+/// route (404) from a known one called with the wrong method (405).
+struct RouteTable {
+    routes: Vec<(Vec<String>, Vec<&'static str>)>,
+}
+
+impl RouteTable {
+    fn new(api: &OpenApi) -> RouteTable {
+        let mut routes: Vec<(Vec<String>, Vec<&'static str>)> = api
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| (segments(path), methods(item)))
+            .collect();
+        routes.push((segments("/openapi.json"), vec!["GET"]));
+        routes.push((segments("/docs"), vec!["GET"]));
+        RouteTable { routes }
+    }
+
+    fn allowed(&self, path: &str) -> Option<&[&'static str]> {
+        let wanted: Vec<String> = segments(path);
+        self.routes.iter().find_map(|(pattern, methods)| {
+            (pattern.len() == wanted.len()
+                && pattern
+                    .iter()
+                    .zip(&wanted)
+                    .all(|(p, w)| p == w || (p.starts_with('{') && p.ends_with('}'))))
+            .then_some(methods.as_slice())
+        })
+    }
+}
+
+fn segments(path: &str) -> Vec<String> {
+    path.trim_end_matches('/')
+        .split('/')
+        .map(str::to_owned)
+        .collect()
+}
+
+fn methods(item: &PathItem) -> Vec<&'static str> {
+    let mut methods = Vec::new();
+    if item.get.is_some() {
+        methods.push("GET");
+    }
+    if item.post.is_some() {
+        methods.push("POST");
+    }
+    if item.put.is_some() {
+        methods.push("PUT");
+    }
+    if item.delete.is_some() {
+        methods.push("DELETE");
+    }
+    if item.patch.is_some() {
+        methods.push("PATCH");
+    }
+    methods
+}
+
+async fn fallback(
+    request: HttpRequest,
+    routes: web::Data<RouteTable>,
+) -> Result<HttpResponse, ApiError> {
+    let path = request.path();
+    Err(match routes.allowed(path) {
+        Some(methods) => ApiError::method_not_allowed(request.method().as_str(), path, methods),
+        None => ApiError::not_found(format!("no route {path}; see /openapi.json or /docs/")),
+    })
+}

@@ -1,0 +1,130 @@
+//! The `sternhalma` command: serve the HTTP API, or print its OpenAPI document.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use sternhalma_api::{CorsPolicy, app, db, openapi};
+use tracing_subscriber::EnvFilter;
+
+#[derive(Parser)]
+#[command(
+    name = "sternhalma",
+    version,
+    about = "The Sternhalma rules engine for Chinese Checkers, over HTTP"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the HTTP API (Swagger UI at /docs/, the document at /openapi.json).
+    Serve(Serve),
+    /// Print the OpenAPI document (JSON) to standard output.
+    Openapi,
+}
+
+#[derive(Parser)]
+struct Serve {
+    /// Address to bind.
+    #[arg(long, env = "STERNHALMA_BIND", default_value = "127.0.0.1")]
+    bind: String,
+    /// Port to listen on (0: any free port, printed at start).
+    #[arg(long, env = "STERNHALMA_PORT", default_value_t = 8080)]
+    port: u16,
+    /// SQLite database file, created if missing.
+    #[arg(
+        long,
+        env = "STERNHALMA_DATABASE",
+        default_value = "sternhalma.sqlite3"
+    )]
+    database: PathBuf,
+    /// Log filter: error, warn, info, debug, trace, or a tracing directive.
+    #[arg(long, env = "STERNHALMA_LOG", default_value = "info")]
+    log_level: String,
+    /// Log format.
+    #[arg(
+        long,
+        env = "STERNHALMA_LOG_FORMAT",
+        value_enum,
+        default_value = "text"
+    )]
+    log_format: LogFormat,
+    /// Origins allowed to call from browsers: `*` for any, a comma-separated
+    /// list, or `none`.
+    #[arg(long, env = "STERNHALMA_CORS_ORIGINS", default_value = "*")]
+    cors_origins: String,
+    /// Worker threads (default: one per core).
+    #[arg(long, env = "STERNHALMA_WORKERS")]
+    workers: Option<usize>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Openapi => {
+            println!(
+                "{}",
+                openapi().to_pretty_json().expect("the document serialises")
+            );
+            std::process::ExitCode::SUCCESS
+        }
+        Command::Serve(serve) => match run(serve) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sternhalma: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
+    let filter = EnvFilter::try_new(&serve.log_level)
+        .map_err(|e| format!("invalid --log-level {:?}: {e}", serve.log_level))?;
+    let subscriber = tracing_subscriber::fmt().with_env_filter(filter);
+    match serve.log_format {
+        LogFormat::Text => subscriber.init(),
+        LogFormat::Json => subscriber.json().init(),
+    }
+    let (_connection, version) = db::open(&serve.database)
+        .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
+    tracing::info!(database = %serve.database.display(), schema_version = version, "database ready");
+    let cors = match serve.cors_origins.as_str() {
+        "*" => CorsPolicy::Any,
+        "none" => CorsPolicy::Off,
+        list => CorsPolicy::Origins(list.split(',').map(|s| s.trim().to_owned()).collect()),
+    };
+    let listener = TcpListener::bind((serve.bind.as_str(), serve.port))
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", serve.bind, serve.port))?;
+    let address = listener.local_addr()?;
+    tracing::info!(%address, "listening; Swagger UI at http://{address}/docs/");
+    println!("sternhalma listening on http://{address}");
+    let workers = serve
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+    actix_web::rt::System::new().block_on(async move {
+        let server = actix_web::HttpServer::new(move || {
+            app(cors.clone()).wrap(
+                actix_web::middleware::Logger::new("%r %s %b %Dms").log_target("sternhalma::http"),
+            )
+        })
+        .workers(workers)
+        .shutdown_timeout(10)
+        .listen(listener)?
+        .run();
+        // actix stops gracefully on SIGINT (Ctrl-C) and SIGTERM: in-flight
+        // requests finish, new connections are refused.
+        server.await
+    })?;
+    tracing::info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,6 @@
+//! The HTTP routes, one module per resource.
+
+pub mod catalogue;
+pub mod play;
+pub mod positions;
+pub mod render;

@@ -1,0 +1,277 @@
+//! Playing: legal moves, applying a move, the outcome, replaying a game.
+
+use actix_web::{post, web};
+use serde::{Deserialize, Serialize};
+use sternhalma::{Cell, Move, MoveText, Position};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::dto::{MoveInput, MoveView, OutcomeView, PositionInput, PositionView, hole};
+use crate::error::{ApiError, Problem};
+
+/// Registers this module's routes.
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .service(legal_moves)
+        .service(apply)
+        .service(outcome)
+        .service(replay);
+}
+
+/// A position, and optionally one peg.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"position": "star4 classic south:111-120/north:0-9 0 0 -"}))]
+pub struct LegalMovesRequest {
+    /// The position, as a string or as JSON.
+    pub position: PositionInput,
+    /// Only the moves of the peg on this hole.
+    pub from: Option<usize>,
+}
+
+/// The legal moves of a position.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LegalMoves {
+    /// Every legal move (or the chosen peg's), ordered by start then end
+    /// hole; `[pass]` when the player to move has no other; empty when the
+    /// game is over.
+    pub moves: Vec<MoveView>,
+    /// How many.
+    pub count: usize,
+    /// The player to move.
+    pub side_to_move: usize,
+    /// The state of the game.
+    pub outcome: OutcomeView,
+}
+
+/// Every legal move of a position, each with its kind and one path.
+#[utoipa::path(
+    tag = "play",
+    request_body = LegalMovesRequest,
+    responses(
+        (status = 200, description = "The legal moves", body = LegalMoves),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position (every problem listed), or `from` not on the board", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/legal-moves")]
+pub async fn legal_moves(
+    request: web::Json<LegalMovesRequest>,
+) -> Result<web::Json<LegalMoves>, ApiError> {
+    let position = request.position.resolve()?;
+    let moves = match request.from {
+        None => position.legal_moves(),
+        Some(id) => position.legal_moves_from(hole(&position, id)?),
+    };
+    let moves: Vec<MoveView> = moves
+        .iter()
+        .map(|&mv| MoveView::new(&position, mv))
+        .collect();
+    Ok(web::Json(LegalMoves {
+        count: moves.len(),
+        moves,
+        side_to_move: position.side_to_move(),
+        outcome: (&position).into(),
+    }))
+}
+
+/// A position and a move to play.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"position": "star4 classic south:111-120/north:0-9 0 0 -", "move": "115-104"}))]
+pub struct ApplyRequest {
+    /// The position, as a string or as JSON.
+    pub position: PositionInput,
+    /// The move: text, ends or full path.
+    #[serde(rename = "move")]
+    pub mv: MoveInput,
+}
+
+/// The other peg of a swap.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Swapped {
+    /// Its owner.
+    pub player: usize,
+    /// Where it was (the mover's end hole).
+    pub from: usize,
+    /// Where it went (the mover's start hole).
+    pub to: usize,
+}
+
+/// What a move did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Played {
+    /// The move, with the path given (or, for a move given by its ends, a
+    /// shortest one).
+    #[serde(rename = "move")]
+    pub mv: MoveView,
+    /// Who played it.
+    pub player: usize,
+    /// For a swap, the peg that changed places with the mover.
+    pub swapped: Option<Swapped>,
+}
+
+/// The result of playing a move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Applied {
+    /// What happened.
+    pub played: Played,
+    /// The new position, with its outcome.
+    pub position: PositionView,
+}
+
+fn play(position: &Position, input: &MoveInput) -> Result<(Played, Position), ApiError> {
+    let text = input.text()?;
+    let mv = position.parse_move(&text)?;
+    let mut view = MoveView::new(position, mv);
+    if let MoveText::Path(holes) = &text {
+        if holes.len() > 2 {
+            view.path = holes.clone();
+        }
+    }
+    let swapped = match mv {
+        Move::Swap { from, to } => Some(Swapped {
+            player: position
+                .owner_at(to)
+                .expect("a swap has a peg to swap with"),
+            from: to.id(),
+            to: from.id(),
+        }),
+        _ => None,
+    };
+    let next = position.play(mv)?;
+    Ok((
+        Played {
+            mv: view,
+            player: position.side_to_move(),
+            swapped,
+        },
+        next,
+    ))
+}
+
+/// Plays one move: the new position and outcome, or exactly why not.
+#[utoipa::path(
+    tag = "play",
+    request_body = ApplyRequest,
+    responses(
+        (status = 200, description = "The move was played", body = Applied),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, malformed move text, or an illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, `not_your_peg`, ...)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/apply")]
+pub async fn apply(request: web::Json<ApplyRequest>) -> Result<web::Json<Applied>, ApiError> {
+    let position = request.position.resolve()?;
+    let (played, next) = play(&position, &request.mv)?;
+    Ok(web::Json(Applied {
+        played,
+        position: (&next).into(),
+    }))
+}
+
+/// A position.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"position": "star4 classic south:111-120/north:0-9 0 0 -"}))]
+pub struct OutcomeRequest {
+    /// The position, as a string or as JSON.
+    pub position: PositionInput,
+}
+
+/// Whether the game is over, who won, and each player's result.
+#[utoipa::path(
+    tag = "play",
+    request_body = OutcomeRequest,
+    responses(
+        (status = 200, description = "The outcome", body = OutcomeView),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/outcome")]
+pub async fn outcome(
+    request: web::Json<OutcomeRequest>,
+) -> Result<web::Json<OutcomeView>, ApiError> {
+    let position = request.position.resolve()?;
+    Ok(web::Json((&position).into()))
+}
+
+/// A start and the moves played from it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"start": "star4 classic south:111-120/north:0-9 0 0 -", "moves": ["115-104", "4-15"]}))]
+pub struct ReplayRequest {
+    /// The start position, as a string or as JSON.
+    pub start: PositionInput,
+    /// The moves, in order.
+    pub moves: Vec<MoveInput>,
+}
+
+/// One move of a replay.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayStep {
+    /// What happened.
+    pub played: Played,
+    /// The position after it.
+    pub position_string: String,
+    /// The state of the game after it.
+    pub outcome: OutcomeView,
+}
+
+/// A replayed game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Replay {
+    /// Every move, with the position and outcome after it.
+    pub steps: Vec<ReplayStep>,
+    /// The last position.
+    #[serde(rename = "final")]
+    pub last: PositionView,
+}
+
+/// Plays a list of moves from a start, checking each; answers every
+/// intermediate position and outcome. A game record is valid if this
+/// succeeds.
+#[utoipa::path(
+    tag = "play",
+    request_body = ReplayRequest,
+    responses(
+        (status = 200, description = "Every step", body = Replay),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid start, or an illegal or malformed move; `move_index` says which", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/replay")]
+pub async fn replay(request: web::Json<ReplayRequest>) -> Result<web::Json<Replay>, ApiError> {
+    let mut position = request.start.resolve()?;
+    let mut steps = Vec::with_capacity(request.moves.len());
+    for (index, input) in request.moves.iter().enumerate() {
+        let (played, next) = play(&position, input).map_err(|e| e.at_move(index))?;
+        position = next;
+        steps.push(ReplayStep {
+            played,
+            position_string: position.to_string(),
+            outcome: (&position).into(),
+        });
+    }
+    Ok(web::Json(Replay {
+        steps,
+        last: (&position).into(),
+    }))
+}
+
+/// The holes of a path written as a move text, all on the board.
+pub fn path_cells(position: &Position, text: &str) -> Result<Vec<Cell>, ApiError> {
+    match text.parse::<MoveText>()? {
+        MoveText::Pass => Ok(Vec::new()),
+        MoveText::Path(holes) => holes.into_iter().map(|id| hole(position, id)).collect(),
+    }
+}

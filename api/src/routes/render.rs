@@ -1,0 +1,126 @@
+//! Pictures of positions, as SVG.
+
+use actix_web::{HttpResponse, get, post, web};
+use serde::Deserialize;
+use sternhalma::{Position, SvgOptions, render_svg};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::dto::{PositionInput, hole};
+use crate::error::{ApiError, Problem};
+use crate::routes::play::path_cells;
+
+/// Registers this module's routes.
+pub fn configure(config: &mut ServiceConfig) {
+    config.service(render_get).service(render_post);
+}
+
+/// Smallest and largest image width accepted, in pixels.
+const SIZES: std::ops::RangeInclusive<u32> = 64..=4096;
+
+/// What to draw, as a query string: usable as `<img src="/v1/render.svg?position=...">`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery {
+    /// The position string (URL-encoded).
+    #[param(example = "star4 classic south:111-120/north:0-9 0 0 -")]
+    pub position: String,
+    /// A path to draw, as a move text (e.g. the last move: `115-104`).
+    #[param(example = "115-104")]
+    pub highlight: Option<String>,
+    /// Mark the legal destinations of the peg on this hole.
+    pub peg: Option<usize>,
+    /// Image width in pixels (64 to 4096; default 480).
+    pub size: Option<u32>,
+    /// Print hole ids in the holes.
+    pub ids: Option<bool>,
+}
+
+/// What to draw, as JSON.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"position": "star4 classic south:111-120/north:0-9 0 0 -", "highlight": "115-104", "ids": true}))]
+pub struct RenderRequest {
+    /// The position, as a string or as JSON.
+    pub position: PositionInput,
+    /// A path to draw, as a move text.
+    pub highlight: Option<String>,
+    /// Mark the legal destinations of the peg on this hole.
+    pub peg: Option<usize>,
+    /// Image width in pixels (64 to 4096; default 480).
+    pub size: Option<u32>,
+    /// Print hole ids in the holes.
+    pub ids: Option<bool>,
+}
+
+fn render(
+    position: &Position,
+    highlight: Option<&str>,
+    peg: Option<usize>,
+    size: Option<u32>,
+    ids: Option<bool>,
+) -> Result<HttpResponse, ApiError> {
+    if let Some(size) = size.filter(|s| !SIZES.contains(s)) {
+        return Err(ApiError::unprocessable(
+            "invalid_size",
+            format!("size {size} is outside {}..={}", SIZES.start(), SIZES.end()),
+        ));
+    }
+    let destinations_of = peg.map(|id| hole(position, id)).transpose()?;
+    let options = SvgOptions {
+        size,
+        highlight_path: highlight.map_or(Ok(Vec::new()), |text| path_cells(position, text))?,
+        destinations_of,
+        show_ids: ids.unwrap_or(false),
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("image/svg+xml")
+        .body(render_svg(position, &options)))
+}
+
+/// An SVG picture of a position, from a query string.
+#[utoipa::path(
+    tag = "render",
+    params(RenderQuery),
+    responses(
+        (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
+        (status = 400, description = "Malformed query string", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, highlight, peg or size", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/render.svg")]
+pub async fn render_get(query: web::Query<RenderQuery>) -> Result<HttpResponse, ApiError> {
+    let position: Position = query.position.parse()?;
+    render(
+        &position,
+        query.highlight.as_deref(),
+        query.peg,
+        query.size,
+        query.ids,
+    )
+}
+
+/// An SVG picture of a position, from JSON.
+#[utoipa::path(
+    tag = "render",
+    request_body = RenderRequest,
+    responses(
+        (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, highlight, peg or size", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/render")]
+pub async fn render_post(request: web::Json<RenderRequest>) -> Result<HttpResponse, ApiError> {
+    let position = request.position.resolve()?;
+    render(
+        &position,
+        request.highlight.as_deref(),
+        request.peg,
+        request.size,
+        request.ids,
+    )
+}

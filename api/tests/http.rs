@@ -1,0 +1,624 @@
+//! The API over a real socket: every endpoint, every error path, and a whole
+//! game played to a win through HTTP alone.
+
+use std::net::TcpListener;
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+use sternhalma_api::{CorsPolicy, app};
+
+/// The base URL of one server shared by the tests, started on a free port.
+fn server() -> &'static str {
+    static URL: OnceLock<String> = OnceLock::new();
+    URL.get_or_init(|| {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                actix_web::HttpServer::new(|| app(CorsPolicy::Any))
+                    .workers(2)
+                    .listen(listener)
+                    .unwrap()
+                    .run()
+                    .await
+            })
+        });
+        format!("http://{address}")
+    })
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+struct Reply {
+    status: u16,
+    content_type: String,
+    body: String,
+    allow: Option<String>,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+fn finish(mut response: ureq::http::Response<ureq::Body>) -> Reply {
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    let content_type = header("content-type").unwrap_or_default();
+    let allow = header("allow");
+    Reply {
+        status: response.status().as_u16(),
+        content_type,
+        allow,
+        body: response.body_mut().read_to_string().unwrap(),
+    }
+}
+
+fn get(path: &str) -> Reply {
+    finish(agent().get(format!("{}{path}", server())).call().unwrap())
+}
+
+fn post(path: &str, body: Value) -> Reply {
+    finish(
+        agent()
+            .post(format!("{}{path}", server()))
+            .send_json(body)
+            .unwrap(),
+    )
+}
+
+fn post_raw(path: &str, content_type: &str, body: &str) -> Reply {
+    finish(
+        agent()
+            .post(format!("{}{path}", server()))
+            .header("Content-Type", content_type)
+            .send(body)
+            .unwrap(),
+    )
+}
+
+/// A problem-details reply with this status and code.
+fn assert_problem(reply: &Reply, status: u16, code: &str) -> Value {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    assert_eq!(
+        reply.content_type, "application/problem+json",
+        "{}",
+        reply.body
+    );
+    let problem = reply.json();
+    assert_eq!(problem["status"], status);
+    assert_eq!(problem["code"], code, "{problem}");
+    assert_eq!(problem["type"], format!("urn:sternhalma:problem:{code}"));
+    assert!(!problem["detail"].as_str().unwrap().is_empty());
+    problem
+}
+
+const START: &str = "star4 classic south:111-120/north:0-9 0 0 -";
+
+#[test]
+fn health_and_documents() {
+    let health = get("/healthz");
+    assert_eq!(health.status, 200);
+    assert_eq!(health.json()["status"], "ok");
+    let document = get("/openapi.json").json();
+    assert!(document["paths"]["/v1/apply"]["post"].is_object());
+    let docs = get("/docs/");
+    assert_eq!(docs.status, 200);
+    assert!(docs.body.contains("swagger"), "Swagger UI is served");
+    let redirect = agent()
+        .get(format!("{}/docs", server()))
+        .config()
+        .max_redirects(0)
+        .build()
+        .call()
+        .unwrap();
+    assert_eq!(redirect.status().as_u16(), 308);
+}
+
+#[test]
+fn catalogue_lists_presets_options_boards_and_layouts() {
+    let catalogue = get("/v1/catalogue").json();
+    let presets: Vec<&str> = catalogue["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        presets,
+        ["classic", "masters", "family", "super", "research"]
+    );
+    assert_eq!(catalogue["presets"][4]["default_board"], "rhombus9x4");
+    assert_eq!(catalogue["presets"][1]["rules"]["anti_spoiling"], "swap");
+    let options = catalogue["options"].as_array().unwrap();
+    assert_eq!(options.len(), 6);
+    let anti = options
+        .iter()
+        .find(|o| o["name"] == "anti_spoiling")
+        .unwrap();
+    assert_eq!(anti["values"], json!(["none", "fill_available", "swap"]));
+    assert_eq!(anti["default"], "none");
+    assert_eq!(catalogue["boards"].as_array().unwrap().len(), 4 + 55);
+    assert_eq!(catalogue["boards"][3]["holes"], 121);
+    assert!(
+        catalogue["layouts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["name"] == "2x3")
+    );
+}
+
+#[test]
+fn board_geometry() {
+    let board = get("/v1/boards/star4").json();
+    assert_eq!(board["holes"], 121);
+    let holes = board["hole_list"].as_array().unwrap();
+    assert_eq!(holes.len(), 121);
+    assert_eq!(holes[0]["q"], 4);
+    assert_eq!(holes[0]["r"], -8);
+    assert_eq!(holes[0]["triangle"], "north");
+    assert_eq!(holes[60]["neighbors"].as_array().unwrap().len(), 6);
+    let south = board["triangle_holes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["triangle"] == "south")
+        .unwrap();
+    assert_eq!(south["opposite"], "north");
+    assert_eq!(south["holes"].as_array().unwrap().len(), 10);
+    assert_eq!(get("/v1/boards/rhombus9x4").json()["holes"], 81);
+    assert_problem(&get("/v1/boards/star9"), 404, "not_found");
+}
+
+#[test]
+fn new_positions() {
+    let two = post("/v1/positions", json!({}));
+    assert_eq!(two.status, 200);
+    assert_eq!(two.json()["position_string"], START);
+    let research = post("/v1/positions", json!({"rules": "research"})).json();
+    assert_eq!(
+        research["position_string"],
+        "rhombus9x4 research south:71-80/north:0-9 0 0 -"
+    );
+    let multi = post(
+        "/v1/positions",
+        json!({"layout": "3x2", "rules": {"preset": "masters", "max_plies": 300}, "first_player": 2}),
+    )
+    .json();
+    assert_eq!(multi["side_to_move"], 2);
+    assert_eq!(multi["rules"]["max_plies"], 300);
+    assert_eq!(multi["rules"]["text"], "masters,max_plies=300");
+    assert_eq!(multi["position"]["players"].as_array().unwrap().len(), 3);
+    assert_eq!(multi["hash"].as_str().unwrap().len(), 16);
+    let none = post(
+        "/v1/positions",
+        json!({"rules": {"preset": "research", "max_plies": null}}),
+    )
+    .json();
+    assert_eq!(none["rules"]["max_plies"], Value::Null);
+    assert_problem(
+        &post("/v1/positions", json!({"board": "star7"})),
+        422,
+        "invalid_board",
+    );
+    assert_problem(
+        &post("/v1/positions", json!({"layout": "5"})),
+        422,
+        "invalid_layout",
+    );
+    assert_problem(
+        &post("/v1/positions", json!({"rules": "chess"})),
+        422,
+        "invalid_rules",
+    );
+    let problem = assert_problem(
+        &post(
+            "/v1/positions",
+            json!({"board": "rhombus9x4", "layout": "3"}),
+        ),
+        422,
+        "invalid_position",
+    );
+    assert_eq!(problem["problems"].as_array().unwrap().len(), 2);
+    assert_problem(
+        &post("/v1/positions", json!({"first_player": 2})),
+        422,
+        "invalid_position",
+    );
+    assert_problem(
+        &post("/v1/positions", json!({"colour": "red"})),
+        400,
+        "malformed_json",
+    );
+}
+
+#[test]
+fn legal_moves_in_both_position_forms() {
+    let text = post("/v1/legal-moves", json!({"position": START})).json();
+    assert_eq!(text["count"], 14);
+    assert_eq!(
+        text["moves"][0],
+        json!({"text": "111-102", "kind": "step", "from": 111, "to": 102, "path": [111, 102]})
+    );
+    let as_json = post("/v1/positions", json!({})).json()["position"].clone();
+    let from_json = post("/v1/legal-moves", json!({"position": as_json})).json();
+    assert_eq!(from_json["moves"], text["moves"]);
+    let one_peg = post("/v1/legal-moves", json!({"position": START, "from": 115})).json();
+    assert_eq!(one_peg["count"], 2);
+    assert!(
+        one_peg["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["kind"] == "hop")
+    );
+    assert_problem(
+        &post("/v1/legal-moves", json!({"position": START, "from": 500})),
+        422,
+        "off_board",
+    );
+}
+
+#[test]
+fn invalid_positions_list_every_problem() {
+    let reply = post(
+        "/v1/legal-moves",
+        json!({"position": "star4 classic south:111-120,5/north:0-9,200 7 0 -"}),
+    );
+    let problem = assert_problem(&reply, 422, "invalid_position");
+    let codes: Vec<&str> = problem["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "wrong_peg_count",
+            "wrong_peg_count",
+            "peg_off_board",
+            "two_pegs_on_hole",
+            "side_to_move_out_of_range"
+        ]
+    );
+    assert_problem(
+        &post("/v1/legal-moves", json!({"position": "star4 classic"})),
+        422,
+        "malformed_position",
+    );
+    let json_form = json!({"board": "star4", "players": [[{"triangle": "south", "pegs": [1, 2]}]]});
+    assert_problem(
+        &post("/v1/outcome", json!({"position": json_form})),
+        422,
+        "invalid_position",
+    );
+}
+
+#[test]
+fn apply_answers_the_new_position_or_exactly_why_not() {
+    let applied = post("/v1/apply", json!({"position": START, "move": "115-104"})).json();
+    assert_eq!(applied["played"]["move"]["kind"], "hop");
+    assert_eq!(applied["played"]["player"], 0);
+    assert_eq!(applied["position"]["side_to_move"], 1);
+    assert_eq!(applied["position"]["outcome"]["status"], "in_progress");
+    assert_eq!(
+        applied["position"]["position_string"],
+        "star4 classic south:104,111-114,116-120/north:0-9 1 1 -"
+    );
+    let by_ends = post(
+        "/v1/apply",
+        json!({"position": START, "move": {"from": 115, "to": 104}}),
+    )
+    .json();
+    assert_eq!(by_ends["position"], applied["position"]);
+    let by_path = post(
+        "/v1/apply",
+        json!({"position": START, "move": {"path": [115, 104]}}),
+    )
+    .json();
+    assert_eq!(by_path["position"], applied["position"]);
+    for (mv, code) in [
+        (json!("111-112"), "hole_occupied"),
+        (json!("0-10"), "not_your_peg"),
+        (json!("60-61"), "empty_hole"),
+        (json!("111-500"), "off_board"),
+        (json!("111-83"), "unreachable"),
+        (json!("pass"), "pass_not_allowed"),
+        (json!("111"), "malformed_move"),
+        (json!({"path": [111]}), "malformed_move"),
+        (json!({"path": [115, 104, 91]}), "step_in_chain"),
+    ] {
+        assert_problem(
+            &post("/v1/apply", json!({"position": START, "move": mv})),
+            422,
+            code,
+        );
+    }
+}
+
+#[test]
+fn swaps_say_which_peg_moved() {
+    let applied = post(
+        "/v1/apply",
+        json!({"position": "star1 masters south:2/north:0 0 0 -", "move": "2-0"}),
+    )
+    .json();
+    assert_eq!(applied["played"]["move"]["kind"], "swap");
+    assert_eq!(
+        applied["played"]["swapped"],
+        json!({"player": 1, "from": 0, "to": 2})
+    );
+    assert_eq!(applied["position"]["outcome"]["status"], "won");
+    assert_eq!(applied["position"]["outcome"]["winner"], 0);
+    assert_eq!(
+        applied["position"]["outcome"]["results"],
+        json!([1.0, -1.0])
+    );
+}
+
+#[test]
+fn outcome_of_finished_and_drawn_games() {
+    let won = post(
+        "/v1/outcome",
+        json!({"position": "star1 classic south:0/north:6 1 1 0@1"}),
+    )
+    .json();
+    assert_eq!(won["status"], "won");
+    assert_eq!(won["winner"], 0);
+    assert_eq!(won["finished"], json!([{"player": 0, "ply": 1}]));
+    let drawn = post(
+        "/v1/outcome",
+        json!({"position": "rhombus4x3 classic south:1-5,15/north:0,10-14 0 0 -"}),
+    )
+    .json();
+    assert_eq!(drawn["status"], "draw");
+    assert_eq!(drawn["reason"], "no_moves");
+    let ranking = post(
+        "/v1/outcome",
+        json!({"position": "star1 classic,finish=ranking south:0/north_west:11/north_east:5 2 5 0@1,1@4"}),
+    )
+    .json();
+    assert_eq!(ranking["status"], "ranking");
+    assert_eq!(ranking["ranks"], json!([[0], [1], [2]]));
+}
+
+#[test]
+fn validate_and_convert() {
+    let report = post("/v1/positions/validate", json!({"position": START})).json();
+    assert_eq!(report["valid"], true);
+    let json_form = report["position"]["position"].clone();
+    let back = post("/v1/positions/validate", json!({"position": json_form})).json();
+    assert_eq!(back["position"]["position_string"], START);
+    let bad = post(
+        "/v1/positions/validate",
+        json!({"position": "star4 classic south:111-120/north:0-8,111 0 0 -"}),
+    )
+    .json();
+    assert_eq!(bad["valid"], false);
+    assert_eq!(
+        bad["problems"],
+        json!([{"code": "two_pegs_on_hole", "message": "hole 111 holds more than one peg"}])
+    );
+    let malformed = post("/v1/positions/validate", json!({"position": "nonsense"})).json();
+    assert_eq!(malformed["problems"][0]["code"], "malformed_position");
+}
+
+#[test]
+fn render_svg_by_get_and_post() {
+    let url = format!(
+        "/v1/render.svg?position={}&highlight=115-104&peg=112&ids=true",
+        START
+            .replace(' ', "%20")
+            .replace('/', "%2F")
+            .replace(':', "%3A")
+            .replace(',', "%2C")
+    );
+    let svg = get(&url);
+    assert_eq!(svg.status, 200, "{}", svg.body);
+    assert_eq!(svg.content_type, "image/svg+xml");
+    assert!(svg.body.starts_with("<svg") || svg.body.starts_with("<?xml"));
+    assert!(svg.body.trim_end().ends_with("</svg>"));
+    let posted = post(
+        "/v1/render",
+        json!({"position": START, "highlight": "115-104", "peg": 112, "ids": true}),
+    );
+    assert_eq!(posted.body, svg.body, "GET and POST draw the same picture");
+    assert_problem(&get("/v1/render.svg"), 400, "malformed_query");
+    assert_problem(
+        &get("/v1/render.svg?position=star4"),
+        422,
+        "malformed_position",
+    );
+    assert_problem(
+        &post("/v1/render", json!({"position": START, "size": 5})),
+        422,
+        "invalid_size",
+    );
+    assert_problem(
+        &post(
+            "/v1/render",
+            json!({"position": START, "highlight": "1-999"}),
+        ),
+        422,
+        "off_board",
+    );
+}
+
+#[test]
+fn http_level_errors_are_problem_details() {
+    assert_problem(&get("/v1/nothing-here"), 404, "not_found");
+    let wrong_method = get("/v1/apply");
+    assert_problem(&wrong_method, 405, "method_not_allowed");
+    assert_eq!(wrong_method.allow.as_deref(), Some("POST"));
+    let wrong_method = finish(
+        agent()
+            .delete(format!("{}/v1/catalogue", server()))
+            .call()
+            .unwrap(),
+    );
+    assert_problem(&wrong_method, 405, "method_not_allowed");
+    assert_eq!(wrong_method.allow.as_deref(), Some("GET"));
+    assert_problem(
+        &post_raw("/v1/apply", "application/json", "{not json"),
+        400,
+        "malformed_json",
+    );
+    assert_problem(
+        &post_raw("/v1/apply", "text/plain", "{}"),
+        415,
+        "unsupported_media_type",
+    );
+    let huge = format!("{{\"position\": \"{}\"}}", "x".repeat(2 << 20));
+    assert_problem(
+        &post_raw("/v1/apply", "application/json", &huge),
+        413,
+        "payload_too_large",
+    );
+}
+
+#[test]
+fn cors_allows_other_origins() {
+    let response = agent()
+        .get(format!("{}/healthz", server()))
+        .header("Origin", "http://notebook.example")
+        .call()
+        .unwrap();
+    assert_eq!(
+        response
+            .headers()
+            .get("access-control-allow-origin")
+            .unwrap(),
+        "http://notebook.example"
+    );
+}
+
+/// A whole game through the API alone: each side plays the legal move that
+/// brings its pegs nearest home, until someone wins.
+#[test]
+fn a_complete_game_played_to_a_win_over_http() {
+    let board = get("/v1/boards/star2").json();
+    let coordinates: Vec<(i64, i64)> = board["hole_list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["q"].as_i64().unwrap(), h["r"].as_i64().unwrap()))
+        .collect();
+    let holes_of = |name: &str| -> Vec<usize> {
+        board["triangle_holes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["triangle"] == name)
+            .unwrap()["holes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_u64().unwrap() as usize)
+            .collect()
+    };
+    let targets = [holes_of("north"), holes_of("south")];
+    let distance = |a: usize, b: usize| {
+        let ((aq, ar), (bq, br)) = (coordinates[a], coordinates[b]);
+        let (dq, dr) = (aq - bq, ar - br);
+        (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+    };
+    let mut position = post("/v1/positions", json!({"board": "star2"})).json();
+    let mut plies = 0;
+    let mut replay = Vec::new();
+    let start = position["position_string"].clone();
+    while position["outcome"]["status"] == "in_progress" {
+        let side = position["side_to_move"].as_u64().unwrap() as usize;
+        let mine: Vec<usize> = position["position"]["players"][side][0]["pegs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_u64().unwrap() as usize)
+            .collect();
+        let free: Vec<usize> = targets[side]
+            .iter()
+            .copied()
+            .filter(|h| !mine.contains(h))
+            .collect();
+        // How far a hole is from the nearest target hole not yet ours.
+        let away = |hole: usize| free.iter().map(|&t| distance(hole, t)).min().unwrap_or(0);
+        let moves = post(
+            "/v1/legal-moves",
+            json!({"position": position["position_string"]}),
+        )
+        .json()["moves"]
+            .as_array()
+            .unwrap()
+            .clone();
+        // The move that comes nearest; among equals, the peg furthest away.
+        let score = |m: &Value| {
+            let (from, to) = (
+                m["from"].as_u64().unwrap() as usize,
+                m["to"].as_u64().unwrap() as usize,
+            );
+            (away(from) - away(to), away(from), std::cmp::Reverse(to))
+        };
+        let best = moves.iter().max_by_key(|m| score(m)).unwrap();
+        replay.push(best["path"].clone());
+        position = post(
+            "/v1/apply",
+            json!({"position": position["position_string"], "move": {"path": best["path"]}}),
+        )
+        .json()["position"]
+            .clone();
+        plies += 1;
+        assert!(
+            plies < 200,
+            "the game should end: {}",
+            position["position_string"]
+        );
+    }
+    assert_eq!(
+        position["outcome"]["status"], "won",
+        "{}",
+        position["outcome"]
+    );
+    // The game record replays to the same end.
+    let replayed = post(
+        "/v1/replay",
+        json!({"start": start, "moves": replay.iter().map(|p| json!({"path": p})).collect::<Vec<_>>()}),
+    )
+    .json();
+    assert_eq!(replayed["steps"].as_array().unwrap().len(), plies);
+    assert_eq!(
+        replayed["final"]["position_string"],
+        position["position_string"]
+    );
+    assert_eq!(replayed["final"]["outcome"], position["outcome"]);
+}
+
+#[test]
+fn replay_names_the_failing_move() {
+    let problem = assert_problem(
+        &post(
+            "/v1/replay",
+            json!({"start": START, "moves": ["115-104", "4-15", "104-104"]}),
+        ),
+        422,
+        "returns_to_start",
+    );
+    assert_eq!(problem["move_index"], 2);
+    let ok = post(
+        "/v1/replay",
+        json!({"start": START, "moves": ["115-104", "4-15"]}),
+    )
+    .json();
+    assert_eq!(ok["steps"][1]["played"]["player"], 1);
+    assert_eq!(ok["final"]["side_to_move"], 0);
+}

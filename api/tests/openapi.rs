@@ -1,0 +1,34 @@
+//! The committed OpenAPI document is the one the code generates.
+
+#[test]
+fn committed_document_matches_the_code() {
+    let generated = sternhalma_api::openapi()
+        .to_pretty_json()
+        .expect("the document serialises");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json");
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed.trim_end() == generated.trim_end(),
+        "openapi/openapi.json is out of date; regenerate it with\n    cargo run --release -p sternhalma-api -- openapi > openapi/openapi.json"
+    );
+}
+
+#[test]
+fn every_operation_documents_its_errors() {
+    let document: serde_json::Value =
+        serde_json::from_str(&sternhalma_api::openapi().to_json().unwrap()).unwrap();
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let responses = operation["responses"].as_object().unwrap();
+            assert!(responses.contains_key("200"), "{method} {path}");
+            if method == "post" {
+                for status in ["400", "413", "415"] {
+                    assert!(
+                        responses.contains_key(status),
+                        "{method} {path} lacks {status}"
+                    );
+                }
+            }
+        }
+    }
+}
