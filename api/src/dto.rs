@@ -9,6 +9,7 @@ use sternhalma::{
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
+use crate::whole::Object;
 
 // ---- Names, for the schema only -------------------------------------------
 // Documentation mirrors of the crate's enums: requests deserialise into the
@@ -88,6 +89,25 @@ pub enum MoveKindName {
     Pass,
 }
 
+/// A hole id: 0 to 120 (the largest board has 121 holes; a smaller board
+/// has fewer, and a larger id there is refused with 422).
+#[derive(ToSchema)]
+#[schema(value_type = u64, minimum = 0, maximum = 120)]
+#[allow(dead_code)]
+pub struct HoleId(u64);
+
+/// A player index, 0-based: 0 to 5.
+#[derive(ToSchema)]
+#[schema(value_type = u64, minimum = 0, maximum = 5)]
+#[allow(dead_code)]
+pub struct PlayerIndex(u64);
+
+/// A number of plies: 0 to 4,294,967,295.
+#[derive(ToSchema)]
+#[schema(value_type = u64, minimum = 0, maximum = 4294967295.0)]
+#[allow(dead_code)]
+pub struct PlyCount(u64);
+
 // ---- Rules -----------------------------------------------------------------
 
 /// Rules: the text form (`classic`, `classic,long_jumps=on,max_plies=300`),
@@ -99,7 +119,8 @@ pub enum RulesInput {
     /// Preset name, then `,option=value` overrides.
     Text(String),
     /// A preset plus overrides.
-    Object(RulesObject),
+    #[schema(value_type = RulesObject)]
+    Object(Object<RulesObject>),
 }
 
 /// A preset (default `classic`) and overrides of any of its options.
@@ -133,18 +154,11 @@ pub struct RulesObject {
     /// the preset's.
     #[serde(
         default,
-        deserialize_with = "present",
+        deserialize_with = "crate::whole::nullable",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schema(value_type = Option<u32>, nullable)]
+    #[schema(value_type = Option<u64>, nullable, minimum = 0, maximum = 4294967295.0)]
     pub max_plies: Option<Option<u32>>,
-}
-
-/// Distinguishes a field given as `null` from an absent one.
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    deserializer: D,
-) -> Result<Option<Option<T>>, D::Error> {
-    Option::<T>::deserialize(deserializer).map(Some)
 }
 
 impl RulesInput {
@@ -152,7 +166,7 @@ impl RulesInput {
     pub fn resolve(&self) -> Result<Rules, ApiError> {
         match self {
             RulesInput::Text(text) => Ok(text.parse()?),
-            RulesInput::Object(object) => Ok(object.resolve()),
+            RulesInput::Object(object) => Ok(object.0.resolve()),
         }
     }
 
@@ -160,7 +174,7 @@ impl RulesInput {
     pub fn preset(&self) -> Option<Preset> {
         match self {
             RulesInput::Text(text) => text.split(',').next()?.parse().ok(),
-            RulesInput::Object(object) => object.preset,
+            RulesInput::Object(object) => object.0.preset,
         }
     }
 }
@@ -229,7 +243,8 @@ pub enum PositionInput {
     /// The position string (see `docs/notation.md`).
     Text(String),
     /// The JSON form.
-    Json(PositionJson),
+    #[schema(value_type = PositionJson)]
+    Json(Object<PositionJson>),
 }
 
 /// One set of pegs: its start triangle and the holes of its pegs.
@@ -240,7 +255,8 @@ pub struct PegSetJson {
     #[schema(value_type = TriangleName)]
     pub triangle: Triangle,
     /// Hole ids of its pegs.
-    #[schema(example = json!([111, 112, 113, 114, 115, 116, 117, 118, 119, 120]))]
+    #[serde(deserialize_with = "crate::whole::list")]
+    #[schema(example = json!([111, 112, 113, 114, 115, 116, 117, 118, 119, 120]), value_type = Vec<HoleId>)]
     pub pegs: Vec<usize>,
 }
 
@@ -249,8 +265,12 @@ pub struct PegSetJson {
 #[serde(deny_unknown_fields)]
 pub struct FinisherJson {
     /// The player (0-based).
+    #[serde(deserialize_with = "crate::whole::one")]
+    #[schema(value_type = PlayerIndex)]
     pub player: usize,
     /// Plies played when they finished.
+    #[serde(deserialize_with = "crate::whole::one")]
+    #[schema(value_type = PlyCount)]
     pub ply: u32,
 }
 
@@ -275,16 +295,20 @@ pub struct PositionJson {
     #[schema(value_type = RulesInput)]
     pub rules: RulesInputOrText,
     /// The players in turn order, each with their sets.
-    pub players: Vec<Vec<PegSetJson>>,
+    #[schema(value_type = Vec<Vec<PegSetJson>>)]
+    pub players: Vec<Vec<Object<PegSetJson>>>,
     /// The player to move, 0-based.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::one")]
+    #[schema(value_type = PlayerIndex)]
     pub side_to_move: usize,
     /// Plies played so far, passes included.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::one")]
+    #[schema(value_type = PlyCount)]
     pub ply: u32,
     /// Players who have finished, in finishing order.
     #[serde(default)]
-    pub finished: Vec<FinisherJson>,
+    #[schema(value_type = Vec<FinisherJson>)]
+    pub finished: Vec<Object<FinisherJson>>,
 }
 
 /// Rules as given in a position: deserialised as [`RulesInput`], serialised
@@ -302,7 +326,7 @@ impl Serialize for RulesInputOrText {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
             RulesInput::Text(text) => serializer.serialize_str(text),
-            RulesInput::Object(object) => serializer.collect_str(&object.resolve()),
+            RulesInput::Object(object) => serializer.collect_str(&object.0.resolve()),
         }
     }
 }
@@ -316,7 +340,7 @@ impl PositionInput {
     pub fn resolve(&self) -> Result<Position, ApiError> {
         match self {
             PositionInput::Text(text) => Ok(text.parse::<Position>()?),
-            PositionInput::Json(json) => Ok(json.to_setup()?.validate()?),
+            PositionInput::Json(json) => Ok(json.0.to_setup()?.validate()?),
         }
     }
 }
@@ -332,7 +356,7 @@ impl PositionJson {
                 .iter()
                 .map(|sets| {
                     sets.iter()
-                        .map(|set| PegSet {
+                        .map(|Object(set)| PegSet {
                             triangle: set.triangle,
                             pegs: set.pegs.clone(),
                         })
@@ -345,7 +369,7 @@ impl PositionJson {
             finished: self
                 .finished
                 .iter()
-                .map(|f| Finisher {
+                .map(|Object(f)| Finisher {
                     player: f.player,
                     ply: f.ply,
                 })
@@ -364,9 +388,11 @@ impl PositionJson {
                 .iter()
                 .map(|sets| {
                     sets.iter()
-                        .map(|set| PegSetJson {
-                            triangle: set.triangle,
-                            pegs: set.pegs.clone(),
+                        .map(|set| {
+                            Object(PegSetJson {
+                                triangle: set.triangle,
+                                pegs: set.pegs.clone(),
+                            })
                         })
                         .collect()
                 })
@@ -376,9 +402,11 @@ impl PositionJson {
             finished: setup
                 .finished
                 .iter()
-                .map(|f| FinisherJson {
-                    player: f.player,
-                    ply: f.ply,
+                .map(|f| {
+                    Object(FinisherJson {
+                        player: f.player,
+                        ply: f.ply,
+                    })
                 })
                 .collect(),
         }
@@ -445,9 +473,11 @@ pub enum MoveInput {
     /// The move text.
     Text(String),
     /// The start and end holes.
-    Ends(MoveEnds),
+    #[schema(value_type = MoveEnds)]
+    Ends(Object<MoveEnds>),
     /// Every hole of the path.
-    Path(MovePath),
+    #[schema(value_type = MovePath)]
+    Path(Object<MovePath>),
 }
 
 /// A move by its ends.
@@ -455,10 +485,12 @@ pub enum MoveInput {
 #[serde(deny_unknown_fields)]
 pub struct MoveEnds {
     /// Start hole.
-    #[schema(example = 115)]
+    #[serde(deserialize_with = "crate::whole::one")]
+    #[schema(example = 115, value_type = HoleId)]
     pub from: usize,
     /// End hole.
-    #[schema(example = 104)]
+    #[serde(deserialize_with = "crate::whole::one")]
+    #[schema(example = 104, value_type = HoleId)]
     pub to: usize,
 }
 
@@ -467,7 +499,8 @@ pub struct MoveEnds {
 #[serde(deny_unknown_fields)]
 pub struct MovePath {
     /// Hole ids from start to end; two or more.
-    #[schema(example = json!([115, 104]))]
+    #[serde(deserialize_with = "crate::whole::list")]
+    #[schema(example = json!([115, 104]), value_type = Vec<HoleId>, min_items = 2)]
     pub path: Vec<usize>,
 }
 
@@ -476,8 +509,8 @@ impl MoveInput {
     pub fn text(&self) -> Result<MoveText, ApiError> {
         match self {
             MoveInput::Text(text) => Ok(text.parse()?),
-            MoveInput::Ends(ends) => Ok(MoveText::Path(vec![ends.from, ends.to])),
-            MoveInput::Path(path) => {
+            MoveInput::Ends(Object(ends)) => Ok(MoveText::Path(vec![ends.from, ends.to])),
+            MoveInput::Path(Object(path)) => {
                 if path.path.len() < 2 {
                     Err(ApiError::unprocessable(
                         "malformed_move",

@@ -8,6 +8,7 @@ pub mod dto;
 pub mod error;
 pub mod limits;
 pub mod routes;
+pub mod whole;
 
 use actix_cors::Cors;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};

@@ -396,23 +396,43 @@ fn outcome_of_finished_and_drawn_games() {
 
 #[test]
 fn validate_and_convert() {
-    let report = post("/v1/positions/validate", json!({"position": START})).json();
-    assert_eq!(report["valid"], true);
-    let json_form = report["position"]["position"].clone();
+    let valid = post("/v1/positions/validate", json!({"position": START}));
+    assert_eq!(valid.status, 200);
+    let json_form = valid.json()["position"].clone();
+    assert_eq!(json_form["players"][0][0]["triangle"], "south");
     let back = post("/v1/positions/validate", json!({"position": json_form})).json();
-    assert_eq!(back["position"]["position_string"], START);
-    let bad = post(
-        "/v1/positions/validate",
-        json!({"position": "star4 classic south:111-120/north:0-8,111 0 0 -"}),
-    )
-    .json();
-    assert_eq!(bad["valid"], false);
+    assert_eq!(back["position_string"], START);
+    let bad = assert_problem(
+        &post(
+            "/v1/positions/validate",
+            json!({"position": "star4 classic south:111-120/north:0-8,111 0 0 -"}),
+        ),
+        422,
+        "invalid_position",
+    );
     assert_eq!(
         bad["problems"],
         json!([{"code": "two_pegs_on_hole", "message": "hole 111 holds more than one peg"}])
     );
-    let malformed = post("/v1/positions/validate", json!({"position": "nonsense"})).json();
-    assert_eq!(malformed["problems"][0]["code"], "malformed_position");
+    assert_problem(
+        &post("/v1/positions/validate", json!({"position": "nonsense"})),
+        422,
+        "malformed_position",
+    );
+    // A JSON array is not an object, even with the right fields in order.
+    assert_problem(
+        &post(
+            "/v1/positions/validate",
+            json!({"position": {"board": "star4", "rules": [null], "players": []}}),
+        ),
+        400,
+        "malformed_json",
+    );
+    assert_problem(
+        &post("/v1/positions/validate", json!([START])),
+        400,
+        "malformed_json",
+    );
 }
 
 #[test]

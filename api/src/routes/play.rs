@@ -6,8 +6,9 @@ use sternhalma::{Cell, Move, MoveText, Position};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::dto::{MoveInput, MoveView, OutcomeView, PositionInput, PositionView, hole};
+use crate::dto::{HoleId, MoveInput, MoveView, OutcomeView, PositionInput, PositionView, hole};
 use crate::error::{ApiError, Problem};
+use crate::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -26,6 +27,8 @@ pub struct LegalMovesRequest {
     /// The position, as a string or as JSON.
     pub position: PositionInput,
     /// Only the moves of the peg on this hole.
+    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[schema(value_type = Option<HoleId>)]
     pub from: Option<usize>,
 }
 
@@ -165,7 +168,8 @@ fn play(position: &Position, input: &MoveInput) -> Result<(Played, Position), Ap
     )
 )]
 #[post("/v1/apply")]
-pub async fn apply(request: web::Json<ApplyRequest>) -> Result<web::Json<Applied>, ApiError> {
+pub async fn apply(body: web::Json<Object<ApplyRequest>>) -> Result<web::Json<Applied>, ApiError> {
+    let request = body.into_inner().0;
     let position = request.position.resolve()?;
     let (played, next) = play(&position, &request.mv)?;
     Ok(web::Json(Applied {
@@ -250,7 +254,8 @@ pub struct Replay {
     )
 )]
 #[post("/v1/replay")]
-pub async fn replay(request: web::Json<ReplayRequest>) -> Result<web::Json<Replay>, ApiError> {
+pub async fn replay(body: web::Json<Object<ReplayRequest>>) -> Result<web::Json<Replay>, ApiError> {
+    let request = body.into_inner().0;
     let mut position = request.start.resolve()?;
     let mut steps = Vec::with_capacity(request.moves.len());
     for (index, input) in request.moves.iter().enumerate() {

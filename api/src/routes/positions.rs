@@ -1,13 +1,14 @@
 //! New positions; validation and conversion between the two forms.
 
 use actix_web::{post, web};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sternhalma::{Board, Layout, Preset, Setup};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::dto::{PositionInput, PositionView, RulesInput};
-use crate::error::{ApiError, Problem, ProblemItem};
+use crate::dto::{PlayerIndex, PositionInput, PositionView, RulesInput};
+use crate::error::{ApiError, Problem};
+use crate::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -30,6 +31,8 @@ pub struct NewPosition {
     /// The rules; default `classic`.
     pub rules: Option<RulesInput>,
     /// Who moves first (0-based); default 0, the layout's first player.
+    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[schema(value_type = Option<PlayerIndex>)]
     pub first_player: Option<usize>,
 }
 
@@ -76,54 +79,23 @@ pub struct ValidateRequest {
     pub position: PositionInput,
 }
 
-/// What is wrong with a position, or both of its forms.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ValidationReport {
-    /// Whether the position is legal.
-    pub valid: bool,
-    /// Every problem found (empty when valid). A position string that does
-    /// not follow the grammar gives one problem, `malformed_position`.
-    pub problems: Vec<ProblemItem>,
-    /// The position in both forms, when valid.
-    pub position: Option<PositionView>,
-}
-
-/// Checks a position, reporting every problem at once; converts a valid one
-/// between the position string and JSON.
+/// Checks a position and converts it: a valid one is answered in both forms
+/// (position string and JSON); an invalid one is a 422 listing every problem.
 #[utoipa::path(
     tag = "positions",
     request_body = ValidateRequest,
     responses(
-        (status = 200, description = "The report: valid with both forms, or every problem", body = ValidationReport),
+        (status = 200, description = "The position is valid; both forms", body = PositionView),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position: every problem in `problems`, or a malformed position string", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/positions/validate")]
-pub async fn validate(request: web::Json<ValidateRequest>) -> web::Json<ValidationReport> {
-    let checked = request.position.resolve();
-    web::Json(match checked {
-        Ok(position) => ValidationReport {
-            valid: true,
-            problems: Vec::new(),
-            position: Some((&position).into()),
-        },
-        Err(error) => {
-            let problem = error.problem();
-            let problems = if problem.problems.is_empty() {
-                vec![ProblemItem {
-                    code: problem.code.clone(),
-                    message: problem.detail.clone(),
-                }]
-            } else {
-                problem.problems.clone()
-            };
-            ValidationReport {
-                valid: false,
-                problems,
-                position: None,
-            }
-        }
-    })
+pub async fn validate(
+    body: web::Json<Object<ValidateRequest>>,
+) -> Result<web::Json<PositionView>, ApiError> {
+    let request = body.into_inner().0;
+    Ok(web::Json((&request.position.resolve()?).into()))
 }

@@ -6,9 +6,10 @@ use sternhalma::{Position, SvgOptions, render_svg};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::dto::{PositionInput, hole};
+use crate::dto::{HoleId, PositionInput, hole};
 use crate::error::{ApiError, Problem};
 use crate::routes::play::path_cells;
+use crate::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -30,8 +31,10 @@ pub struct RenderQuery {
     #[param(example = "115-104")]
     pub highlight: Option<String>,
     /// Mark the legal destinations of the peg on this hole.
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 120)]
     pub peg: Option<usize>,
     /// Image width in pixels (64 to 4096; default 480).
+    #[param(value_type = Option<u64>, minimum = 64, maximum = 4096)]
     pub size: Option<u32>,
     /// Print hole ids in the holes.
     pub ids: Option<bool>,
@@ -47,8 +50,12 @@ pub struct RenderRequest {
     /// A path to draw, as a move text.
     pub highlight: Option<String>,
     /// Mark the legal destinations of the peg on this hole.
+    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[schema(value_type = Option<HoleId>)]
     pub peg: Option<usize>,
     /// Image width in pixels (64 to 4096; default 480).
+    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[schema(value_type = Option<u64>, minimum = 64, maximum = 4096)]
     pub size: Option<u32>,
     /// Print hole ids in the holes.
     pub ids: Option<bool>,
@@ -114,7 +121,8 @@ pub async fn render_get(query: web::Query<RenderQuery>) -> Result<HttpResponse, 
     )
 )]
 #[post("/v1/render")]
-pub async fn render_post(request: web::Json<RenderRequest>) -> Result<HttpResponse, ApiError> {
+pub async fn render_post(body: web::Json<Object<RenderRequest>>) -> Result<HttpResponse, ApiError> {
+    let request = body.into_inner().0;
     let position = request.position.resolve()?;
     render(
         &position,

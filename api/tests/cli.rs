@@ -1,0 +1,77 @@
+//! The `sternhalma` command itself: serve on a real port with a real SQLite
+//! file, stop gracefully on SIGTERM; print the OpenAPI document.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sternhalma"))
+}
+
+#[test]
+fn serve_creates_the_database_answers_and_stops_on_sigterm() {
+    let dir = std::env::temp_dir().join(format!("sternhalma-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = dir.join("class.sqlite3");
+    let mut child = binary()
+        .args(["serve", "--port", "0", "--log-level", "warn"])
+        .env("STERNHALMA_DATABASE", &database)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("sternhalma listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    assert!(database.exists(), "the database file is created at start");
+    let health: serde_json::Value = ureq::get(format!("{url}/healthz"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    assert_eq!(health["status"], "ok");
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "graceful shutdown exits 0, got {status}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_database_path_is_a_clear_error() {
+    let output = binary()
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--database",
+            "/nonexistent/dir/x.sqlite3",
+        ])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot open database"), "{stderr}");
+}
+
+#[test]
+fn openapi_subcommand_prints_the_committed_document() {
+    let output = binary().arg("openapi").output().unwrap();
+    assert!(output.status.success());
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../openapi/openapi.json"
+    ))
+    .unwrap();
+    assert_eq!(printed.trim_end(), committed.trim_end());
+}
