@@ -15,7 +15,11 @@ pub struct ParseError {
 }
 
 impl ParseError {
-    pub(crate) fn new(what: &'static str, text: &str, reason: impl Into<String>) -> ParseError {
+    /// A parse error: what was being parsed, the offending text, and why.
+    /// (Public so that wrappers, such as the Python binding, can report
+    /// their own input errors the same way.)
+    #[must_use]
+    pub fn new(what: &'static str, text: &str, reason: impl Into<String>) -> ParseError {
         ParseError {
             what,
             text: text.to_owned(),

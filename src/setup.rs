@@ -200,7 +200,8 @@ impl fmt::Display for SetupProblem {
                 found,
             } => write!(
                 f,
-                "the {triangle} set has {found} pegs; a set on this board has {expected}"
+                "the {triangle} set has {found} peg{}; a set on this board has {expected}",
+                if *found == 1 { "" } else { "s" }
             ),
             SetupProblem::NeutralPegNotInUnusedTriangle { hole } => write!(
                 f,

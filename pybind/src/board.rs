@@ -1,0 +1,269 @@
+//! Boards and rules.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use sternhalma::{Board, BoardShape, Cell, Preset, Rules, Triangle};
+
+use crate::errors;
+
+/// A board: its holes, their axial coordinates, neighbours and triangles.
+///
+/// >>> board = Board("star4")
+/// >>> len(board), board.rows, board.pegs_per_set
+/// (121, 17, 10)
+/// >>> board.coordinates(0), board.triangle_of(0), board.neighbors(0)
+/// ((4, -8), 'north', [2, 1])
+/// >>> board.triangle("south")
+/// [111, 112, 113, 114, 115, 116, 117, 118, 119, 120]
+#[pyclass(module = "sternhalma._core", name = "Board", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyBoard {
+    pub board: Board,
+}
+
+pub fn parse_triangle(name: &str) -> PyResult<Triangle> {
+    name.parse().map_err(|e| errors::notation(&e))
+}
+
+impl PyBoard {
+    fn cell(&self, hole: usize) -> PyResult<Cell> {
+        let geometry = self.board.geometry();
+        geometry.cell(hole).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!(
+                "hole {hole} is not on the board (holes are 0 to {})",
+                geometry.len() - 1
+            ))
+        })
+    }
+}
+
+#[pymethods]
+impl PyBoard {
+    /// A board by name: `star1`..`star4` or `rhombus<M>x<K>` (e.g. `rhombus9x4`).
+    #[new]
+    #[pyo3(signature = (name = "star4"))]
+    fn new(name: &str) -> PyResult<Self> {
+        Ok(PyBoard {
+            board: name.parse().map_err(|e| errors::notation(&e))?,
+        })
+    }
+
+    /// Every supported board's name.
+    #[staticmethod]
+    fn names() -> Vec<String> {
+        Board::all().map(|b| b.to_string()).collect()
+    }
+
+    /// The board's name.
+    #[getter]
+    fn name(&self) -> String {
+        self.board.to_string()
+    }
+
+    /// `"star"` or `"rhombus"`.
+    #[getter]
+    fn shape(&self) -> &'static str {
+        match self.board.shape() {
+            BoardShape::Star { .. } => "star",
+            BoardShape::Rhombus { .. } => "rhombus",
+        }
+    }
+
+    /// Number of rows.
+    #[getter]
+    fn rows(&self) -> usize {
+        self.board.geometry().rows()
+    }
+
+    /// Pegs in one set (holes in one triangle).
+    #[getter]
+    fn pegs_per_set(&self) -> usize {
+        self.board.pegs_per_set()
+    }
+
+    /// The triangles the board has.
+    #[getter]
+    fn triangles(&self) -> Vec<&'static str> {
+        self.board.triangles().iter().map(|t| t.name()).collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.board.geometry().len()
+    }
+
+    /// Axial coordinates `(q, r)` of a hole.
+    fn coordinates(&self, hole: usize) -> PyResult<(i32, i32)> {
+        Ok(self.board.geometry().coordinates(self.cell(hole)?))
+    }
+
+    /// The hole at axial coordinates `(q, r)`, or None.
+    fn hole_at(&self, q: i32, r: i32) -> Option<usize> {
+        self.board.geometry().cell_at(q, r).map(Cell::id)
+    }
+
+    /// A hole's neighbours, clockwise from east.
+    fn neighbors(&self, hole: usize) -> PyResult<Vec<usize>> {
+        Ok(self
+            .board
+            .geometry()
+            .neighbors(self.cell(hole)?)
+            .map(Cell::id)
+            .collect())
+    }
+
+    /// The holes of a triangle (empty if the board lacks it).
+    fn triangle(&self, name: &str) -> PyResult<Vec<usize>> {
+        Ok(self
+            .board
+            .geometry()
+            .triangle(parse_triangle(name)?)
+            .iter()
+            .map(Cell::id)
+            .collect())
+    }
+
+    /// The triangle a hole lies in, or None.
+    fn triangle_of(&self, hole: usize) -> PyResult<Option<&'static str>> {
+        Ok(self
+            .board
+            .geometry()
+            .triangle_of(self.cell(hole)?)
+            .map(Triangle::name))
+    }
+
+    /// The hole's image in the left-right mirror.
+    fn mirror(&self, hole: usize) -> PyResult<usize> {
+        Ok(self.board.geometry().mirror(self.cell(hole)?).id())
+    }
+
+    /// Grid distance: the fewest steps between two holes on an empty board.
+    fn distance(&self, a: usize, b: usize) -> PyResult<u32> {
+        Ok(self.board.geometry().distance(self.cell(a)?, self.cell(b)?))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Board('{}')", self.board)
+    }
+
+    fn __str__(&self) -> String {
+        self.board.to_string()
+    }
+
+    fn __reduce__(&self) -> (Py<PyAny>, (String,)) {
+        Python::attach(|py| {
+            (
+                py.get_type::<PyBoard>().into_any().unbind(),
+                (self.board.to_string(),),
+            )
+        })
+    }
+}
+
+/// The rules of a game: a preset and any overrides.
+///
+/// >>> Rules("masters").anti_spoiling
+/// 'swap'
+/// >>> str(Rules("classic", long_jumps=True))
+/// 'super'
+/// >>> Rules("research", max_plies=None).max_plies is None
+/// True
+#[pyclass(module = "sternhalma._core", name = "Rules", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyRules {
+    pub rules: Rules,
+}
+
+/// The rules named by `text`, with `overrides` (option name → value) applied.
+pub fn make_rules(text: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    let preset_name = text.split(',').next().unwrap_or_default();
+    preset_name
+        .parse::<Preset>()
+        .map_err(|e| errors::notation(&e))?;
+    let mut rules: Rules = text.parse().map_err(|e| errors::notation(&e))?;
+    if let Some(overrides) = overrides {
+        for (key, value) in overrides.iter() {
+            let name: String = key.extract()?;
+            let text = if value.is_none() {
+                "none".to_owned()
+            } else if let Ok(flag) = value.extract::<bool>() {
+                if flag { "on" } else { "off" }.to_owned()
+            } else {
+                value.str()?.to_string()
+            };
+            rules
+                .set_option(&name, &text)
+                .map_err(|e| errors::notation(&e))?;
+        }
+    }
+    Ok(rules)
+}
+
+#[pymethods]
+impl PyRules {
+    /// A preset (`classic`, `masters`, `family`, `super`, `research`, or a
+    /// rules text such as `classic,long_jumps=on`) with keyword overrides:
+    /// `unused_triangles`, `rest_in_foreign_triangles`, `long_jumps`,
+    /// `anti_spoiling`, `finish`, `max_plies`.
+    #[new]
+    #[pyo3(signature = (preset = "classic", **overrides))]
+    fn new(preset: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Ok(PyRules {
+            rules: make_rules(preset, overrides)?,
+        })
+    }
+
+    /// The preset names.
+    #[staticmethod]
+    fn presets() -> Vec<&'static str> {
+        Preset::ALL.iter().map(|p| p.name()).collect()
+    }
+
+    #[getter]
+    fn unused_triangles(&self) -> String {
+        self.rules.option("unused_triangles").unwrap_or_default()
+    }
+
+    #[getter]
+    fn rest_in_foreign_triangles(&self) -> String {
+        self.rules
+            .option("rest_in_foreign_triangles")
+            .unwrap_or_default()
+    }
+
+    #[getter]
+    fn long_jumps(&self) -> bool {
+        self.rules.long_jumps
+    }
+
+    #[getter]
+    fn anti_spoiling(&self) -> String {
+        self.rules.option("anti_spoiling").unwrap_or_default()
+    }
+
+    #[getter]
+    fn finish(&self) -> String {
+        self.rules.option("finish").unwrap_or_default()
+    }
+
+    #[getter]
+    fn max_plies(&self) -> Option<u32> {
+        self.rules.max_plies
+    }
+
+    fn __str__(&self) -> String {
+        self.rules.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Rules('{}')", self.rules)
+    }
+
+    fn __reduce__(&self) -> (Py<PyAny>, (String,)) {
+        Python::attach(|py| {
+            (
+                py.get_type::<PyRules>().into_any().unbind(),
+                (self.rules.to_string(),),
+            )
+        })
+    }
+}

@@ -1,0 +1,260 @@
+//! Moves and outcomes.
+
+use pyo3::prelude::*;
+use sternhalma::{Cell, Move, MoveText, Outcome, Position};
+
+use crate::errors;
+
+/// A move: where a peg starts and ends, and how it gets there.
+///
+/// Moves from `Position.legal_moves` know their kind and carry one path; a
+/// move parsed from text is checked when it is pushed. Two moves are equal
+/// when they start and end on the same holes.
+///
+/// >>> m = Move.parse("95-75-57")
+/// >>> m.from_hole, m.to_hole, m.path
+/// (95, 57, (95, 75, 57))
+/// >>> m == Move(95, 57)
+/// True
+/// >>> m
+/// Move.parse('95-75-57')
+#[pyclass(module = "sternhalma._core", name = "Move", frozen)]
+#[derive(Clone, Debug)]
+pub struct PyMove {
+    pub from: Option<usize>,
+    pub to: Option<usize>,
+    pub kind: Option<&'static str>,
+    pub path: Vec<usize>,
+}
+
+impl PyMove {
+    /// A legal move of `position`, with its witness path.
+    pub fn legal(position: &Position, mv: Move) -> PyMove {
+        PyMove {
+            from: mv.from().map(Cell::id),
+            to: mv.to().map(Cell::id),
+            kind: Some(mv.kind().name()),
+            path: position
+                .witness_path(mv)
+                .into_iter()
+                .map(Cell::id)
+                .collect(),
+        }
+    }
+
+    /// The move text: the full path, or `pass`.
+    pub fn text(&self) -> MoveText {
+        if self.from.is_none() {
+            MoveText::Pass
+        } else {
+            MoveText::Path(self.path.clone())
+        }
+    }
+
+    /// From a move text.
+    pub fn from_text(text: &MoveText) -> PyMove {
+        match text {
+            MoveText::Pass => PyMove {
+                from: None,
+                to: None,
+                kind: Some("pass"),
+                path: Vec::new(),
+            },
+            MoveText::Path(holes) => PyMove {
+                from: holes.first().copied(),
+                to: holes.last().copied(),
+                kind: None,
+                path: holes.clone(),
+            },
+        }
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    /// A move by its ends (checked when pushed).
+    #[new]
+    fn new(from_hole: usize, to_hole: usize) -> Self {
+        PyMove {
+            from: Some(from_hole),
+            to: Some(to_hole),
+            kind: None,
+            path: vec![from_hole, to_hole],
+        }
+    }
+
+    /// Parses a move text: `pass`, `111-102` (by its ends) or `95-75-57`
+    /// (a hop chain, checked hop by hop when pushed).
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        let text: MoveText = text.parse().map_err(|e| errors::notation(&e))?;
+        Ok(PyMove::from_text(&text))
+    }
+
+    /// The pass.
+    #[staticmethod]
+    #[pyo3(name = "pass_")]
+    fn pass() -> Self {
+        PyMove::from_text(&MoveText::Pass)
+    }
+
+    /// Start hole (None for a pass).
+    #[getter]
+    fn from_hole(&self) -> Option<usize> {
+        self.from
+    }
+
+    /// End hole (None for a pass).
+    #[getter]
+    fn to_hole(&self) -> Option<usize> {
+        self.to
+    }
+
+    /// `step`, `hop`, `swap` or `pass`; None for a move not yet checked
+    /// against a position.
+    #[getter]
+    fn kind(&self) -> Option<&'static str> {
+        self.kind
+    }
+
+    /// The holes from start to end.
+    #[getter]
+    fn path(&self) -> Vec<usize> {
+        self.path.clone()
+    }
+
+    /// Whether this is a pass.
+    #[getter]
+    fn is_pass(&self) -> bool {
+        self.from.is_none()
+    }
+
+    /// The move text by its ends (`115-104`) or `pass`.
+    fn __str__(&self) -> String {
+        match (self.from, self.to) {
+            (Some(from), Some(to)) => format!("{from}-{to}"),
+            _ => "pass".to_owned(),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.parse('{}')", self.text())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, PyMove>>()
+            .is_ok_and(|o| (o.from, o.to) == (self.from, self.to))
+    }
+
+    fn __hash__(&self) -> u64 {
+        let pack = |h: Option<usize>| h.map_or(0xffff, |h| h as u64);
+        (pack(self.from) << 16) | pack(self.to)
+    }
+
+    fn __reduce__(&self) -> (Py<PyAny>, (String,)) {
+        Python::attach(|py| {
+            let parse = py
+                .get_type::<PyMove>()
+                .getattr("parse")
+                .expect("Move.parse exists")
+                .unbind();
+            (parse, (self.text().to_string(),))
+        })
+    }
+}
+
+/// How a game stands: `status` is `in_progress`, `won`, `tie`, `ranking` or
+/// `draw`.
+#[pyclass(module = "sternhalma._core", name = "Outcome", frozen)]
+#[derive(Clone)]
+pub struct PyOutcome {
+    outcome: Outcome,
+    results: Vec<f64>,
+}
+
+impl PyOutcome {
+    pub fn new(position: &Position) -> PyOutcome {
+        let outcome = position.outcome();
+        let results = outcome.results(position.layout().player_count());
+        PyOutcome { outcome, results }
+    }
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// `in_progress`, `won`, `tie`, `ranking` or `draw`.
+    #[getter]
+    fn status(&self) -> &'static str {
+        match self.outcome {
+            Outcome::InProgress => "in_progress",
+            Outcome::Won { .. } => "won",
+            Outcome::Tie { .. } => "tie",
+            Outcome::Ranking { .. } => "ranking",
+            Outcome::Draw { .. } => "draw",
+        }
+    }
+
+    /// The winner, when `won`.
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        match self.outcome {
+            Outcome::Won { winner } => Some(winner),
+            _ => None,
+        }
+    }
+
+    /// The players sharing the win, when `won` (one) or `tie` (several).
+    #[getter]
+    fn winners(&self) -> Vec<usize> {
+        match &self.outcome {
+            Outcome::Won { winner } => vec![*winner],
+            Outcome::Tie { winners } => winners.clone(),
+            Outcome::Ranking { ranks } => ranks.first().cloned().unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The ranks, best first, each a list of players, when `ranking`.
+    #[getter]
+    fn ranks(&self) -> Option<Vec<Vec<usize>>> {
+        match &self.outcome {
+            Outcome::Ranking { ranks } => Some(ranks.clone()),
+            _ => None,
+        }
+    }
+
+    /// Why a draw: `move_limit` or `no_moves`.
+    #[getter]
+    fn reason(&self) -> Option<&'static str> {
+        match self.outcome {
+            Outcome::Draw { reason } => Some(match reason {
+                sternhalma::DrawReason::MoveLimit => "move_limit",
+                sternhalma::DrawReason::NoMoves => "no_moves",
+            }),
+            _ => None,
+        }
+    }
+
+    /// Each player's result: +1 best, -1 worst, 0 for a draw or a game in
+    /// progress (a player ranked above `a` and below `b` others scores
+    /// `(a - b) / (players - 1)`).
+    #[getter]
+    fn results(&self) -> Vec<f64> {
+        self.results.clone()
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.outcome.is_over()
+    }
+
+    fn __str__(&self) -> String {
+        self.outcome.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Outcome {}: {}>", self.status(), self.outcome)
+    }
+}

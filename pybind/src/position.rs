@@ -1,0 +1,706 @@
+//! The position class: python-chess's vocabulary, open_spiel's names.
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray2};
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use sternhalma::{
+    Board, Cell, Finisher, Layout, Move, MoveText, ParseError, PegSet, Position, Preset, Setup,
+    SvgOptions, Undo, render_svg,
+};
+
+use crate::board::{PyBoard, PyRules, make_rules};
+use crate::errors;
+use crate::moves::{PyMove, PyOutcome};
+
+/// open_spiel's id for "no player: the game is over".
+const TERMINAL_PLAYER: i64 = -4;
+
+/// A position with its move stack.
+///
+/// >>> p = Position()                      # two players, classic rules, standard board
+/// >>> str(p)
+/// 'star4 classic south:111-120/north:0-9 0 0 -'
+/// >>> len(p.legal_moves), Move.parse("115-104") in p.legal_moves
+/// (14, True)
+/// >>> p.push("115-104")
+/// >>> p.side_to_move, p.peek()
+/// (1, Move.parse('115-104'))
+/// >>> p.pop()
+/// Move.parse('115-104')
+/// >>> p.push("111-112")
+/// Traceback (most recent call last):
+///   ...
+/// sternhalma.IllegalMoveError: illegal move: hole 112 is occupied
+#[pyclass(module = "sternhalma._core", name = "Position")]
+#[derive(Clone)]
+pub struct PyPosition {
+    position: Position,
+    /// Moves played since the position was made, with what undoes them and
+    /// the path given (or found).
+    stack: Vec<(Move, Undo, Vec<usize>)>,
+}
+
+impl PyPosition {
+    fn wrap(position: Position) -> PyPosition {
+        PyPosition {
+            position,
+            stack: Vec::new(),
+        }
+    }
+
+    /// The legal move named by a `Move`, a move text, or (for speed) an
+    /// action number.
+    fn resolve(&self, mv: &Bound<'_, PyAny>) -> PyResult<(Move, Vec<usize>)> {
+        let text = if let Ok(m) = mv.extract::<PyRef<'_, PyMove>>() {
+            m.text()
+        } else if let Ok(s) = mv.extract::<&str>() {
+            s.parse::<MoveText>().map_err(|e| errors::notation(&e))?
+        } else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "a move is a Move or a move text such as '115-104'",
+            ));
+        };
+        let legal = self
+            .position
+            .parse_move(&text)
+            .map_err(|e| errors::illegal(&e))?;
+        let path = match text {
+            MoveText::Path(holes) if holes.len() > 2 => holes,
+            _ => self
+                .position
+                .witness_path(legal)
+                .into_iter()
+                .map(Cell::id)
+                .collect(),
+        };
+        Ok((legal, path))
+    }
+
+    fn push_legal(&mut self, mv: Move, path: Vec<usize>) {
+        let undo = self.position.make_move(mv);
+        self.stack.push((mv, undo, path));
+    }
+
+    fn holes(&self) -> usize {
+        self.position.geometry().len()
+    }
+
+    /// open_spiel-style action number of a legal move.
+    fn action_of(&self, mv: Move) -> usize {
+        let n = self.holes();
+        match (mv.from(), mv.to()) {
+            (Some(from), Some(to)) => from.id() * n + to.id(),
+            _ => n * n,
+        }
+    }
+
+    fn move_of(&self, action: usize) -> PyResult<Move> {
+        let n = self.holes();
+        let wanted = if action == n * n {
+            None
+        } else if action < n * n {
+            Some((action / n, action % n))
+        } else {
+            return Err(errors::illegal(&sternhalma::IllegalMove::OffBoard {
+                hole: action,
+                holes: n * n + 1,
+            }));
+        };
+        let moves = self.position.legal_moves();
+        moves
+            .into_iter()
+            .find(|m| m.from().zip(m.to()).map(|(f, t)| (f.id(), t.id())) == wanted)
+            .ok_or_else(|| {
+                let text = match wanted {
+                    Some((from, to)) => MoveText::Path(vec![from, to]),
+                    None => MoveText::Pass,
+                };
+                match self.position.parse_move(&text) {
+                    Err(e) => errors::illegal(&e),
+                    Ok(_) => errors::illegal(&sternhalma::IllegalMove::Unreachable {
+                        from: action / n,
+                        to: action % n,
+                    }),
+                }
+            })
+    }
+
+    fn root(&self) -> Position {
+        let mut root = self.position.clone();
+        for (mv, undo, _) in self.stack.iter().rev() {
+            root.unmake_move(*mv, *undo);
+        }
+        root
+    }
+}
+
+fn setup_from_json(value: &serde_json::Value) -> Result<Setup, String> {
+    let object = value.as_object().ok_or("a position in JSON is an object")?;
+    let text = |key: &str| -> Result<Option<String>, String> {
+        match object.get(key) {
+            None => Ok(None),
+            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("{key} must be a string")),
+        }
+    };
+    let board: Board = text("board")?
+        .ok_or("board is missing")?
+        .parse()
+        .map_err(|e: sternhalma::ParseError| e.to_string())?;
+    let rules = text("rules")?
+        .unwrap_or_else(|| "classic".to_owned())
+        .parse()
+        .map_err(|e: sternhalma::ParseError| e.to_string())?;
+    let players: Vec<Vec<PegSet>> =
+        serde_json::from_value(object.get("players").cloned().ok_or("players is missing")?)
+            .map_err(|e| format!("players: {e}"))?;
+    let number = |key: &str| -> Result<u64, String> {
+        object.get(key).map_or(Ok(0), |v| {
+            v.as_u64().ok_or(format!("{key} must be a whole number"))
+        })
+    };
+    let finished: Vec<Finisher> = match object.get("finished") {
+        None => Vec::new(),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("finished: {e}"))?,
+    };
+    for key in object.keys() {
+        if ![
+            "board",
+            "rules",
+            "players",
+            "side_to_move",
+            "ply",
+            "finished",
+        ]
+        .contains(&key.as_str())
+        {
+            return Err(format!("unknown field {key}"));
+        }
+    }
+    Ok(Setup {
+        board,
+        rules,
+        players,
+        neutral: None,
+        side_to_move: number("side_to_move")? as usize,
+        ply: u32::try_from(number("ply")?).map_err(|_| "ply is too large")?,
+        finished,
+    })
+}
+
+#[pymethods]
+impl PyPosition {
+    /// A position from its position string; without one, the standard
+    /// two-player start under classic rules.
+    #[new]
+    #[pyo3(signature = (text = None))]
+    fn new(text: Option<&str>) -> PyResult<Self> {
+        let text = text.unwrap_or("star4 classic south:111-120/north:0-9 0 0 -");
+        let position = text.parse::<Position>().map_err(|e| errors::position(&e))?;
+        Ok(PyPosition::wrap(position))
+    }
+
+    /// The start of a game.
+    ///
+    /// `rules` is a preset or rules text, or a `Rules`; keyword overrides
+    /// (`long_jumps=True`, `finish="ranking"`, ...) apply on top. `board`
+    /// defaults to the preset's (`rhombus9x4` for `research`, else `star4`).
+    /// `layout`: `1`, `2`, `3`, `4`, `6`, `2x3`, `3x2` or in full
+    /// (`south+north/south_west+north_east`).
+    ///
+    /// >>> Position.start(board="rhombus9x4", rules="research").legal_moves[0]
+    /// Move.parse('71-66')
+    #[staticmethod]
+    #[pyo3(signature = (board = None, layout = "2", rules = None, first_player = 0, **overrides))]
+    fn start(
+        board: Option<&Bound<'_, PyAny>>,
+        layout: &str,
+        rules: Option<&Bound<'_, PyAny>>,
+        first_player: usize,
+        overrides: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let rules_text = match rules {
+            None => "classic".to_owned(),
+            Some(r) => match r.extract::<PyRef<'_, PyRules>>() {
+                Ok(rules) => rules.rules.to_string(),
+                Err(_) => r.extract::<String>()?,
+            },
+        };
+        let rules = make_rules(&rules_text, overrides)?;
+        let board = match board {
+            None => rules_text
+                .split(',')
+                .next()
+                .and_then(|p| p.parse::<Preset>().ok())
+                .unwrap_or(Preset::Classic)
+                .default_board(),
+            Some(b) => match b.extract::<PyRef<'_, PyBoard>>() {
+                Ok(board) => board.board,
+                Err(_) => b
+                    .extract::<String>()?
+                    .parse()
+                    .map_err(|e| errors::notation(&e))?,
+            },
+        };
+        let layout: Layout = layout.parse().map_err(|e| errors::notation(&e))?;
+        let mut setup = Setup::start(board, layout, rules);
+        setup.side_to_move = first_player;
+        Ok(PyPosition::wrap(
+            setup.validate().map_err(|e| errors::invalid(&e))?,
+        ))
+    }
+
+    /// A position from the JSON form the HTTP API uses (a dict or a JSON
+    /// string).
+    #[staticmethod]
+    fn from_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = if let Ok(s) = value.extract::<String>() {
+            s
+        } else {
+            let json = py.import("json")?;
+            json.call_method1("dumps", (value,))?.extract::<String>()?
+        };
+        let malformed =
+            |reason: String| errors::notation(&ParseError::new("position JSON", &text, reason));
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| malformed(e.to_string()))?;
+        let setup = setup_from_json(&value).map_err(malformed)?;
+        Ok(PyPosition::wrap(
+            setup.validate().map_err(|e| errors::invalid(&e))?,
+        ))
+    }
+
+    /// The position in the JSON form of the HTTP API, as a dict.
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let setup = self.position.to_setup();
+        let value = serde_json::json!({
+            "board": setup.board.to_string(),
+            "rules": setup.rules.to_string(),
+            "players": setup.players,
+            "side_to_move": setup.side_to_move,
+            "ply": setup.ply,
+            "finished": setup.finished,
+        });
+        py.import("json")?
+            .call_method1("loads", (value.to_string(),))
+    }
+
+    // ---- python-chess vocabulary -------------------------------------------
+
+    /// Every legal move, ordered by start then end hole; `[pass]` when the
+    /// player to move has no other; empty when the game is over.
+    #[getter]
+    fn legal_moves(&self) -> Vec<PyMove> {
+        self.position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| PyMove::legal(&self.position, mv))
+            .collect()
+    }
+
+    /// The legal moves of the peg on one hole.
+    fn legal_moves_from(&self, hole: usize) -> PyResult<Vec<PyMove>> {
+        let cell = self
+            .position
+            .geometry()
+            .cell(hole)
+            .ok_or_else(|| PyIndexError::new_err(format!("hole {hole} is not on the board")))?;
+        Ok(self
+            .position
+            .legal_moves_from(cell)
+            .into_iter()
+            .map(|mv| PyMove::legal(&self.position, mv))
+            .collect())
+    }
+
+    /// Whether a move (a `Move` or a move text) is legal here.
+    fn is_legal(&self, mv: &Bound<'_, PyAny>) -> bool {
+        self.resolve(mv).is_ok()
+    }
+
+    /// The legal move a `Move` or move text names here, with its kind and
+    /// path; raises `IllegalMoveError` saying why if there is none.
+    fn parse_move(&self, mv: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let (legal, path) = self.resolve(mv)?;
+        let mut parsed = PyMove::legal(&self.position, legal);
+        parsed.path = path;
+        Ok(parsed)
+    }
+
+    /// Plays a move (a `Move` or a move text), checked.
+    fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (legal, path) = self.resolve(mv)?;
+        self.push_legal(legal, path);
+        Ok(())
+    }
+
+    /// Takes back the last move and returns it.
+    fn pop(&mut self) -> PyResult<PyMove> {
+        let (mv, undo, path) = self
+            .stack
+            .pop()
+            .ok_or_else(|| PyIndexError::new_err("pop from an empty move stack"))?;
+        self.position.unmake_move(mv, undo);
+        let mut popped = PyMove::legal(&self.position, mv);
+        popped.path = path;
+        Ok(popped)
+    }
+
+    /// The last move played, without taking it back.
+    fn peek(&self) -> PyResult<PyMove> {
+        let (mv, undo, path) = self
+            .stack
+            .last()
+            .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))?;
+        let mut before = self.position.clone();
+        before.unmake_move(*mv, *undo);
+        let mut last = PyMove::legal(&before, *mv);
+        last.path = path.clone();
+        Ok(last)
+    }
+
+    /// The moves played since this position was made (or started).
+    #[getter]
+    fn move_stack(&self) -> PyResult<Vec<PyMove>> {
+        let mut position = self.root();
+        let mut moves = Vec::with_capacity(self.stack.len());
+        for (mv, _, path) in &self.stack {
+            let mut played = PyMove::legal(&position, *mv);
+            played.path = path.clone();
+            moves.push(played);
+            position.make_move(*mv);
+        }
+        Ok(moves)
+    }
+
+    /// A copy, move stack included.
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    /// The position after a move, leaving this one unchanged.
+    fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (legal, path) = self.resolve(mv)?;
+        let mut next = self.clone();
+        next.push_legal(legal, path);
+        Ok(next)
+    }
+
+    /// How the game stands.
+    fn outcome(&self) -> PyOutcome {
+        PyOutcome::new(&self.position)
+    }
+
+    /// Whether the game is over.
+    fn is_game_over(&self) -> bool {
+        self.position.is_game_over()
+    }
+
+    /// The player to move (0-based).
+    #[getter]
+    fn side_to_move(&self) -> usize {
+        self.position.side_to_move()
+    }
+
+    /// Plies played since the game's start (passes included).
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.position.ply()
+    }
+
+    /// The board.
+    #[getter]
+    fn board(&self) -> PyBoard {
+        PyBoard {
+            board: self.position.board(),
+        }
+    }
+
+    /// The rules.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules {
+            rules: *self.position.rules(),
+        }
+    }
+
+    /// The layout: players in turn order, each player's start triangles.
+    #[getter]
+    fn layout(&self) -> String {
+        self.position.layout().to_string()
+    }
+
+    /// Number of players.
+    fn num_players(&self) -> usize {
+        self.position.layout().player_count()
+    }
+
+    /// Each player's sets: a list (players in turn order) of dicts from
+    /// start triangle to the holes of that set's pegs.
+    #[getter]
+    fn pegs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let layout = self.position.layout();
+        let players = PyList::empty(py);
+        for player in 0..layout.player_count() {
+            let sets = PyDict::new(py);
+            for triangle in layout.sets_of(player) {
+                let holes: Vec<usize> = self
+                    .position
+                    .pegs_of_triangle(triangle)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(Cell::id)
+                    .collect();
+                sets.set_item(triangle.name(), holes)?;
+            }
+            players.append(sets)?;
+        }
+        Ok(players)
+    }
+
+    /// The holes holding a player's pegs.
+    fn player_pegs(&self, player: usize) -> PyResult<Vec<usize>> {
+        if player >= self.position.layout().player_count() {
+            return Err(PyIndexError::new_err(format!("no player {player}")));
+        }
+        Ok(self
+            .position
+            .player_pegs(player)
+            .iter()
+            .map(Cell::id)
+            .collect())
+    }
+
+    /// The owner of the peg on a hole (None: empty or neutral).
+    fn owner(&self, hole: usize) -> Option<usize> {
+        self.position
+            .geometry()
+            .cell(hole)
+            .and_then(|c| self.position.owner_at(c))
+    }
+
+    /// The 64-bit Zobrist hash (pegs, player to move, finished players).
+    #[getter]
+    fn zobrist_hash(&self) -> u64 {
+        self.position.zobrist_hash()
+    }
+
+    /// Counts move sequences of `depth` plies (the GIL is released meanwhile).
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let position = self.position.clone();
+        py.detach(move || sternhalma::perft(&position, depth))
+    }
+
+    /// An SVG picture; by default the last move is highlighted.
+    #[pyo3(signature = (*, size = None, highlight = None, peg = None, ids = false))]
+    fn svg(
+        &self,
+        size: Option<u32>,
+        highlight: Option<&Bound<'_, PyAny>>,
+        peg: Option<usize>,
+        ids: bool,
+    ) -> PyResult<String> {
+        let geometry = self.position.geometry();
+        let highlight_path = match highlight {
+            Some(h) => {
+                let text = if let Ok(m) = h.extract::<PyRef<'_, PyMove>>() {
+                    m.text()
+                } else {
+                    h.extract::<&str>()?
+                        .parse::<MoveText>()
+                        .map_err(|e| errors::notation(&e))?
+                };
+                match text {
+                    MoveText::Pass => Vec::new(),
+                    MoveText::Path(holes) => {
+                        holes.into_iter().filter_map(|h| geometry.cell(h)).collect()
+                    }
+                }
+            }
+            None => self
+                .stack
+                .last()
+                .map(|(_, _, path)| path.iter().filter_map(|&h| geometry.cell(h)).collect())
+                .unwrap_or_default(),
+        };
+        Ok(render_svg(
+            &self.position,
+            &SvgOptions {
+                size,
+                highlight_path,
+                destinations_of: peg.and_then(|h| geometry.cell(h)),
+                show_ids: ids,
+            },
+        ))
+    }
+
+    /// Jupyter draws the position with this.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.svg(None, None, None, false)
+    }
+
+    // ---- open_spiel names ------------------------------------------------------
+
+    /// The player to move, or -4 (open_spiel's TERMINAL) when the game is over.
+    fn current_player(&self) -> i64 {
+        if self.position.is_game_over() {
+            TERMINAL_PLAYER
+        } else {
+            self.position.side_to_move() as i64
+        }
+    }
+
+    /// Legal moves as action numbers: `from * holes + to`, and a pass as
+    /// `holes * holes` (see `num_distinct_actions`).
+    fn legal_actions(&self) -> Vec<usize> {
+        self.position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| self.action_of(mv))
+            .collect()
+    }
+
+    /// Plays an action, checked.
+    fn apply_action(&mut self, action: usize) -> PyResult<()> {
+        let mv = self.move_of(action)?;
+        let path = self
+            .position
+            .witness_path(mv)
+            .into_iter()
+            .map(Cell::id)
+            .collect();
+        self.push_legal(mv, path);
+        Ok(())
+    }
+
+    /// Takes back the last action (open_spiel's `undo_action`).
+    fn undo_action(&mut self) -> PyResult<()> {
+        self.pop().map(|_| ())
+    }
+
+    /// The number of action numbers: `holes * holes + 1`.
+    fn num_distinct_actions(&self) -> usize {
+        let n = self.holes();
+        n * n + 1
+    }
+
+    /// The move an action number stands for (it must be legal here).
+    fn action_to_move(&self, action: usize) -> PyResult<PyMove> {
+        let mv = self.move_of(action)?;
+        Ok(PyMove::legal(&self.position, mv))
+    }
+
+    /// The action number of a legal move.
+    fn move_to_action(&self, mv: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let (legal, _) = self.resolve(mv)?;
+        Ok(self.action_of(legal))
+    }
+
+    /// A copy (open_spiel's name).
+    fn clone(&self) -> Self {
+        self.copy()
+    }
+
+    /// The position after an action, leaving this one unchanged.
+    fn child(&self, action: usize) -> PyResult<Self> {
+        let mut next = self.clone();
+        next.apply_action(action)?;
+        Ok(next)
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.position.is_game_over()
+    }
+
+    /// Each player's result (0 until the game is over).
+    fn returns(&self) -> Vec<f64> {
+        self.position.results()
+    }
+
+    /// The position as numbers, for learning code: a float32 array of shape
+    /// `(players + 2, holes)`. Plane `i < players` marks the pegs of player
+    /// `(side_to_move + i) % players` (so plane 0 is always the player to
+    /// move); plane `players` the neutral pegs; plane `players + 1` the
+    /// empty holes.
+    fn observation_tensor<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        let players = self.position.layout().player_count();
+        let holes = self.holes();
+        let side = self.position.side_to_move();
+        let mut planes = Array2::<f32>::zeros((players + 2, holes));
+        for i in 0..players {
+            for cell in self.position.player_pegs((side + i) % players) {
+                planes[[i, cell.id()]] = 1.0;
+            }
+        }
+        for cell in self.position.neutral() {
+            planes[[players, cell.id()]] = 1.0;
+        }
+        for cell in self
+            .position
+            .geometry()
+            .all()
+            .difference(self.position.occupied())
+        {
+            planes[[players + 1, cell.id()]] = 1.0;
+        }
+        planes.into_pyarray(py)
+    }
+
+    // ---- Python protocol ------------------------------------------------------------
+
+    fn __str__(&self) -> String {
+        self.position.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.position)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, PyPosition>>()
+            .is_ok_and(|o| o.position == self.position)
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.position.zobrist_hash()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// Pickles as the position the stack started from, and the moves.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String, Vec<String>))> {
+        let restore = py.import("sternhalma._core")?.getattr("_restore")?.unbind();
+        let moves = self
+            .stack
+            .iter()
+            .map(|(mv, _, path)| match mv {
+                Move::Pass => "pass".to_owned(),
+                _ => MoveText::Path(path.clone()).to_string(),
+            })
+            .collect();
+        Ok((restore, (self.root().to_string(), moves)))
+    }
+}
+
+/// Rebuilds a pickled position: the root position string and the moves.
+#[pyfunction]
+pub fn _restore(root: &str, moves: Vec<String>) -> PyResult<PyPosition> {
+    let mut position = PyPosition::new(Some(root))?;
+    Python::attach(|py| {
+        for text in moves {
+            position.push(&text.into_pyobject(py)?.into_any())?;
+        }
+        Ok::<_, PyErr>(())
+    })?;
+    Ok(position)
+}
