@@ -99,14 +99,14 @@ impl PyMove {
     }
 
     /// Start hole (None for a pass).
-    #[getter]
-    fn from_hole(&self) -> Option<usize> {
+    #[getter(from_hole)]
+    fn start_hole(&self) -> Option<usize> {
         self.from
     }
 
     /// End hole (None for a pass).
-    #[getter]
-    fn to_hole(&self) -> Option<usize> {
+    #[getter(to_hole)]
+    fn end_hole(&self) -> Option<usize> {
         self.to
     }
 

@@ -14,6 +14,9 @@ use crate::board::{PyBoard, PyRules, make_rules};
 use crate::errors;
 use crate::moves::{PyMove, PyOutcome};
 
+/// What `__reduce__` returns: the restoring function and its arguments.
+type Reduced = (Py<PyAny>, (String, Vec<String>));
+
 /// open_spiel's id for "no player: the game is over".
 const TERMINAL_PLAYER: i64 = -4;
 
@@ -678,7 +681,7 @@ impl PyPosition {
     }
 
     /// Pickles as the position the stack started from, and the moves.
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String, Vec<String>))> {
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
         let restore = py.import("sternhalma._core")?.getattr("_restore")?.unbind();
         let moves = self
             .stack
