@@ -92,18 +92,18 @@ def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
     code = problem.get("code", "")
     detail = problem.get("detail", "")
     if code in _POSITION_CODES:
-        exception: SternhalmaError = InvalidPositionError(detail)
-        exception.problems = [(p["code"], p["message"]) for p in problem.get("problems", [])]
-    elif code == "invalid_rules":
-        exception = UnknownPresetError(detail) if "expected classic" in detail else NotationError(detail)
-    elif code in _NOTATION_CODES:
-        exception = NotationError(detail)
-    elif error.code == 422:
-        exception = IllegalMoveError(f"illegal move: {detail}")
-        exception.code = code
-    else:
-        exception = ServerError(f"HTTP {error.code} {code}: {detail}")
-    return exception
+        invalid = InvalidPositionError(detail)
+        invalid.problems = [(p["code"], p["message"]) for p in problem.get("problems", [])]
+        return invalid
+    if code == "invalid_rules" and "expected classic" in detail:
+        return UnknownPresetError(detail)
+    if code == "invalid_rules" or code in _NOTATION_CODES:
+        return NotationError(detail)
+    if error.code == 422:
+        illegal = IllegalMoveError(f"illegal move: {detail}")
+        illegal.code = code
+        return illegal
+    return ServerError(f"HTTP {error.code} {code}: {detail}")
 
 
 def _move(view: dict[str, Any]) -> Move:
