@@ -450,10 +450,12 @@ impl Position {
         Setup::from_position(self)
     }
 
-    /// The position with left and right exchanged (each hole replaced by its
-    /// mirror image), with the sets renamed accordingly, if the mirror image
-    /// of the layout is itself a layout of the same players. Used to count
-    /// positions up to symmetry.
+    /// The position with left and right exchanged: each hole replaced by its
+    /// mirror image and each set renamed by the mirror image of its start
+    /// triangle (north and south stay; north_west and north_east trade
+    /// names, as do south_west and south_east), owners unchanged. `None` if
+    /// the result is not a valid position. Used to count positions up to
+    /// symmetry.
     #[must_use]
     pub fn mirrored(&self) -> Option<Position> {
         let mut setup = self.to_setup();

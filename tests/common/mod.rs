@@ -1,0 +1,214 @@
+//! A reference for the rules of RULES §3–4, written from the specification
+//! with the public API only (geometry, pegs, layout, rules), for tests to
+//! compare the engine against: where a peg may go, when a set is home, when
+//! the game is over, whose turn is next.
+
+// Each test crate that includes this module may use only a part of it.
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+
+use sternhalma::{
+    AntiSpoiling, Cell, CellSet, Direction, Finish, Geometry, Move, Position, Resting,
+};
+
+/// The single hop from `here` in `direction` over the pegs `others`: the
+/// landing hole and whether it is empty. An ordinary hop goes over the
+/// neighbour; a long jump over the first peg on the line, landing as far
+/// beyond it with every hole between empty.
+pub fn jump(
+    geometry: &Geometry,
+    long_jumps: bool,
+    here: Cell,
+    direction: Direction,
+    others: CellSet,
+) -> Option<(Cell, bool)> {
+    let mut pivot = None;
+    for (i, cell) in geometry.ray(here, direction).enumerate() {
+        match pivot {
+            None if others.contains(cell) => pivot = Some(i),
+            None if !long_jumps => return None,
+            None => {}
+            Some(p) if i == 2 * p + 1 => return Some((cell, !others.contains(cell))),
+            Some(_) if others.contains(cell) => return None,
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// Shortest number of hops from `from` to each hole, by hole id (`None`
+/// where no hop chain reaches, and at `from` itself, which counts as empty
+/// during the chain).
+pub fn hop_distances(position: &Position, from: Cell) -> [Option<u8>; Cell::MAX_HOLES] {
+    let geometry = position.geometry();
+    let long = position.rules().long_jumps;
+    let others = position.occupied().without(from);
+    let mut distance = [None; Cell::MAX_HOLES];
+    let mut reached = CellSet::EMPTY.with(from);
+    let mut queue = VecDeque::from([(from, 0u8)]);
+    while let Some((here, hops)) = queue.pop_front() {
+        for direction in Direction::ALL {
+            if let Some((landing, true)) = jump(geometry, long, here, direction, others) {
+                if !reached.contains(landing) {
+                    reached.insert(landing);
+                    distance[landing.id()] = Some(hops + 1);
+                    queue.push_back((landing, hops + 1));
+                }
+            }
+        }
+    }
+    distance
+}
+
+/// Every hole a hop chain from `from` reaches.
+pub fn hop_reach(position: &Position, from: Cell) -> CellSet {
+    let distance = hop_distances(position, from);
+    position
+        .geometry()
+        .cells()
+        .filter(|cell| distance[cell.id()].is_some())
+        .collect()
+}
+
+/// Holes where `player`'s moves may not end under resting = forbidden:
+/// other players' start and target triangles, except the player's own
+/// targets.
+pub fn no_rest(position: &Position, player: usize) -> CellSet {
+    if position.rules().rest_in_foreign_triangles == Resting::Allowed {
+        return CellSet::EMPTY;
+    }
+    let geometry = position.geometry();
+    let layout = position.layout();
+    let mut own_targets = CellSet::EMPTY;
+    let mut others = CellSet::EMPTY;
+    for (set, start) in layout.triangles().enumerate() {
+        if layout.set_owner(set) == player {
+            own_targets = own_targets.union(geometry.triangle(start.opposite()));
+        } else {
+            others = others
+                .union(geometry.triangle(start))
+                .union(geometry.triangle(start.opposite()));
+        }
+    }
+    others.difference(own_targets)
+}
+
+/// The moves `player` would have if it were their turn and the game on.
+pub fn reference_moves(position: &Position, player: usize) -> Vec<Move> {
+    let geometry = position.geometry();
+    let rules = position.rules();
+    let layout = position.layout();
+    let occupied = position.occupied();
+    let other_players = occupied
+        .difference(position.neutral())
+        .difference(position.player_pegs(player));
+    let forbidden = no_rest(position, player);
+    let mut moves = Vec::new();
+    for (set, start) in layout.triangles().enumerate() {
+        if layout.set_owner(set) != player {
+            continue;
+        }
+        let target = geometry.triangle(start.opposite());
+        for from in position.pegs(set) {
+            let others = occupied.without(from);
+            let neighbours = geometry.neighbor_set(from);
+            let ends = neighbours
+                .difference(occupied)
+                .union(hop_reach(position, from));
+            let mut swaps = CellSet::EMPTY;
+            if rules.anti_spoiling == AntiSpoiling::Swap {
+                let swappable = target.intersection(other_players);
+                swaps = neighbours.intersection(swappable);
+                for direction in Direction::ALL {
+                    if let Some((landing, _)) =
+                        jump(geometry, rules.long_jumps, from, direction, others)
+                    {
+                        if swappable.contains(landing) {
+                            swaps.insert(landing);
+                        }
+                    }
+                }
+            }
+            let mut allowed = geometry.all().difference(forbidden);
+            if target.contains(from) {
+                allowed = allowed.intersection(target);
+            }
+            for to in ends.union(swaps).intersection(allowed) {
+                moves.push(if swaps.contains(to) {
+                    Move::Swap { from, to }
+                } else if neighbours.contains(to) {
+                    Move::Step { from, to }
+                } else {
+                    Move::Hop { from, to }
+                });
+            }
+        }
+    }
+    moves.sort_by_key(|m| (m.from(), m.to()));
+    moves
+}
+
+/// Whether a set is home (RULES §4).
+pub fn reference_is_home(position: &Position, set: usize) -> bool {
+    let layout = position.layout();
+    let target = position
+        .geometry()
+        .triangle(layout.set_triangle(set).opposite());
+    let own = position.pegs(set).intersection(target);
+    match position.rules().anti_spoiling {
+        AntiSpoiling::None | AntiSpoiling::Swap => own == target,
+        AntiSpoiling::FillAvailable => {
+            let player = layout.set_owner(set);
+            let other_players = position
+                .occupied()
+                .difference(position.neutral())
+                .difference(position.player_pegs(player));
+            !own.is_empty()
+                && target.is_subset(position.occupied())
+                && target.difference(other_players).is_subset(own)
+        }
+    }
+}
+
+pub fn reference_player_home(position: &Position, player: usize) -> bool {
+    let layout = position.layout();
+    (0..layout.set_count())
+        .filter(|&set| layout.set_owner(set) == player)
+        .all(|set| reference_is_home(position, set))
+}
+
+/// Whether the game is over (RULES §3–4), for games that started with
+/// player 0 to move at ply 0 (so rounds end at multiples of the players).
+pub fn reference_is_over(position: &Position) -> bool {
+    let players = position.layout().player_count();
+    let finished = position.finishers().len();
+    let ply = position.ply();
+    let by_finish = finished > 0
+        && match position.rules().finish {
+            Finish::First => true,
+            Finish::Round => finished == players || ply % players as u32 == 0,
+            Finish::Ranking => finished >= players.saturating_sub(1).max(1),
+        };
+    // Without a move limit a game still ends at the last ply a u32 counts.
+    let by_limit = ply >= position.rules().max_plies.unwrap_or(u32::MAX);
+    let side = position.side_to_move();
+    let everyone_stuck = (0..players)
+        .map(|i| (side + i) % players)
+        .filter(|&p| !position.is_finished(p))
+        .all(|p| reference_moves(position, p).is_empty());
+    by_finish || by_limit || everyone_stuck
+}
+
+/// Whose turn it is after `mover` (finished players skipped under ranking).
+pub fn reference_next_player(position: &Position, mover: usize) -> usize {
+    let players = position.layout().player_count();
+    if position.rules().finish == Finish::Ranking {
+        (1..=players)
+            .map(|i| (mover + i) % players)
+            .find(|&p| !position.is_finished(p))
+            .unwrap_or(mover)
+    } else {
+        (mover + 1) % players
+    }
+}
