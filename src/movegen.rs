@@ -9,7 +9,7 @@
 //! decides the kind.
 
 use crate::cell::{Cell, CellSet};
-use crate::geometry::NONE;
+use crate::geometry::{Geometry, NONE};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{AntiSpoiling, Finish};
@@ -110,36 +110,48 @@ impl Position {
     }
 
     fn generate(&self, player: usize, only: Option<Cell>, moves: &mut Vec<Move>) {
-        let pegs = only.map_or_else(
-            || self.player_pegs(player),
-            |cell| {
-                self.player_pegs(player)
-                    .intersection(CellSet::EMPTY.with(cell))
-            },
-        );
-        for from in pegs {
-            let set = self
-                .sets_of(player)
-                .find(|&s| self.pegs[s].contains(from))
-                .expect("a peg of the player belongs to one of the player's sets");
-            let (normal, swaps) = self.destinations(from, set, player);
-            let around = self.geometry.neighbor_set(from);
-            for to in normal.union(swaps) {
-                moves.push(if swaps.contains(to) {
-                    Move::Swap { from, to }
-                } else if around.contains(to) {
-                    Move::Step { from, to }
-                } else {
-                    Move::Hop { from, to }
-                });
+        let only = only.map_or(CellSet(u128::MAX), |cell| CellSet::EMPTY.with(cell));
+        let mut occupancy = Occupancy::new(self.occupied);
+        for set in self.sets_of(player) {
+            for from in self.pegs[set].intersection(only) {
+                let (normal, swaps) = self.destinations_with(&mut occupancy, from, set, player);
+                let around = self.geometry.neighbor_set(from).0;
+                let mut destinations = normal.union(swaps).0;
+                moves.reserve(destinations.count_ones() as usize);
+                while destinations != 0 {
+                    let bit = destinations & destinations.wrapping_neg();
+                    destinations ^= bit;
+                    let to = Cell(bit.trailing_zeros() as u8);
+                    moves.push(if swaps.0 & bit != 0 {
+                        Move::Swap { from, to }
+                    } else if around & bit != 0 {
+                        Move::Step { from, to }
+                    } else {
+                        Move::Hop { from, to }
+                    });
+                }
             }
+        }
+        if self.frame.player_sets[player].count_ones() > 1 {
+            // Several sets: the loop above went set by set; order by start hole.
+            moves.sort_unstable_by_key(|m| (m.from(), m.to()));
         }
     }
 
     /// Where the peg on `from` (of `set`, owned by `player`) may legally end:
     /// ordinary destinations (steps and hop chains) and swap destinations.
     pub(crate) fn destinations(&self, from: Cell, set: usize, player: usize) -> (CellSet, CellSet) {
-        let (reach, swaps) = self.unrestricted_destinations(from, set, player);
+        self.destinations_with(&mut Occupancy::new(self.occupied), from, set, player)
+    }
+
+    fn destinations_with(
+        &self,
+        occupancy: &mut Occupancy,
+        from: Cell,
+        set: usize,
+        player: usize,
+    ) -> (CellSet, CellSet) {
+        let (reach, swaps) = self.unrestricted_with(occupancy, from, set, player);
         let target = self.frame.targets[set];
         let mut allowed = self.geometry.all().difference(self.no_rest(player));
         if target.contains(from) {
@@ -156,13 +168,23 @@ impl Position {
         set: usize,
         player: usize,
     ) -> (CellSet, CellSet) {
+        self.unrestricted_with(&mut Occupancy::new(self.occupied), from, set, player)
+    }
+
+    fn unrestricted_with(
+        &self,
+        occupancy: &mut Occupancy,
+        from: Cell,
+        set: usize,
+        player: usize,
+    ) -> (CellSet, CellSet) {
         let geometry = self.geometry;
         let around = geometry.neighbor_set(from);
         let others = self.occupied.without(from);
         let hops = if self.rules.long_jumps {
             self.long_hop_reach(from, others)
         } else {
-            self.hop_reach(from, others)
+            occupancy.hop_reach(geometry, from)
         };
         let reach = around.difference(self.occupied).union(hops);
         let mut swaps = CellSet::EMPTY;
@@ -189,44 +211,20 @@ impl Position {
             .difference(self.player_pegs(player))
     }
 
-    /// Every hole a chain of ordinary hops from `from` can reach, given the
-    /// other pegs `others`. Excludes `from` itself.
-    #[inline]
-    fn hop_reach(&self, from: Cell, others: CellSet) -> CellSet {
-        let geometry = self.geometry;
-        let mut reached = CellSet::EMPTY.with(from);
-        let mut stack = [0u8; Cell::MAX_HOLES];
-        stack[0] = from.0;
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let here = Cell(stack[top]);
-            for &(over, landing) in geometry.hop_table(here) {
-                if over == NONE {
-                    continue;
-                }
-                let (over, landing) = (Cell(over), Cell(landing));
-                if others.contains(over) && !others.contains(landing) && !reached.contains(landing)
-                {
-                    reached.insert(landing);
-                    stack[top] = landing.0;
-                    top += 1;
-                }
-            }
-        }
-        reached.without(from)
-    }
-
-    /// As [`Position::hop_reach`], with long jumps.
+    /// Every hole a chain of hops (long jumps on) from `from` can reach,
+    /// given the other pegs `others`. Excludes `from` itself.
     fn long_hop_reach(&self, from: Cell, others: CellSet) -> CellSet {
         let mut reached = CellSet::EMPTY.with(from);
-        let mut stack = vec![from];
-        while let Some(here) = stack.pop() {
+        // Holes still to expand, as a bit set.
+        let mut todo = reached.0;
+        while todo != 0 {
+            let here = Cell(todo.trailing_zeros() as u8);
+            todo &= todo - 1;
             for direction in 0..6 {
                 if let Some((landing, true)) = self.jump(here, direction, others) {
                     if !reached.contains(landing) {
                         reached.insert(landing);
-                        stack.push(landing);
+                        todo |= landing.bit();
                     }
                 }
             }
@@ -301,5 +299,60 @@ impl Position {
                 path
             }
         }
+    }
+}
+
+/// The board as one byte per hole, for the hop flood fill of move
+/// generation: testing a byte is cheaper than a variable 128-bit shift, and
+/// the table's "no hole" id (255) always reads as empty, so a hop off the
+/// board fails the "over a peg" test without a branch of its own. Built once
+/// per generation and restored after each peg.
+pub(crate) struct Occupancy {
+    /// `PEG`, `REACHED` (by the current flood) or 0.
+    board: [u8; 256],
+}
+
+const PEG: u8 = 1;
+const REACHED: u8 = 2;
+
+impl Occupancy {
+    pub(crate) fn new(occupied: CellSet) -> Occupancy {
+        let mut board = [0; 256];
+        for cell in occupied {
+            board[cell.id()] = PEG;
+        }
+        Occupancy { board }
+    }
+
+    /// Every hole a chain of ordinary hops from the peg on `from` can reach,
+    /// `from` itself excluded. During the chain the start hole counts as
+    /// empty (it is marked reached, so the chain may land there but never
+    /// hop over it).
+    #[inline]
+    pub(crate) fn hop_reach(&mut self, geometry: &Geometry, from: Cell) -> CellSet {
+        debug_assert_eq!(self.board[from.id()], PEG);
+        self.board[from.id()] = REACHED;
+        let mut reached = from.bit();
+        let mut todo = reached;
+        while todo != 0 {
+            let here = Cell(todo.trailing_zeros() as u8);
+            todo &= todo - 1;
+            for &(over, landing) in geometry.hop_table(here) {
+                if self.board[usize::from(over)] == PEG && self.board[usize::from(landing)] == 0 {
+                    self.board[usize::from(landing)] = REACHED;
+                    let bit = 1u128 << landing;
+                    reached |= bit;
+                    todo |= bit;
+                }
+            }
+        }
+        // Restore the board for the next peg.
+        let mut clear = reached;
+        while clear != 0 {
+            self.board[clear.trailing_zeros() as usize] = 0;
+            clear &= clear - 1;
+        }
+        self.board[from.id()] = PEG;
+        CellSet(reached & !from.bit())
     }
 }

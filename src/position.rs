@@ -57,6 +57,8 @@ pub(crate) struct Frame {
     pub(crate) player_sets: [u8; MAX_SETS],
     /// Holes where each player's moves may not end when resting is forbidden.
     pub(crate) foreign: [CellSet; MAX_SETS],
+    /// Every set's target: a move touching none of these finishes nobody.
+    pub(crate) any_target: CellSet,
 }
 
 impl Frame {
@@ -65,9 +67,11 @@ impl Frame {
             targets: [CellSet::EMPTY; MAX_SETS],
             player_sets: [0; MAX_SETS],
             foreign: [CellSet::EMPTY; MAX_SETS],
+            any_target: CellSet::EMPTY,
         };
         for (set, start) in layout.triangles().enumerate() {
             frame.targets[set] = geometry.triangle(start.opposite());
+            frame.any_target = frame.any_target.union(frame.targets[set]);
             frame.player_sets[layout.set_owner(set)] |= 1 << set;
         }
         for player in 0..layout.player_count() {
@@ -400,8 +404,11 @@ impl Position {
     /// others in turn order. Only sets whose target holds `from` or `to` can
     /// have changed.
     fn record_finishers(&mut self, mover: usize, from: Cell, to: Cell) {
-        let count = self.layout.player_count();
         let touched = CellSet::EMPTY.with(from).with(to);
+        if touched.intersection(self.frame.any_target).is_empty() {
+            return;
+        }
+        let count = self.layout.player_count();
         for i in 0..count {
             let player = (mover + i) % count;
             if self.is_finished(player) {
