@@ -112,9 +112,11 @@ impl Position {
     fn generate(&self, player: usize, only: Option<Cell>, moves: &mut Vec<Move>) {
         let only = only.map_or(CellSet(u128::MAX), |cell| CellSet::EMPTY.with(cell));
         let mut occupancy = Occupancy::new(self.occupied);
+        let free = self.geometry.all().difference(self.no_rest(player));
         for set in self.sets_of(player) {
             for from in self.pegs[set].intersection(only) {
-                let (normal, swaps) = self.destinations_with(&mut occupancy, from, set, player);
+                let (normal, swaps) =
+                    self.destinations_with(&mut occupancy, free, from, set, player);
                 let around = self.geometry.neighbor_set(from).0;
                 let mut destinations = normal.union(swaps).0;
                 moves.reserve(destinations.count_ones() as usize);
@@ -141,19 +143,22 @@ impl Position {
     /// Where the peg on `from` (of `set`, owned by `player`) may legally end:
     /// ordinary destinations (steps and hop chains) and swap destinations.
     pub(crate) fn destinations(&self, from: Cell, set: usize, player: usize) -> (CellSet, CellSet) {
-        self.destinations_with(&mut Occupancy::new(self.occupied), from, set, player)
+        let free = self.geometry.all().difference(self.no_rest(player));
+        self.destinations_with(&mut Occupancy::new(self.occupied), free, from, set, player)
     }
 
+    /// As [`Position::destinations`]; `free` is where `player` may rest.
     fn destinations_with(
         &self,
         occupancy: &mut Occupancy,
+        free: CellSet,
         from: Cell,
         set: usize,
         player: usize,
     ) -> (CellSet, CellSet) {
         let (reach, swaps) = self.unrestricted_with(occupancy, from, set, player);
         let target = self.frame.targets[set];
-        let mut allowed = self.geometry.all().difference(self.no_rest(player));
+        let mut allowed = free;
         if target.contains(from) {
             allowed = allowed.intersection(target);
         }
