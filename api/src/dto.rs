@@ -169,14 +169,6 @@ impl RulesInput {
             RulesInput::Object(object) => Ok(object.0.resolve()),
         }
     }
-
-    /// The preset named, if any (for a default board).
-    pub fn preset(&self) -> Option<Preset> {
-        match self {
-            RulesInput::Text(text) => text.split(',').next()?.parse().ok(),
-            RulesInput::Object(object) => object.0.preset,
-        }
-    }
 }
 
 impl RulesObject {

@@ -90,7 +90,12 @@ fn main() -> std::process::ExitCode {
 fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let filter = EnvFilter::try_new(&serve.log_level)
         .map_err(|e| format!("invalid --log-level {:?}: {e}", serve.log_level))?;
-    let subscriber = tracing_subscriber::fmt().with_env_filter(filter);
+    // Logs go to stderr (colours only on a terminal); stdout carries just the
+    // address line, for scripts that start the server on port 0.
+    let subscriber = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     match serve.log_format {
         LogFormat::Text => subscriber.init(),
         LogFormat::Json => subscriber.json().init(),

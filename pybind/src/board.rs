@@ -218,11 +218,13 @@ impl PyRules {
         Preset::ALL.iter().map(|p| p.name()).collect()
     }
 
+    /// What unused triangles hold: `empty` or `filled`.
     #[getter]
     fn unused_triangles(&self) -> String {
         self.rules.option("unused_triangles").unwrap_or_default()
     }
 
+    /// Whether moves may end in other players' triangles: `allowed` or `forbidden`.
     #[getter]
     fn rest_in_foreign_triangles(&self) -> String {
         self.rules
@@ -230,21 +232,25 @@ impl PyRules {
             .unwrap_or_default()
     }
 
+    /// Whether a hop may go over one peg at any distance.
     #[getter]
     fn long_jumps(&self) -> bool {
         self.rules.long_jumps
     }
 
+    /// The anti-spoiling rule: `none`, `fill_available` or `swap`.
     #[getter]
     fn anti_spoiling(&self) -> String {
         self.rules.option("anti_spoiling").unwrap_or_default()
     }
 
+    /// How the game ends: `first`, `round` or `ranking`.
     #[getter]
     fn finish(&self) -> String {
         self.rules.option("finish").unwrap_or_default()
     }
 
+    /// The move limit in plies, or None.
     #[getter]
     fn max_plies(&self) -> Option<u32> {
         self.rules.max_plies

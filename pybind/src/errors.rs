@@ -90,3 +90,21 @@ pub fn position(error: &PositionError) -> PyErr {
         PositionError::Invalid(e) => invalid(e),
     }
 }
+
+/// An action number that names no move of any position of this board.
+pub fn unknown_action(action: usize, actions: usize) -> PyErr {
+    let code = Python::attach(|py| {
+        "unknown_action"
+            .into_pyobject(py)
+            .unwrap()
+            .into_any()
+            .unbind()
+    });
+    raise::<IllegalMoveError>(
+        format!(
+            "illegal move: {action} is not an action number (they are 0 to {})",
+            actions - 1
+        ),
+        &[("code", code)],
+    )
+}

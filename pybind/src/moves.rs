@@ -13,7 +13,7 @@ use crate::errors;
 ///
 /// >>> m = Move.parse("95-75-57")
 /// >>> m.from_hole, m.to_hole, m.path
-/// (95, 57, (95, 75, 57))
+/// (95, 57, [95, 75, 57])
 /// >>> m == Move(95, 57)
 /// True
 /// >>> m
@@ -91,6 +91,17 @@ impl PyMove {
         Ok(PyMove::from_text(&text))
     }
 
+    /// A move as a server reported it: a path and its kind. (For
+    /// `sternhalma.client`; the kind is the server's word, unchecked.)
+    #[staticmethod]
+    fn _reported(path: &str, kind: &str) -> PyResult<Self> {
+        let mut reported = Self::parse(path)?;
+        reported.kind = ["step", "hop", "swap", "pass"]
+            .into_iter()
+            .find(|k| *k == kind);
+        Ok(reported)
+    }
+
     /// The pass.
     #[staticmethod]
     #[pyo3(name = "pass_")]
@@ -166,6 +177,12 @@ impl PyMove {
 
 /// How a game stands: `status` is `in_progress`, `won`, `tie`, `ranking` or
 /// `draw`.
+///
+/// >>> p = Position("star1 classic south:2/north:6 0 0 -")
+/// >>> p.push("2-0")
+/// >>> outcome = p.outcome()
+/// >>> outcome.status, outcome.winner, outcome.results
+/// ('won', 0, [1.0, -1.0])
 #[pyclass(module = "sternhalma._core", name = "Outcome", frozen)]
 #[derive(Clone)]
 pub struct PyOutcome {

@@ -6,8 +6,8 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use sternhalma::{
-    Board, Cell, Finisher, Layout, Move, MoveText, ParseError, PegSet, Position, Preset, Setup,
-    SvgOptions, Undo, render_svg,
+    Board, Cell, Finisher, Layout, Move, MoveText, ParseError, PegSet, Position, Preset, Rules,
+    Setup, SvgOptions, Undo, render_svg,
 };
 
 use crate::board::{PyBoard, PyRules, make_rules};
@@ -106,10 +106,7 @@ impl PyPosition {
         } else if action < n * n {
             Some((action / n, action % n))
         } else {
-            return Err(errors::illegal(&sternhalma::IllegalMove::OffBoard {
-                hole: action,
-                holes: n * n + 1,
-            }));
+            return Err(errors::unknown_action(action, n * n + 1));
         };
         let moves = self.position.legal_moves();
         moves
@@ -139,6 +136,31 @@ impl PyPosition {
     }
 }
 
+/// Rules given as `{"preset": ..., option: value, ...}`, as the HTTP API
+/// takes them.
+fn rules_from_object(fields: &serde_json::Map<String, serde_json::Value>) -> Result<Rules, String> {
+    let preset = match fields.get("preset") {
+        None | Some(serde_json::Value::Null) => Preset::Classic,
+        Some(serde_json::Value::String(name)) => name
+            .parse()
+            .map_err(|e: sternhalma::ParseError| e.to_string())?,
+        Some(_) => return Err("rules.preset must be a preset name".to_owned()),
+    };
+    let mut rules = preset.rules();
+    for (name, value) in fields {
+        let text = match value {
+            _ if name == "preset" => continue,
+            serde_json::Value::Null => "none".to_owned(),
+            serde_json::Value::Bool(flag) => if *flag { "on" } else { "off" }.to_owned(),
+            serde_json::Value::String(text) => text.clone(),
+            serde_json::Value::Number(number) => number.to_string(),
+            _ => return Err(format!("rules.{name} has a value of the wrong type")),
+        };
+        rules.set_option(name, &text).map_err(|e| e.to_string())?;
+    }
+    Ok(rules)
+}
+
 fn setup_from_json(value: &serde_json::Value) -> Result<Setup, String> {
     let object = value.as_object().ok_or("a position in JSON is an object")?;
     let text = |key: &str| -> Result<Option<String>, String> {
@@ -152,10 +174,14 @@ fn setup_from_json(value: &serde_json::Value) -> Result<Setup, String> {
         .ok_or("board is missing")?
         .parse()
         .map_err(|e: sternhalma::ParseError| e.to_string())?;
-    let rules = text("rules")?
-        .unwrap_or_else(|| "classic".to_owned())
-        .parse()
-        .map_err(|e: sternhalma::ParseError| e.to_string())?;
+    let rules = match object.get("rules") {
+        None => Rules::classic(),
+        Some(serde_json::Value::String(text)) => text
+            .parse()
+            .map_err(|e: sternhalma::ParseError| e.to_string())?,
+        Some(serde_json::Value::Object(fields)) => rules_from_object(fields)?,
+        Some(_) => return Err("rules must be a rules text or an object".to_owned()),
+    };
     let players: Vec<Vec<PegSet>> =
         serde_json::from_value(object.get("players").cloned().ok_or("players is missing")?)
             .map_err(|e| format!("players: {e}"))?;
@@ -209,7 +235,8 @@ impl PyPosition {
     ///
     /// `rules` is a preset or rules text, or a `Rules`; keyword overrides
     /// (`long_jumps=True`, `finish="ranking"`, ...) apply on top. `board`
-    /// defaults to the preset's (`rhombus9x4` for `research`, else `star4`).
+    /// defaults to the board of the preset the rules print as (`rhombus9x4`
+    /// for `research`, `star4` otherwise), however they were spelled.
     /// `layout`: `1`, `2`, `3`, `4`, `6`, `2x3`, `3x2` or in full
     /// (`south+north/south_west+north_east`).
     ///
@@ -233,12 +260,7 @@ impl PyPosition {
         };
         let rules = make_rules(&rules_text, overrides)?;
         let board = match board {
-            None => rules_text
-                .split(',')
-                .next()
-                .and_then(|p| p.parse::<Preset>().ok())
-                .unwrap_or(Preset::Classic)
-                .default_board(),
+            None => rules.nearest_preset().default_board(),
             Some(b) => match b.extract::<PyRef<'_, PyBoard>>() {
                 Ok(board) => board.board,
                 Err(_) => b
@@ -380,13 +402,13 @@ impl PyPosition {
 
     /// A copy, move stack included.
     fn copy(&self) -> Self {
-        self.clone()
+        Clone::clone(self)
     }
 
     /// The position after a move, leaving this one unchanged.
     fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<Self> {
         let (legal, path) = self.resolve(mv)?;
-        let mut next = self.clone();
+        let mut next = Clone::clone(self);
         next.push_legal(legal, path);
         Ok(next)
     }
@@ -602,13 +624,14 @@ impl PyPosition {
     }
 
     /// A copy (open_spiel's name).
-    fn clone(&self) -> Self {
-        self.copy()
+    #[pyo3(name = "clone")]
+    fn clone_position(&self) -> Self {
+        Clone::clone(self)
     }
 
     /// The position after an action, leaving this one unchanged.
     fn child(&self, action: usize) -> PyResult<Self> {
-        let mut next = self.clone();
+        let mut next = Clone::clone(self);
         next.apply_action(action)?;
         Ok(next)
     }
@@ -673,11 +696,11 @@ impl PyPosition {
     }
 
     fn __copy__(&self) -> Self {
-        self.clone()
+        Clone::clone(self)
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        self.clone()
+        Clone::clone(self)
     }
 
     /// Pickles as the position the stack started from, and the moves.

@@ -16,6 +16,7 @@ Only the standard library is used (``urllib``).
 from __future__ import annotations
 
 import json
+import types
 import urllib.error
 import urllib.request
 from typing import Any
@@ -34,9 +35,16 @@ class ServerError(SternhalmaError):
     """The server could not be reached, or answered something unexpected."""
 
 
-# Problem codes of the API, mapped to the local exception classes.
+# Problem codes of the API, mapped to the local exception classes; for
+# notation errors, what was being parsed (NotationError.what).
 _POSITION_CODES = {"invalid_position"}
-_NOTATION_CODES = {"malformed_position", "malformed_move", "invalid_board", "invalid_layout"}
+_NOTATION_CODES = {
+    "malformed_position": "position",
+    "malformed_move": "move",
+    "invalid_board": "board",
+    "invalid_layout": "layout",
+    "invalid_rules": "rules",
+}
 
 
 class Client:
@@ -58,11 +66,15 @@ class Client:
         )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                return json.loads(response.read())
+                body = response.read()
         except urllib.error.HTTPError as error:
             raise _problem(error) from None
         except urllib.error.URLError as error:
             raise ServerError(f"cannot reach {self.url}: {error.reason}") from None
+        try:
+            return json.loads(body)
+        except ValueError:
+            raise ServerError(f"{method} {path}: the server did not answer JSON") from None
 
     def start(
         self,
@@ -95,10 +107,14 @@ def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
         invalid = InvalidPositionError(detail)
         invalid.problems = [(p["code"], p["message"]) for p in problem.get("problems", [])]
         return invalid
-    if code == "invalid_rules" and "expected classic" in detail:
-        return UnknownPresetError(detail)
-    if code == "invalid_rules" or code in _NOTATION_CODES:
-        return NotationError(detail)
+    if code in _NOTATION_CODES:
+        notation: NotationError = (
+            UnknownPresetError(detail)
+            if code == "invalid_rules" and "expected classic" in detail
+            else NotationError(detail)
+        )
+        notation.what = _NOTATION_CODES[code]
+        return notation
     if error.code == 422:
         illegal = IllegalMoveError(f"illegal move: {detail}")
         illegal.code = code
@@ -109,7 +125,7 @@ def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
 def _move(view: dict[str, Any]) -> Move:
     if view["kind"] == "pass":
         return Move.pass_()
-    return Move.parse("-".join(str(h) for h in view["path"]))
+    return Move._reported("-".join(str(h) for h in view["path"]), view["kind"])
 
 
 class RemotePosition:
@@ -164,10 +180,23 @@ class RemotePosition:
         other._stack = list(self._stack)
         return other
 
-    def outcome(self) -> dict[str, Any]:
-        """The outcome as the server reports it (``status``, ``winner``,
-        ``results``, ...)."""
-        return dict(self._legal()["outcome"])
+    def outcome(self) -> types.SimpleNamespace:
+        """The outcome as the server reports it, with the attributes of the
+        local ``Outcome``: ``status``, ``winner``, ``winners``, ``ranks``,
+        ``reason``, ``results``, ``is_over``."""
+        view = self._legal()["outcome"]
+        winners = view.get("winners") or ([view["winner"]] if "winner" in view else [])
+        if view["status"] == "ranking":
+            winners = view["ranks"][0]
+        return types.SimpleNamespace(
+            status=view["status"],
+            winner=view.get("winner"),
+            winners=winners,
+            ranks=view.get("ranks"),
+            reason=view.get("reason"),
+            results=view["results"],
+            is_over=view["status"] != "in_progress",
+        )
 
     def is_game_over(self) -> bool:
         return self._legal()["outcome"]["status"] != "in_progress"

@@ -103,8 +103,7 @@ def triangle_of(hole: int) -> str | None:
 
 
 TRIANGLE_HOLES = {
-    name: frozenset(h for h in range(len(HOLES)) if triangle_of(h) == name)
-    for name in TRIANGLES
+    name: frozenset(h for h in range(len(HOLES)) if triangle_of(h) == name) for name in TRIANGLES
 }
 
 
@@ -140,10 +139,7 @@ def rendering_cells(state) -> list[tuple[int, int, str]]:
     lines = str(state).split("\n")
     board_lines = [ln for ln in lines if not ln.startswith("Player:")]
     return [
-        (y, x, ch)
-        for y, line in enumerate(board_lines)
-        for x, ch in enumerate(line)
-        if ch != " "
+        (y, x, ch) for y, line in enumerate(board_lines) for x, ch in enumerate(line) if ch != " "
     ]
 
 
@@ -310,9 +306,7 @@ class AdjacencyCheck:
     def verify(self) -> None:
         assert sorted(self.direction_vector.values()) == sorted(DIRECTIONS)
         missing = self.all_edges() - self.seen_edges
-        assert not missing, (
-            f"adjacencies never observed in open_spiel: {sorted(missing)[:10]}"
-        )
+        assert not missing, f"adjacencies never observed in open_spiel: {sorted(missing)[:10]}"
 
 
 def verify_mapping(seed: int) -> dict[int, OpenSpielView]:
@@ -363,19 +357,9 @@ def moved_peg(before: np.ndarray, after: np.ndarray, mover: int) -> tuple[int, i
     changed = np.flatnonzero(before != after).tolist()
     assert len(changed) == 2, changed
     (a, b) = changed
-    if (
-        before[a] == mover
-        and after[a] == EMPTY
-        and before[b] == EMPTY
-        and after[b] == mover
-    ):
+    if before[a] == mover and after[a] == EMPTY and before[b] == EMPTY and after[b] == mover:
         return a, b
-    if (
-        before[b] == mover
-        and after[b] == EMPTY
-        and before[a] == EMPTY
-        and after[a] == mover
-    ):
+    if before[b] == mover and after[b] == EMPTY and before[a] == EMPTY and after[a] == mover:
         return b, a
     raise AssertionError(f"unexpected change at holes {changed}")
 
@@ -635,9 +619,7 @@ def compare(pos: Position, answer: str) -> str | None:
         problems.append(f"missing (open_spiel has them, lock allows): {fmt(missing)}")
         for move in sorted(missing - {PASS}, key=move_key):
             witness = pos.opensp.moves[move_key(move)]
-            problems.append(
-                f"  {move} in open_spiel: {' > '.join(map(str, witness.holes))}"
-            )
+            problems.append(f"  {move} in open_spiel: {' > '.join(map(str, witness.holes))}")
     if extra & locked:
         problems.append(f"target-lock violations we allow: {fmt(extra & locked)}")
     if extra - opensp:
@@ -682,8 +664,7 @@ def rotate_half_turn(hole: int) -> int:
 
 
 ROTATED_TRIANGLE = {
-    name: triangle_of(rotate_half_turn(min(holes)))
-    for name, holes in TRIANGLE_HOLES.items()
+    name: triangle_of(rotate_half_turn(min(holes))) for name, holes in TRIANGLE_HOLES.items()
 }
 
 
@@ -730,9 +711,7 @@ def classic_start_fixtures(path: Path) -> list[PerftFixture]:
             continue
         if any(TRIANGLE_HOLES.get(name) != holes for name, holes in sets):
             continue  # a set that is not a full start triangle
-        fixtures.append(
-            PerftFixture(number, text.strip(), sets, [int(c) for c in counts.split()])
-        )
+        fixtures.append(PerftFixture(number, text.strip(), sets, [int(c) for c in counts.split()]))
     return fixtures
 
 
@@ -794,9 +773,7 @@ def open_spiel_perft(view: OpenSpielView, depth: int) -> list[int]:
     return counts
 
 
-def check_perft(
-    views: dict[int, OpenSpielView], path: Path, max_depth: int
-) -> tuple[int, str]:
+def check_perft(views: dict[int, OpenSpielView], path: Path, max_depth: int) -> tuple[int, str]:
     """Compare the classic-start perft fixtures with open_spiel.
 
     Returns (failures, summary line).  Every player count of open_spiel must be
@@ -850,9 +827,7 @@ def check_perft(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--oracle", default=DEFAULT_ORACLE, help="oracle command")
-    parser.add_argument(
-        "--seed", type=int, default=1, help="seed of the sampling games"
-    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the sampling games")
     parser.add_argument(
         "--positions-per-count",
         type=int,
@@ -871,9 +846,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only check the perft fixtures of the classic starts (no oracle)",
     )
-    which.add_argument(
-        "--no-perft", action="store_true", help="skip the perft fixture check"
-    )
+    which.add_argument("--no-perft", action="store_true", help="skip the perft fixture check")
     parser.add_argument(
         "--perft-depth",
         type=int,
@@ -891,9 +864,7 @@ def main(argv: list[str] | None = None) -> int:
     views = verify_mapping(args.seed)
     perft_failures = 0
     if not args.no_perft:
-        perft_failures, perft_summary = check_perft(
-            views, args.perft_fixtures, args.perft_depth
-        )
+        perft_failures, perft_summary = check_perft(views, args.perft_fixtures, args.perft_depth)
         print(perft_summary)
         if args.perft:
             return 1 if perft_failures else 0
@@ -936,9 +907,7 @@ def main(argv: list[str] | None = None) -> int:
         f"crosscheck: target-lock moves excluded: {locked_total} in {locked_positions} "
         f"positions; positions where we must pass: {passes}"
     )
-    verdict = (
-        "dry run, oracle not asked" if answers is None else f"{mismatches} mismatches"
-    )
+    verdict = "dry run, oracle not asked" if answers is None else f"{mismatches} mismatches"
     print(f"crosscheck: {len(positions)} positions ({per_count}), {verdict}")
     return 1 if mismatches or perft_failures else 0
 

@@ -2,7 +2,7 @@
 
 use actix_web::{post, web};
 use serde::Deserialize;
-use sternhalma::{Board, Layout, Preset, Setup};
+use sternhalma::{Board, Layout, Setup};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -20,8 +20,8 @@ pub fn configure(config: &mut ServiceConfig) {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"board": "star4", "layout": "2", "rules": "classic", "first_player": 0}))]
 pub struct NewPosition {
-    /// The board; by default the preset's (`rhombus9x4` for `research`,
-    /// `star4` otherwise).
+    /// The board; by default that of the preset the rules print as
+    /// (`rhombus9x4` for `research`, `star4` otherwise), however spelled.
     #[schema(example = "star4")]
     pub board: Option<String>,
     /// The players and their sets: `1`, `2`, `3`, `4`, `6`, `2x3`, `3x2`,
@@ -59,10 +59,7 @@ pub async fn new_position(
     let rules = rules_input.resolve()?;
     let board: Board = match &request.board {
         Some(name) => name.parse()?,
-        None => rules_input
-            .preset()
-            .unwrap_or(Preset::Classic)
-            .default_board(),
+        None => rules.nearest_preset().default_board(),
     };
     let layout: Layout = request.layout.as_deref().unwrap_or("2").parse()?;
     let mut setup = Setup::start(board, layout, rules);

@@ -1,0 +1,233 @@
+"""sternhalma.Client and RemotePosition against the real server: the same
+answers as the local classes, and the same exceptions."""
+
+from __future__ import annotations
+
+import random
+import socket
+
+import pytest
+import sternhalma
+from sternhalma import (
+    Client,
+    IllegalMoveError,
+    InvalidPositionError,
+    Move,
+    NotationError,
+    Position,
+    RemotePosition,
+    ServerError,
+    SternhalmaError,
+    UnknownPresetError,
+)
+from support import GAME_SETUPS, Setup, move_text, random_game
+
+
+@pytest.fixture(scope="module")
+def client(server_url: str) -> Client:
+    return Client(server_url + "/")  # a trailing slash is dropped
+
+
+def moves_in_full(moves: list[Move]) -> list[tuple]:
+    return [(str(m), m.from_hole, m.to_hole, list(m.path)) for m in moves]
+
+
+def test_client_basics(client: Client, server_url: str) -> None:
+    assert client.url == server_url
+    assert client.timeout == 10.0
+    view = client.request("POST", "/v1/legal-moves", {"position": str(Position())})
+    assert view["count"] == 14
+
+
+@pytest.mark.parametrize("setup", GAME_SETUPS, ids=lambda s: s.name)
+def test_start_matches_local(client: Client, setup: Setup) -> None:
+    rules = str(sternhalma.Rules(setup.rules, **setup.overrides))
+    remote = client.start(board=setup.board, layout=setup.layout, rules=rules)
+    local = setup.start()
+    assert isinstance(remote, RemotePosition)
+    assert str(remote) == str(local)
+    assert moves_in_full(remote.legal_moves) == moves_in_full(local.legal_moves)
+    assert remote.side_to_move == local.side_to_move
+    assert remote.to_json() == local.to_json()
+    assert not remote.is_game_over()
+
+
+def test_start_defaults(client: Client) -> None:
+    assert str(client.start()) == str(Position())
+    assert str(client.start(rules="research")) == str(Position.start(rules="research"))
+    assert client.start(first_player=1).side_to_move == 1
+
+
+def test_remote_legal_moves_know_their_kind(client: Client) -> None:
+    """Local legal moves carry `kind`; the remote ones should too (the
+    server sends it)."""
+    remote = client.start()
+    assert [m.kind for m in remote.legal_moves] == [m.kind for m in Position().legal_moves]
+
+
+def test_push_pop_peek_copy(client: Client) -> None:
+    remote = client.start()
+    local = Position()
+    with pytest.raises(IndexError):
+        remote.pop()
+    with pytest.raises(IndexError):
+        remote.peek()
+    for move in ["115-104", Move(6, 15), "111-102"]:
+        remote.push(move)
+        local.push(move)
+        assert str(remote) == str(local)
+        assert remote.peek() == local.peek()
+    assert remote.side_to_move == local.side_to_move == 1
+    twin = remote.copy()
+    assert str(twin) == str(remote) and twin is not remote
+    assert twin.peek() == remote.peek()
+    assert remote.pop() == local.pop() == Move(111, 102)
+    assert str(remote) == str(local)
+    assert str(twin) != str(remote)  # the copy kept its own stack
+    assert twin.pop() == Move(111, 102)
+    assert str(twin) == str(remote)
+    assert repr(remote) == f"RemotePosition({remote.client.url!r}, {str(local)!r})"
+
+
+def test_push_a_hop_chain(client: Client) -> None:
+    game = random_game(Setup("star2", "research"), seed=1)
+    index = next(i for i, m in enumerate(game.moves) if len(m.path) > 2)
+    chain = game.moves[index]
+    remote = client.position(game.strings[index])
+    remote.push(chain)
+    assert str(remote) == game.strings[index + 1]
+    assert list(remote.peek().path) == list(chain.path)
+    remote.pop()
+    remote.push("-".join(map(str, chain.path)))
+    assert list(remote.peek().path) == list(chain.path)
+
+
+def test_outcome(client: Client) -> None:
+    """The remote outcome has the local Outcome's attributes and values."""
+    remote = client.start()
+    outcome = remote.outcome()
+    assert outcome.status == "in_progress"
+    assert outcome.results == [0.0, 0.0]
+    assert not outcome.is_over
+    over = client.position("star2 research south:2,34,35/north:0,1,15 0 34 0@34")
+    assert over.is_game_over()
+    assert over.legal_moves == []
+    outcome = over.outcome()
+    local = Position(str(over)).outcome()
+    for name in ("status", "winner", "winners", "ranks", "reason", "results", "is_over"):
+        assert getattr(outcome, name) == getattr(local, name), name
+
+
+@pytest.mark.parametrize("setup", GAME_SETUPS[:5], ids=lambda s: s.name)
+def test_random_game_remote_and_local(client: Client, setup: Setup) -> None:
+    """The same random game, one move at a time, on both sides."""
+    rng = random.Random(3)
+    local = setup.start()
+    remote = client.position(str(local))
+    for _ in range(40):
+        assert moves_in_full(remote.legal_moves) == moves_in_full(local.legal_moves)
+        if local.is_game_over():
+            break
+        move = rng.choice(local.legal_moves)
+        remote.push(move_text(move) if rng.random() < 0.5 else move)
+        local.push(move)
+        assert str(remote) == str(local)
+        assert remote.outcome().status == local.outcome().status
+    while local.move_stack:
+        assert remote.pop() == local.pop()
+        assert str(remote) == str(local)
+
+
+# ---- Errors over HTTP ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, move, code",
+    [
+        ("star4 classic south:111-120/north:0-9 0 0 -", "111-112", "hole_occupied"),
+        ("star4 classic south:111-120/north:0-9 0 0 -", "0-15", "not_your_peg"),
+        ("star4 classic south:111-120/north:0-9 0 0 -", "pass", "pass_not_allowed"),
+        ("star4 classic south:111-120/north:0-9 0 0 -", "111-500", "off_board"),
+        ("star4 classic south:9,112-120/north:0-8,60 0 0 -", "9-18", "leaves_target"),
+    ],
+)
+def test_illegal_move_over_http(client: Client, text: str, move: str, code: str) -> None:
+    remote = client.position(text)
+    with pytest.raises(IllegalMoveError) as caught:
+        remote.push(move)
+    assert caught.value.code == code
+    with pytest.raises(IllegalMoveError) as local:
+        Position(text).push(move)
+    assert str(caught.value) == str(local.value)
+    assert str(remote) == text  # unchanged
+
+
+def test_invalid_position_over_http(client: Client) -> None:
+    text = "star4 classic south:111-120,0/north:0-9 5 0 -"
+    with pytest.raises(InvalidPositionError) as caught:
+        client.position(text)
+    with pytest.raises(InvalidPositionError) as local:
+        Position(text)
+    assert caught.value.problems == local.value.problems
+    assert [code for code, _ in caught.value.problems] == [
+        "wrong_peg_count",
+        "two_pegs_on_hole",
+        "side_to_move_out_of_range",
+    ]
+    with pytest.raises(InvalidPositionError) as caught:
+        client.start(board="rhombus9x4", layout="6")
+    assert {code for code, _ in caught.value.problems} == {"triangle_not_on_board"}
+
+
+@pytest.mark.parametrize(
+    "make, local",
+    [
+        (lambda c: c.position("star4 classic"), lambda: Position("star4 classic")),
+        (lambda c: c.start(board="star9"), lambda: Position.start(board="star9")),
+        (lambda c: c.start(layout="5"), lambda: Position.start(layout="5")),
+        (
+            lambda c: c.start(rules="classic,fast=on"),
+            lambda: Position.start(rules="classic,fast=on"),
+        ),
+        (lambda c: c.start().push("1--2"), lambda: Position().push("1--2")),
+    ],
+    ids=["position", "board", "layout", "rules", "move"],
+)
+def test_notation_errors_over_http(client: Client, make, local) -> None:
+    with pytest.raises(NotationError) as caught:
+        make(client)
+    assert not isinstance(caught.value, UnknownPresetError)
+    with pytest.raises(NotationError) as expected:
+        local()
+    assert caught.value.what == expected.value.what
+
+
+def test_unknown_preset_over_http(client: Client) -> None:
+    with pytest.raises(UnknownPresetError) as caught:
+        client.start(rules="clasic")
+    assert "clasic" in str(caught.value)
+
+
+def test_unreachable_server() -> None:
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+    client = Client(f"http://127.0.0.1:{port}", timeout=2.0)
+    for call in (client.start, lambda: client.position(str(Position()))):
+        with pytest.raises(ServerError) as caught:
+            call()
+        assert isinstance(caught.value, SternhalmaError)
+        assert isinstance(caught.value, ValueError)
+        assert str(port) in str(caught.value)
+
+
+def test_not_found_is_a_server_error(client: Client) -> None:
+    with pytest.raises(ServerError) as caught:
+        client.request("GET", "/v1/no-such-thing")
+    assert "404" in str(caught.value)
+
+
+def test_answer_that_is_not_json_is_a_server_error(client: Client) -> None:
+    """The Swagger UI answers HTML: not what the client expects."""
+    with pytest.raises(ServerError):
+        client.request("GET", "/docs/")
