@@ -50,6 +50,21 @@ pub struct Problem {
     pub move_index: Option<usize>,
 }
 
+/// The errors every operation with a JSON body can answer, documented once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum BodyErrors {
+    /// Malformed JSON, or JSON that does not fit the schema (`malformed_json`).
+    #[response(status = 400, content_type = "application/problem+json")]
+    Malformed(Problem),
+    /// The body is larger than the limit of 1 MiB (`payload_too_large`).
+    #[response(status = 413, content_type = "application/problem+json")]
+    TooLarge(Problem),
+    /// The body was not sent as `application/json` (`unsupported_media_type`).
+    #[response(status = 415, content_type = "application/problem+json")]
+    NotJson(Problem),
+}
+
 /// The error type of every handler.
 #[derive(Clone, Debug)]
 pub struct ApiError {

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{HoleId, MoveInput, MoveView, OutcomeView, PositionInput, PositionView, hole};
-use crate::error::{ApiError, Problem};
+use crate::error::{ApiError, BodyErrors, Problem};
 use crate::whole::Object;
 
 /// Registers this module's routes.
@@ -53,9 +53,7 @@ pub struct LegalMoves {
     request_body = LegalMovesRequest,
     responses(
         (status = 200, description = "The legal moves", body = LegalMoves),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        BodyErrors,
         (status = 422, description = "Invalid position (every problem listed), or `from` not on the board", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -161,9 +159,7 @@ fn play(position: &Position, input: &MoveInput) -> Result<(Played, Position), Ap
     request_body = ApplyRequest,
     responses(
         (status = 200, description = "The move was played", body = Applied),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        BodyErrors,
         (status = 422, description = "Invalid position, malformed move text, or an illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, `not_your_peg`, ...)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -193,9 +189,7 @@ pub struct OutcomeRequest {
     request_body = OutcomeRequest,
     responses(
         (status = 200, description = "The outcome", body = OutcomeView),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        BodyErrors,
         (status = 422, description = "Invalid position", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -247,9 +241,7 @@ pub struct Replay {
     request_body = ReplayRequest,
     responses(
         (status = 200, description = "Every step", body = Replay),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        BodyErrors,
         (status = 422, description = "Invalid start, or an illegal or malformed move; `move_index` says which", body = Problem, content_type = "application/problem+json"),
     )
 )]

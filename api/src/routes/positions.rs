@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{PlayerIndex, PositionInput, PositionView, RulesInput};
-use crate::error::{ApiError, Problem};
+use crate::error::{ApiError, BodyErrors, Problem};
 use crate::whole::Object;
 
 /// Registers this module's routes.
@@ -42,9 +42,7 @@ pub struct NewPosition {
     request_body = NewPosition,
     responses(
         (status = 200, description = "The start position", body = PositionView),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        BodyErrors,
         (status = 422, description = "Unknown board, layout or rules, a layout the board cannot hold, or a first player who does not exist", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -83,9 +81,7 @@ pub struct ValidateRequest {
     request_body = ValidateRequest,
     responses(
         (status = 200, description = "The position is valid; both forms", body = PositionView),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        BodyErrors,
         (status = 422, description = "Invalid position: every problem in `problems`, or a malformed position string", body = Problem, content_type = "application/problem+json"),
     )
 )]

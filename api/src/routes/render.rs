@@ -7,7 +7,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{HoleId, PositionInput, hole};
-use crate::error::{ApiError, Problem};
+use crate::error::{ApiError, BodyErrors, Problem};
 use crate::routes::play::path_cells;
 use crate::whole::Object;
 
@@ -114,9 +114,7 @@ pub async fn render_get(query: web::Query<RenderQuery>) -> Result<HttpResponse, 
     request_body = RenderRequest,
     responses(
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
-        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        BodyErrors,
         (status = 422, description = "Invalid position, highlight, peg or size", body = Problem, content_type = "application/problem+json"),
     )
 )]
