@@ -98,12 +98,10 @@ impl Position {
                 if self.is_decided() {
                     return Err(IllegalMove::GameOver);
                 }
-                if self.legal_moves() == [Move::Pass] {
-                    Ok(())
-                } else if self.legal_moves().is_empty() {
-                    Err(IllegalMove::GameOver)
-                } else {
-                    Err(IllegalMove::PassNotAllowed)
+                match self.legal_moves()[..] {
+                    [Move::Pass] => Ok(()),
+                    [] => Err(IllegalMove::GameOver),
+                    _ => Err(IllegalMove::PassNotAllowed),
                 }
             }
         }

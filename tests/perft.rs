@@ -32,3 +32,13 @@ fn perft_fixtures() {
     }
     assert!(checked >= 10, "only {checked} fixtures read");
 }
+
+#[test]
+fn perft_by_depth_agrees_with_perft() {
+    let position: Position = "star4 classic south:111-120/south_west:65,75,76,86-88,98-101/north:0-9/north_east:19-22,32-34,44,45,55 0 0 -"
+        .parse()
+        .unwrap();
+    let by_depth = sternhalma::perft_by_depth(&position, 4);
+    let one_by_one: Vec<u64> = (1..=4).map(|d| perft(&position, d)).collect();
+    assert_eq!(by_depth, one_by_one);
+}

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 use sternhalma::{
-    AntiSpoiling, Board, Cell, Finish, Finisher, IllegalMove, Move, MoveKind, MoveText, Outcome,
-    PegSet, Position, Preset, Resting, Rules, Setup, Triangle, UnusedTriangles,
+    AntiSpoiling, Board, Cell, Finish, Finisher, Move, MoveKind, MoveText, Outcome, PegSet,
+    Position, Preset, Resting, Rules, Setup, Triangle, UnusedTriangles,
 };
 use utoipa::ToSchema;
 
@@ -640,42 +640,4 @@ impl From<&Position> for OutcomeView {
         .to_owned();
         view
     }
-}
-
-/// The illegal-move reason codes, for documentation.
-pub fn illegal_move_codes() -> Vec<&'static str> {
-    let samples = [
-        IllegalMove::GameOver,
-        IllegalMove::NotYourTurn {
-            player: 0,
-            to_move: 0,
-        },
-        IllegalMove::OffBoard { hole: 0, holes: 1 },
-        IllegalMove::EmptyHole { hole: 0 },
-        IllegalMove::NotYourPeg {
-            hole: 0,
-            owner: None,
-            to_move: 0,
-        },
-        IllegalMove::ReturnsToStart { hole: 0 },
-        IllegalMove::Occupied { hole: 0 },
-        IllegalMove::NotAStepOrHop { from: 0, to: 0 },
-        IllegalMove::NothingToHopOver { from: 0, to: 0 },
-        IllegalMove::LongJumpsOff { from: 0, to: 0 },
-        IllegalMove::NotASymmetricJump { from: 0, to: 0 },
-        IllegalMove::StepInChain { from: 0, to: 0 },
-        IllegalMove::Unreachable { from: 0, to: 0 },
-        IllegalMove::LeavesTarget { from: 0, to: 0 },
-        IllegalMove::EndsInForeignTriangle {
-            to: 0,
-            triangle: Triangle::North,
-        },
-        IllegalMove::SwapNotAllowed {
-            hole: 0,
-            reason: "",
-        },
-        IllegalMove::PassNotAllowed,
-        IllegalMove::FinishedMustPass { player: 0 },
-    ];
-    samples.iter().map(IllegalMove::code).collect()
 }
