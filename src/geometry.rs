@@ -43,6 +43,8 @@ pub struct Geometry {
     hops: Vec<[(u8, u8); 6]>,
     /// For each hole and direction: the holes along the line, nearest first.
     rays: Vec<[Vec<u8>; 6]>,
+    /// The same lines as bit sets.
+    ray_masks: Vec<[u128; 6]>,
     triangles: [CellSet; 6],
     triangle_of: Vec<Option<Triangle>>,
     mirror: Vec<u8>,
@@ -146,9 +148,18 @@ impl Geometry {
                 image
             })
             .collect();
+        let ray_masks = rays
+            .iter()
+            .map(|lines: &[Vec<u8>; 6]| {
+                lines
+                    .each_ref()
+                    .map(|line| line.iter().fold(0u128, |mask, &id| mask | 1 << id))
+            })
+            .collect();
         Geometry {
             board,
             all: CellSet::first(coordinates.len()),
+            ray_masks,
             rows: (r_max - r_min + 1) as usize,
             coordinates,
             lookup,
@@ -271,6 +282,14 @@ impl Geometry {
     #[inline]
     pub(crate) fn ray_table(&self, cell: Cell) -> &[Vec<u8>; 6] {
         &self.rays[cell.id()]
+    }
+
+    /// The holes on the line from `cell` in direction number `direction`,
+    /// as a bit set. Ids grow along the line for the first three directions
+    /// (east, south-east, south-west) and shrink for the others.
+    #[inline]
+    pub(crate) fn ray_mask(&self, cell: Cell, direction: usize) -> u128 {
+        self.ray_masks[cell.id()][direction]
     }
 
     /// The holes of a triangle (empty for a triangle the board lacks).
@@ -486,6 +505,25 @@ mod tests {
                     }
                 }
                 assert_eq!(g.mirror(g.mirror(c)), c);
+            }
+        }
+    }
+
+    #[test]
+    fn ids_grow_along_the_first_three_directions_and_shrink_along_the_rest() {
+        for board in Board::all() {
+            let g = board.geometry();
+            for c in g.cells() {
+                for d in Direction::ALL {
+                    let ids: Vec<usize> = g.ray(c, d).map(Cell::id).collect();
+                    let mut sorted = ids.clone();
+                    sorted.sort_unstable();
+                    if d.index() >= 3 {
+                        sorted.reverse();
+                    }
+                    assert_eq!(ids, sorted, "{board} {c} {d:?}");
+                    assert_eq!(g.ray_mask(c, d.index()).count_ones() as usize, ids.len());
+                }
             }
         }
     }

@@ -252,13 +252,29 @@ impl Position {
             return (over != NONE && others.contains(Cell(over)))
                 .then(|| (Cell(landing), !others.contains(Cell(landing))));
         }
-        let ray = &self.geometry.ray_table(here)[direction];
-        let pivot = ray.iter().position(|&id| others.contains(Cell(id)))?;
-        let landing = *ray.get(2 * pivot + 1)?;
-        let between_clear = ray[pivot + 1..2 * pivot + 1]
-            .iter()
-            .all(|&id| !others.contains(Cell(id)));
-        between_clear.then(|| (Cell(landing), !others.contains(Cell(landing))))
+        // The first peg on the line is the pivot. Ids are monotonic along a
+        // line, so it is the lowest or the highest blocker.
+        let line = self.geometry.ray_mask(here, direction);
+        let blockers = line & others.0;
+        if blockers == 0 {
+            return None;
+        }
+        let pivot = if direction < 3 {
+            blockers.trailing_zeros()
+        } else {
+            127 - blockers.leading_zeros()
+        };
+        let below_pivot = (1u128 << pivot) - 1;
+        let nearer = if direction < 3 {
+            line & below_pivot
+        } else {
+            line & !below_pivot & !(1u128 << pivot)
+        };
+        let distance = nearer.count_ones() as usize;
+        let landing = *self.geometry.ray_table(here)[direction].get(2 * distance + 1)?;
+        let (low, high) = (pivot.min(u32::from(landing)), pivot.max(u32::from(landing)));
+        let between = line & ((1u128 << high) - 1) & !((2u128 << low) - 1);
+        (between & others.0 == 0).then(|| (Cell(landing), !others.contains(Cell(landing))))
     }
 
     /// One path for a legal move, from its start to its end: the move's
