@@ -228,7 +228,7 @@ pub struct BoardView {
 /// A board's holes, coordinates, neighbours and triangles.
 #[utoipa::path(
     tag = "catalogue",
-    params(("board" = String, Path, description = "`star1`..`star4` or `rhombus<M>x<K>`", example = "star4")),
+    params(("board" = String, Path, description = "`star1`..`star4` or `rhombus<M>x<K>` (M from 2 to 11, K from 1 to M-1)", example = "star4", pattern = "^(star[1-4]|rhombus([2-9]|1[01])x([1-9]|10))$")),
     responses(
         (status = 200, description = "The board's geometry", body = BoardView),
         (status = 404, description = "No such board", body = Problem, content_type = "application/problem+json"),
