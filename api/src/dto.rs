@@ -405,6 +405,15 @@ impl PositionJson {
     }
 }
 
+/// A request about one position.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"position": "star4 classic south:111-120/north:0-9 0 0 -"}))]
+pub struct PositionRequest {
+    /// The position, as a string or as JSON.
+    pub position: PositionInput,
+}
+
 /// A position in both forms, with what a client needs next.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct PositionView {

@@ -509,6 +509,21 @@ fn http_level_errors_are_problem_details() {
 }
 
 #[test]
+fn every_json_body_must_be_an_object() {
+    // serde would read a struct from an array, field by field; the API must not.
+    let document = get("/openapi.json").json();
+    let mut posts = 0;
+    for (path, item) in document["paths"].as_object().unwrap() {
+        if item.get("post").is_some() {
+            posts += 1;
+            let reply = post(path, json!([START, "115-104"]));
+            assert_problem(&reply, 400, "malformed_json");
+        }
+    }
+    assert_eq!(posts, 7);
+}
+
+#[test]
 fn cors_allows_other_origins() {
     let response = agent()
         .get(format!("{}/healthz", server()))

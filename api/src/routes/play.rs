@@ -6,7 +6,9 @@ use sternhalma::{Cell, Move, MoveText, Position};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::dto::{HoleId, MoveInput, MoveView, OutcomeView, PositionInput, PositionView, hole};
+use crate::dto::{
+    HoleId, MoveInput, MoveView, OutcomeView, PositionInput, PositionRequest, PositionView, hole,
+};
 use crate::error::{ApiError, BodyErrors, Problem};
 use crate::whole::Object;
 
@@ -59,8 +61,9 @@ pub struct LegalMoves {
 )]
 #[post("/v1/legal-moves")]
 pub async fn legal_moves(
-    request: web::Json<LegalMovesRequest>,
+    body: web::Json<Object<LegalMovesRequest>>,
 ) -> Result<web::Json<LegalMoves>, ApiError> {
+    let request = body.into_inner().0;
     let position = request.position.resolve()?;
     let moves = match request.from {
         None => position.legal_moves(),
@@ -174,19 +177,10 @@ pub async fn apply(body: web::Json<Object<ApplyRequest>>) -> Result<web::Json<Ap
     }))
 }
 
-/// A position.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"position": "star4 classic south:111-120/north:0-9 0 0 -"}))]
-pub struct OutcomeRequest {
-    /// The position, as a string or as JSON.
-    pub position: PositionInput,
-}
-
 /// Whether the game is over, who won, and each player's result.
 #[utoipa::path(
     tag = "play",
-    request_body = OutcomeRequest,
+    request_body = PositionRequest,
     responses(
         (status = 200, description = "The outcome", body = OutcomeView),
         BodyErrors,
@@ -195,8 +189,9 @@ pub struct OutcomeRequest {
 )]
 #[post("/v1/outcome")]
 pub async fn outcome(
-    request: web::Json<OutcomeRequest>,
+    body: web::Json<Object<PositionRequest>>,
 ) -> Result<web::Json<OutcomeView>, ApiError> {
+    let request = body.into_inner().0;
     let position = request.position.resolve()?;
     Ok(web::Json((&position).into()))
 }

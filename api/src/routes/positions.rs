@@ -6,7 +6,7 @@ use sternhalma::{Board, Layout, Setup};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::dto::{PlayerIndex, PositionInput, PositionView, RulesInput};
+use crate::dto::{PlayerIndex, PositionRequest, PositionView, RulesInput};
 use crate::error::{ApiError, BodyErrors, Problem};
 use crate::whole::Object;
 
@@ -48,8 +48,9 @@ pub struct NewPosition {
 )]
 #[post("/v1/positions")]
 pub async fn new_position(
-    request: web::Json<NewPosition>,
+    body: web::Json<Object<NewPosition>>,
 ) -> Result<web::Json<PositionView>, ApiError> {
+    let request = body.into_inner().0;
     let rules_input = request
         .rules
         .clone()
@@ -66,19 +67,11 @@ pub async fn new_position(
     Ok(web::Json((&position).into()))
 }
 
-/// A position to check.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ValidateRequest {
-    /// The position, as a string or as JSON.
-    pub position: PositionInput,
-}
-
 /// Checks a position and converts it: a valid one is answered in both forms
 /// (position string and JSON); an invalid one is a 422 listing every problem.
 #[utoipa::path(
     tag = "positions",
-    request_body = ValidateRequest,
+    request_body = PositionRequest,
     responses(
         (status = 200, description = "The position is valid; both forms", body = PositionView),
         BodyErrors,
@@ -87,7 +80,7 @@ pub struct ValidateRequest {
 )]
 #[post("/v1/positions/validate")]
 pub async fn validate(
-    body: web::Json<Object<ValidateRequest>>,
+    body: web::Json<Object<PositionRequest>>,
 ) -> Result<web::Json<PositionView>, ApiError> {
     let request = body.into_inner().0;
     Ok(web::Json((&request.position.resolve()?).into()))
