@@ -201,24 +201,9 @@ fn perft_start(c: &mut Criterion) {
     group.finish();
 }
 
-/// SplitMix64 (Steele, Lea and Flood 2014): tiny and well mixed, so the
-/// bench needs no `rand` and plays the same games on every machine.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`), by Lemire's multiply-shift.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
+#[path = "../examples/common/splitmix.rs"]
+mod splitmix;
+use splitmix::SplitMix64;
 
 /// Plays uniformly random legal moves from `start` until the game is over
 /// or `PLAYOUT_LIMIT` plies; returns the plies played.
