@@ -1,0 +1,1 @@
+"""Reference solutions to the notebooks' exercises (one module per notebook)."""
