@@ -27,7 +27,9 @@ class StudentBot:
         self.node_budget = node_budget
         self.nodes = 0
 
-    def _search(self, position: sternhalma.Position, depth: int, alpha: float, beta: float) -> float:
+    def _search(
+        self, position: sternhalma.Position, depth: int, alpha: float, beta: float
+    ) -> float:
         self.nodes += 1
         if self.nodes > self.node_budget:
             raise _OutOfBudget
