@@ -154,7 +154,7 @@ pub async fn create_match(
     params(ListQuery),
     responses(
         (status = 200, description = "A page of matches", body = MatchList),
-        (status = 400, description = "Malformed query (`malformed_query`): an unknown status, a limit outside 1 to 200", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed query (`malformed_query`): an unknown status, a limit outside 1 to 200, `before` beyond 2^63-1", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/matches")]
@@ -170,9 +170,12 @@ pub async fn list_matches(
             format!("limit must be 1 to {MAX_PAGE}"),
         ));
     }
-    let before = query
-        .before
-        .map_or(i64::MAX, |b| i64::try_from(b).unwrap_or(i64::MAX));
+    let before = match query.before {
+        None => i64::MAX,
+        Some(before) => i64::try_from(before).map_err(|_| {
+            ApiError::bad_request("malformed_query", format!("before is at most {}", i64::MAX))
+        })?,
+    };
     let status = query.status;
     Ok(web::Json(
         store
