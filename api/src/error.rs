@@ -65,6 +65,16 @@ pub enum BodyErrors {
     NotJson(Problem),
 }
 
+/// The error of every operation that uses the database, documented once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum StorageErrors {
+    /// The database is busy or unavailable (`unavailable`): nothing was
+    /// stored; try again.
+    #[response(status = 503, content_type = "application/problem+json")]
+    Unavailable(Problem),
+}
+
 /// The error type of every handler.
 #[derive(Clone, Debug)]
 pub struct ApiError {

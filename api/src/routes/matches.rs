@@ -15,7 +15,7 @@ use actix_web::http::header::{self, EntityTag, Header as _, IfNoneMatch};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::error::{ApiError, BodyErrors, Problem};
+use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use crate::matches::dto::{
     CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_PAGE,
     MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
@@ -72,6 +72,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
          headers(("Location" = String, description = "The match's URL"))),
         BodyErrors,
         (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
     )
 )]
 #[post("/v1/matches")]
@@ -155,6 +156,7 @@ pub async fn create_match(
     responses(
         (status = 200, description = "A page of matches", body = MatchList),
         (status = 400, description = "Malformed query (`malformed_query`): an unknown status, a limit outside 1 to 200, `before` beyond 2^63-1", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
     )
 )]
 #[get("/v1/matches")]
@@ -202,6 +204,7 @@ fn etag(state: &MatchView) -> EntityTag {
          headers(("ETag" = String, description = "The state's version"))),
         (status = 400, description = "Malformed query (`malformed_query`), e.g. `timeout_ms` over 30000", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
     )
 )]
 #[get("/v1/matches/{id}")]
@@ -281,6 +284,7 @@ pub async fn get_match(
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match has moved on: `stale_ply` (another move came first), `not_your_turn`, `match_closed`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Malformed or illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, ...)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
     )
 )]
 #[post("/v1/matches/{id}/moves")]
@@ -310,6 +314,7 @@ pub async fn submit_move(
     responses(
         (status = 200, description = "The history", body = History),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
     )
 )]
 #[get("/v1/matches/{id}/moves")]
@@ -335,6 +340,7 @@ pub async fn history(
     responses(
         (status = 200, description = "The game record", body = ExportedGame),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
     )
 )]
 #[get("/v1/matches/{id}/export")]
@@ -363,6 +369,7 @@ pub async fn export(
         (status = 403, description = "Not an open seat's token of this match (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match is already over (`match_closed`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
     )
 )]
 #[post("/v1/matches/{id}/resign")]
@@ -392,6 +399,7 @@ pub async fn resign(
         (status = 403, description = "Not this match's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match is already over (`match_closed`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
     )
 )]
 #[post("/v1/matches/{id}/abandon")]
