@@ -134,8 +134,8 @@ def verify(url: str, tracked: list[Tracked]) -> tuple[int, int]:
     return checked, committed_in_flight
 
 
-def verify_file(database: Path) -> None:
-    """Check the file itself with sqlite3."""
+def verify_file(database: Path, tracked: list[Tracked]) -> None:
+    """Check the file itself with sqlite3, after the server stopped."""
     connection = sqlite3.connect(database)
     try:
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -148,12 +148,22 @@ def verify_file(database: Path) -> None:
             assert ply == count and low == 0 and high == count - 1, (
                 f"match {match_id}: ply {ply}, {count} moves numbered {low}..{high}"
             )
-        tokens = connection.execute(
-            "SELECT COUNT(*) FROM seats WHERE length(token_hash) != 32"
+        for match in tracked:
+            stored = connection.execute(
+                "SELECT ply, seat, path FROM moves WHERE match_id = ? ORDER BY ply", (match.id,)
+            ).fetchall()
+            assert stored[: len(match.acked)] == match.acked, f"match {match.id} in the file"
+        hashes = connection.execute(
+            "SELECT COUNT(*) FROM seats WHERE token_hash IS NOT NULL AND length(token_hash) != 32"
         ).fetchone()[0]
-        assert tokens == 0
+        assert hashes == 0
     finally:
         connection.close()
+    # Tokens never reach the disk in clear, as text or as bytes.
+    stored = b"".join(p.read_bytes() for p in database.parent.iterdir() if p.is_file())
+    for match in tracked:
+        for token in match.tokens.values():
+            assert token.encode() not in stored and bytes.fromhex(token) not in stored
 
 
 def main() -> int:
@@ -218,7 +228,7 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait()
-        verify_file(database)
+        verify_file(database, tracked)
         in_flight = sum(m.in_flight for m in tracked)
     print(
         f"crash test ok: {len(tracked)} matches, {checked} acknowledged moves all present after SIGKILL"
