@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from support import BINARY, call, start_server
+from matches_support import BINARY, call, start_server
 
 
 @dataclass

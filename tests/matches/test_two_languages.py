@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from support import ROOT, call, start_server
+from matches_support import ROOT, call, start_server
 
 CLIENTS = ROOT / "examples" / "clients"
 
