@@ -34,7 +34,8 @@ struct Serve {
     /// Port to listen on (0: any free port, printed at start).
     #[arg(long, env = "STERNHALMA_PORT", default_value_t = 8080)]
     port: u16,
-    /// SQLite database file, created if missing.
+    /// SQLite database of stored matches: created if missing, its schema
+    /// migrated at start.
     #[arg(
         long,
         env = "STERNHALMA_DATABASE",
