@@ -8,8 +8,8 @@
 //!   simply ordered: the second sees the first's move.
 //! - Reads run on actix's blocking thread pool (`web::block`) with their
 //!   own connections (WAL lets them read while the writer writes).
-//! - After a commit the writer wakes every long-poll waiting on that match
-//!   ([`Store::subscribe`]).
+//! - After a commit the writer thread itself wakes every long-poll waiting
+//!   on that match ([`Store::subscribe`], [`Store::publish`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -34,7 +34,7 @@ struct Inner {
     path: PathBuf,
     writer: Mutex<mpsc::Sender<Job>>,
     readers: Mutex<Vec<Connection>>,
-    watchers: Mutex<HashMap<i64, watch::Sender<u64>>>,
+    watchers: Mutex<HashMap<i64, watch::Sender<i64>>>,
 }
 
 /// Idle read connections kept for reuse.
@@ -136,7 +136,7 @@ impl Store {
     /// A receiver woken when match `id` changes (after the change is
     /// committed). Subscribe before reading the state, then await
     /// `changed()`: a change between the two is not missed.
-    pub fn subscribe(&self, id: i64) -> watch::Receiver<u64> {
+    pub fn subscribe(&self, id: i64) -> watch::Receiver<i64> {
         let mut watchers = self
             .inner
             .watchers
@@ -152,7 +152,7 @@ impl Store {
     }
 
     /// Wakes everyone waiting on match `id`; `version` is its new version.
-    pub fn publish(&self, id: i64, version: u64) {
+    pub fn publish(&self, id: i64, version: i64) {
         let watchers = self
             .inner
             .watchers

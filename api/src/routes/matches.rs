@@ -139,7 +139,6 @@ pub async fn create_match(
     let state = store
         .write(move |connection| storage::create(connection, &start, &plans, &admin_hash))
         .await?;
-    store.publish(state.id, state.version as u64);
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/matches/{}", state.id)))
         .json(CreatedMatch {
@@ -297,12 +296,16 @@ pub async fn submit_move(
     let id = match_id(id.into_inner())?;
     let token = bearer(&request)?;
     let submission = body.into_inner().0;
+    let notifier = store.get_ref().clone();
     let accepted = store
         .write(move |connection| {
-            storage::submit(connection, id, &token, submission.ply, &submission.mv)
+            let accepted = storage::submit(connection, id, &token, submission.ply, &submission.mv)?;
+            // From the writer thread, right after the commit: waiters are
+            // woken even if this client has gone away meanwhile.
+            notifier.publish(id, accepted.state.version);
+            Ok(accepted)
         })
         .await?;
-    store.publish(id, accepted.state.version as u64);
     Ok(web::Json(accepted))
 }
 
@@ -380,10 +383,14 @@ pub async fn resign(
 ) -> Result<web::Json<MatchView>, ApiError> {
     let id = match_id(id.into_inner())?;
     let token = bearer(&request)?;
+    let notifier = store.get_ref().clone();
     let state = store
-        .write(move |connection| storage::resign(connection, id, &token))
+        .write(move |connection| {
+            let state = storage::resign(connection, id, &token)?;
+            notifier.publish(id, state.version);
+            Ok(state)
+        })
         .await?;
-    store.publish(id, state.version as u64);
     Ok(web::Json(state))
 }
 
@@ -410,9 +417,13 @@ pub async fn abandon(
 ) -> Result<web::Json<MatchView>, ApiError> {
     let id = match_id(id.into_inner())?;
     let token = bearer(&request)?;
+    let notifier = store.get_ref().clone();
     let state = store
-        .write(move |connection| storage::abandon(connection, id, &token))
+        .write(move |connection| {
+            let state = storage::abandon(connection, id, &token)?;
+            notifier.publish(id, state.version);
+            Ok(state)
+        })
         .await?;
-    store.publish(id, state.version as u64);
     Ok(web::Json(state))
 }
