@@ -324,7 +324,8 @@ fn insert_move(
 }
 
 /// Plays the built-in bots' moves while a bot seat is to move. Answers the
-/// ending when the game ends or the bots run past [`MAX_BOT_PLIES`].
+/// ending when the game ends or the bots reach `limit` plies
+/// ([`MAX_BOT_PLIES`]).
 fn advance_bots(
     transaction: &Transaction<'_>,
     id: i64,
@@ -333,6 +334,7 @@ fn advance_bots(
     ply: &mut u32,
     now: &str,
     played: &mut Vec<MoveRecord>,
+    limit: u32,
 ) -> Result<Option<Ending>, ApiError> {
     let mut bot_plies = 0;
     loop {
@@ -343,7 +345,7 @@ fn advance_bots(
         let Some(spec) = seats.get(seat).and_then(|s| s.bot.as_ref()) else {
             return Ok(None);
         };
-        if bot_plies == MAX_BOT_PLIES {
+        if bot_plies == limit {
             return Ok(Some(Ending::BotLimit));
         }
         let mv: Move =
@@ -405,6 +407,16 @@ pub fn create(
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
 ) -> Result<MatchView, ApiError> {
+    create_with_bot_limit(connection, start, seats, admin_token_hash, MAX_BOT_PLIES)
+}
+
+fn create_with_bot_limit(
+    connection: &mut Connection,
+    start: &Position,
+    seats: &[SeatPlan],
+    admin_token_hash: &TokenHash,
+    bot_limit: u32,
+) -> Result<MatchView, ApiError> {
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let now = now(&transaction)?;
     transaction.execute(
@@ -441,6 +453,7 @@ pub fn create(
         &mut ply,
         &now,
         &mut played,
+        bot_limit,
     )?;
     if ply > 0 || ending.is_some() {
         save_state(&transaction, id, &position, ply, ending, &now)?;
@@ -541,6 +554,7 @@ pub fn submit(
         &mut ply,
         &now,
         &mut played,
+        MAX_BOT_PLIES,
     )?;
     save_state(&transaction, id, &position, ply, ending, &now)?;
     transaction.commit()?;
@@ -717,4 +731,81 @@ pub fn list(
         },
         matches,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sternhalma::{Layout, Rules};
+
+    fn scratch(name: &str) -> Connection {
+        let dir =
+            std::env::temp_dir().join(format!("sternhalma-storage-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        crate::db::open(&dir.join("storage.sqlite3")).unwrap().0
+    }
+
+    fn bot(seed: u64) -> SeatPlan {
+        SeatPlan {
+            name: format!("bot {seed}"),
+            bot: Some(BotSpec {
+                kind: "random".to_owned(),
+                seed: Some(seed),
+                nodes: None,
+                millis: None,
+                depth: None,
+            }),
+            token_hash: None,
+        }
+    }
+
+    fn start(rules: &str) -> Position {
+        Position::start(
+            "star4".parse().unwrap(),
+            Layout::standard(2).unwrap(),
+            rules.parse::<Rules>().unwrap(),
+        )
+        .unwrap()
+    }
+
+    // The routes refuse matches without an open seat; storage plays
+    // whatever bots are to move, so two bots show both ways a bot chain
+    // ends.
+    #[test]
+    fn bots_play_to_the_outcome_within_one_request() {
+        let mut connection = scratch("outcome");
+        let state = create_with_bot_limit(
+            &mut connection,
+            &start("classic,max_plies=6"),
+            &[bot(1), bot(2)],
+            &[0; 32],
+            100,
+        )
+        .unwrap();
+        assert_eq!(state.status, MatchStatus::Finished);
+        assert_eq!(state.ply, 6);
+        let result = state.result.unwrap();
+        assert_eq!(result.ending, Ending::Outcome);
+        assert_eq!(result.results, [0.0, 0.0], "a draw by the move limit");
+        assert_eq!(history(&connection, state.id).unwrap().moves.len(), 6);
+    }
+
+    #[test]
+    fn bots_that_do_not_finish_are_stopped_at_the_limit() {
+        let mut connection = scratch("limit");
+        let state = create_with_bot_limit(
+            &mut connection,
+            &start("classic"),
+            &[bot(3), bot(4)],
+            &[0; 32],
+            10,
+        )
+        .unwrap();
+        assert_eq!(state.status, MatchStatus::Abandoned);
+        assert_eq!(state.ply, 10);
+        assert_eq!(state.result.unwrap().ending, Ending::BotLimit);
+        assert!(state.legal_moves.is_empty());
+        assert_eq!(export(&connection, state.id).unwrap().moves.len(), 10);
+    }
 }
