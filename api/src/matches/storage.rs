@@ -323,6 +323,14 @@ fn insert_move(
     Ok(())
 }
 
+/// A match while a request plays moves on it: the position, the ply, and
+/// the moves this request has stored.
+struct Progress {
+    position: Position,
+    ply: u32,
+    played: Vec<MoveRecord>,
+}
+
 /// Plays the built-in bots' moves while a bot seat is to move. Answers the
 /// ending when the game ends or the bots reach `limit` plies
 /// ([`MAX_BOT_PLIES`]).
@@ -330,14 +338,13 @@ fn advance_bots(
     transaction: &Transaction<'_>,
     id: i64,
     seats: &[SeatRow],
-    position: &mut Position,
-    ply: &mut u32,
+    progress: &mut Progress,
     now: &str,
-    played: &mut Vec<MoveRecord>,
     limit: u32,
 ) -> Result<Option<Ending>, ApiError> {
     let mut bot_plies = 0;
     loop {
+        let position = &progress.position;
         if position.outcome() != Outcome::InProgress {
             return Ok(Some(Ending::Outcome));
         }
@@ -348,19 +355,20 @@ fn advance_bots(
         if bot_plies == limit {
             return Ok(Some(Ending::BotLimit));
         }
+        let ply = progress.ply;
         let mv: Move =
-            bots::choose_move(spec, position, bots::ply_seed(spec.seed.unwrap_or(0), *ply));
+            bots::choose_move(spec, position, bots::ply_seed(spec.seed.unwrap_or(0), ply));
         let view = MoveView::new(position, mv);
         let next = position.play(mv).map_err(corrupt)?;
-        insert_move(transaction, id, *ply, seat, &path_text(&view), now)?;
-        played.push(MoveRecord {
-            ply: *ply,
+        insert_move(transaction, id, ply, seat, &path_text(&view), now)?;
+        progress.played.push(MoveRecord {
+            ply,
             seat,
             mv: view,
             played_at: now.to_owned(),
         });
-        *position = next;
-        *ply += 1;
+        progress.position = next;
+        progress.ply += 1;
         bot_plies += 1;
     }
 }
@@ -442,21 +450,21 @@ fn create_with_bot_limit(
         )?;
     }
     let seat_rows = load_seats(&transaction, id)?;
-    let mut position = start.clone();
-    let mut ply = 0;
-    let mut played = Vec::new();
-    let ending = advance_bots(
-        &transaction,
-        id,
-        &seat_rows,
-        &mut position,
-        &mut ply,
-        &now,
-        &mut played,
-        bot_limit,
-    )?;
-    if ply > 0 || ending.is_some() {
-        save_state(&transaction, id, &position, ply, ending, &now)?;
+    let mut progress = Progress {
+        position: start.clone(),
+        ply: 0,
+        played: Vec::new(),
+    };
+    let ending = advance_bots(&transaction, id, &seat_rows, &mut progress, &now, bot_limit)?;
+    if progress.ply > 0 || ending.is_some() {
+        save_state(
+            &transaction,
+            id,
+            &progress.position,
+            progress.ply,
+            ending,
+            &now,
+        )?;
     }
     transaction.commit()?;
     view(connection, id)
@@ -528,38 +536,38 @@ pub fn submit(
             ),
         ));
     }
-    let (played_move, mut position) = play(&position, input)?;
+    let (played_move, position) = play(&position, input)?;
     let now = now(&transaction)?;
-    let mut ply = row.ply;
     insert_move(
         &transaction,
         id,
-        ply,
+        row.ply,
         seat,
         &path_text(&played_move.mv),
         &now,
     )?;
-    let mut played = vec![MoveRecord {
-        ply,
-        seat,
-        mv: played_move.mv,
-        played_at: now.clone(),
-    }];
-    ply += 1;
-    let ending = advance_bots(
+    let mut progress = Progress {
+        position,
+        ply: row.ply + 1,
+        played: vec![MoveRecord {
+            ply: row.ply,
+            seat,
+            mv: played_move.mv,
+            played_at: now.clone(),
+        }],
+    };
+    let ending = advance_bots(&transaction, id, &seats, &mut progress, &now, MAX_BOT_PLIES)?;
+    save_state(
         &transaction,
         id,
-        &seats,
-        &mut position,
-        &mut ply,
+        &progress.position,
+        progress.ply,
+        ending,
         &now,
-        &mut played,
-        MAX_BOT_PLIES,
     )?;
-    save_state(&transaction, id, &position, ply, ending, &now)?;
     transaction.commit()?;
     Ok(MovesAccepted {
-        played,
+        played: progress.played,
         state: view(connection, id)?,
     })
 }
