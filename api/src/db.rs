@@ -1,37 +1,110 @@
 //! The SQLite database: opened (and created) at start, schema migrated by
 //! the service itself.
 //!
-//! The stateless API does not use it yet; stored matches do. Opening it at
-//! start means a bad path or a locked file is reported before the server
-//! takes requests.
+//! Every connection runs in WAL mode with foreign keys on and
+//! `synchronous = FULL`, so a committed transaction (an accepted move) is on
+//! disk before the client hears about it, and survives power loss, not only
+//! a crash of the process.
 
 use std::path::Path;
+use std::time::Duration;
 
 use rusqlite::Connection;
 
-/// The schema, one migration per version, applied in order. Never edit an
-/// applied migration: add a new one.
-const MIGRATIONS: &[&str] = &[
-    // 1: the version table itself is created by `migrate`; nothing else yet.
+/// The schema, one migration per version, applied in order, each in its own
+/// transaction. Never edit an applied migration: add a new one.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: the version table itself is created by `migrate`; nothing else.
     "SELECT 1;",
+    // 2: stored matches. A match is its start position plus its moves; the
+    // `position`, `ply` and `status` columns are the state after the last
+    // move, written in the same transaction as the move (a cache that
+    // replaying the moves reproduces). Tokens are SHA-256 hashes only.
+    "CREATE TABLE matches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        start_position TEXT NOT NULL,
+        position TEXT NOT NULL,
+        ply INTEGER NOT NULL DEFAULT 0 CHECK (ply >= 0),
+        version INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
+        status TEXT NOT NULL DEFAULT 'in_progress'
+            CHECK (status IN ('in_progress', 'finished', 'abandoned')),
+        ending TEXT CHECK (ending IN ('outcome', 'resignation', 'abandoned', 'bot_limit')),
+        resigned_seat INTEGER,
+        admin_token_hash BLOB NOT NULL CHECK (length(admin_token_hash) = 32),
+        CHECK ((status = 'in_progress') = (ending IS NULL))
+    );
+    CREATE INDEX matches_by_status ON matches (status, id);
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        name TEXT NOT NULL,
+        bot TEXT,
+        token_hash BLOB CHECK (token_hash IS NULL OR length(token_hash) = 32),
+        PRIMARY KEY (match_id, seat),
+        CHECK ((bot IS NULL) = (token_hash IS NOT NULL))
+    );
+    CREATE TABLE moves (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL CHECK (ply >= 0),
+        seat INTEGER NOT NULL,
+        path TEXT NOT NULL,
+        played_at TEXT NOT NULL,
+        PRIMARY KEY (match_id, ply),
+        FOREIGN KEY (match_id, seat) REFERENCES seats (match_id, seat)
+    );",
 ];
+
+/// The schema version this code writes.
+pub const CURRENT_VERSION: usize = MIGRATIONS.len();
+
+/// How long a connection waits for another's lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Opens (creating if needed) the database file and brings its schema up to
 /// date. Returns the connection and the schema version.
 ///
 /// # Errors
-/// The file cannot be opened or written, or a migration fails.
+/// The file cannot be opened or written, a migration fails, or the file was
+/// written by a newer version of the service.
 pub fn open(path: &Path) -> rusqlite::Result<(Connection, usize)> {
-    let mut connection = Connection::open(path)?;
+    open_with_version(path, CURRENT_VERSION)
+}
+
+/// Opens the database file with the schema brought up to `version` only
+/// (no further): how tests make a file as an older release left it.
+///
+/// # Errors
+/// As [`open`]; also when `version` is beyond the known migrations.
+pub fn open_with_version(path: &Path, version: usize) -> rusqlite::Result<(Connection, usize)> {
+    let mut connection = connect(path)?;
+    let version = migrate(&mut connection, version)?;
+    Ok((connection, version))
+}
+
+/// Opens another connection to an already migrated file, with the same
+/// settings; used for reads beside the writer.
+///
+/// # Errors
+/// The file cannot be opened.
+pub fn connect(path: &Path) -> rusqlite::Result<Connection> {
+    let connection = Connection::open(path)?;
+    connection.busy_timeout(BUSY_TIMEOUT)?;
     connection.pragma_update(None, "journal_mode", "WAL")?;
     connection.pragma_update(None, "foreign_keys", "ON")?;
     // FULL: a committed transaction survives power loss, not only a crash.
     connection.pragma_update(None, "synchronous", "FULL")?;
-    let version = migrate(&mut connection)?;
-    Ok((connection, version))
+    Ok(connection)
 }
 
-fn migrate(connection: &mut Connection) -> rusqlite::Result<usize> {
+fn migrate(connection: &mut Connection, target: usize) -> rusqlite::Result<usize> {
+    if target > MIGRATIONS.len() {
+        return Err(rusqlite::Error::InvalidParameterName(format!(
+            "schema version {target} does not exist (the latest is {})",
+            MIGRATIONS.len()
+        )));
+    }
     connection.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
             version INTEGER PRIMARY KEY,
@@ -44,7 +117,14 @@ fn migrate(connection: &mut Connection) -> rusqlite::Result<usize> {
         |row| row.get(0),
     )?;
     let applied = usize::try_from(applied).unwrap_or(0);
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+    if applied > MIGRATIONS.len() {
+        // Written by a newer release: refuse rather than misread it.
+        return Err(rusqlite::Error::InvalidParameterName(format!(
+            "the file has schema version {applied}, newer than this program's {}; upgrade the program",
+            MIGRATIONS.len()
+        )));
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().take(target).skip(applied) {
         let transaction = connection.transaction()?;
         transaction.execute_batch(sql)?;
         transaction.execute(
@@ -53,25 +133,37 @@ fn migrate(connection: &mut Connection) -> rusqlite::Result<usize> {
         )?;
         transaction.commit()?;
     }
-    Ok(MIGRATIONS.len())
+    Ok(applied.max(target))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("sternhalma-db-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("test.sqlite3")
+    }
+
     #[test]
     fn creates_and_reopens_a_database_file() {
-        let dir = std::env::temp_dir().join(format!("sternhalma-db-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("test.sqlite3");
-        let _ = std::fs::remove_file(&path);
+        let path = scratch("reopen");
         let (connection, version) = open(&path).unwrap();
         assert_eq!(version, MIGRATIONS.len());
         let mode: String = connection
             .query_row("PRAGMA journal_mode", [], |row| row.get(0))
             .unwrap();
         assert_eq!(mode, "wal");
+        let synchronous: i64 = connection
+            .query_row("PRAGMA synchronous", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(synchronous, 2, "FULL");
+        let foreign_keys: i64 = connection
+            .query_row("PRAGMA foreign_keys", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(foreign_keys, 1);
         drop(connection);
         let (connection, again) = open(&path).unwrap();
         assert_eq!(again, version);
@@ -85,6 +177,22 @@ mod tests {
             MIGRATIONS.len(),
             "migrations are applied once"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_file_from_a_newer_release_is_refused() {
+        let path = scratch("newer");
+        let (connection, _) = open(&path).unwrap();
+        connection
+            .execute(
+                "INSERT INTO schema_migrations (version) VALUES (?1)",
+                [MIGRATIONS.len() as i64 + 1],
+            )
+            .unwrap();
+        drop(connection);
+        let error = open(&path).unwrap_err().to_string();
+        assert!(error.contains("newer"), "{error}");
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 }

@@ -65,6 +65,16 @@ pub enum BodyErrors {
     NotJson(Problem),
 }
 
+/// The error of every operation that uses the database, documented once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum StorageErrors {
+    /// The database is busy or unavailable (`unavailable`): nothing was
+    /// stored; try again.
+    #[response(status = 503, content_type = "application/problem+json")]
+    Unavailable(Problem),
+}
+
 /// The error type of every handler.
 #[derive(Clone, Debug)]
 pub struct ApiError {
@@ -72,6 +82,7 @@ pub struct ApiError {
     // Boxed: errors travel in every handler's `Result`, and are rare.
     problem: Box<Problem>,
     allow: Option<String>,
+    www_authenticate: bool,
 }
 
 impl ApiError {
@@ -89,7 +100,25 @@ impl ApiError {
                 move_index: None,
             }),
             allow: None,
+            www_authenticate: false,
         }
+    }
+
+    /// 401: no token, or not a bearer token (with `WWW-Authenticate: Bearer`).
+    pub fn unauthorized(code: &str, detail: impl Into<String>) -> ApiError {
+        let mut error = ApiError::new(StatusCode::UNAUTHORIZED, code, "Unauthorized", detail);
+        error.www_authenticate = true;
+        error
+    }
+
+    /// 403: a well-formed token that does not give this right.
+    pub fn forbidden(code: &str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, code, "Forbidden", detail)
+    }
+
+    /// 409: the request does not fit the resource's current state.
+    pub fn conflict(code: &str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, code, "Conflict", detail)
     }
 
     /// 400: the request body or query is not what the operation takes.
@@ -161,6 +190,9 @@ impl ResponseError for ApiError {
         if let Some(allow) = &self.allow {
             response.insert_header((header::ALLOW, allow.as_str()));
         }
+        if self.www_authenticate {
+            response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
         response.body(serde_json::to_string(&self.problem).expect("problems serialise"))
     }
 }
@@ -223,6 +255,29 @@ impl From<MoveError> for ApiError {
         match e {
             MoveError::Malformed(e) => e.into(),
             MoveError::Illegal(e) => e.into(),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(e: rusqlite::Error) -> ApiError {
+        // Not the client's fault: logged, and answered without details.
+        tracing::error!(error = %e, "database error");
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "unavailable",
+                    "Service unavailable",
+                    "the database is busy; try again",
+                )
+            }
+            _ => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "storage_error",
+                "Internal server error",
+                "the database failed; nothing was stored",
+            ),
         }
     }
 }

@@ -1,13 +1,17 @@
-//! Sternhalma's stateless HTTP API: every rules request carries the rules and
-//! the position, and every answer carries what the client needs next. All
-//! rules live in the `sternhalma` crate; this crate converts, calls it, and
+//! Sternhalma's HTTP API: every rules request carries the rules and the
+//! position, and every answer carries what the client needs next; stored
+//! matches (`/v1/matches`) keep games between requests in SQLite. All rules
+//! live in the `sternhalma` crate; this crate converts, calls it, and
 //! converts back.
 
+pub mod bots;
 pub mod db;
 pub mod dto;
 pub mod error;
 pub mod limits;
+pub mod matches;
 pub mod routes;
+pub mod store;
 pub mod whole;
 
 use actix_cors::Cors;
@@ -19,6 +23,7 @@ use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::error::ApiError;
+pub use crate::store::Store;
 
 /// Who may call the API from a browser page of another origin.
 #[derive(Clone, Debug)]
@@ -36,7 +41,7 @@ pub enum CorsPolicy {
 #[openapi(
     info(
         title = "Sternhalma",
-        description = "The reference rules engine for Chinese Checkers, over HTTP. Every request carries the rules and the position (as the compact position string or as JSON); every answer carries the new position, its legal moves or outcome. Errors are RFC 9457 problem details with a stable `code`. Unknown routes answer 404 and known routes called with another method 405, both as problem details. Request bodies are limited to 1 MiB (413 beyond).",
+        description = "The reference rules engine for Chinese Checkers, over HTTP. Every request carries the rules and the position (as the compact position string or as JSON); every answer carries the new position, its legal moves or outcome. Errors are RFC 9457 problem details with a stable `code`. Unknown routes answer 404 and known routes called with another method 405, both as problem details. Request bodies are limited to 1 MiB (413 beyond). Stored matches (`/v1/matches`) live in the server's SQLite database: open seats are played with `Authorization: Bearer <seat token>`.",
         license(name = "MIT OR Apache-2.0")
     ),
     tags(
@@ -45,8 +50,9 @@ pub enum CorsPolicy {
         (name = "positions", description = "Start positions, validation and conversion"),
         (name = "play", description = "Legal moves, playing moves, outcomes, replays"),
         (name = "render", description = "Pictures of positions"),
+        (name = "matches", description = "Stored matches: seats, tokens, moves, long-poll, history, export"),
     ),
-    modifiers(&Servers)
+    modifiers(&Servers, &Security)
 )]
 struct ApiDoc;
 
@@ -55,6 +61,31 @@ struct Servers;
 impl Modify for Servers {
     fn modify(&self, openapi: &mut OpenApi) {
         openapi.servers = Some(vec![utoipa::openapi::Server::new("/")]);
+    }
+}
+
+struct Security;
+
+impl Modify for Security {
+    fn modify(&self, openapi: &mut OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        let bearer = |description: &str| {
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(description))
+                    .build(),
+            )
+        };
+        components.add_security_scheme(
+            "seat_token",
+            bearer("A seat's token, given once when the match is created"),
+        );
+        components.add_security_scheme(
+            "admin_token",
+            bearer("The match creator's token, given once when the match is created"),
+        );
     }
 }
 
@@ -90,6 +121,7 @@ fn routes_app(
         .configure(routes::positions::configure)
         .configure(routes::play::configure)
         .configure(routes::render::configure)
+        .configure(routes::matches::configure)
 }
 
 fn cors_middleware(policy: CorsPolicy) -> Cors {
@@ -98,6 +130,12 @@ fn cors_middleware(policy: CorsPolicy) -> Cors {
         .allowed_headers([
             actix_web::http::header::CONTENT_TYPE,
             actix_web::http::header::ACCEPT,
+            actix_web::http::header::AUTHORIZATION,
+            actix_web::http::header::IF_NONE_MATCH,
+        ])
+        .expose_headers([
+            actix_web::http::header::ETAG,
+            actix_web::http::header::LOCATION,
         ])
         .max_age(3600);
     match policy {
@@ -111,8 +149,10 @@ fn cors_middleware(policy: CorsPolicy) -> Cors {
 
 /// The whole application: the routes, `/openapi.json`, Swagger UI at
 /// `/docs/`, and problem details for unknown routes (404) and methods (405).
+/// `store` is the database of stored matches, shared by every worker.
 pub fn app(
     cors: CorsPolicy,
+    store: Store,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -125,6 +165,7 @@ pub fn app(
     let (app, api) = routes_app(cors).split_for_parts();
     let routes = web::Data::new(RouteTable::new(&api));
     app.app_data(routes)
+        .app_data(web::Data::new(store))
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .route("/docs", web::get().to(docs_redirect))
         .default_service(web::to(fallback))

@@ -4,7 +4,7 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use sternhalma_api::{CorsPolicy, app, db, openapi};
+use sternhalma_api::{CorsPolicy, Store, app, openapi};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Parser)]
@@ -34,7 +34,8 @@ struct Serve {
     /// Port to listen on (0: any free port, printed at start).
     #[arg(long, env = "STERNHALMA_PORT", default_value_t = 8080)]
     port: u16,
-    /// SQLite database file, created if missing.
+    /// SQLite database of stored matches: created if missing, its schema
+    /// migrated at start.
     #[arg(
         long,
         env = "STERNHALMA_DATABASE",
@@ -100,7 +101,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         LogFormat::Text => subscriber.init(),
         LogFormat::Json => subscriber.json().init(),
     }
-    let (_connection, version) = db::open(&serve.database)
+    let (store, version) = Store::open(&serve.database)
         .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
     tracing::info!(database = %serve.database.display(), schema_version = version, "database ready");
     let cors = match serve.cors_origins.as_str() {
@@ -118,7 +119,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
     actix_web::rt::System::new().block_on(async move {
         let server = actix_web::HttpServer::new(move || {
-            app(cors.clone()).wrap(
+            app(cors.clone(), store.clone()).wrap(
                 actix_web::middleware::Logger::new("%r %s %b %Dms").log_target("sternhalma::http"),
             )
         })

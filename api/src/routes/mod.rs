@@ -1,6 +1,7 @@
 //! The HTTP routes, one module per resource.
 
 pub mod catalogue;
+pub mod matches;
 pub mod play;
 pub mod positions;
 pub mod render;

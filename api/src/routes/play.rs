@@ -126,7 +126,12 @@ pub struct Applied {
     pub position: PositionView,
 }
 
-fn play(position: &Position, input: &MoveInput) -> Result<(Played, Position), ApiError> {
+/// Plays a move given by a client: what was played (with the path as
+/// given, when a full path was) and the position after it.
+///
+/// # Errors
+/// 422: malformed move text, or an illegal move (the reason in `code`).
+pub fn play(position: &Position, input: &MoveInput) -> Result<(Played, Position), ApiError> {
     let text = input.text()?;
     let mv = position.parse_move(&text)?;
     let mut view = MoveView::new(position, mv);

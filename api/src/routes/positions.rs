@@ -2,7 +2,7 @@
 
 use actix_web::{post, web};
 use serde::Deserialize;
-use sternhalma::{Board, Layout, Setup};
+use sternhalma::{Board, Layout, Position, Setup};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -36,6 +36,29 @@ pub struct NewPosition {
     pub first_player: Option<usize>,
 }
 
+impl NewPosition {
+    /// The start position this asks for.
+    ///
+    /// # Errors
+    /// 422: unknown board, layout or rules, a layout the board cannot hold,
+    /// or a first player who does not exist.
+    pub fn start(&self) -> Result<Position, ApiError> {
+        let rules_input = self
+            .rules
+            .clone()
+            .unwrap_or_else(|| RulesInput::Text("classic".to_owned()));
+        let rules = rules_input.resolve()?;
+        let board: Board = match &self.board {
+            Some(name) => name.parse()?,
+            None => rules.nearest_preset().default_board(),
+        };
+        let layout: Layout = self.layout.as_deref().unwrap_or("2").parse()?;
+        let mut setup = Setup::start(board, layout, rules);
+        setup.side_to_move = self.first_player.unwrap_or(0);
+        Ok(setup.validate()?)
+    }
+}
+
 /// The start position of a game.
 #[utoipa::path(
     tag = "positions",
@@ -50,20 +73,7 @@ pub struct NewPosition {
 pub async fn new_position(
     body: web::Json<Object<NewPosition>>,
 ) -> Result<web::Json<PositionView>, ApiError> {
-    let request = body.into_inner().0;
-    let rules_input = request
-        .rules
-        .clone()
-        .unwrap_or_else(|| RulesInput::Text("classic".to_owned()));
-    let rules = rules_input.resolve()?;
-    let board: Board = match &request.board {
-        Some(name) => name.parse()?,
-        None => rules.nearest_preset().default_board(),
-    };
-    let layout: Layout = request.layout.as_deref().unwrap_or("2").parse()?;
-    let mut setup = Setup::start(board, layout, rules);
-    setup.side_to_move = request.first_player.unwrap_or(0);
-    let position = setup.validate()?;
+    let position = body.into_inner().0.start()?;
     Ok(web::Json((&position).into()))
 }
 

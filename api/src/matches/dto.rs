@@ -1,0 +1,344 @@
+//! Wire types of stored matches.
+
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::bots::BotSpec;
+use crate::dto::{MoveInput, MoveView, PlayerIndex, PlyCount, PositionView, RulesInput};
+use crate::whole::Object;
+
+/// The longest a long-poll waits, in milliseconds.
+pub const MAX_WAIT_MS: u32 = 30_000;
+/// How long a long-poll waits when `timeout_ms` is not given.
+pub const DEFAULT_WAIT_MS: u32 = 25_000;
+/// The most matches one page of the list holds.
+pub const MAX_PAGE: u32 = 200;
+/// The longest seat name, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// One seat of a new match, in turn order (seat `n` plays player `n`).
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "randy", "bot": {"kind": "random", "seed": 7}}))]
+pub struct SeatRequest {
+    /// A display name for leaderboards (not a person's name is needed): 1
+    /// to 40 characters, no control characters; default `seat <n>`.
+    #[schema(example = "alice")]
+    pub name: Option<String>,
+    /// A built-in bot plays this seat. Absent: an open seat, played by a
+    /// remote client holding the seat's token.
+    #[schema(value_type = Option<BotSpec>)]
+    pub bot: Option<Object<BotSpec>>,
+}
+
+/// A match to create: the game (as `POST /v1/positions` takes it) and one
+/// entry per player.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "board": "rhombus5x2",
+    "layout": "2",
+    "rules": "classic",
+    "seats": [{"name": "alice"}, {"name": "randy", "bot": {"kind": "random", "seed": 7}}]
+}))]
+pub struct NewMatch {
+    /// The board; by default that of the rules' preset.
+    #[schema(example = "rhombus5x2")]
+    pub board: Option<String>,
+    /// The players and their sets (`2`, `3`, `2x3`, ...); default `2`.
+    #[schema(example = "2")]
+    pub layout: Option<String>,
+    /// The rules (preset plus overrides); default `classic`.
+    pub rules: Option<RulesInput>,
+    /// Who moves first (0-based); default 0.
+    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[schema(value_type = Option<PlayerIndex>)]
+    pub first_player: Option<usize>,
+    /// One seat per player of the layout, in player order; at least one
+    /// open (not a bot).
+    #[schema(value_type = Vec<SeatRequest>)]
+    pub seats: Vec<Object<SeatRequest>>,
+}
+
+/// Where a match stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchStatus {
+    /// Moves are being played.
+    InProgress,
+    /// Over: the game reached its outcome, or a seat resigned.
+    Finished,
+    /// Stopped by its creator (admin token), or by the server when its
+    /// bots could not finish the game.
+    Abandoned,
+}
+
+impl MatchStatus {
+    /// The name stored in the database and shown on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchStatus::InProgress => "in_progress",
+            MatchStatus::Finished => "finished",
+            MatchStatus::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// How a match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// The game reached its outcome on the board (won, tie, ranking, draw).
+    Outcome,
+    /// A seat resigned: it is last, every other seat shares first place.
+    Resignation,
+    /// The creator abandoned it: no result (every result 0).
+    Abandoned,
+    /// Only bots were left to move and they did not finish within the
+    /// server's limit of plies per request: abandoned, every result 0.
+    BotLimit,
+}
+
+impl Ending {
+    /// The name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Outcome => "outcome",
+            Ending::Resignation => "resignation",
+            Ending::Abandoned => "abandoned",
+            Ending::BotLimit => "bot_limit",
+        }
+    }
+}
+
+/// Who holds a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A remote client with the seat's token.
+    Open,
+    /// A built-in bot of the server.
+    Bot,
+}
+
+/// A seat of a match.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeatView {
+    /// The seat number, which is the player index (0-based).
+    pub seat: usize,
+    /// Its display name.
+    #[schema(example = "alice")]
+    pub name: String,
+    /// Who plays it.
+    pub kind: SeatKind,
+    /// The bot, for a bot seat (with the seed it uses).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<BotSpec>,
+}
+
+/// The result of a match that is over.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchResult {
+    /// How it ended.
+    pub ending: Ending,
+    /// The seat that resigned, for a resignation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resigned_seat: Option<usize>,
+    /// The seats in first place (empty for a draw or an abandoned match).
+    pub winners: Vec<usize>,
+    /// Each seat's result, as the outcome's `results`: +1 best, -1 worst.
+    pub results: Vec<f64>,
+    /// The result in words.
+    #[schema(example = "player 0 won")]
+    pub summary: String,
+}
+
+/// The state of a stored match: seats, the current position, its legal
+/// moves, and the result once over.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchView {
+    /// The match id.
+    #[schema(example = 1)]
+    pub id: i64,
+    /// Where it stands.
+    pub status: MatchStatus,
+    /// Grows by one with every change (move, resignation, abandonment); the
+    /// `ETag` is made from it.
+    #[schema(example = 3)]
+    pub version: i64,
+    /// When it was created (UTC, RFC 3339).
+    #[schema(example = "2026-11-22T09:00:00.000Z")]
+    pub created_at: String,
+    /// When it last changed (UTC, RFC 3339).
+    #[schema(example = "2026-11-22T09:00:05.250Z")]
+    pub updated_at: String,
+    /// Its seats, in player order.
+    pub seats: Vec<SeatView>,
+    /// Plies played so far: the `ply` the next move must name.
+    #[schema(value_type = PlyCount)]
+    pub ply: u32,
+    /// The seat to move, while in progress.
+    pub to_move: Option<usize>,
+    /// The start position string (the `start` of the export).
+    #[schema(example = "rhombus5x2 classic south:20-24/north:0-4 0 0 -")]
+    pub start_position: String,
+    /// The current position, with the board's outcome (which stays
+    /// `in_progress` after a resignation or abandonment: see `result`).
+    pub position: PositionView,
+    /// The legal moves of the seat to move (empty once over).
+    pub legal_moves: Vec<MoveView>,
+    /// The result, once the match is over.
+    pub result: Option<MatchResult>,
+}
+
+/// A seat's secret token, given once.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeatToken {
+    /// The seat.
+    pub seat: usize,
+    /// Its name.
+    pub name: String,
+    /// The token: send it as `Authorization: Bearer <token>` to play the
+    /// seat. Shown only in this answer; the server keeps only its hash.
+    #[schema(example = "3f1a9c0e5b7d2f4a6c8e0b1d3f5a7c9e1b3d5f7a9c0e2b4d6f8a0c2e4b6d8f0a")]
+    pub token: String,
+}
+
+/// A new match: its state and, once only, its tokens.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CreatedMatch {
+    /// The match.
+    #[serde(rename = "match")]
+    pub state: MatchView,
+    /// The creator's token: it can abandon the match.
+    #[schema(example = "9e1b3d5f7a9c0e2b4d6f8a0c2e4b6d8f0a3f1a9c0e5b7d2f4a6c8e0b1d3f5a7c")]
+    pub admin_token: String,
+    /// One token per open seat.
+    pub seat_tokens: Vec<SeatToken>,
+}
+
+/// A move submitted for the caller's seat.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"ply": 0, "move": "20-15"}))]
+pub struct MoveSubmission {
+    /// The ply the client expects to play: the match's current `ply`. Any
+    /// other value is a 409 `stale_ply` (someone else moved first).
+    #[serde(deserialize_with = "crate::whole::one")]
+    #[schema(value_type = PlyCount)]
+    pub ply: u32,
+    /// The move: text, ends or full path.
+    #[serde(rename = "move")]
+    pub mv: MoveInput,
+}
+
+/// One stored move.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MoveRecord {
+    /// The ply it was played at (0 for the first move).
+    #[schema(value_type = PlyCount)]
+    pub ply: u32,
+    /// The seat that played it.
+    pub seat: usize,
+    /// The move, with the path as stored.
+    #[serde(rename = "move")]
+    pub mv: MoveView,
+    /// When the server stored it (UTC, RFC 3339).
+    #[schema(example = "2026-11-22T09:00:05.250Z")]
+    pub played_at: String,
+}
+
+/// An accepted move: what was played (the caller's move, then any bot
+/// replies) and the new state.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MovesAccepted {
+    /// The moves stored by this request, in order.
+    pub played: Vec<MoveRecord>,
+    /// The match after them.
+    #[serde(rename = "match")]
+    pub state: MatchView,
+}
+
+/// The full move history of a match.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct History {
+    /// The match id.
+    pub match_id: i64,
+    /// The start position string.
+    pub start_position: String,
+    /// Every move, in order.
+    pub moves: Vec<MoveRecord>,
+}
+
+/// A match as a game record: exactly the body `POST /v1/replay` takes.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"start": "rhombus5x2 classic south:20-24/north:0-4 0 0 -", "moves": ["20-15", "4-9"]}))]
+pub struct ExportedGame {
+    /// The start position string.
+    pub start: String,
+    /// The move texts, in order (full paths for hops).
+    pub moves: Vec<String>,
+}
+
+/// A match in the list.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchSummary {
+    /// The match id.
+    pub id: i64,
+    /// Where it stands.
+    pub status: MatchStatus,
+    /// How it ended, once over.
+    pub ending: Option<Ending>,
+    /// Plies played.
+    #[schema(value_type = PlyCount)]
+    pub ply: u32,
+    /// Its seats.
+    pub seats: Vec<SeatView>,
+    /// The start position string.
+    pub start_position: String,
+    /// When it was created.
+    pub created_at: String,
+    /// When it last changed.
+    pub updated_at: String,
+}
+
+/// A page of matches, newest first.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchList {
+    /// The matches.
+    pub matches: Vec<MatchSummary>,
+    /// Pass as `before` for the next page; absent on the last page.
+    pub next_before: Option<i64>,
+}
+
+/// Which matches to list.
+#[derive(Clone, Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Only matches with this status.
+    #[param(value_type = Option<MatchStatus>)]
+    pub status: Option<MatchStatus>,
+    /// At most this many (1 to 200; default 50).
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 200)]
+    pub limit: Option<u32>,
+    /// Only matches with a smaller id (the previous page's `next_before`).
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 9223372036854775807.0)]
+    pub before: Option<u64>,
+}
+
+/// Long-poll: wait until the match has passed a ply.
+#[derive(Clone, Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct WaitQuery {
+    /// Answer only once the match's `ply` is greater than this, or the
+    /// match is over, or `timeout_ms` has passed (then with the unchanged
+    /// state; check `ply`).
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 4294967295.0)]
+    pub wait_ply: Option<u32>,
+    /// How long to wait at most, in milliseconds (0 to 30000; default
+    /// 25000). Used only with `wait_ply`.
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 30000)]
+    pub timeout_ms: Option<u32>,
+}

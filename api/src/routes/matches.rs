@@ -1,0 +1,429 @@
+//! Stored matches: create, play with a seat's token, wait for a turn,
+//! read the state, history and export, resign, abandon, list.
+//!
+//! Authorisation: `Authorization: Bearer <token>`. No header or a header
+//! that is not a bearer token of 64 hex digits: 401 (`missing_token`,
+//! `malformed_token`). A well-formed token that is not this match's seat
+//! token (or admin token, to abandon): 403 `wrong_token`. A seat playing
+//! out of turn, a stale `ply` or a closed match: 409 (`not_your_turn`,
+//! `stale_ply`, `match_closed`): the token is right but the match has moved
+//! on, so re-reading the state is the remedy.
+
+use std::time::{Duration, Instant};
+
+use actix_web::http::header::{self, EntityTag, Header as _, IfNoneMatch};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
+use crate::matches::dto::{
+    CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_PAGE,
+    MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
+    SeatToken, WaitQuery,
+};
+use crate::matches::storage::{self, SeatPlan};
+use crate::matches::tokens::{bearer, new_token, random_u64};
+use crate::routes::positions::NewPosition;
+use crate::store::Store;
+use crate::whole::Object;
+
+/// Registers this module's routes.
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .service(create_match)
+        .service(list_matches)
+        .service(get_match)
+        .service(submit_move)
+        .service(history)
+        .service(export)
+        .service(resign)
+        .service(abandon);
+}
+
+/// A match id from the path: ids beyond SQLite's range name no match.
+fn match_id(id: u64) -> Result<i64, ApiError> {
+    i64::try_from(id).map_err(|_| ApiError::not_found(format!("no match {id}")))
+}
+
+fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
+    let Some(name) = name else {
+        return Ok(format!("seat {seat}"));
+    };
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(ApiError::unprocessable(
+            "invalid_seat_name",
+            format!(
+                "seat {seat}: a name has 1 to {MAX_NAME_CHARS} characters and no control characters"
+            ),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+/// Creates a match. The answer holds, once only, a token per open seat and
+/// the admin token; the server keeps only their hashes. Built-in bots to
+/// move first have moved already.
+#[utoipa::path(
+    tag = "matches",
+    request_body = NewMatch,
+    responses(
+        (status = 201, description = "The match, and its tokens (shown only now)", body = CreatedMatch,
+         headers(("Location" = String, description = "The match's URL"))),
+        BodyErrors,
+        (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/matches")]
+pub async fn create_match(
+    store: web::Data<Store>,
+    body: web::Json<Object<NewMatch>>,
+) -> Result<HttpResponse, ApiError> {
+    let request = body.into_inner().0;
+    let start = NewPosition {
+        board: request.board,
+        layout: request.layout,
+        rules: request.rules,
+        first_player: request.first_player,
+    }
+    .start()?;
+    let players = start.layout().player_count();
+    if request.seats.len() != players {
+        return Err(ApiError::unprocessable(
+            "seat_count",
+            format!(
+                "the layout has {players} players, so the match needs {players} seats, not {}",
+                request.seats.len()
+            ),
+        ));
+    }
+    let mut plans = Vec::with_capacity(players);
+    let mut seat_tokens = Vec::new();
+    for (seat, Object(request)) in request.seats.into_iter().enumerate() {
+        let name = check_name(seat, request.name.as_deref())?;
+        match request.bot {
+            Some(Object(mut spec)) => {
+                spec.validate()?;
+                if spec.seed.is_none() {
+                    spec.seed = Some(random_u64()?);
+                }
+                plans.push(SeatPlan {
+                    name,
+                    bot: Some(spec),
+                    token_hash: None,
+                });
+            }
+            None => {
+                let (token, hash) = new_token()?;
+                seat_tokens.push(SeatToken {
+                    seat,
+                    name: name.clone(),
+                    token,
+                });
+                plans.push(SeatPlan {
+                    name,
+                    bot: None,
+                    token_hash: Some(hash),
+                });
+            }
+        }
+    }
+    if seat_tokens.is_empty() {
+        return Err(ApiError::unprocessable(
+            "no_open_seat",
+            "a match needs at least one open seat (a seat without `bot`)",
+        ));
+    }
+    let (admin_token, admin_hash) = new_token()?;
+    let state = store
+        .write(move |connection| storage::create(connection, &start, &plans, &admin_hash))
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/v1/matches/{}", state.id)))
+        .json(CreatedMatch {
+            state,
+            admin_token,
+            seat_tokens,
+        }))
+}
+
+/// Lists matches, newest first, optionally only those with one status.
+#[utoipa::path(
+    tag = "matches",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of matches", body = MatchList),
+        (status = 400, description = "Malformed query (`malformed_query`): an unknown status, a limit outside 1 to 200, `before` beyond 2^63-1", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/matches")]
+pub async fn list_matches(
+    store: web::Data<Store>,
+    query: web::Query<ListQuery>,
+) -> Result<web::Json<MatchList>, ApiError> {
+    let query = query.into_inner();
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request(
+            "malformed_query",
+            format!("limit must be 1 to {MAX_PAGE}"),
+        ));
+    }
+    let before = match query.before {
+        None => i64::MAX,
+        Some(before) => i64::try_from(before).map_err(|_| {
+            ApiError::bad_request("malformed_query", format!("before is at most {}", i64::MAX))
+        })?,
+    };
+    let status = query.status;
+    Ok(web::Json(
+        store
+            .read(move |connection| storage::list(connection, status, limit, before))
+            .await?,
+    ))
+}
+
+fn etag(state: &MatchView) -> EntityTag {
+    EntityTag::new_strong(format!("{}-{}", state.id, state.version))
+}
+
+/// The state of a match: seats, position, legal moves, result. With
+/// `wait_ply=N` it is a long-poll: the answer comes once the match is past
+/// ply N or over, or after `timeout_ms`. Carries an `ETag`; a request whose
+/// `If-None-Match` holds the current one is answered 304 without a body.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = u64, Path, description = "The match id", minimum = 0), WaitQuery),
+    responses(
+        (status = 200, description = "The match", body = MatchView,
+         headers(("ETag" = String, description = "The state's version; send it back in `If-None-Match`"))),
+        (status = 304, description = "Not modified since the `If-None-Match` tag",
+         headers(("ETag" = String, description = "The state's version"))),
+        (status = 400, description = "Malformed query (`malformed_query`), e.g. `timeout_ms` over 30000", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/matches/{id}")]
+pub async fn get_match(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+    query: web::Query<WaitQuery>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let id = match_id(id.into_inner())?;
+    let WaitQuery {
+        wait_ply,
+        timeout_ms,
+    } = query.into_inner();
+    let timeout_ms = timeout_ms.unwrap_or(DEFAULT_WAIT_MS);
+    if timeout_ms > MAX_WAIT_MS {
+        return Err(ApiError::bad_request(
+            "malformed_query",
+            format!("timeout_ms is at most {MAX_WAIT_MS}"),
+        ));
+    }
+    if let Some(wait_ply) = wait_ply {
+        // Subscribe before reading, so a commit in between is not missed.
+        let mut changes = store.subscribe(id);
+        let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));
+        loop {
+            let (ply, status) = store
+                .read(move |connection| storage::progress(connection, id))
+                .await?;
+            if ply > wait_ply || status != MatchStatus::InProgress {
+                break;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero()
+                || actix_web::rt::time::timeout(left, changes.changed())
+                    .await
+                    .is_err()
+            {
+                break;
+            }
+        }
+    }
+    let state = store
+        .read(move |connection| storage::view(connection, id))
+        .await?;
+    let tag = etag(&state);
+    let unchanged = request.headers().contains_key(header::IF_NONE_MATCH)
+        && match IfNoneMatch::parse(&request) {
+            Ok(IfNoneMatch::Any) => true,
+            Ok(IfNoneMatch::Items(tags)) => tags.iter().any(|t| t.weak_eq(&tag)),
+            Err(_) => false,
+        };
+    if unchanged {
+        return Ok(HttpResponse::NotModified()
+            .insert_header(header::ETag(tag))
+            .finish());
+    }
+    Ok(HttpResponse::Ok()
+        .insert_header(header::ETag(tag))
+        .insert_header(header::CacheControl(vec![header::CacheDirective::NoCache]))
+        .json(state))
+}
+
+/// Plays a move for the seat whose token is sent, at the ply the client
+/// expects. The server checks token, turn, ply and legality, stores the
+/// move (and the built-in bots' replies) durably, then answers.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = u64, Path, description = "The match id", minimum = 0)),
+    request_body = MoveSubmission,
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "Stored: the moves played (yours, then any bot replies) and the new state", body = MovesAccepted),
+        BodyErrors,
+        (status = 401, description = "No token (`missing_token`) or not a bearer token of 64 hex digits (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token is not an open seat's token of this match (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match has moved on: `stale_ply` (another move came first), `not_your_turn`, `match_closed`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Malformed or illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, ...)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/matches/{id}/moves")]
+pub async fn submit_move(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+    body: web::Json<Object<MoveSubmission>>,
+    request: HttpRequest,
+) -> Result<web::Json<MovesAccepted>, ApiError> {
+    let id = match_id(id.into_inner())?;
+    let token = bearer(&request)?;
+    let submission = body.into_inner().0;
+    let notifier = store.get_ref().clone();
+    let accepted = store
+        .write(move |connection| {
+            let accepted = storage::submit(connection, id, &token, submission.ply, &submission.mv)?;
+            // From the writer thread, right after the commit: waiters are
+            // woken even if this client has gone away meanwhile.
+            notifier.publish(id, accepted.state.version);
+            Ok(accepted)
+        })
+        .await?;
+    Ok(web::Json(accepted))
+}
+
+/// Every move of a match, in order, with the seat and the time it was
+/// stored.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = u64, Path, description = "The match id", minimum = 0)),
+    responses(
+        (status = 200, description = "The history", body = History),
+        (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/matches/{id}/moves")]
+pub async fn history(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+) -> Result<web::Json<History>, ApiError> {
+    let id = match_id(id.into_inner())?;
+    Ok(web::Json(
+        store
+            .read(move |connection| storage::history(connection, id))
+            .await?,
+    ))
+}
+
+/// The match as a game record (start position and move texts): the body
+/// `POST /v1/replay` takes as it is. Any match can be exported; a resigned
+/// or abandoned one replays to the position where it stopped (its result
+/// is in the match state, not on the board).
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = u64, Path, description = "The match id", minimum = 0)),
+    responses(
+        (status = 200, description = "The game record", body = ExportedGame),
+        (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/matches/{id}/export")]
+pub async fn export(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+) -> Result<web::Json<ExportedGame>, ApiError> {
+    let id = match_id(id.into_inner())?;
+    Ok(web::Json(
+        store
+            .read(move |connection| storage::export(connection, id))
+            .await?,
+    ))
+}
+
+/// The seat whose token is sent resigns (at any time, not only on its
+/// turn): the match is over, that seat last, the others sharing first
+/// place.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = u64, Path, description = "The match id", minimum = 0)),
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "Resigned: the final state", body = MatchView),
+        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an open seat's token of this match (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match is already over (`match_closed`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/matches/{id}/resign")]
+pub async fn resign(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+    request: HttpRequest,
+) -> Result<web::Json<MatchView>, ApiError> {
+    let id = match_id(id.into_inner())?;
+    let token = bearer(&request)?;
+    let notifier = store.get_ref().clone();
+    let state = store
+        .write(move |connection| {
+            let state = storage::resign(connection, id, &token)?;
+            notifier.publish(id, state.version);
+            Ok(state)
+        })
+        .await?;
+    Ok(web::Json(state))
+}
+
+/// The creator abandons the match (admin token): it is over, with no
+/// result.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = u64, Path, description = "The match id", minimum = 0)),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "Abandoned: the final state", body = MatchView),
+        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this match's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match is already over (`match_closed`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/matches/{id}/abandon")]
+pub async fn abandon(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+    request: HttpRequest,
+) -> Result<web::Json<MatchView>, ApiError> {
+    let id = match_id(id.into_inner())?;
+    let token = bearer(&request)?;
+    let notifier = store.get_ref().clone();
+    let state = store
+        .write(move |connection| {
+            let state = storage::abandon(connection, id, &token)?;
+            notifier.publish(id, state.version);
+            Ok(state)
+        })
+        .await?;
+    Ok(web::Json(state))
+}

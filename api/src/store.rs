@@ -1,0 +1,183 @@
+//! The database as the handlers see it: SQLite never runs on an actix
+//! worker thread.
+//!
+//! - Writes go to one dedicated thread that owns the writing connection and
+//!   runs jobs one at a time, in arrival order. A job is a closure that
+//!   opens a transaction, checks, writes and commits; the handler awaits its
+//!   answer. One writer means two requests racing for the same turn are
+//!   simply ordered: the second sees the first's move.
+//! - Reads run on actix's blocking thread pool (`web::block`) with their
+//!   own connections (WAL lets them read while the writer writes).
+//! - After a commit the writer thread itself wakes every long-poll waiting
+//!   on that match ([`Store::subscribe`], [`Store::publish`]).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, mpsc};
+
+use actix_web::http::StatusCode;
+use rusqlite::Connection;
+use tokio::sync::{oneshot, watch};
+
+use crate::db;
+use crate::error::ApiError;
+
+type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+
+/// A handle to the database, cheap to clone; shared by every worker.
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    path: PathBuf,
+    writer: Mutex<mpsc::Sender<Job>>,
+    readers: Mutex<Vec<Connection>>,
+    watchers: Mutex<HashMap<i64, watch::Sender<i64>>>,
+}
+
+/// Idle read connections kept for reuse.
+const MAX_IDLE_READERS: usize = 8;
+
+impl Store {
+    /// Opens (creating and migrating if needed) the database file and
+    /// starts the writer thread. Returns the store and the schema version.
+    ///
+    /// # Errors
+    /// The file cannot be opened or migrated.
+    pub fn open(path: &Path) -> Result<(Store, usize), rusqlite::Error> {
+        let (mut connection, version) = db::open(path)?;
+        let (sender, receiver) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("sternhalma-db-writer".to_owned())
+            .spawn(move || {
+                for job in receiver {
+                    // A panicking job drops its answer channel (the handler
+                    // answers 500) and rolls back its transaction; the
+                    // writer goes on with the next job.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        job(&mut connection);
+                    }));
+                }
+            })
+            .map_err(|e| rusqlite::Error::InvalidParameterName(format!("writer thread: {e}")))?;
+        let store = Store {
+            inner: Arc::new(Inner {
+                path: path.to_owned(),
+                writer: Mutex::new(sender),
+                readers: Mutex::new(Vec::new()),
+                watchers: Mutex::new(HashMap::new()),
+            }),
+        };
+        Ok((store, version))
+    }
+
+    /// Runs `job` on the writer thread and awaits its answer.
+    ///
+    /// # Errors
+    /// The job's own error, or 503 when the writer is gone.
+    pub async fn write<T, F>(&self, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, ApiError> + Send + 'static,
+    {
+        let (answer, answered) = oneshot::channel();
+        let job: Job = Box::new(move |connection| {
+            let _ = answer.send(job(connection));
+        });
+        self.inner
+            .writer
+            .lock()
+            .map_err(|_| unavailable())?
+            .send(job)
+            .map_err(|_| unavailable())?;
+        answered.await.map_err(|_| internal())?
+    }
+
+    /// Runs `job` with a read connection on the blocking thread pool.
+    ///
+    /// # Errors
+    /// The job's own error, or 503 when no connection can be opened.
+    pub async fn read<T, F>(&self, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, ApiError> + Send + 'static,
+    {
+        let store = self.clone();
+        actix_web::web::block(move || {
+            let pooled = store.inner.readers.lock().ok().and_then(|mut v| v.pop());
+            let connection = match pooled {
+                Some(connection) => connection,
+                None => {
+                    let connection = db::connect(&store.inner.path).map_err(|e| {
+                        tracing::error!(error = %e, "cannot open a read connection");
+                        unavailable()
+                    })?;
+                    // Readers never write: a bug cannot bypass the writer.
+                    connection
+                        .pragma_update(None, "query_only", "ON")
+                        .map_err(ApiError::from)?;
+                    connection
+                }
+            };
+            let result = job(&connection);
+            if let Ok(mut idle) = store.inner.readers.lock() {
+                if idle.len() < MAX_IDLE_READERS {
+                    idle.push(connection);
+                }
+            }
+            result
+        })
+        .await
+        .map_err(|_| internal())?
+    }
+
+    /// A receiver woken when match `id` changes (after the change is
+    /// committed). Subscribe before reading the state, then await
+    /// `changed()`: a change between the two is not missed.
+    pub fn subscribe(&self, id: i64) -> watch::Receiver<i64> {
+        let mut watchers = self
+            .inner
+            .watchers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Forget matches nobody waits on any more (the map stays as small
+        // as the number of waiting clients).
+        watchers.retain(|_, sender| sender.receiver_count() > 0);
+        watchers
+            .entry(id)
+            .or_insert_with(|| watch::channel(0).0)
+            .subscribe()
+    }
+
+    /// Wakes everyone waiting on match `id`; `version` is its new version.
+    pub fn publish(&self, id: i64, version: i64) {
+        let watchers = self
+            .inner
+            .watchers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(sender) = watchers.get(&id) {
+            sender.send_replace(version);
+        }
+    }
+}
+
+fn unavailable() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "unavailable",
+        "Service unavailable",
+        "the database is not available; try again",
+    )
+}
+
+fn internal() -> ApiError {
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal_error",
+        "Internal server error",
+        "the request failed inside the server; nothing was stored",
+    )
+}

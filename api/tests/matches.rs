@@ -1,0 +1,556 @@
+//! Stored matches over a real socket on a real database file: a full match
+//! between two HTTP clients and a bot, every refusal (and that it changes
+//! nothing), the long-poll, ETags, resignation, abandonment, export then
+//! replay, and a race of many clients for one ply.
+
+use std::net::TcpListener;
+use std::sync::{Arc, Barrier, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use sternhalma_api::{CorsPolicy, Store, app};
+
+/// One server on a fresh database file, shared by the tests.
+fn server() -> &'static str {
+    static URL: OnceLock<String> = OnceLock::new();
+    URL.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("sternhalma-matches-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (store, _) = Store::open(&dir.join("matches.sqlite3")).unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                actix_web::HttpServer::new(move || app(CorsPolicy::Any, store.clone()))
+                    .workers(4)
+                    .listen(listener)
+                    .unwrap()
+                    .run()
+                    .await
+            })
+        });
+        format!("http://{address}")
+    })
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+struct Reply {
+    status: u16,
+    etag: Option<String>,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+fn finish(mut response: ureq::http::Response<ureq::Body>) -> Reply {
+    let etag = response
+        .headers()
+        .get("etag")
+        .map(|v| v.to_str().unwrap().to_owned());
+    Reply {
+        status: response.status().as_u16(),
+        etag,
+        body: response.body_mut().read_to_string().unwrap(),
+    }
+}
+
+fn get(path: &str) -> Reply {
+    finish(agent().get(format!("{}{path}", server())).call().unwrap())
+}
+
+fn post(path: &str, token: Option<&str>, body: Value) -> Reply {
+    let mut request = agent().post(format!("{}{path}", server()));
+    if let Some(token) = token {
+        request = request.header("Authorization", &format!("Bearer {token}"));
+    }
+    finish(request.send_json(body).unwrap())
+}
+
+fn post_empty(path: &str, token: Option<&str>) -> Reply {
+    let mut request = agent().post(format!("{}{path}", server()));
+    if let Some(token) = token {
+        request = request.header("Authorization", &format!("Bearer {token}"));
+    }
+    finish(request.send_empty().unwrap())
+}
+
+fn assert_problem(reply: &Reply, status: u16, code: &str) {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    assert_eq!(reply.json()["code"], code, "{}", reply.body);
+}
+
+/// A created match: its id, admin token and the seat tokens by seat.
+struct Created {
+    id: i64,
+    admin: String,
+    tokens: Vec<(usize, String)>,
+    state: Value,
+}
+
+impl Created {
+    fn token(&self, seat: usize) -> &str {
+        &self.tokens.iter().find(|(s, _)| *s == seat).unwrap().1
+    }
+}
+
+fn create(body: Value) -> Created {
+    let reply = post("/v1/matches", None, body);
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    let created = reply.json();
+    Created {
+        id: created["match"]["id"].as_i64().unwrap(),
+        admin: created["admin_token"].as_str().unwrap().to_owned(),
+        tokens: created["seat_tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t["seat"].as_u64().unwrap() as usize,
+                    t["token"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect(),
+        state: created["match"].clone(),
+    }
+}
+
+fn two_open_seats() -> Created {
+    create(json!({"board": "rhombus5x2", "seats": [{"name": "north-star"}, {"name": "south-paw"}]}))
+}
+
+fn state(id: i64) -> Value {
+    let reply = get(&format!("/v1/matches/{id}"));
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    reply.json()
+}
+
+#[test]
+fn a_full_match_between_two_clients_and_a_bot() {
+    // Three players on the small star: seats 0 and 2 are remote clients
+    // (two HTTP agents), seat 1 a seeded random bot; a move limit bounds it.
+    let created = create(json!({
+        "board": "star2",
+        "layout": "3",
+        "rules": {"preset": "classic", "max_plies": 300},
+        "seats": [{"name": "ada"}, {"name": "randy", "bot": {"kind": "random", "seed": 11}}, {"name": "grace"}]
+    }));
+    assert_eq!(created.tokens.len(), 2, "a token per open seat only");
+    assert_eq!(created.state["seats"][1]["kind"], "bot");
+    assert_eq!(created.state["seats"][1]["bot"]["seed"], 11);
+    let id = created.id;
+    let mut view = created.state.clone();
+    let mut submitted = 0;
+    let mut choice = 0_usize;
+    while view["status"] == "in_progress" {
+        let seat = view["to_move"].as_u64().unwrap() as usize;
+        assert_ne!(seat, 1, "the bot never waits for a client");
+        let moves = view["legal_moves"].as_array().unwrap();
+        choice = (choice * 7 + 3) % moves.len();
+        let ply = view["ply"].as_u64().unwrap();
+        let reply = post(
+            &format!("/v1/matches/{id}/moves"),
+            Some(created.token(seat)),
+            json!({"ply": ply, "move": moves[choice]["text"]}),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let accepted = reply.json();
+        let played = accepted["played"].as_array().unwrap();
+        assert_eq!(played[0]["seat"], seat);
+        assert_eq!(played[0]["ply"], ply);
+        for (offset, bot_move) in played.iter().enumerate().skip(1) {
+            assert_eq!(bot_move["seat"], 1, "only the bot replies");
+            assert_eq!(bot_move["ply"], ply + offset as u64);
+        }
+        view = accepted["match"].clone();
+        submitted += 1;
+    }
+    assert_eq!(view["status"], "finished");
+    assert_eq!(view["result"]["ending"], "outcome");
+    assert!(view["legal_moves"].as_array().unwrap().is_empty());
+    assert!(submitted > 10);
+    // The history has every move, each with seat and time; seats take turns.
+    let history = get(&format!("/v1/matches/{id}/moves")).json();
+    let moves = history["moves"].as_array().unwrap();
+    assert_eq!(moves.len() as u64, view["ply"].as_u64().unwrap());
+    for (ply, record) in moves.iter().enumerate() {
+        assert_eq!(record["ply"], ply);
+        assert!(record["played_at"].as_str().unwrap().ends_with('Z'));
+    }
+    // Export, then replay through the stateless endpoint: same outcome.
+    let export = get(&format!("/v1/matches/{id}/export"));
+    assert_eq!(export.status, 200);
+    let replay = post("/v1/replay", None, export.json());
+    assert_eq!(replay.status, 200, "{}", replay.body);
+    let replay = replay.json();
+    assert_eq!(replay["final"]["outcome"], view["position"]["outcome"]);
+    assert_eq!(
+        replay["final"]["position_string"],
+        view["position"]["position_string"]
+    );
+    // Closed: no more moves.
+    let closed = post(
+        &format!("/v1/matches/{id}/moves"),
+        Some(created.token(0)),
+        json!({"ply": view["ply"], "move": "pass"}),
+    );
+    assert_problem(&closed, 409, "match_closed");
+    // The list filters by status.
+    let finished = get("/v1/matches?status=finished&limit=200").json();
+    assert!(
+        finished["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["id"] == id)
+    );
+    let in_progress = get("/v1/matches?status=in_progress&limit=200").json();
+    assert!(
+        in_progress["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["id"] != id && m["status"] == "in_progress")
+    );
+}
+
+#[test]
+fn every_refusal_changes_nothing() {
+    let created = two_open_seats();
+    let other = two_open_seats();
+    let id = created.id;
+    let path = format!("/v1/matches/{id}/moves");
+    let before = state(id);
+    let first = before["legal_moves"][0]["text"].clone();
+    let good = json!({"ply": 0, "move": first});
+    assert_problem(&post(&path, None, good.clone()), 401, "missing_token");
+    assert_problem(
+        &post(&path, Some("not-a-token"), good.clone()),
+        401,
+        "malformed_token",
+    );
+    assert_problem(
+        &post(&path, Some(other.token(0)), good.clone()),
+        403,
+        "wrong_token",
+    );
+    assert_problem(
+        &post(&path, Some(&created.admin), good.clone()),
+        403,
+        "wrong_token",
+    );
+    assert_problem(
+        &post(&path, Some(created.token(1)), good.clone()),
+        409,
+        "not_your_turn",
+    );
+    assert_problem(
+        &post(
+            &path,
+            Some(created.token(0)),
+            json!({"ply": 1, "move": first}),
+        ),
+        409,
+        "stale_ply",
+    );
+    assert_problem(
+        &post(
+            &path,
+            Some(created.token(0)),
+            json!({"ply": 0, "move": "0-1"}),
+        ),
+        422,
+        "not_your_peg",
+    );
+    assert_problem(
+        &post(
+            &path,
+            Some(created.token(0)),
+            json!({"ply": 0, "move": "x"}),
+        ),
+        422,
+        "malformed_move",
+    );
+    assert_problem(
+        &post(&path, Some(created.token(0)), json!({"ply": 0})),
+        400,
+        "malformed_json",
+    );
+    assert_problem(
+        &post(
+            "/v1/matches/999999/moves",
+            Some(created.token(0)),
+            good.clone(),
+        ),
+        404,
+        "not_found",
+    );
+    assert_problem(&get("/v1/matches/999999"), 404, "not_found");
+    assert_problem(&get("/v1/matches/-1"), 404, "not_found");
+    assert_problem(&get("/v1/matches/999999/moves"), 404, "not_found");
+    assert_problem(&get("/v1/matches/999999/export"), 404, "not_found");
+    assert_problem(
+        &post_empty(&format!("/v1/matches/{id}/abandon"), Some(created.token(0))),
+        403,
+        "wrong_token",
+    );
+    assert_problem(
+        &post_empty(&format!("/v1/matches/{id}/resign"), Some(&created.admin)),
+        403,
+        "wrong_token",
+    );
+    assert_problem(
+        &post_empty(&format!("/v1/matches/{id}/resign"), None),
+        401,
+        "missing_token",
+    );
+    let after = state(id);
+    assert_eq!(
+        after["version"], before["version"],
+        "refusals change nothing"
+    );
+    assert_eq!(after["ply"], 0);
+    assert!(
+        get(&format!("/v1/matches/{id}/moves")).json()["moves"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // The right request still works afterwards.
+    let ok = post(&path, Some(created.token(0)), good);
+    assert_eq!(ok.status, 200, "{}", ok.body);
+}
+
+#[test]
+fn creation_is_checked() {
+    let seats = |n: usize| (0..n).map(|_| json!({})).collect::<Vec<_>>();
+    for (body, code) in [
+        (
+            json!({"board": "rhombus5x2", "seats": seats(3)}),
+            "seat_count",
+        ),
+        (
+            json!({"board": "rhombus5x2", "seats": [{"bot": {"kind": "random"}}, {"bot": {"kind": "random"}}]}),
+            "no_open_seat",
+        ),
+        (
+            json!({"board": "rhombus5x2", "seats": [{}, {"bot": {"kind": "deep_thought"}}]}),
+            "unknown_bot",
+        ),
+        (
+            json!({"board": "rhombus5x2", "seats": [{"name": ""}, {}]}),
+            "invalid_seat_name",
+        ),
+        (
+            json!({"board": "rhombus5x2", "seats": [{"name": "a\u{7}b"}, {}]}),
+            "invalid_seat_name",
+        ),
+        (
+            json!({"board": "hexagon", "seats": seats(2)}),
+            "invalid_board",
+        ),
+    ] {
+        assert_problem(&post("/v1/matches", None, body.clone()), 422, code);
+    }
+    // A bot that moves first has moved when the answer comes; default names.
+    let created = create(json!({
+        "board": "rhombus5x2",
+        "seats": [{"bot": {"kind": "random"}}, {}]
+    }));
+    assert_eq!(created.state["ply"], 1);
+    assert_eq!(created.state["to_move"], 1);
+    assert_eq!(created.state["seats"][1]["name"], "seat 1");
+    assert!(
+        created.state["seats"][0]["bot"]["seed"].is_u64(),
+        "a seed is chosen and stored"
+    );
+}
+
+#[test]
+fn long_poll_wakes_when_the_other_side_moves() {
+    let created = two_open_seats();
+    let id = created.id;
+    let mover_token = created.token(0).to_owned();
+    let first = created.state["legal_moves"][0]["text"].clone();
+    let mover = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(400));
+        post(
+            &format!("/v1/matches/{id}/moves"),
+            Some(&mover_token),
+            json!({"ply": 0, "move": first}),
+        )
+    });
+    let started = Instant::now();
+    let woken = get(&format!("/v1/matches/{id}?wait_ply=0&timeout_ms=20000"));
+    let waited = started.elapsed();
+    assert_eq!(mover.join().unwrap().status, 200);
+    assert_eq!(woken.status, 200);
+    assert_eq!(woken.json()["ply"], 1, "woken with the new state");
+    assert!(
+        waited >= Duration::from_millis(300),
+        "it waited: {waited:?}"
+    );
+    assert!(waited < Duration::from_secs(10), "woken early: {waited:?}");
+    // Already past the ply: no wait.
+    let started = Instant::now();
+    assert_eq!(
+        get(&format!("/v1/matches/{id}?wait_ply=0")).json()["ply"],
+        1
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+    // Nothing happens: the timeout answers the unchanged state.
+    let started = Instant::now();
+    let timed_out = get(&format!("/v1/matches/{id}?wait_ply=1&timeout_ms=300"));
+    assert_eq!(timed_out.status, 200);
+    assert_eq!(timed_out.json()["ply"], 1);
+    assert!(started.elapsed() >= Duration::from_millis(250));
+    assert_problem(
+        &get(&format!("/v1/matches/{id}?wait_ply=1&timeout_ms=30001")),
+        400,
+        "malformed_query",
+    );
+    // A resignation wakes waiters too.
+    let resigner = created.token(1).to_owned();
+    let waiter =
+        std::thread::spawn(move || get(&format!("/v1/matches/{id}?wait_ply=5&timeout_ms=20000")));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        post_empty(&format!("/v1/matches/{id}/resign"), Some(&resigner)).status,
+        200
+    );
+    let woken = waiter.join().unwrap().json();
+    assert_eq!(woken["status"], "finished");
+}
+
+#[test]
+fn etags_answer_304_until_the_state_changes() {
+    let created = two_open_seats();
+    let id = created.id;
+    let first = get(&format!("/v1/matches/{id}"));
+    let tag = first.etag.clone().expect("an ETag");
+    let again = finish(
+        agent()
+            .get(format!("{}/v1/matches/{id}", server()))
+            .header("If-None-Match", &tag)
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+    assert_eq!(again.etag.as_deref(), Some(tag.as_str()));
+    let mv = first.json()["legal_moves"][0]["text"].clone();
+    assert_eq!(
+        post(
+            &format!("/v1/matches/{id}/moves"),
+            Some(created.token(0)),
+            json!({"ply": 0, "move": mv})
+        )
+        .status,
+        200
+    );
+    let changed = finish(
+        agent()
+            .get(format!("{}/v1/matches/{id}", server()))
+            .header("If-None-Match", &tag)
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(changed.status, 200);
+    assert_ne!(changed.etag.unwrap(), tag);
+}
+
+#[test]
+fn resign_and_abandon_record_the_outcome() {
+    let created = two_open_seats();
+    let id = created.id;
+    let resigned = post_empty(&format!("/v1/matches/{id}/resign"), Some(created.token(1)));
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let resigned = resigned.json();
+    assert_eq!(resigned["status"], "finished");
+    assert_eq!(resigned["result"]["ending"], "resignation");
+    assert_eq!(resigned["result"]["resigned_seat"], 1);
+    assert_eq!(resigned["result"]["winners"], json!([0]));
+    assert_eq!(resigned["result"]["results"], json!([1.0, -1.0]));
+    assert_problem(
+        &post_empty(&format!("/v1/matches/{id}/abandon"), Some(&created.admin)),
+        409,
+        "match_closed",
+    );
+    assert_problem(
+        &post_empty(&format!("/v1/matches/{id}/resign"), Some(created.token(0))),
+        409,
+        "match_closed",
+    );
+
+    let created = two_open_seats();
+    let id = created.id;
+    let abandoned = post_empty(&format!("/v1/matches/{id}/abandon"), Some(&created.admin));
+    assert_eq!(abandoned.status, 200, "{}", abandoned.body);
+    let abandoned = abandoned.json();
+    assert_eq!(abandoned["status"], "abandoned");
+    assert_eq!(abandoned["result"]["ending"], "abandoned");
+    assert_eq!(abandoned["result"]["results"], json!([0.0, 0.0]));
+    let listed = get("/v1/matches?status=abandoned&limit=200").json();
+    assert!(
+        listed["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["id"] == id)
+    );
+    assert_problem(&get("/v1/matches?status=lost"), 400, "malformed_query");
+    assert_problem(&get("/v1/matches?limit=0"), 400, "malformed_query");
+}
+
+#[test]
+fn of_many_clients_racing_for_one_ply_exactly_one_wins() {
+    let created = two_open_seats();
+    let id = created.id;
+    let token = created.token(0).to_owned();
+    let moves: Vec<Value> = created.state["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].clone())
+        .collect();
+    let racers = 16;
+    let barrier = Arc::new(Barrier::new(racers));
+    let handles: Vec<_> = (0..racers)
+        .map(|i| {
+            let barrier = Arc::clone(&barrier);
+            let token = token.clone();
+            let mv = moves[i % moves.len()].clone();
+            std::thread::spawn(move || {
+                let agent = agent();
+                barrier.wait();
+                finish(
+                    agent
+                        .post(format!("{}/v1/matches/{id}/moves", server()))
+                        .header("Authorization", &format!("Bearer {token}"))
+                        .send_json(json!({"ply": 0, "move": mv}))
+                        .unwrap(),
+                )
+            })
+        })
+        .collect();
+    let replies: Vec<Reply> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let accepted = replies.iter().filter(|r| r.status == 200).count();
+    assert_eq!(accepted, 1, "exactly one wins");
+    for reply in replies.iter().filter(|r| r.status != 200) {
+        assert_problem(reply, 409, "stale_ply");
+    }
+    let history = get(&format!("/v1/matches/{id}/moves")).json();
+    assert_eq!(history["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(state(id)["ply"], 1);
+}
