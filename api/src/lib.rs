@@ -45,6 +45,7 @@ pub enum CorsPolicy {
         (name = "positions", description = "Start positions, validation and conversion"),
         (name = "play", description = "Legal moves, playing moves, outcomes, replays"),
         (name = "render", description = "Pictures of positions"),
+        (name = "bots", description = "Bots: a move chosen by search on a stateless position"),
     ),
     modifiers(&Servers)
 )]
@@ -90,6 +91,7 @@ fn routes_app(
         .configure(routes::positions::configure)
         .configure(routes::play::configure)
         .configure(routes::render::configure)
+        .configure(routes::bots::configure)
 }
 
 fn cors_middleware(policy: CorsPolicy) -> Cors {

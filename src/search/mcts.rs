@@ -33,9 +33,9 @@ pub const EXPLORATION: f64 = 1.0;
 /// greedy.
 pub const PLAYOUT_RANDOMNESS: f64 = 0.15;
 
-/// The tree stops growing at this many nodes (about 160 MB); the search
+/// The tree stops growing at this many nodes (about 64 MB); the search
 /// goes on with playouts from its leaves.
-const MAX_TREE_NODES: usize = 4_000_000;
+const MAX_TREE_NODES: usize = 2_000_000;
 
 const NONE: u32 = u32::MAX;
 
