@@ -18,6 +18,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sternhalma::search::Rng;
 use sternhalma::{Board, Layout, Move, Position, Rules, perft};
 
 /// 2 players, middle game: 40 plies, seed 1.
@@ -200,8 +201,6 @@ fn perft_start(c: &mut Criterion) {
     }
     group.finish();
 }
-
-use sternhalma::search::Rng;
 
 /// Plays uniformly random legal moves from `start` until the game is over
 /// or `PLAYOUT_LIMIT` plies; returns the plies played.

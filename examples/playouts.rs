@@ -17,12 +17,11 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use sternhalma::search::Rng;
 use sternhalma::{Board, Cell, Layout, Move, Position, Rules};
 
 /// Plies after which a random playout stops if nobody has won.
 const PLAYOUT_LIMIT: u32 = 2000;
-
-use sternhalma::search::Rng;
 
 fn two_player_start() -> Position {
     "star4 classic south:111-120/north:0-9"

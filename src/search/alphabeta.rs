@@ -4,7 +4,7 @@
 //! One engine serves both the two-player alpha-beta bot and the paranoid
 //! multi-player bot: scores are always from the root player's view, the root
 //! player maximises and every other player minimises (see
-//! [`paranoid`](super::paranoid) for why that is the multi-player choice).
+//! [`paranoid`] for why that is the multi-player choice).
 //! With two players this is exactly minimax with alpha-beta pruning.
 //!
 //! - **Iterative deepening**: depth 1, 2, ... until the node, time or depth

@@ -21,7 +21,7 @@
 //! opponent. The score at the horizon is [`Evaluator::evaluate`](super::eval::Evaluator::evaluate) from
 //! the root player's view: the nearest rival's distance to target minus the
 //! root player's own. A finished game scores the root player's
-//! [result](crate::Outcome::results) times [`WIN`](super::alphabeta::WIN).
+//! [result](crate::Outcome::results) times [`WIN`].
 //!
 //! `alphabeta` asked to move on a position with three or more players runs
 //! this search rather than failing; `paranoid` on two players is the same as
