@@ -280,7 +280,7 @@ pub fn progress(position: PyRef<'_, PyPosition>, player: usize) -> PyResult<f64>
     Ok(search::progress(position.current(), player))
 }
 
-/// The bot kinds, weakest first.
+/// The bot kinds, simplest first.
 pub fn kinds() -> Vec<&'static str> {
     BotKind::ALL.iter().map(|k| k.name()).collect()
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::{Move, Position};
 
-/// The bots, weakest first.
+/// The bots, simplest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BotKind {
     /// A uniformly random legal move.
@@ -26,7 +26,7 @@ pub enum BotKind {
 }
 
 impl BotKind {
-    /// Every kind, weakest first.
+    /// Every kind, simplest first.
     pub const ALL: [BotKind; 5] = [
         BotKind::Random,
         BotKind::Greedy,

@@ -1,6 +1,6 @@
 //! Bots: search built on the public rules API alone.
 //!
-//! Five bots, weakest first ([`BotKind`]): `random`, `greedy` (best one-ply
+//! Five bots, simplest first ([`BotKind`]): `random`, `greedy` (best one-ply
 //! evaluation), `alphabeta` (two players), `paranoid` (three to six players)
 //! and `mcts` (UCT). Each has a [`Budget`] (nodes, milliseconds, depth) and
 //! a seed, and replays exactly under the same seed and a node or depth

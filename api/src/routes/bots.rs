@@ -62,7 +62,7 @@ pub struct BotKindView {
     pub default_budget: BudgetView,
 }
 
-/// The bots on offer, weakest first.
+/// The bots on offer, simplest first.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct BotList {
     /// Every kind.
@@ -75,7 +75,7 @@ pub struct BotList {
 /// The bots on offer, with their default budgets.
 #[utoipa::path(
     tag = "bots",
-    responses((status = 200, description = "Every kind of bot, weakest first", body = BotList))
+    responses((status = 200, description = "Every kind of bot, simplest first", body = BotList))
 )]
 #[get("/v1/bots")]
 pub async fn list_bots() -> web::Json<BotList> {
