@@ -8,7 +8,7 @@
 //! showing up as a speed-up. A bench never passes or fails on time.
 //!
 //! The middle- and end-game positions come from seeded games played by
-//! `cargo run --release --example playouts -- positions` (SplitMix64, each
+//! `cargo run --release --example playouts -- positions` (SplitMix64, `sternhalma::search::Rng`; each
 //! ply a random move among those that bring the peg nearer its target; the
 //! first seed from 1 whose game is still in progress after the given number
 //! of plies). They are kept here as text so that the bench times the same
@@ -18,6 +18,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sternhalma::search::Rng;
 use sternhalma::{Board, Layout, Move, Position, Rules, perft};
 
 /// 2 players, middle game: 40 plies, seed 1.
@@ -201,14 +202,10 @@ fn perft_start(c: &mut Criterion) {
     group.finish();
 }
 
-#[path = "../examples/common/splitmix.rs"]
-mod splitmix;
-use splitmix::SplitMix64;
-
 /// Plays uniformly random legal moves from `start` until the game is over
 /// or `PLAYOUT_LIMIT` plies; returns the plies played.
 fn playout(start: &Position, seed: u64, moves: &mut Vec<Move>) -> u32 {
-    let mut rng = SplitMix64(seed);
+    let mut rng = Rng::new(seed);
     let mut position = start.clone();
     while position.ply() < PLAYOUT_LIMIT && !position.outcome().is_over() {
         position.legal_moves_into(moves);

@@ -17,14 +17,11 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use sternhalma::search::Rng;
 use sternhalma::{Board, Cell, Layout, Move, Position, Rules};
 
 /// Plies after which a random playout stops if nobody has won.
 const PLAYOUT_LIMIT: u32 = 2000;
-
-#[path = "common/splitmix.rs"]
-mod splitmix;
-use splitmix::SplitMix64;
 
 fn two_player_start() -> Position {
     "star4 classic south:111-120/north:0-9"
@@ -68,7 +65,7 @@ fn progress(position: &Position, tips: &[Cell], mv: Move) -> i64 {
 /// Uniform random play wanders and never reaches an end-game, so this
 /// forward bias is what makes "middle" and "end" mean something.
 fn forward_random_game(start: &Position, plies: u32, seed: u64) -> Position {
-    let mut rng = SplitMix64(seed);
+    let mut rng = Rng::new(seed);
     let mut position = start.clone();
     let tips: Vec<Cell> = (0..start.layout().set_count())
         .map(|set| target_tip(start, set))
@@ -104,7 +101,7 @@ fn in_progress_after(start: &Position, plies: u32, first: u64) -> (u64, Position
 }
 
 /// One uniformly random playout, as the bench plays it: plies played.
-fn playout(start: &Position, rng: &mut SplitMix64, moves: &mut Vec<Move>) -> u32 {
+fn playout(start: &Position, rng: &mut Rng, moves: &mut Vec<Move>) -> u32 {
     let mut position = start.clone();
     while position.ply() < PLAYOUT_LIMIT && !position.outcome().is_over() {
         position.legal_moves_into(moves);
@@ -137,7 +134,7 @@ fn main() -> ExitCode {
         Some("playouts") => {
             let games = count(100);
             let start = two_player_start();
-            let mut rng = SplitMix64(1);
+            let mut rng = Rng::new(1);
             let mut moves = Vec::new();
             let began = Instant::now();
             let plies: u64 = (0..games)

@@ -39,6 +39,7 @@ mod outcome;
 mod perft;
 mod position;
 mod rules;
+pub mod search;
 mod setup;
 mod svg;
 mod zobrist;

@@ -1,17 +1,30 @@
 //! Built-in bots that can hold a seat of a stored match.
 //!
-//! Everything a bot does goes through [`choose_move`]; the spec
-//! ([`BotSpec`]) is stored with the seat, so a match's bot moves are
-//! reproducible from the match's seed and the ply.
+//! Everything a seat's bot does goes through [`choose_move`], which runs the
+//! crate's bots (`sternhalma::search`); the spec ([`BotSpec`]) is stored
+//! with the seat, so a match's bot moves are reproducible from the seat's
+//! seed and the ply.
+//!
+//! A seat's bot searches on the database's writer thread, inside the
+//! transaction that stores its move, so its budget is counted in nodes (never
+//! in milliseconds: moves must replay the same from the seed) and capped
+//! ([`MAX_SEAT_NODES`], [`MAX_SEAT_PLAYOUTS`]) to keep every write short.
 
 use serde::{Deserialize, Serialize};
+use sternhalma::search::{self, BotConfig, BotKind, Budget};
 use sternhalma::{Move, Position};
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
 
-/// The bot kinds this server knows.
-pub const KINDS: &[&str] = &["random"];
+/// The most positions a searching seat (`alphabeta`, `paranoid`) may search
+/// per move: about a tenth of a second.
+pub const MAX_SEAT_NODES: u64 = 200_000;
+/// The most playouts an `mcts` seat may run per move: about a tenth of a
+/// second on a full board.
+pub const MAX_SEAT_PLAYOUTS: u64 = 5_000;
+/// The deepest a seat's search may go.
+pub const MAX_SEAT_DEPTH: u32 = 64;
 
 /// A built-in bot: its kind and settings. Settings a kind does not use are
 /// kept (and ignored).
@@ -19,7 +32,8 @@ pub const KINDS: &[&str] = &["random"];
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"kind": "random", "seed": 7}))]
 pub struct BotSpec {
-    /// The kind of bot: `random` (a legal move chosen uniformly at random).
+    /// The kind of bot: `random`, `greedy`, `alphabeta`, `paranoid` or
+    /// `mcts` (`GET /v1/bots` describes them).
     #[schema(example = "random")]
     pub kind: String,
     /// The seed of its choices; a random one is chosen (and stored) when
@@ -31,7 +45,9 @@ pub struct BotSpec {
     )]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
     pub seed: Option<u64>,
-    /// Search budget in nodes (for searching bots; unused by `random`).
+    /// Search budget per move: positions for `alphabeta` and `paranoid`
+    /// (default 20000, at most 200000), playouts for `mcts` (default 1000,
+    /// at most 5000); unused by `random` and `greedy`.
     #[serde(
         default,
         deserialize_with = "crate::whole::optional",
@@ -39,8 +55,9 @@ pub struct BotSpec {
     )]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
     pub nodes: Option<u64>,
-    /// Search budget in milliseconds (for searching bots; unused by
-    /// `random`).
+    /// Not allowed for a seat (a 422 `budget_not_allowed`): a seat's moves
+    /// must replay the same from its seed, which a clock would break. Use
+    /// `nodes`.
     #[serde(
         default,
         deserialize_with = "crate::whole::optional",
@@ -48,7 +65,8 @@ pub struct BotSpec {
     )]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
     pub millis: Option<u64>,
-    /// Search depth in plies (for searching bots; unused by `random`).
+    /// Search depth limit in plies, at most 64 (the node budget applies
+    /// too).
     #[serde(
         default,
         deserialize_with = "crate::whole::optional",
@@ -59,42 +77,72 @@ pub struct BotSpec {
 }
 
 impl BotSpec {
-    /// Checks the kind: a 422 `unknown_bot` names the known ones.
+    /// Checks the spec: a 422 `unknown_bot` names the known kinds, a 422
+    /// `budget_not_allowed` refuses a time budget and a 422
+    /// `budget_too_large` a budget over a seat's caps.
     ///
     /// # Errors
-    /// The kind is not one of [`KINDS`].
+    /// As above.
     pub fn validate(&self) -> Result<(), ApiError> {
-        if KINDS.contains(&self.kind.as_str()) {
-            Ok(())
-        } else {
-            Err(ApiError::unprocessable(
-                "unknown_bot",
-                format!(
-                    "unknown bot kind {:?}; known kinds: {}",
-                    self.kind,
-                    KINDS.join(", ")
-                ),
-            ))
+        self.config(0).map(|_| ())
+    }
+
+    /// The bot configuration for one move, seeded `seed`.
+    fn config(&self, seed: u64) -> Result<BotConfig, ApiError> {
+        let kind: BotKind = self.kind.parse().map_err(|e: search::UnknownBotKind| {
+            ApiError::unprocessable("unknown_bot", e.to_string())
+        })?;
+        if self.millis.is_some() {
+            return Err(ApiError::unprocessable(
+                "budget_not_allowed",
+                "a seat's bot takes no `millis` budget: its moves must replay the same \
+                 from its seed; give `nodes` instead",
+            ));
         }
+        let cap = match kind {
+            BotKind::Mcts => MAX_SEAT_PLAYOUTS,
+            _ => MAX_SEAT_NODES,
+        };
+        let over = |what: &str, value: u64, max: u64| {
+            ApiError::unprocessable(
+                "budget_too_large",
+                format!("a seat's {kind} bot takes {what} <= {max}, not {value}"),
+            )
+        };
+        if let Some(nodes) = self.nodes.filter(|&n| n > cap) {
+            return Err(over("nodes", nodes, cap));
+        }
+        if let Some(depth) = self.depth.filter(|&d| d > MAX_SEAT_DEPTH) {
+            return Err(over("depth", u64::from(depth), u64::from(MAX_SEAT_DEPTH)));
+        }
+        let default = Budget::default_for(kind);
+        let budget = Budget {
+            // Always a node budget for a searching kind, so a depth alone
+            // cannot run away on the writer thread.
+            nodes: self.nodes.or(default.nodes),
+            millis: None,
+            depth: self.depth,
+        };
+        Ok(BotConfig { kind, budget, seed })
     }
 }
 
 /// The move the bot `spec` plays in `position`, which must be in progress
 /// (a decided position has no legal move; [`Move::Pass`] is answered then).
 /// `ply_seed` varies per ply (the match mixes its seat's seed with the ply),
-/// so a bot's choices are reproducible.
+/// so a bot's choices are reproducible. A spec that fails
+/// [`BotSpec::validate`] (it was checked when the match was made) plays
+/// as `random`.
 pub fn choose_move(spec: &BotSpec, position: &Position, ply_seed: u64) -> Move {
-    let moves = position.legal_moves();
-    if moves.is_empty() {
+    if position.legal_moves().is_empty() || position.outcome() != sternhalma::Outcome::InProgress {
         return Move::Pass;
     }
-    // Every kind is `random` for now (`validate` refuses the others).
-    let _ = spec;
-    let random = splitmix64(ply_seed);
-    // Lemire's multiply-shift: an index below `moves.len()` without modulo bias worth
-    // mentioning.
-    let index = ((u128::from(random) * moves.len() as u128) >> 64) as usize;
-    moves[index]
+    let config = spec.config(ply_seed).unwrap_or(BotConfig {
+        kind: BotKind::Random,
+        budget: Budget::UNLIMITED,
+        seed: ply_seed,
+    });
+    search::new_bot(&config).step(position)
 }
 
 /// The seed for the move at `ply` of a bot seeded `seed`.
@@ -115,9 +163,9 @@ fn splitmix64(x: u64) -> u64 {
 mod tests {
     use super::*;
 
-    fn random(seed: u64) -> BotSpec {
+    fn spec(kind: &str, seed: u64) -> BotSpec {
         BotSpec {
-            kind: "random".to_owned(),
+            kind: kind.to_owned(),
             seed: Some(seed),
             nodes: None,
             millis: None,
@@ -125,23 +173,48 @@ mod tests {
         }
     }
 
-    #[test]
-    fn random_bot_plays_legal_reproducible_moves() {
-        let mut position = Position::start(
+    fn start() -> Position {
+        Position::start(
             "rhombus5x2".parse().unwrap(),
             sternhalma::Layout::standard(2).unwrap(),
             sternhalma::Rules::classic(),
         )
-        .unwrap();
-        let spec = random(7);
+        .unwrap()
+    }
+
+    #[test]
+    fn every_kind_plays_legal_reproducible_moves() {
+        for kind in BotKind::ALL {
+            let mut position = start();
+            let mut spec = spec(kind.name(), 7);
+            spec.nodes = (kind != BotKind::Random && kind != BotKind::Greedy).then_some(300);
+            spec.validate().unwrap();
+            for ply in 0..30 {
+                if position.outcome() != sternhalma::Outcome::InProgress {
+                    break;
+                }
+                let mv = choose_move(&spec, &position, ply_seed(7, ply));
+                assert_eq!(
+                    mv,
+                    choose_move(&spec, &position, ply_seed(7, ply)),
+                    "{kind}"
+                );
+                assert!(position.is_legal(mv), "{kind} played {mv}");
+                position = position.play(mv).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_random_seat_varies_its_moves() {
+        let mut position = start();
+        let spec = spec("random", 7);
         let mut seen = std::collections::HashSet::new();
         for ply in 0..40 {
             if position.outcome() != sternhalma::Outcome::InProgress {
                 break;
             }
             let mv = choose_move(&spec, &position, ply_seed(7, ply));
-            assert_eq!(mv, choose_move(&spec, &position, ply_seed(7, ply)));
-            assert!(position.is_legal(mv));
             seen.insert(mv.to_string());
             position = position.play(mv).unwrap();
         }
@@ -149,10 +222,26 @@ mod tests {
     }
 
     #[test]
-    fn unknown_kinds_are_refused() {
-        let mut spec = random(1);
-        assert!(spec.validate().is_ok());
-        spec.kind = "alphazero".to_owned();
-        assert_eq!(spec.validate().unwrap_err().problem().code, "unknown_bot");
+    fn seat_budgets_are_nodes_within_the_caps() {
+        let code = |spec: &BotSpec| spec.validate().unwrap_err().problem().code.clone();
+        assert_eq!(code(&spec("alphazero", 1)), "unknown_bot");
+        let mut timed = spec("alphabeta", 1);
+        timed.millis = Some(100);
+        assert_eq!(code(&timed), "budget_not_allowed");
+        let mut big = spec("alphabeta", 1);
+        big.nodes = Some(MAX_SEAT_NODES + 1);
+        assert_eq!(code(&big), "budget_too_large");
+        big.nodes = Some(MAX_SEAT_NODES);
+        assert!(big.validate().is_ok());
+        let mut mcts = spec("mcts", 1);
+        mcts.nodes = Some(MAX_SEAT_PLAYOUTS + 1);
+        assert_eq!(code(&mcts), "budget_too_large");
+        let mut deep = spec("alphabeta", 1);
+        deep.depth = Some(10);
+        assert_eq!(
+            deep.config(1).unwrap().budget.nodes,
+            Some(20_000),
+            "a node cap always applies"
+        );
     }
 }

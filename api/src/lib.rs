@@ -51,6 +51,7 @@ pub enum CorsPolicy {
         (name = "play", description = "Legal moves, playing moves, outcomes, replays"),
         (name = "render", description = "Pictures of positions"),
         (name = "matches", description = "Stored matches: seats, tokens, moves, long-poll, history, export"),
+        (name = "bots", description = "Bots: a move chosen by search on a stateless position"),
     ),
     modifiers(&Servers, &Security)
 )]
@@ -122,6 +123,7 @@ fn routes_app(
         .configure(routes::play::configure)
         .configure(routes::render::configure)
         .configure(routes::matches::configure)
+        .configure(routes::bots::configure)
 }
 
 fn cors_middleware(policy: CorsPolicy) -> Cors {

@@ -523,7 +523,7 @@ fn every_json_body_must_be_an_object() {
             assert_problem(&reply, 400, "malformed_json");
         }
     }
-    assert_eq!(posts, 9);
+    assert_eq!(posts, 10);
 }
 
 #[test]
@@ -659,4 +659,115 @@ fn replay_names_the_failing_move() {
     .json();
     assert_eq!(ok["steps"][1]["played"]["player"], 1);
     assert_eq!(ok["final"]["side_to_move"], 0);
+}
+
+#[test]
+fn bots_are_listed_with_their_default_budgets() {
+    let reply = get("/v1/bots");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let list = reply.json();
+    let kinds: Vec<&str> = list["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["random", "greedy", "alphabeta", "paranoid", "mcts"]);
+    assert_eq!(list["bots"][2]["default_budget"]["nodes"], 20000);
+    assert_eq!(list["bots"][4]["default_budget"]["nodes"], 1000);
+    assert!(!list["bots"][0]["description"].as_str().unwrap().is_empty());
+    assert_eq!(list["max"]["millis"], 10000);
+}
+
+#[test]
+fn a_bot_answers_a_legal_move_deterministically() {
+    for kind in ["random", "greedy", "alphabeta", "paranoid", "mcts"] {
+        let body = json!({
+            "position": START,
+            "bot": {"kind": kind, "seed": 3, "nodes": 2000, "millis": null, "depth": null},
+        });
+        let first = post("/v1/bots/move", body.clone());
+        assert_eq!(first.status, 200, "{kind}: {}", first.body);
+        let answer = first.json();
+        let text = answer["move"]["text"].as_str().unwrap().to_owned();
+        let legal = post("/v1/legal-moves", json!({"position": START})).json();
+        assert!(
+            legal["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["text"] == text.as_str()),
+            "{kind}: {text}"
+        );
+        assert_eq!(answer["principal_variation"][0], text.as_str());
+        let evaluation = answer["evaluation"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&evaluation), "{evaluation}");
+        assert!(answer["nodes"].as_u64().unwrap() <= 2001);
+        assert!(answer["millis"].as_f64().unwrap() >= 0.0);
+        assert!(answer["depth"].is_u64());
+        let again = post("/v1/bots/move", body).json();
+        assert_eq!(again["move"], answer["move"], "{kind}");
+        assert_eq!(again["principal_variation"], answer["principal_variation"]);
+        assert_eq!(again["nodes"], answer["nodes"]);
+    }
+}
+
+#[test]
+fn a_bot_takes_a_win_in_one_and_the_json_form_of_a_position() {
+    let position = post(
+        "/v1/positions/validate",
+        json!({"position": "star1 classic south:2/north:6 0 0 -"}),
+    )
+    .json()["position"]
+        .clone();
+    let reply = post(
+        "/v1/bots/move",
+        json!({"position": position, "bot": {"kind": "alphabeta", "depth": 2}}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let answer = reply.json();
+    assert_eq!(answer["move"]["text"], "2-0");
+    assert!(answer["evaluation"].as_f64().unwrap() > 0.99);
+}
+
+#[test]
+fn bot_requests_are_refused_with_reasons() {
+    let ask = |bot: Value| post("/v1/bots/move", json!({"position": START, "bot": bot}));
+    assert_problem(&ask(json!({"kind": "minimax"})), 422, "unknown_bot");
+    assert_problem(
+        &ask(json!({"kind": "mcts", "nodes": 10_000_001})),
+        422,
+        "budget_too_large",
+    );
+    assert_problem(
+        &ask(json!({"kind": "mcts", "millis": 10_001})),
+        422,
+        "budget_too_large",
+    );
+    assert_problem(
+        &ask(json!({"kind": "alphabeta", "depth": 65})),
+        422,
+        "budget_too_large",
+    );
+    assert_problem(
+        &ask(json!({"kind": "alphabeta", "colour": 1})),
+        400,
+        "malformed_json",
+    );
+    assert_problem(&ask(json!(["alphabeta"])), 400, "malformed_json");
+    assert_problem(
+        &ask(json!({"kind": "greedy", "nodes": -1})),
+        400,
+        "malformed_json",
+    );
+    assert_problem(
+        &post("/v1/bots/move", json!({"position": START})),
+        400,
+        "malformed_json",
+    );
+    let finished = post(
+        "/v1/bots/move",
+        json!({"position": "star1 classic south:0/north:6 1 1 0@1", "bot": {"kind": "greedy"}}),
+    );
+    assert_problem(&finished, 422, "game_over");
 }

@@ -349,6 +349,14 @@ fn creation_is_checked() {
             "unknown_bot",
         ),
         (
+            json!({"board": "rhombus5x2", "seats": [{}, {"bot": {"kind": "alphabeta", "millis": 50}}]}),
+            "budget_not_allowed",
+        ),
+        (
+            json!({"board": "rhombus5x2", "seats": [{}, {"bot": {"kind": "mcts", "nodes": 1_000_000}}]}),
+            "budget_too_large",
+        ),
+        (
             json!({"board": "rhombus5x2", "seats": [{"name": ""}, {}]}),
             "invalid_seat_name",
         ),
@@ -553,4 +561,44 @@ fn of_many_clients_racing_for_one_ply_exactly_one_wins() {
     let history = get(&format!("/v1/matches/{id}/moves")).json();
     assert_eq!(history["moves"].as_array().unwrap().len(), 1);
     assert_eq!(state(id)["ply"], 1);
+}
+
+#[test]
+fn a_searching_bot_seat_beats_a_random_client_and_replays_the_same() {
+    // The alpha-beta seat answers within each request; the client plays
+    // random legal moves from a fixed sequence.
+    let body = json!({
+        "board": "rhombus5x2",
+        "rules": "research,max_plies=80",
+        "seats": [{"name": "client"}, {"name": "searcher", "bot": {"kind": "alphabeta", "seed": 5, "nodes": 3000}}]
+    });
+    let play_out = |created: &Created| -> Vec<String> {
+        let mut current = created.state.clone();
+        let mut choice = 0usize;
+        while current["status"] == "in_progress" {
+            let moves = current["legal_moves"].as_array().unwrap();
+            choice = (choice * 7 + 3) % moves.len();
+            let reply = post(
+                &format!("/v1/matches/{}/moves", created.id),
+                Some(created.token(0)),
+                json!({"ply": current["ply"], "move": moves[choice]["text"]}),
+            );
+            assert_eq!(reply.status, 200, "{}", reply.body);
+            current = reply.json()["match"].clone();
+        }
+        assert_eq!(current["result"]["winners"], json!([1]), "{current}");
+        let history = get(&format!("/v1/matches/{}/moves", created.id)).json();
+        history["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"]["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let first = play_out(&create(body.clone()));
+    let second = play_out(&create(body));
+    assert_eq!(
+        first, second,
+        "the same seed and node budget replay the same game"
+    );
 }

@@ -37,6 +37,13 @@ create_exception!(
     "A move that is not legal in the position. `.code` is a stable reason code (hole_occupied, leaves_target, ...)."
 );
 
+create_exception!(
+    _core,
+    UnknownBotError,
+    SternhalmaError,
+    "A bot kind that does not exist (see BOT_KINDS)."
+);
+
 /// Raises an exception of type `T` with attributes set on the instance.
 fn raise<T: pyo3::PyTypeInfo>(message: String, attributes: &[(&str, Py<PyAny>)]) -> PyErr {
     Python::attach(|py| {
@@ -107,4 +114,9 @@ pub fn unknown_action(action: usize, actions: usize) -> PyErr {
         ),
         &[("code", code)],
     )
+}
+
+/// An unknown bot kind as a Python exception.
+pub fn unknown_bot(error: &sternhalma::search::UnknownBotKind) -> PyErr {
+    PyErr::new::<UnknownBotError, _>(error.to_string())
 }

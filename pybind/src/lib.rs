@@ -2,6 +2,7 @@
 //! here: every class wraps the crate's own types.
 
 mod board;
+mod bots;
 mod errors;
 mod moves;
 mod position;
@@ -18,6 +19,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyOutcome>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_function(wrap_pyfunction!(position::_restore, m)?)?;
+    m.add_class::<bots::PyBot>()?;
+    m.add_class::<bots::PySearchResult>()?;
+    m.add_function(wrap_pyfunction!(bots::distance_to_target, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::pegs_home, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::progress, m)?)?;
+    m.add("BOT_KINDS", pyo3::types::PyTuple::new(py, bots::kinds())?)?;
     // The exceptions are re-exported by the `sternhalma` package: name them
     // there, so tracebacks read `sternhalma.IllegalMoveError`.
     let exceptions = [
@@ -35,6 +42,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "IllegalMoveError",
             py.get_type::<errors::IllegalMoveError>(),
         ),
+        ("UnknownBotError", py.get_type::<errors::UnknownBotError>()),
     ];
     for (name, exception) in exceptions {
         exception.setattr("__module__", "sternhalma")?;

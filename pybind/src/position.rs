@@ -81,6 +81,11 @@ impl PyPosition {
         Ok((legal, path))
     }
 
+    /// The current position (after the moves of the stack).
+    pub fn current(&self) -> &Position {
+        &self.position
+    }
+
     fn push_legal(&mut self, mv: Move, path: Vec<usize>) {
         let undo = self.position.make_move(mv);
         self.stack.push((mv, undo, path));

@@ -7,6 +7,8 @@
 >>> position.push("115-104")
 >>> position.outcome().status
 'in_progress'
+>>> sternhalma.Bot("greedy", seed=1).step(position) in position.legal_moves
+True
 
 The classes come from the compiled ``sternhalma._core`` extension (the Rust
 rules crate); ``sternhalma.client`` talks to a Sternhalma HTTP server with the
@@ -14,7 +16,9 @@ same methods, so a notebook can switch between local and remote play.
 """
 
 from sternhalma._core import (
+    BOT_KINDS,
     Board,
+    Bot,
     IllegalMoveError,
     InvalidPositionError,
     Move,
@@ -22,13 +26,20 @@ from sternhalma._core import (
     Outcome,
     Position,
     Rules,
+    SearchResult,
     SternhalmaError,
+    UnknownBotError,
     UnknownPresetError,
+    distance_to_target,
+    pegs_home,
+    progress,
 )
 from sternhalma.client import Client, RemotePosition, ServerError
 
 __all__ = [
+    "BOT_KINDS",
     "Board",
+    "Bot",
     "Client",
     "IllegalMoveError",
     "InvalidPositionError",
@@ -38,9 +49,14 @@ __all__ = [
     "Position",
     "RemotePosition",
     "Rules",
+    "SearchResult",
     "ServerError",
     "SternhalmaError",
+    "UnknownBotError",
     "UnknownPresetError",
+    "distance_to_target",
+    "pegs_home",
+    "progress",
 ]
 
 __version__ = "0.1.0"

@@ -6,7 +6,9 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "BOT_KINDS",
     "Board",
+    "Bot",
     "IllegalMoveError",
     "InvalidPositionError",
     "Move",
@@ -14,9 +16,14 @@ __all__ = [
     "Outcome",
     "Position",
     "Rules",
+    "SearchResult",
     "SternhalmaError",
+    "UnknownBotError",
     "UnknownPresetError",
     "_restore",
+    "distance_to_target",
+    "pegs_home",
+    "progress",
 ]
 
 class SternhalmaError(ValueError):
@@ -39,6 +46,9 @@ class IllegalMoveError(SternhalmaError):
     """A move that is not legal in the position."""
 
     code: str
+
+class UnknownBotError(SternhalmaError):
+    """A bot kind that does not exist (see BOT_KINDS)."""
 
 @final
 class Board:
@@ -202,3 +212,48 @@ class Position:
     def __reduce__(self) -> tuple[Any, tuple[str, list[str]]]: ...
 
 def _restore(root: str, moves: list[str]) -> Position: ...
+
+BOT_KINDS: tuple[str, ...]
+
+@final
+class Bot:
+    def __new__(
+        cls,
+        kind: str,
+        *,
+        nodes: int | None = None,
+        millis: int | None = None,
+        depth: int | None = None,
+        seed: int = 0,
+    ) -> Bot: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def nodes(self) -> int | None: ...
+    @property
+    def millis(self) -> int | None: ...
+    @property
+    def depth(self) -> int | None: ...
+    def search(self, position: Position) -> SearchResult: ...
+    def step(self, position: Position) -> Move: ...
+
+@final
+class SearchResult:
+    @property
+    def move(self) -> Move: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def principal_variation(self) -> list[Move]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def millis(self) -> float: ...
+    @property
+    def depth(self) -> int: ...
+
+def distance_to_target(position: Position, player: int) -> int: ...
+def pegs_home(position: Position, player: int) -> int: ...
+def progress(position: Position, player: int) -> float: ...

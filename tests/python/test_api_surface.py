@@ -18,6 +18,8 @@ CLASSES = [
     core.Move,
     core.Outcome,
     core.Position,
+    core.Bot,
+    core.SearchResult,
     client.Client,
     client.RemotePosition,
 ]

@@ -17,7 +17,15 @@ from sternhalma import client
 
 MODULES = [sternhalma, core, client]
 FLAGS = doctest.ELLIPSIS
-CORE_CLASSES = [core.Board, core.Rules, core.Move, core.Outcome, core.Position]
+CORE_CLASSES = [
+    core.Board,
+    core.Rules,
+    core.Move,
+    core.Outcome,
+    core.Position,
+    core.Bot,
+    core.SearchResult,
+]
 
 
 def globs_for(module: ModuleType) -> dict:

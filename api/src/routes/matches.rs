@@ -71,7 +71,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
         (status = 201, description = "The match, and its tokens (shown only now)", body = CreatedMatch,
          headers(("Location" = String, description = "The match's URL"))),
         BodyErrors,
-        (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
     )
 )]

@@ -1,5 +1,6 @@
 //! The HTTP routes, one module per resource.
 
+pub mod bots;
 pub mod catalogue;
 pub mod matches;
 pub mod play;
