@@ -40,6 +40,7 @@ mod perft;
 mod position;
 mod rules;
 mod setup;
+pub mod solitaire;
 mod svg;
 mod zobrist;
 
