@@ -64,14 +64,14 @@ impl LineTable {
 
     fn unrank(&self, mut rank: u64, pegs: usize, caps: &[u8], counts: &mut [u8]) {
         let mut left = pegs;
-        for line in 0..caps.len() {
+        for (line, count) in counts.iter_mut().enumerate().take(caps.len()) {
             let next = &self.ways[line + 1];
             let mut c = 0;
             while rank >= next[left - c] {
                 rank -= next[left - c];
                 c += 1;
             }
-            counts[line] = c as u8;
+            *count = c as u8;
             left -= c;
         }
     }

@@ -22,7 +22,7 @@
 //!
 //! let problem = Problem::new(Board::rhombus(5, 2)?, false);
 //! let solution = solve(&problem, SolveOptions::default())?;
-//! assert_eq!(solution.length, 8);
+//! assert_eq!(solution.length, 11);
 //! assert!(solution.optimal);
 //! // The moves replay through the rules and finish the game.
 //! let mut position = problem.start_position();
@@ -35,6 +35,7 @@
 
 mod heuristic;
 mod moves;
+mod perimeter;
 mod search;
 mod tables;
 
@@ -50,6 +51,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 
 use self::heuristic::{Heuristic, UNREACHABLE};
+use self::perimeter::Perimeter;
 use self::search::{Search, Stop};
 use self::tables::Tables;
 
@@ -121,6 +123,10 @@ pub struct SolveOptions<'a> {
     /// The transposition table has `2^table_bits` entries of 24 bytes
     /// (default 22: 96 MiB; clamped to 10..=30).
     pub table_bits: u8,
+    /// How many positions the search back from the goal may keep (about
+    /// 40 bytes each; default 2,000,000). It runs level by level and keeps
+    /// the last level that fits.
+    pub perimeter_states: usize,
 }
 
 impl Default for SolveOptions<'_> {
@@ -130,6 +136,7 @@ impl Default for SolveOptions<'_> {
             progress: None,
             progress_interval: Duration::from_secs(1),
             table_bits: 22,
+            perimeter_states: 2_000_000,
         }
     }
 }
@@ -141,6 +148,7 @@ impl fmt::Debug for SolveOptions<'_> {
             .field("progress", &self.progress.is_some())
             .field("progress_interval", &self.progress_interval)
             .field("table_bits", &self.table_bits)
+            .field("perimeter_states", &self.perimeter_states)
             .finish()
     }
 }
@@ -214,9 +222,11 @@ pub fn solve(problem: &Problem, options: SolveOptions<'_>) -> Result<Solution, S
     let started = std::time::Instant::now();
     let tables = Tables::new(problem.board);
     let heuristic = Heuristic::new(&tables, problem.hops_only);
+    let perimeter = Perimeter::build(&tables, problem.hops_only, options.perimeter_states);
     let mut search = Search::new(
         &tables,
         &heuristic,
+        &perimeter,
         problem.hops_only,
         options.table_bits.clamp(10, 30),
         options.max_nodes.unwrap_or(u64::MAX),

@@ -37,6 +37,18 @@ pub(crate) fn hop_reach(tables: &Tables, pegs: u128, from: usize) -> u128 {
 
 /// Every move of the position `pegs`, appended to `moves`.
 pub(crate) fn generate(tables: &Tables, pegs: u128, hops_only: bool, moves: &mut Vec<BitMove>) {
+    generate_with(tables, pegs, hops_only, true, moves);
+}
+
+/// As [`generate`]; without the target lock (`lock` false) every move can
+/// be played backwards, which the search back from the goal needs.
+pub(crate) fn generate_with(
+    tables: &Tables,
+    pegs: u128,
+    hops_only: bool,
+    lock: bool,
+    moves: &mut Vec<BitMove>,
+) {
     let mut rest = pegs;
     while rest != 0 {
         let from = rest.trailing_zeros() as usize;
@@ -45,7 +57,7 @@ pub(crate) fn generate(tables: &Tables, pegs: u128, hops_only: bool, moves: &mut
         if !hops_only {
             destinations |= tables.neighbours[from] & !pegs;
         }
-        if tables.goal & (1u128 << from) != 0 {
+        if lock && tables.goal & (1u128 << from) != 0 {
             destinations &= tables.goal;
         }
         while destinations != 0 {

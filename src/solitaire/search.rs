@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::heuristic::{Heuristic, UNREACHABLE};
 use super::moves::{BitMove, generate};
+use super::perimeter::Perimeter;
 use super::tables::Tables;
 use super::{Progress, ProgressCallback};
 
@@ -42,6 +43,7 @@ pub(crate) enum Stop {
 pub(crate) struct Search<'a, 'p> {
     tables: &'a Tables,
     heuristic: &'a Heuristic,
+    perimeter: &'a Perimeter,
     hops_only: bool,
     table: Vec<Entry>,
     table_mask: usize,
@@ -61,9 +63,11 @@ pub(crate) struct Search<'a, 'p> {
 }
 
 impl<'a, 'p> Search<'a, 'p> {
+    #[allow(clippy::too_many_arguments)] // internal; each is a distinct input
     pub(crate) fn new(
         tables: &'a Tables,
         heuristic: &'a Heuristic,
+        perimeter: &'a Perimeter,
         hops_only: bool,
         table_bits: u8,
         max_nodes: u64,
@@ -75,6 +79,7 @@ impl<'a, 'p> Search<'a, 'p> {
         Search {
             tables,
             heuristic,
+            perimeter,
             hops_only,
             table: vec![Entry::default(); size],
             table_mask: size - 1,
@@ -136,7 +141,7 @@ impl<'a, 'p> Search<'a, 'p> {
             return u32::from(UNREACHABLE);
         }
         let key = self.tables.canonical(pegs);
-        u32::from(h.max(self.lookup(key)))
+        u32::from(h.max(self.lookup(key)).max(self.perimeter.bound(key)))
     }
 
     fn report(&mut self) -> ControlFlow<()> {
