@@ -5,6 +5,7 @@ mod board;
 mod errors;
 mod moves;
 mod position;
+mod solitaire;
 
 use pyo3::prelude::*;
 
@@ -18,6 +19,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyOutcome>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_function(wrap_pyfunction!(position::_restore, m)?)?;
+    solitaire::register(m)?;
     // The exceptions are re-exported by the `sternhalma` package: name them
     // there, so tracebacks read `sternhalma.IllegalMoveError`.
     let exceptions = [

@@ -22,8 +22,13 @@ from sternhalma._core import (
     Outcome,
     Position,
     Rules,
+    Solution,
+    SolveLimitError,
+    SolveProgress,
     SternhalmaError,
     UnknownPresetError,
+    UnsolvableError,
+    solve_solitaire,
 )
 from sternhalma.client import Client, RemotePosition, ServerError
 
@@ -39,8 +44,13 @@ __all__ = [
     "RemotePosition",
     "Rules",
     "ServerError",
+    "Solution",
+    "SolveLimitError",
+    "SolveProgress",
     "SternhalmaError",
     "UnknownPresetError",
+    "UnsolvableError",
+    "solve_solitaire",
 ]
 
 __version__ = "0.1.0"

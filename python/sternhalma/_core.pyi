@@ -1,5 +1,6 @@
 """Type stubs of the compiled extension ``sternhalma._core``."""
 
+from collections.abc import Callable
 from typing import Any, final
 
 import numpy as np
@@ -14,9 +15,14 @@ __all__ = [
     "Outcome",
     "Position",
     "Rules",
+    "Solution",
+    "SolveLimitError",
+    "SolveProgress",
     "SternhalmaError",
     "UnknownPresetError",
+    "UnsolvableError",
     "_restore",
+    "solve_solitaire",
 ]
 
 class SternhalmaError(ValueError):
@@ -202,3 +208,42 @@ class Position:
     def __reduce__(self) -> tuple[Any, tuple[str, list[str]]]: ...
 
 def _restore(root: str, moves: list[str]) -> Position: ...
+
+class SolveLimitError(SternhalmaError):
+    lower_bound: int
+    nodes: int
+
+class UnsolvableError(SternhalmaError): ...
+
+@final
+class SolveProgress:
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def bound(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def nodes_per_second(self) -> float: ...
+
+@final
+class Solution:
+    @property
+    def moves(self) -> list[Move]: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def optimal(self) -> bool: ...
+
+def solve_solitaire(
+    board: str | Board,
+    *,
+    hops_only: bool = False,
+    max_nodes: int | None = None,
+    progress: Callable[[SolveProgress], object] | None = None,
+    progress_interval: float = 1.0,
+) -> Solution: ...

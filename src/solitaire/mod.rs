@@ -124,7 +124,7 @@ pub struct SolveOptions<'a> {
     /// (default 22: 96 MiB; clamped to 10..=30).
     pub table_bits: u8,
     /// How many positions the search back from the goal may keep (about
-    /// 40 bytes each; default 2,000,000). It runs level by level and keeps
+    /// 40 bytes each; default 200,000). It runs level by level and keeps
     /// the last level that fits.
     pub perimeter_states: usize,
 }
@@ -136,7 +136,7 @@ impl Default for SolveOptions<'_> {
             progress: None,
             progress_interval: Duration::from_secs(1),
             table_bits: 22,
-            perimeter_states: 2_000_000,
+            perimeter_states: 200_000,
         }
     }
 }

@@ -243,12 +243,13 @@ fn progress_is_reported_and_can_stop_the_search() {
 fn pinned_optimal_lengths() {
     // Found and proven by this solver; the boards up to 6x2 are also
     // checked against breadth-first search above. `None`: impossible.
-    let cases: [(&str, bool, Option<usize>); 7] = [
+    let cases: [(&str, bool, Option<usize>); 8] = [
         ("rhombus5x2", false, Some(11)),
         ("rhombus7x2", false, Some(17)),
         ("rhombus7x2", true, None),
         ("rhombus9x2", false, Some(23)),
         ("rhombus7x3", false, Some(17)),
+        ("rhombus5x3", true, Some(15)),
         ("star2", false, Some(11)),
         ("star2", true, None),
     ];

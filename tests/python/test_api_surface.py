@@ -18,6 +18,8 @@ CLASSES = [
     core.Move,
     core.Outcome,
     core.Position,
+    core.Solution,
+    core.SolveProgress,
     client.Client,
     client.RemotePosition,
 ]
