@@ -45,6 +45,7 @@ pub enum CorsPolicy {
         (name = "positions", description = "Start positions, validation and conversion"),
         (name = "play", description = "Legal moves, playing moves, outcomes, replays"),
         (name = "render", description = "Pictures of positions"),
+        (name = "solitaire", description = "Shortest solitaire crossings, proven shortest"),
     ),
     modifiers(&Servers)
 )]
@@ -90,6 +91,7 @@ fn routes_app(
         .configure(routes::positions::configure)
         .configure(routes::play::configure)
         .configure(routes::render::configure)
+        .configure(routes::solitaire::configure)
 }
 
 fn cors_middleware(policy: CorsPolicy) -> Cors {

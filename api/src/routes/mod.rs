@@ -4,3 +4,4 @@ pub mod catalogue;
 pub mod play;
 pub mod positions;
 pub mod render;
+pub mod solitaire;
