@@ -50,6 +50,10 @@ struct Solve {
     /// Positions the exact search back from the goal may keep (about 40 bytes each).
     #[arg(long, default_value_t = 2_000_000)]
     perimeter_states: usize,
+    /// Multiply the lower bound (weighted IDA*): above 1 finds a crossing
+    /// sooner, at most that many times the optimum, not proven optimal.
+    #[arg(long, default_value_t = 1.0)]
+    weight: f64,
 }
 
 #[derive(Parser)]
@@ -147,6 +151,7 @@ fn solve(options: &Solve) -> std::process::ExitCode {
             ),
             table_bits: options.table_bits,
             perimeter_states: options.perimeter_states,
+            weight: options.weight,
         },
     );
     match result {

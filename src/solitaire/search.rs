@@ -55,6 +55,9 @@ pub(crate) struct Search<'a, 'p> {
     progress: Option<ProgressCallback<'p>>,
     pub(crate) bound: u32,
     pub(crate) stop: Option<Stop>,
+    /// Multiplies the admissible bound: 1 proves optimality; more finds a
+    /// (possibly longer) crossing sooner.
+    pub(crate) weight: f64,
     /// The moves of the current path.
     pub(crate) path: Vec<BitMove>,
     /// Move buffers, one per depth, reused.
@@ -91,6 +94,7 @@ impl<'a, 'p> Search<'a, 'p> {
             progress,
             bound: 0,
             stop: None,
+            weight: 1.0,
             path: Vec::new(),
             buffers: Vec::new(),
             scratch: Vec::new(),
@@ -141,7 +145,12 @@ impl<'a, 'p> Search<'a, 'p> {
             return u32::from(UNREACHABLE);
         }
         let key = self.tables.canonical(pegs);
-        u32::from(h.max(self.lookup(key)).max(self.perimeter.bound(key)))
+        let mut estimate = h.max(self.perimeter.bound(key));
+        if self.weight > 1.0 {
+            // Learned values are in weighted units already.
+            estimate = (f64::from(estimate) * self.weight).ceil().min(254.0) as u8;
+        }
+        u32::from(estimate.max(self.lookup(key)))
     }
 
     fn report(&mut self) -> ControlFlow<()> {

@@ -267,3 +267,23 @@ fn pinned_optimal_lengths() {
         assert_eq!(found, length, "{board} hops_only={hops_only}");
     }
 }
+
+#[test]
+fn a_weight_finds_a_crossing_not_proven_optimal() {
+    let problem = Problem::new(Board::rhombus(7, 3).unwrap(), false);
+    let solution = solve(
+        &problem,
+        SolveOptions {
+            weight: 2.0,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!solution.optimal);
+    assert!((17..=34).contains(&solution.length));
+    let mut position = problem.start_position();
+    for &mv in &solution.moves {
+        position = position.play(mv).unwrap();
+    }
+    assert!(position.is_home(0));
+}
