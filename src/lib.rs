@@ -41,6 +41,7 @@ mod position;
 mod rules;
 pub mod search;
 mod setup;
+pub mod solitaire;
 mod svg;
 mod zobrist;
 

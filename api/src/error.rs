@@ -48,6 +48,13 @@ pub struct Problem {
     /// For a replay: the index in `moves` of the move that failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub move_index: Option<usize>,
+    /// For a solitaire solve stopped at its node limit: the fewest moves any
+    /// crossing can take, as proven so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u32>,
+    /// For a solitaire solve stopped at its node limit: positions visited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
 }
 
 /// The errors every operation with a JSON body can answer, documented once.
@@ -98,6 +105,8 @@ impl ApiError {
                 code: code.to_owned(),
                 problems: Vec::new(),
                 move_index: None,
+                lower_bound: None,
+                nodes: None,
             }),
             allow: None,
             www_authenticate: false,
@@ -160,6 +169,15 @@ impl ApiError {
     #[must_use]
     pub fn at_move(mut self, index: usize) -> ApiError {
         self.problem.move_index = Some(index);
+        self
+    }
+
+    /// Adds the lower bound proven and the nodes searched by a solve that
+    /// stopped at its limit.
+    #[must_use]
+    pub fn with_bound(mut self, lower_bound: u32, nodes: u64) -> ApiError {
+        self.problem.lower_bound = Some(lower_bound);
+        self.problem.nodes = Some(nodes);
         self
     }
 

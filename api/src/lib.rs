@@ -52,6 +52,7 @@ pub enum CorsPolicy {
         (name = "render", description = "Pictures of positions"),
         (name = "matches", description = "Stored matches: seats, tokens, moves, long-poll, history, export"),
         (name = "bots", description = "Bots: a move chosen by search on a stateless position"),
+        (name = "solitaire", description = "Shortest solitaire crossings, proven shortest"),
     ),
     modifiers(&Servers, &Security)
 )]
@@ -124,6 +125,7 @@ fn routes_app(
         .configure(routes::render::configure)
         .configure(routes::matches::configure)
         .configure(routes::bots::configure)
+        .configure(routes::solitaire::configure)
 }
 
 fn cors_middleware(policy: CorsPolicy) -> Cors {

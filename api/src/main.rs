@@ -1,4 +1,5 @@
-//! The `sternhalma` command: serve the HTTP API, or print its OpenAPI document.
+//! The `sternhalma` command: serve the HTTP API, print its OpenAPI document,
+//! or solve a solitaire crossing.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -24,6 +25,35 @@ enum Command {
     Serve(Serve),
     /// Print the OpenAPI document (JSON) to standard output.
     Openapi,
+    /// Find a shortest solitaire crossing (one set alone, south to north) and
+    /// prove it shortest. Progress goes to stderr, the solution to stdout.
+    Solve(Solve),
+}
+
+#[derive(Parser)]
+struct Solve {
+    /// The board: `rhombus9x4`, `star4`, ...
+    #[arg(long)]
+    board: sternhalma::Board,
+    /// Hop chains only, no steps.
+    #[arg(long)]
+    hops_only: bool,
+    /// Give up after this many positions (the lower bound proven is printed).
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Seconds between two progress lines.
+    #[arg(long, default_value_t = 10.0)]
+    progress_seconds: f64,
+    /// Transposition table of 2^bits entries, 24 bytes each.
+    #[arg(long, default_value_t = 24)]
+    table_bits: u8,
+    /// Positions the exact search back from the goal may keep (about 40 bytes each).
+    #[arg(long, default_value_t = 2_000_000)]
+    perimeter_states: usize,
+    /// Multiply the lower bound (weighted IDA*): above 1 finds a crossing
+    /// sooner, at most that many times the optimum, not proven optimal.
+    #[arg(long, default_value_t = 1.0)]
+    weight: f64,
 }
 
 #[derive(Parser)]
@@ -78,6 +108,7 @@ fn main() -> std::process::ExitCode {
             );
             std::process::ExitCode::SUCCESS
         }
+        Command::Solve(options) => solve(&options),
         Command::Serve(serve) => match run(serve) {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {
@@ -85,6 +116,75 @@ fn main() -> std::process::ExitCode {
                 std::process::ExitCode::FAILURE
             }
         },
+    }
+}
+
+fn solve(options: &Solve) -> std::process::ExitCode {
+    use sternhalma::solitaire::{self, Problem, Progress, SolveError, SolveOptions};
+    let problem = Problem::new(options.board, options.hops_only);
+    eprintln!(
+        "solving {}{}: layout 1, rules {}",
+        options.board,
+        if options.hops_only {
+            " (hops only)"
+        } else {
+            ""
+        },
+        Problem::rules()
+    );
+    let mut report = |p: &Progress| {
+        eprintln!(
+            "nodes {} bound {} rate {:.0} nodes/s elapsed {:.1} s",
+            p.nodes,
+            p.bound,
+            p.nodes_per_second,
+            p.elapsed.as_secs_f64()
+        );
+        std::ops::ControlFlow::Continue(())
+    };
+    let result = solitaire::solve(
+        &problem,
+        SolveOptions {
+            max_nodes: options.max_nodes,
+            progress: Some(&mut report),
+            progress_interval: std::time::Duration::from_secs_f64(
+                options.progress_seconds.max(0.0),
+            ),
+            table_bits: options.table_bits,
+            perimeter_states: options.perimeter_states,
+            weight: options.weight,
+        },
+    );
+    match result {
+        Ok(solution) => {
+            println!(
+                "length {} {} nodes {} seconds {:.3}",
+                solution.length,
+                if solution.optimal {
+                    "optimal"
+                } else {
+                    "not proven optimal"
+                },
+                solution.nodes,
+                solution.elapsed.as_secs_f64()
+            );
+            let texts: Vec<String> = solution.moves.iter().map(ToString::to_string).collect();
+            println!("{}", texts.join(" "));
+            std::process::ExitCode::SUCCESS
+        }
+        Err(
+            error @ (SolveError::NodeLimit { lower_bound, nodes }
+            | SolveError::Interrupted { lower_bound, nodes }),
+        ) => {
+            println!("no solution proven: at least {lower_bound} moves (nodes {nodes})");
+            eprintln!("sternhalma: {error}");
+            std::process::ExitCode::from(2)
+        }
+        Err(error) => {
+            println!("impossible");
+            eprintln!("sternhalma: {error}");
+            std::process::ExitCode::from(2)
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! The `sternhalma` command itself: serve on a real port with a real SQLite
-//! file, stop gracefully on SIGTERM; print the OpenAPI document.
+//! file, stop gracefully on SIGTERM; print the OpenAPI document; solve a
+//! solitaire crossing.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -74,4 +75,61 @@ fn openapi_subcommand_prints_the_committed_document() {
     ))
     .unwrap();
     assert_eq!(printed.trim_end(), committed.trim_end());
+}
+
+#[test]
+fn solve_prints_an_optimal_crossing_and_progress() {
+    let output = binary()
+        .args(["solve", "--board", "rhombus5x2", "--progress-seconds", "0"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut lines = stdout.lines();
+    let summary = lines.next().unwrap();
+    assert!(summary.starts_with("length 11 optimal nodes "), "{summary}");
+    let moves: Vec<&str> = lines.next().unwrap().split(' ').collect();
+    assert_eq!(moves.len(), 11);
+    // The moves replay through the rules and finish the crossing.
+    let problem = sternhalma::solitaire::Problem::new("rhombus5x2".parse().unwrap(), false);
+    let mut position = problem.start_position();
+    for text in moves {
+        position = position.play_text(text).unwrap();
+    }
+    assert!(position.is_home(0));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("solving rhombus5x2: layout 1, rules classic"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn solve_reports_the_lower_bound_at_the_node_limit() {
+    let output = binary()
+        .args([
+            "solve",
+            "--board",
+            "rhombus9x3",
+            "--max-nodes",
+            "40000",
+            "--progress-seconds",
+            "0",
+            "--perimeter-states",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.starts_with("no solution proven: at least "),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("nodes ") && stderr.contains(" bound "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("node limit reached"), "{stderr}");
 }

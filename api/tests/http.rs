@@ -523,7 +523,7 @@ fn every_json_body_must_be_an_object() {
             assert_problem(&reply, 400, "malformed_json");
         }
     }
-    assert_eq!(posts, 10);
+    assert_eq!(posts, 11);
 }
 
 #[test]
@@ -770,4 +770,79 @@ fn bot_requests_are_refused_with_reasons() {
         json!({"position": "star1 classic south:0/north:6 1 1 0@1", "bot": {"kind": "greedy"}}),
     );
     assert_problem(&finished, 422, "game_over");
+}
+
+#[test]
+fn solitaire_solve_answers_a_proven_shortest_crossing() {
+    let reply = post(
+        "/v1/solitaire/solve",
+        json!({"board": "rhombus5x2", "hops_only": false, "max_nodes": 1_000_000}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let answer = reply.json();
+    assert_eq!(answer["board"], "rhombus5x2");
+    assert_eq!(answer["length"], 11);
+    assert_eq!(answer["optimal"], true);
+    assert!(answer["nodes"].as_u64().unwrap() > 0);
+    assert!(answer["millis"].is_u64());
+    // The moves replay over HTTP from the one-player start and win.
+    let start = post(
+        "/v1/positions",
+        json!({"board": "rhombus5x2", "layout": "1"}),
+    )
+    .json();
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 11);
+    let replay = post(
+        "/v1/replay",
+        json!({"start": start["position_string"], "moves": moves}),
+    );
+    assert_eq!(replay.status, 200, "{}", replay.body);
+    assert!(replay.body.contains("\"won\""), "{}", replay.body);
+
+    let hops = post(
+        "/v1/solitaire/solve",
+        json!({"board": "rhombus5x3", "hops_only": true}),
+    );
+    assert_eq!(hops.json()["length"], 15, "{}", hops.body);
+}
+
+#[test]
+fn solitaire_solve_errors() {
+    let limited = assert_problem(
+        &post(
+            "/v1/solitaire/solve",
+            json!({"board": "rhombus9x3", "max_nodes": 1000}),
+        ),
+        422,
+        "node_limit",
+    );
+    let bound = limited["lower_bound"].as_u64().unwrap();
+    assert!((17..=23).contains(&bound), "{limited}");
+    assert_eq!(limited["nodes"], 1001);
+    assert_problem(
+        &post(
+            "/v1/solitaire/solve",
+            json!({"board": "rhombus7x2", "hops_only": true}),
+        ),
+        422,
+        "unsolvable",
+    );
+    for max_nodes in [0, 5_000_001] {
+        assert_problem(
+            &post(
+                "/v1/solitaire/solve",
+                json!({"board": "rhombus5x2", "max_nodes": max_nodes}),
+            ),
+            422,
+            "max_nodes_out_of_range",
+        );
+    }
+    let unknown = post("/v1/solitaire/solve", json!({"board": "hexagon"}));
+    assert_eq!(unknown.status, 422, "{}", unknown.body);
+    let extra = post(
+        "/v1/solitaire/solve",
+        json!({"board": "rhombus5x2", "speed": "fast"}),
+    );
+    assert_problem(&extra, 400, "malformed_json");
 }

@@ -6,6 +6,7 @@ mod bots;
 mod errors;
 mod moves;
 mod position;
+mod solitaire;
 
 use pyo3::prelude::*;
 
@@ -25,6 +26,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bots::pegs_home, m)?)?;
     m.add_function(wrap_pyfunction!(bots::progress, m)?)?;
     m.add("BOT_KINDS", pyo3::types::PyTuple::new(py, bots::kinds())?)?;
+    solitaire::register(m)?;
     // The exceptions are re-exported by the `sternhalma` package: name them
     // there, so tracebacks read `sternhalma.IllegalMoveError`.
     let exceptions = [

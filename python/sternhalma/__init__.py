@@ -27,12 +27,17 @@ from sternhalma._core import (
     Position,
     Rules,
     SearchResult,
+    Solution,
+    SolveLimitError,
+    SolveProgress,
     SternhalmaError,
     UnknownBotError,
     UnknownPresetError,
+    UnsolvableError,
     distance_to_target,
     pegs_home,
     progress,
+    solve_solitaire,
 )
 from sternhalma.client import Client, RemotePosition, ServerError
 
@@ -51,12 +56,17 @@ __all__ = [
     "Rules",
     "SearchResult",
     "ServerError",
+    "Solution",
+    "SolveLimitError",
+    "SolveProgress",
     "SternhalmaError",
     "UnknownBotError",
     "UnknownPresetError",
+    "UnsolvableError",
     "distance_to_target",
     "pegs_home",
     "progress",
+    "solve_solitaire",
 ]
 
 __version__ = "0.1.0"

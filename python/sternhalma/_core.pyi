@@ -1,5 +1,6 @@
 """Type stubs of the compiled extension ``sternhalma._core``."""
 
+from collections.abc import Callable
 from typing import Any, final
 
 import numpy as np
@@ -17,13 +18,18 @@ __all__ = [
     "Position",
     "Rules",
     "SearchResult",
+    "Solution",
+    "SolveLimitError",
+    "SolveProgress",
     "SternhalmaError",
     "UnknownBotError",
     "UnknownPresetError",
+    "UnsolvableError",
     "_restore",
     "distance_to_target",
     "pegs_home",
     "progress",
+    "solve_solitaire",
 ]
 
 class SternhalmaError(ValueError):
@@ -257,3 +263,41 @@ class SearchResult:
 def distance_to_target(position: Position, player: int) -> int: ...
 def pegs_home(position: Position, player: int) -> int: ...
 def progress(position: Position, player: int) -> float: ...
+class SolveLimitError(SternhalmaError):
+    lower_bound: int
+    nodes: int
+
+class UnsolvableError(SternhalmaError): ...
+
+@final
+class SolveProgress:
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def bound(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def nodes_per_second(self) -> float: ...
+
+@final
+class Solution:
+    @property
+    def moves(self) -> list[Move]: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def optimal(self) -> bool: ...
+
+def solve_solitaire(
+    board: str | Board,
+    *,
+    hops_only: bool = False,
+    max_nodes: int | None = None,
+    progress: Callable[[SolveProgress], object] | None = None,
+    progress_interval: float = 1.0,
+) -> Solution: ...

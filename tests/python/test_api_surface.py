@@ -20,6 +20,8 @@ CLASSES = [
     core.Position,
     core.Bot,
     core.SearchResult,
+    core.Solution,
+    core.SolveProgress,
     client.Client,
     client.RemotePosition,
 ]

@@ -6,3 +6,4 @@ pub mod matches;
 pub mod play;
 pub mod positions;
 pub mod render;
+pub mod solitaire;

@@ -1,0 +1,289 @@
+//! The solver against plain breadth-first searches over the crate's own
+//! move generator, on boards small enough for the test suite.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::heuristic::{Heuristic, UNREACHABLE};
+use super::moves::{BitMove, generate};
+use super::tables::Tables;
+use super::*;
+use crate::board::Triangle;
+use crate::cell::CellSet;
+use crate::moves::MoveKind;
+use crate::setup::{PegSet, Setup};
+
+/// The single-player position with the south set on `pegs`.
+fn position_with(board: Board, pegs: u128) -> Option<Position> {
+    Setup {
+        board,
+        rules: Problem::rules(),
+        players: vec![vec![PegSet {
+            triangle: Triangle::South,
+            pegs: CellSet(pegs).iter().map(Cell::id).collect(),
+        }]],
+        neutral: None,
+        side_to_move: 0,
+        ply: 0,
+        finished: Vec::new(),
+    }
+    .validate()
+    .ok()
+}
+
+/// The crate's moves of the lone set, hops only if asked.
+fn crate_moves(position: &Position, hops_only: bool) -> Vec<Move> {
+    position
+        .legal_moves()
+        .into_iter()
+        .filter(|mv| mv.kind() != MoveKind::Pass && (!hops_only || mv.kind() == MoveKind::Hop))
+        .collect()
+}
+
+/// Every position reachable from the start, with the crate's moves, and
+/// for each its successors: the explicit graph of the problem.
+fn explore(problem: &Problem) -> HashMap<u128, Vec<u128>> {
+    let start = problem.start_position();
+    let mut graph = HashMap::new();
+    let mut queue = VecDeque::from([start]);
+    graph.insert(queue[0].pegs(0).0, Vec::new());
+    while let Some(position) = queue.pop_front() {
+        let pegs = position.pegs(0).0;
+        if position.is_home(0) {
+            continue;
+        }
+        let mut children = Vec::new();
+        for mv in crate_moves(&position, problem.hops_only) {
+            let child = position.play(mv).expect("legal");
+            let key = child.pegs(0).0;
+            children.push(key);
+            if let std::collections::hash_map::Entry::Vacant(slot) = graph.entry(key) {
+                slot.insert(Vec::new());
+                queue.push_back(child);
+            }
+        }
+        graph.insert(pegs, children);
+    }
+    graph
+}
+
+/// Exact distance to the goal of every position of the graph (absent:
+/// the goal cannot be reached from it).
+fn distances_to_goal(graph: &HashMap<u128, Vec<u128>>, goal: u128) -> HashMap<u128, u32> {
+    let mut parents: HashMap<u128, Vec<u128>> = HashMap::new();
+    for (&state, children) in graph {
+        for &child in children {
+            parents.entry(child).or_default().push(state);
+        }
+    }
+    let mut distance = HashMap::from([(goal, 0u32)]);
+    let mut queue = VecDeque::from([goal]);
+    while let Some(state) = queue.pop_front() {
+        let d = distance[&state];
+        for &parent in parents.get(&state).map_or(&[][..], Vec::as_slice) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = distance.entry(parent) {
+                slot.insert(d + 1);
+                queue.push_back(parent);
+            }
+        }
+    }
+    distance
+}
+
+fn small_problems() -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (side, rows) in [(3, 1), (4, 1), (4, 2), (5, 2), (6, 2), (4, 3)] {
+        for hops_only in [false, true] {
+            problems.push(Problem::new(Board::rhombus(side, rows).unwrap(), hops_only));
+        }
+    }
+    for hops_only in [false, true] {
+        problems.push(Problem::new(Board::star(1).unwrap(), hops_only));
+        problems.push(Problem::new(Board::star(2).unwrap(), hops_only));
+    }
+    problems
+}
+
+#[test]
+fn moves_on_the_bit_set_are_the_crate_moves() {
+    for problem in small_problems() {
+        let tables = Tables::new(problem.board);
+        let graph = explore(&problem);
+        for &pegs in graph.keys() {
+            if pegs == tables.goal {
+                continue;
+            }
+            let position = position_with(problem.board, pegs).expect("valid");
+            let mut ours = Vec::new();
+            generate(&tables, pegs, problem.hops_only, &mut ours);
+            ours.sort_unstable_by_key(|m| (m.from, m.to));
+            let theirs: Vec<BitMove> = crate_moves(&position, problem.hops_only)
+                .into_iter()
+                .map(|mv| BitMove {
+                    from: mv.from().unwrap().id() as u8,
+                    to: mv.to().unwrap().id() as u8,
+                })
+                .collect();
+            assert_eq!(ours, theirs, "{problem:?} {:?}", CellSet(pegs));
+        }
+    }
+}
+
+#[test]
+fn lower_bound_never_exceeds_the_exact_distance() {
+    for problem in small_problems() {
+        let tables = Tables::new(problem.board);
+        let heuristic = Heuristic::new(&tables, problem.hops_only);
+        let graph = explore(&problem);
+        let exact = distances_to_goal(&graph, tables.goal);
+        for &pegs in graph.keys() {
+            let bound = heuristic.bound(pegs);
+            // A dead end (no exact distance) admits any bound.
+            if let Some(&d) = exact.get(&pegs) {
+                assert!(u32::from(bound) <= d, "{problem:?} {pegs:b}: {bound} > {d}");
+            }
+            if bound == UNREACHABLE {
+                assert!(!exact.contains_key(&pegs));
+            }
+        }
+    }
+}
+
+#[test]
+fn solver_agrees_with_breadth_first_search_and_replays() {
+    for problem in small_problems() {
+        let tables = Tables::new(problem.board);
+        let graph = explore(&problem);
+        let exact = distances_to_goal(&graph, tables.goal);
+        // Without the perimeter (which covers these small boards whole) the
+        // line projections and the search do all the work; with it, too.
+        let result = solve(
+            &problem,
+            SolveOptions {
+                perimeter_states: 0,
+                table_bits: 16,
+                ..SolveOptions::default()
+            },
+        );
+        let with_perimeter = solve(
+            &problem,
+            SolveOptions {
+                table_bits: 16,
+                ..SolveOptions::default()
+            },
+        );
+        assert_eq!(
+            result.as_ref().map(|s| s.length),
+            with_perimeter.as_ref().map(|s| s.length)
+        );
+        match exact.get(&tables.start) {
+            Some(&d) => {
+                let solution = result.expect("solvable");
+                assert_eq!(solution.length as u32, d, "{problem:?}");
+                assert!(solution.optimal);
+                let mut position = problem.start_position();
+                for &mv in &solution.moves {
+                    assert!(!problem.hops_only || mv.kind() == MoveKind::Hop);
+                    position = position.play(mv).expect("legal");
+                }
+                assert!(position.is_home(0));
+                assert_eq!(position.pegs(0).0, tables.goal);
+            }
+            None => assert_eq!(result, Err(SolveError::Unsolvable), "{problem:?}"),
+        }
+    }
+}
+
+#[test]
+fn node_limit_reports_a_proven_lower_bound() {
+    let problem = Problem::new(Board::rhombus(7, 3).unwrap(), false);
+    let start = initial_lower_bound(&problem).unwrap();
+    match solve(
+        &problem,
+        SolveOptions {
+            max_nodes: Some(100),
+            perimeter_states: 1000,
+            table_bits: 16,
+            ..SolveOptions::default()
+        },
+    ) {
+        Err(SolveError::NodeLimit { lower_bound, nodes }) => {
+            // The heuristic's bound, or the perimeter's if higher; the
+            // optimum is 17 (the BFS test above checks smaller boards).
+            assert!((start..=17).contains(&lower_bound), "{lower_bound}");
+            assert!(nodes <= 101);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn progress_is_reported_and_can_stop_the_search() {
+    let problem = Problem::new(Board::rhombus(9, 3).unwrap(), false);
+    let mut calls = 0;
+    let mut callback = |p: &Progress| {
+        calls += 1;
+        assert!(p.nodes > 0 && p.bound > 0);
+        ControlFlow::Break(())
+    };
+    let result = solve(
+        &problem,
+        SolveOptions {
+            progress: Some(&mut callback),
+            progress_interval: Duration::ZERO,
+            perimeter_states: 1000,
+            table_bits: 16,
+            ..SolveOptions::default()
+        },
+    );
+    assert!(matches!(result, Err(SolveError::Interrupted { .. })));
+    assert_eq!(calls, 1);
+}
+
+#[test]
+fn pinned_optimal_lengths() {
+    // Found and proven by this solver; the boards up to 6x2 are also
+    // checked against breadth-first search above. `None`: impossible.
+    let cases: [(&str, bool, Option<usize>); 8] = [
+        ("rhombus5x2", false, Some(11)),
+        ("rhombus7x2", false, Some(17)),
+        ("rhombus7x2", true, None),
+        ("rhombus9x2", false, Some(23)),
+        ("rhombus7x3", false, Some(17)),
+        ("rhombus5x3", true, Some(15)),
+        ("star2", false, Some(11)),
+        ("star2", true, None),
+    ];
+    for (board, hops_only, length) in cases {
+        let problem = Problem::new(board.parse().unwrap(), hops_only);
+        let options = SolveOptions {
+            perimeter_states: 100_000,
+            ..SolveOptions::default()
+        };
+        let found = match solve(&problem, options) {
+            Ok(solution) => Some(solution.length),
+            Err(SolveError::Unsolvable) => None,
+            Err(e) => panic!("{board}: {e}"),
+        };
+        assert_eq!(found, length, "{board} hops_only={hops_only}");
+    }
+}
+
+#[test]
+fn a_weight_finds_a_crossing_not_proven_optimal() {
+    let problem = Problem::new(Board::rhombus(7, 3).unwrap(), false);
+    let solution = solve(
+        &problem,
+        SolveOptions {
+            weight: 2.0,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!solution.optimal);
+    assert!((17..=34).contains(&solution.length));
+    let mut position = problem.start_position();
+    for &mv in &solution.moves {
+        position = position.play(mv).unwrap();
+    }
+    assert!(position.is_home(0));
+}

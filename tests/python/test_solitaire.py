@@ -1,0 +1,99 @@
+"""The solitaire solver from Python: optimal lengths on small boards, the
+moves replay through the rules, progress reports, the node limit, errors,
+and Ctrl-C."""
+
+from __future__ import annotations
+
+import _thread
+import threading
+
+import pytest
+import sternhalma
+from sternhalma import (
+    Board,
+    Position,
+    Solution,
+    SolveLimitError,
+    SolveProgress,
+    SternhalmaError,
+    UnsolvableError,
+    solve_solitaire,
+)
+
+
+@pytest.mark.parametrize(
+    ("board", "hops_only", "length"),
+    [("rhombus5x2", False, 11), ("rhombus7x2", False, 17), ("star2", False, 11)],
+)
+def test_optimal_lengths_and_replay(board: str, hops_only: bool, length: int) -> None:
+    solution = solve_solitaire(board, hops_only=hops_only)
+    assert isinstance(solution, Solution)
+    assert solution.length == length == len(solution.moves)
+    assert solution.optimal is True
+    assert solution.nodes > 0
+    assert solution.seconds >= 0.0
+    position = Position.start(board=board, layout="1")
+    for move in solution.moves:
+        position.push(move)
+    assert position.outcome().status == "won"
+    assert "Solution(length=" in repr(solution)
+
+
+def test_a_board_object_and_hops_only() -> None:
+    solution = solve_solitaire(Board("rhombus5x3"), hops_only=True)
+    assert solution.length == 15
+    assert all(move.kind == "hop" for move in solution.moves)
+
+
+def test_unsolvable_is_a_sternhalma_error() -> None:
+    with pytest.raises(UnsolvableError) as caught:
+        solve_solitaire("rhombus7x2", hops_only=True)
+    assert isinstance(caught.value, SternhalmaError)
+
+
+def test_node_limit_carries_the_proven_lower_bound() -> None:
+    with pytest.raises(SolveLimitError) as caught:
+        solve_solitaire("rhombus9x3", max_nodes=1000)
+    assert 17 <= caught.value.lower_bound <= 23
+    assert caught.value.nodes == 1001
+    assert isinstance(caught.value, ValueError)
+
+
+def test_progress_reports() -> None:
+    seen: list[SolveProgress] = []
+    with pytest.raises(SolveLimitError):
+        solve_solitaire(
+            "rhombus9x3", max_nodes=100_000, progress=seen.append, progress_interval=0.0
+        )
+    assert seen
+    last = seen[-1]
+    assert last.nodes > 0 and last.bound >= 17
+    assert last.seconds > 0.0 and last.nodes_per_second > 0.0
+    assert "SolveProgress(nodes=" in repr(last)
+
+
+def test_an_exception_in_the_callback_stops_the_solve() -> None:
+    def stop(progress: SolveProgress) -> None:
+        raise RuntimeError(f"stop at {progress.nodes}")
+
+    with pytest.raises(RuntimeError, match="stop at"):
+        solve_solitaire("rhombus9x3", progress=stop, progress_interval=0.0)
+
+
+def test_keyboard_interrupt_stops_the_solve() -> None:
+    # The main thread gets the interrupt while the solver holds no GIL; it
+    # notices at its next progress point.
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solve_solitaire("rhombus9x3", progress_interval=0.05)
+    finally:
+        timer.cancel()
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(sternhalma.NotationError):
+        solve_solitaire("hexagon")
+    with pytest.raises(ValueError, match="progress_interval"):
+        solve_solitaire("rhombus5x2", progress_interval=-1.0)
