@@ -1,40 +1,17 @@
 //! The API over a real socket: every endpoint, every error path, and a whole
 //! game played to a win through HTTP alone.
 
-use std::net::TcpListener;
+mod common;
+
+use common::agent;
 use std::sync::OnceLock;
 
 use serde_json::{Value, json};
-use sternhalma_api::{CorsPolicy, Store, app};
 
 /// The base URL of one server shared by the tests, started on a free port.
 fn server() -> &'static str {
     static URL: OnceLock<String> = OnceLock::new();
-    URL.get_or_init(|| {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let address = listener.local_addr().unwrap();
-        let dir = std::env::temp_dir().join(format!("sternhalma-http-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (store, _) = Store::open(&dir.join("http.sqlite3")).unwrap();
-        std::thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                actix_web::HttpServer::new(move || app(CorsPolicy::Any, store.clone()))
-                    .workers(2)
-                    .listen(listener)
-                    .unwrap()
-                    .run()
-                    .await
-            })
-        });
-        format!("http://{address}")
-    })
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into()
+    URL.get_or_init(|| common::start_server("http", 2))
 }
 
 struct Reply {

@@ -3,42 +3,18 @@
 //! nothing), the long-poll, ETags, resignation, abandonment, export then
 //! replay, and a race of many clients for one ply.
 
-use std::net::TcpListener;
+mod common;
+
+use common::agent;
 use std::sync::{Arc, Barrier, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use sternhalma_api::{CorsPolicy, Store, app};
 
 /// One server on a fresh database file, shared by the tests.
 fn server() -> &'static str {
     static URL: OnceLock<String> = OnceLock::new();
-    URL.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("sternhalma-matches-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let (store, _) = Store::open(&dir.join("matches.sqlite3")).unwrap();
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let address = listener.local_addr().unwrap();
-        std::thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                actix_web::HttpServer::new(move || app(CorsPolicy::Any, store.clone()))
-                    .workers(4)
-                    .listen(listener)
-                    .unwrap()
-                    .run()
-                    .await
-            })
-        });
-        format!("http://{address}")
-    })
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into()
+    URL.get_or_init(|| common::start_server("matches", 4))
 }
 
 struct Reply {

@@ -88,15 +88,8 @@ impl AlphaBetaBot {
 impl Bot for AlphaBetaBot {
     fn search(&mut self, position: &Position) -> SearchResult {
         let started = Instant::now();
-        if let Some(only) = forced(position) {
-            return SearchResult {
-                best_move: only,
-                score: 0.0,
-                principal_variation: vec![only],
-                nodes: 0,
-                elapsed: started.elapsed(),
-                depth: 0,
-            };
+        if let Some(result) = forced(position, started) {
+            return result;
         }
         let tie_break = self.rng.next_u64();
         Searcher::new(position, &self.config, tie_break).run()

@@ -343,12 +343,20 @@ impl Limits {
     }
 }
 
-/// The only move of a position that has one, or `None`.
-pub(crate) fn forced(position: &Position) -> Option<Move> {
+/// The answer for a position with one legal move, which needs no search;
+/// `None` when there is a choice.
+pub(crate) fn forced(position: &Position, started: Instant) -> Option<SearchResult> {
     let moves = position.legal_moves();
     assert!(
         !moves.is_empty(),
         "a bot was asked to move in a finished game"
     );
-    (moves.len() == 1).then(|| moves[0])
+    (moves.len() == 1).then(|| SearchResult {
+        best_move: moves[0],
+        score: 0.0,
+        principal_variation: vec![moves[0]],
+        nodes: 0,
+        elapsed: started.elapsed(),
+        depth: 0,
+    })
 }

@@ -73,15 +73,8 @@ impl MctsBot {
 impl Bot for MctsBot {
     fn search(&mut self, position: &Position) -> SearchResult {
         let started = Instant::now();
-        if let Some(only) = forced(position) {
-            return SearchResult {
-                best_move: only,
-                score: 0.0,
-                principal_variation: vec![only],
-                nodes: 0,
-                elapsed: started.elapsed(),
-                depth: 0,
-            };
+        if let Some(result) = forced(position, started) {
+            return result;
         }
         let mut tree = Tree {
             nodes: vec![Node {

@@ -22,7 +22,7 @@ use crate::matches::dto::{
     SeatToken, WaitQuery,
 };
 use crate::matches::storage::{self, SeatPlan};
-use crate::matches::tokens::{bearer, new_token, random_u64};
+use crate::matches::tokens::{TokenHash, bearer, new_token, random_u64};
 use crate::routes::positions::NewPosition;
 use crate::store::Store;
 use crate::whole::Object;
@@ -381,17 +381,7 @@ pub async fn resign(
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    let id = match_id(id.into_inner())?;
-    let token = bearer(&request)?;
-    let notifier = store.get_ref().clone();
-    let state = store
-        .write(move |connection| {
-            let state = storage::resign(connection, id, &token)?;
-            notifier.publish(id, state.version);
-            Ok(state)
-        })
-        .await?;
-    Ok(web::Json(state))
+    end_match(&store, id.into_inner(), &request, storage::resign).await
 }
 
 /// The creator abandons the match (admin token): it is over, with no
@@ -415,12 +405,23 @@ pub async fn abandon(
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    let id = match_id(id.into_inner())?;
-    let token = bearer(&request)?;
-    let notifier = store.get_ref().clone();
+    end_match(&store, id.into_inner(), &request, storage::abandon).await
+}
+
+/// Ends match `id` by `end` (a resignation or an abandonment) with the
+/// request's bearer token, then wakes the match's long-polls.
+async fn end_match(
+    store: &Store,
+    id: u64,
+    request: &HttpRequest,
+    end: fn(&mut rusqlite::Connection, i64, &TokenHash) -> Result<MatchView, ApiError>,
+) -> Result<web::Json<MatchView>, ApiError> {
+    let id = match_id(id)?;
+    let token = bearer(request)?;
+    let notifier = store.clone();
     let state = store
         .write(move |connection| {
-            let state = storage::abandon(connection, id, &token)?;
+            let state = end(connection, id, &token)?;
             notifier.publish(id, state.version);
             Ok(state)
         })

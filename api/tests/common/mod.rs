@@ -1,0 +1,37 @@
+//! What the socket tests share: a real server on a free port, over a fresh
+//! database file, and an HTTP client that hands back every status.
+
+use std::net::TcpListener;
+
+use sternhalma_api::{CorsPolicy, Store, app};
+
+/// Starts the app on `127.0.0.1` (a free port) with a fresh database file
+/// named after `name` and the process, on `workers` threads; answers its
+/// base URL. The server lives as long as the test process.
+pub fn start_server(name: &str, workers: usize) -> String {
+    let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (store, _) = Store::open(&dir.join(format!("{name}.sqlite3"))).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            actix_web::HttpServer::new(move || app(CorsPolicy::Any, store.clone()))
+                .workers(workers)
+                .listen(listener)
+                .unwrap()
+                .run()
+                .await
+        })
+    });
+    format!("http://{address}")
+}
+
+/// A client that reports 4xx and 5xx as answers, not errors.
+pub fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
