@@ -89,9 +89,7 @@ impl BotSpec {
 
     /// The bot configuration for one move, seeded `seed`.
     fn config(&self, seed: u64) -> Result<BotConfig, ApiError> {
-        let kind: BotKind = self.kind.parse().map_err(|e: search::UnknownBotKind| {
-            ApiError::unprocessable("unknown_bot", e.to_string())
-        })?;
+        let kind = parse_kind(&self.kind)?;
         if self.millis.is_some() {
             return Err(ApiError::unprocessable(
                 "budget_not_allowed",
@@ -103,17 +101,12 @@ impl BotSpec {
             BotKind::Mcts => MAX_SEAT_PLAYOUTS,
             _ => MAX_SEAT_NODES,
         };
-        let over = |what: &str, value: u64, max: u64| {
-            ApiError::unprocessable(
-                "budget_too_large",
-                format!("a seat's {kind} bot takes {what} <= {max}, not {value}"),
-            )
-        };
         if let Some(nodes) = self.nodes.filter(|&n| n > cap) {
-            return Err(over("nodes", nodes, cap));
+            return Err(budget_too_large("a seat's nodes", nodes, cap));
         }
         if let Some(depth) = self.depth.filter(|&d| d > MAX_SEAT_DEPTH) {
-            return Err(over("depth", u64::from(depth), u64::from(MAX_SEAT_DEPTH)));
+            let max = u64::from(MAX_SEAT_DEPTH);
+            return Err(budget_too_large("a seat's depth", u64::from(depth), max));
         }
         let default = Budget::default_for(kind);
         let budget = Budget {
@@ -127,6 +120,23 @@ impl BotSpec {
     }
 }
 
+/// The bot kind named `kind`; a 422 `unknown_bot` names the known ones.
+///
+/// # Errors
+/// `kind` is not a bot kind.
+pub fn parse_kind(kind: &str) -> Result<BotKind, ApiError> {
+    kind.parse()
+        .map_err(|e: search::UnknownBotKind| ApiError::unprocessable("unknown_bot", e.to_string()))
+}
+
+/// A 422 `budget_too_large`: `what = value` is over `max`.
+pub fn budget_too_large(what: &str, value: u64, max: u64) -> ApiError {
+    ApiError::unprocessable(
+        "budget_too_large",
+        format!("{what} = {value} is over the limit of {max}"),
+    )
+}
+
 /// The move the bot `spec` plays in `position`, which must be in progress
 /// (a decided position has no legal move; [`Move::Pass`] is answered then).
 /// `ply_seed` varies per ply (the match mixes its seat's seed with the ply),
@@ -134,7 +144,7 @@ impl BotSpec {
 /// [`BotSpec::validate`] (it was checked when the match was made) plays
 /// as `random`.
 pub fn choose_move(spec: &BotSpec, position: &Position, ply_seed: u64) -> Move {
-    if position.legal_moves().is_empty() || position.outcome() != sternhalma::Outcome::InProgress {
+    if position.outcome() != sternhalma::Outcome::InProgress {
         return Move::Pass;
     }
     let config = spec.config(ply_seed).unwrap_or(BotConfig {

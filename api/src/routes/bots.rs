@@ -7,6 +7,7 @@ use sternhalma::search::{self, BotConfig, BotKind, Budget};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::bots;
 use crate::dto::{MoveView, PositionInput};
 use crate::error::{ApiError, BodyErrors, Problem};
 use crate::whole::Object;
@@ -127,15 +128,8 @@ impl BotRequest {
     /// The bot's configuration, within the caps: a 422 for an unknown kind
     /// or a budget over the limits.
     pub fn config(&self) -> Result<BotConfig, ApiError> {
-        let kind: BotKind = self.kind.parse().map_err(|e: search::UnknownBotKind| {
-            ApiError::unprocessable("unknown_bot", e.to_string())
-        })?;
-        let over = |what: &str, value: u64, max: u64| {
-            ApiError::unprocessable(
-                "budget_too_large",
-                format!("{what} = {value} is over the limit of {max}"),
-            )
-        };
+        let kind = bots::parse_kind(&self.kind)?;
+        let over = bots::budget_too_large;
         if let Some(nodes) = self.nodes.filter(|&n| n > MAX_NODES) {
             return Err(over("nodes", nodes, MAX_NODES));
         }
