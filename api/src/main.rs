@@ -50,10 +50,20 @@ struct Solve {
     /// Positions the exact search back from the goal may keep (about 40 bytes each).
     #[arg(long, default_value_t = 2_000_000)]
     perimeter_states: usize,
+    /// The search: `meet` (breadth first from both ends, the fastest
+    /// proof; holds its levels in memory) or `ida` (IDA*, bounded memory).
+    #[arg(long, value_enum, default_value_t = SolveMethod::Meet)]
+    method: SolveMethod,
     /// Multiply the lower bound (weighted IDA*): above 1 finds a crossing
     /// sooner, at most that many times the optimum, not proven optimal.
     #[arg(long, default_value_t = 1.0)]
     weight: f64,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SolveMethod {
+    Meet,
+    Ida,
 }
 
 #[derive(Parser)]
@@ -145,6 +155,10 @@ fn solve(options: &Solve) -> std::process::ExitCode {
     let result = solitaire::solve(
         &problem,
         SolveOptions {
+            method: match options.method {
+                SolveMethod::Meet => solitaire::Method::Meet,
+                SolveMethod::Ida => solitaire::Method::Ida,
+            },
             max_nodes: options.max_nodes,
             progress: Some(&mut report),
             progress_interval: std::time::Duration::from_secs_f64(

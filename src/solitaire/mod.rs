@@ -34,6 +34,7 @@
 //! ```
 
 mod heuristic;
+mod meet;
 mod moves;
 mod perimeter;
 mod search;
@@ -51,6 +52,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 
 use self::heuristic::{Heuristic, UNREACHABLE};
+use self::meet::{Meet, Outcome};
 use self::perimeter::Perimeter;
 use self::search::{Search, Stop};
 use self::tables::Tables;
@@ -112,8 +114,24 @@ pub struct Progress {
 /// stops the search with [`SolveError::Interrupted`].
 pub type ProgressCallback<'a> = &'a mut dyn FnMut(&Progress) -> ControlFlow<()>;
 
+/// Which search [`solve`] runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Breadth first from the start, meeting its own half turn in the
+    /// middle (see `docs/solitaire.md`): the fastest proof, holding the
+    /// levels in memory (16 bytes a position). The default.
+    #[default]
+    Meet,
+    /// Iterative deepening A*: memory bounded by the transposition table,
+    /// but slower to prove long crossings. Used whenever
+    /// [`SolveOptions::weight`] is above 1.
+    Ida,
+}
+
 /// How to run a search.
 pub struct SolveOptions<'a> {
+    /// The search to run (default [`Method::Meet`]).
+    pub method: Method,
     /// Stop with [`SolveError::NodeLimit`] after this many positions.
     pub max_nodes: Option<u64>,
     /// Called with a [`Progress`] about every `progress_interval`.
@@ -136,6 +154,7 @@ pub struct SolveOptions<'a> {
 impl Default for SolveOptions<'_> {
     fn default() -> Self {
         SolveOptions {
+            method: Method::Meet,
             max_nodes: None,
             progress: None,
             progress_interval: Duration::from_secs(1),
@@ -149,6 +168,7 @@ impl Default for SolveOptions<'_> {
 impl fmt::Debug for SolveOptions<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SolveOptions")
+            .field("method", &self.method)
             .field("max_nodes", &self.max_nodes)
             .field("progress", &self.progress.is_some())
             .field("progress_interval", &self.progress_interval)
@@ -224,10 +244,48 @@ impl std::error::Error for SolveError {}
 ///
 /// # Panics
 /// If a move found does not replay through the rules (a bug).
-pub fn solve(problem: &Problem, options: SolveOptions<'_>) -> Result<Solution, SolveError> {
+pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solution, SolveError> {
     let started = std::time::Instant::now();
     let tables = Tables::new(problem.board);
     let heuristic = Heuristic::new(&tables, problem.hops_only);
+    let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
+    let weight = options.weight.max(1.0);
+    // A length the bidirectional search proved no crossing is shorter than,
+    // when the IDA* must take over (the shortest lock-free crossing breaks
+    // the target lock).
+    let mut floor = 0;
+    let mut spent = 0;
+    let half_turn = meet::half_turn(&tables);
+    if let (Method::Meet, true, Some(image)) = (options.method, weight <= 1.0, half_turn) {
+        let mut meet = Meet::new(
+            &tables,
+            &heuristic,
+            image,
+            problem.hops_only,
+            max_nodes,
+            options.progress_interval,
+            options.progress.take(),
+        );
+        let outcome = meet.run();
+        let (lower_bound, nodes) = (meet.bound, meet.nodes);
+        match outcome {
+            Outcome::Crossing(path) => {
+                return Ok(replay(problem, &path, nodes, started, true));
+            }
+            Outcome::Unsolvable => return Err(SolveError::Unsolvable),
+            Outcome::Stopped => {
+                return Err(match meet.stop {
+                    Some(Stop::Interrupted) => SolveError::Interrupted { lower_bound, nodes },
+                    _ => SolveError::NodeLimit { lower_bound, nodes },
+                });
+            }
+            Outcome::LockFreeOnly(length) => {
+                floor = length;
+                spent = nodes;
+                options.progress = meet.into_progress();
+            }
+        }
+    }
     let perimeter = Perimeter::build(&tables, problem.hops_only, options.perimeter_states);
     let mut search = Search::new(
         &tables,
@@ -235,15 +293,15 @@ pub fn solve(problem: &Problem, options: SolveOptions<'_>) -> Result<Solution, S
         &perimeter,
         problem.hops_only,
         options.table_bits.clamp(10, 30),
-        options.max_nodes.unwrap_or(u64::MAX),
+        max_nodes.saturating_sub(spent),
         options.progress_interval,
         options.progress,
     );
-    search.weight = options.weight.max(1.0);
-    let found = search.run(tables.start);
+    search.weight = weight;
+    let found = search.run(tables.start, floor);
+    let nodes = spent + search.nodes;
     if !found {
         let lower_bound = search.bound;
-        let nodes = search.nodes;
         return Err(match search.stop {
             Some(Stop::NodeLimit) => SolveError::NodeLimit { lower_bound, nodes },
             Some(Stop::Interrupted) => SolveError::Interrupted { lower_bound, nodes },
@@ -253,9 +311,20 @@ pub fn solve(problem: &Problem, options: SolveOptions<'_>) -> Result<Solution, S
             }
         });
     }
+    Ok(replay(problem, &search.path, nodes, started, weight <= 1.0))
+}
+
+/// The solution of a path found by a search, replayed through the rules.
+fn replay(
+    problem: &Problem,
+    path: &[moves::BitMove],
+    nodes: u64,
+    started: std::time::Instant,
+    optimal: bool,
+) -> Solution {
     let mut position = problem.start_position();
-    let mut moves = Vec::with_capacity(search.path.len());
-    for step in &search.path {
+    let mut moves = Vec::with_capacity(path.len());
+    for step in path {
         let (from, to) = (Cell(step.from), Cell(step.to));
         let mv = if position.geometry().neighbor_set(from).contains(to) {
             Move::Step { from, to }
@@ -268,13 +337,13 @@ pub fn solve(problem: &Problem, options: SolveOptions<'_>) -> Result<Solution, S
         moves.push(mv);
     }
     debug_assert!(position.is_home(0));
-    Ok(Solution {
+    Solution {
         length: moves.len(),
         moves,
-        nodes: search.nodes,
+        nodes,
         elapsed: started.elapsed(),
-        optimal: search.weight <= 1.0,
-    })
+        optimal,
+    }
 }
 
 /// The lower bound the search starts from: the admissible heuristic of the

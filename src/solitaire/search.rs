@@ -175,12 +175,13 @@ impl<'a, 'p> Search<'a, 'p> {
     /// Runs iterations with growing bounds until a solution is found
     /// (`true`) or the search is stopped (`false`). `self.bound` is then the
     /// solution's length, or the best lower bound proven.
-    pub(crate) fn run(&mut self, start: u128) -> bool {
+    /// `floor` is a lower bound proven by other means (0 if none).
+    pub(crate) fn run(&mut self, start: u128, floor: u32) -> bool {
         let first = self.lower_bound(start);
         if first >= u32::from(UNREACHABLE) {
             return false;
         }
-        self.bound = first;
+        self.bound = first.max(floor);
         loop {
             match self.visit(start, 0) {
                 FOUND => return true,

@@ -154,27 +154,30 @@ fn solver_agrees_with_breadth_first_search_and_replays() {
         let tables = Tables::new(problem.board);
         let graph = explore(&problem);
         let exact = distances_to_goal(&graph, tables.goal);
-        // Without the perimeter (which covers these small boards whole) the
-        // line projections and the search do all the work; with it, too.
-        let result = solve(
-            &problem,
-            SolveOptions {
-                perimeter_states: 0,
-                table_bits: 16,
-                ..SolveOptions::default()
-            },
-        );
-        let with_perimeter = solve(
-            &problem,
-            SolveOptions {
-                table_bits: 16,
-                ..SolveOptions::default()
-            },
-        );
-        assert_eq!(
-            result.as_ref().map(|s| s.length),
-            with_perimeter.as_ref().map(|s| s.length)
-        );
+        // The search from both ends (the default); IDA* without the
+        // perimeter (which covers these small boards whole), where the line
+        // projections and the search do all the work; and with it.
+        let result = solve(&problem, SolveOptions::default());
+        for perimeter_states in [0, 200_000] {
+            let ida = solve(
+                &problem,
+                SolveOptions {
+                    method: Method::Ida,
+                    perimeter_states,
+                    table_bits: 16,
+                    ..SolveOptions::default()
+                },
+            );
+            assert_eq!(
+                result.as_ref().map(|s| s.length),
+                ida.as_ref().map(|s| s.length),
+                "{problem:?}"
+            );
+            assert_eq!(
+                ida.as_ref().map(|s| s.optimal).ok(),
+                result.as_ref().map(|s| s.optimal).ok()
+            );
+        }
         match exact.get(&tables.start) {
             Some(&d) => {
                 let solution = result.expect("solvable");

@@ -1,0 +1,518 @@
+//! The optimality proof by search from both ends, meeting in the middle.
+//!
+//! Two facts let one breadth-first search serve both ends:
+//! - Without the target lock every move can be played backwards (a step
+//!   back is a step, a hop chain back is the same chain reversed), and
+//!   dropping the lock only adds crossings, so no lock-free crossing of
+//!   `length` moves means no crossing of `length` moves at all.
+//! - A half turn of the board swaps the start triangle and the goal. Turn a
+//!   crossing half a turn and play it backwards: it is again a crossing,
+//!   of the same length. So the position after `j` moves of a crossing of
+//!   `length` moves, turned half a turn, is at most `length - j` moves from
+//!   the start.
+//!
+//! For a bound `B`, the search keeps the positions at each distance `d`
+//! from the start (level `d`, counted up to the mirror) whose distance plus
+//! the admissible lower bound to the goal is at most `B`: every position of
+//! a shortest crossing of at most `B` moves is kept, at its own level. After
+//! building level `j`, a crossing of `2j - 1` moves exists exactly when some
+//! `y` of level `j` has its half turn in level `j - 1`, and one of `2j` moves
+//! when the half turn is in level `j` (if `y` is in a level its distance
+//! from the start is at most that level; if a shortest crossing has that
+//! length, its middle position is such a `y`). An odd bound `2j + 1` is
+//! checked from level `j` with one move more. If no length up to `B` has a
+//! meeting, every crossing is longer than `B`; the driver then tries
+//! `B + 1`. A level of about `N` positions costs `16 N` bytes.
+//!
+//! The crossing found is rebuilt from the levels and must respect the
+//! target lock to count; if none of the meetings gives one, the caller
+//! falls back to IDA*, starting from the length proven here.
+
+use std::cmp::Ordering;
+use std::time::{Duration, Instant};
+
+use super::heuristic::{Heuristic, UNREACHABLE};
+use super::moves::{BitMove, generate_with};
+use super::search::Stop;
+use super::tables::Tables;
+use super::{Progress, ProgressCallback};
+
+/// Parents expanded between two looks at the limits and the clock.
+const CHUNK: usize = 1 << 18;
+/// Meeting positions tried when rebuilding a crossing.
+const MAX_MEETINGS: usize = 4096;
+/// Positions visited when rebuilding one half of one crossing.
+const MAX_REBUILD_STEPS: usize = 200_000;
+
+/// The half turn of each hole, or `None` if the board has no half turn
+/// that maps the start triangle onto the goal.
+pub(crate) fn half_turn(tables: &Tables) -> Option<Vec<u8>> {
+    let holes = tables.axes.len() as i64;
+    let (mut sum_q, mut sum_r) = (0i64, 0i64);
+    for a in &tables.axes {
+        sum_q += i64::from(a[0]);
+        sum_r += i64::from(a[1]);
+    }
+    if holes == 0 || (2 * sum_q) % holes != 0 || (2 * sum_r) % holes != 0 {
+        return None;
+    }
+    // Twice the centre: the image of (q, r) is (2c - q, 2c - r).
+    let (cq, cr) = ((2 * sum_q / holes) as i32, (2 * sum_r / holes) as i32);
+    let mut image = Vec::with_capacity(tables.axes.len());
+    for a in &tables.axes {
+        let (q, r) = (cq - a[0], cr - a[1]);
+        let hole = tables.axes.iter().position(|b| b[0] == q && b[1] == r)?;
+        image.push(u8::try_from(hole).ok()?);
+    }
+    (map(&image, tables.start) == tables.goal).then_some(image)
+}
+
+fn map(image: &[u8], pegs: u128) -> u128 {
+    let mut out = 0u128;
+    let mut rest = pegs;
+    while rest != 0 {
+        out |= 1u128 << image[rest.trailing_zeros() as usize];
+        rest &= rest - 1;
+    }
+    out
+}
+
+fn contains(level: &[u128], key: u128) -> bool {
+    level.binary_search(&key).is_ok()
+}
+
+/// How one bound ended.
+enum Attempt {
+    /// A crossing of this length exists without the lock; the moves are
+    /// one that keeps the lock, if one was rebuilt.
+    Found(u32, Option<Vec<BitMove>>),
+    /// No crossing has at most the bound's moves.
+    Longer,
+    /// The levels ran out with nothing cut by the bound: no crossing.
+    Unsolvable,
+    Stopped,
+}
+
+/// What [`Meet::run`] found.
+pub(crate) enum Outcome {
+    /// A shortest crossing, as moves keeping the lock.
+    Crossing(Vec<BitMove>),
+    /// The shortest lock-free crossing has this length, but none of the
+    /// rebuilt ones keeps the lock: the optimum is at least this.
+    LockFreeOnly(u32),
+    /// No crossing exists.
+    Unsolvable,
+    /// Stopped by the node limit or the callback; `bound` is proven.
+    Stopped,
+}
+
+/// What the level workers share: the board, the bound and the half turn.
+struct Context<'a> {
+    tables: &'a Tables,
+    heuristic: &'a Heuristic,
+    image: Vec<u8>,
+    hops_only: bool,
+}
+
+pub(crate) struct Meet<'a, 'p> {
+    ctx: Context<'a>,
+    tables: &'a Tables,
+    heuristic: &'a Heuristic,
+    threads: usize,
+    /// Positions expanded so far (all bounds).
+    pub(crate) nodes: u64,
+    max_nodes: u64,
+    started: Instant,
+    last_report: Instant,
+    interval: Duration,
+    progress: Option<ProgressCallback<'p>>,
+    /// No crossing is shorter than this.
+    pub(crate) bound: u32,
+    pub(crate) stop: Option<Stop>,
+}
+
+impl<'a, 'p> Meet<'a, 'p> {
+    pub(crate) fn new(
+        tables: &'a Tables,
+        heuristic: &'a Heuristic,
+        image: Vec<u8>,
+        hops_only: bool,
+        max_nodes: u64,
+        interval: Duration,
+        progress: Option<ProgressCallback<'p>>,
+    ) -> Meet<'a, 'p> {
+        let started = Instant::now();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        Meet {
+            ctx: Context {
+                tables,
+                heuristic,
+                image,
+                hops_only,
+            },
+            tables,
+            heuristic,
+            threads,
+            nodes: 0,
+            max_nodes,
+            started,
+            last_report: started,
+            interval,
+            progress,
+            bound: 0,
+            stop: None,
+        }
+    }
+
+    /// Tries growing bounds from the start's lower bound until a crossing
+    /// is found or the search is stopped.
+    pub(crate) fn run(&mut self) -> Outcome {
+        let first = self.heuristic.bound(self.tables.start);
+        if first == UNREACHABLE {
+            return Outcome::Unsolvable;
+        }
+        self.bound = u32::from(first);
+        loop {
+            match self.attempt(self.bound) {
+                Attempt::Found(length, Some(moves)) => {
+                    self.bound = length;
+                    return Outcome::Crossing(moves);
+                }
+                Attempt::Found(length, None) => {
+                    self.bound = length;
+                    return Outcome::LockFreeOnly(length);
+                }
+                Attempt::Longer => self.bound += 1,
+                Attempt::Unsolvable => return Outcome::Unsolvable,
+                Attempt::Stopped => return Outcome::Stopped,
+            }
+            if self.bound >= u32::from(UNREACHABLE) {
+                return Outcome::Unsolvable;
+            }
+        }
+    }
+
+    /// Gives back the progress callback.
+    pub(crate) fn into_progress(self) -> Option<ProgressCallback<'p>> {
+        self.progress
+    }
+
+    fn report(&mut self) -> bool {
+        let now = Instant::now();
+        if now.duration_since(self.last_report) < self.interval {
+            return true;
+        }
+        self.last_report = now;
+        let elapsed = now.duration_since(self.started);
+        let progress = Progress {
+            nodes: self.nodes,
+            bound: self.bound,
+            elapsed,
+            nodes_per_second: self.nodes as f64 / elapsed.as_secs_f64().max(1e-9),
+        };
+        let go_on = match &mut self.progress {
+            Some(callback) => callback(&progress).is_continue(),
+            None => true,
+        };
+        if !go_on {
+            self.stop = Some(Stop::Interrupted);
+        }
+        go_on
+    }
+
+    /// Searches for a crossing of at most `bound` moves.
+    fn attempt(&mut self, bound: u32) -> Attempt {
+        let start = self.tables.canonical(self.tables.start);
+        if start == self.tables.canonical(self.tables.goal) {
+            return Attempt::Found(0, Some(Vec::new()));
+        }
+        let mut levels: Vec<Vec<u128>> = vec![vec![start]];
+        let mut cut = false;
+        loop {
+            let j = levels.len() as u32;
+            // Lengths 2j - 1 and 2j need level j; an odd bound 2j + 1 is
+            // checked from level j with one move more.
+            if 2 * j > bound {
+                return self.finish_odd(&levels, bound, cut);
+            }
+            let Some((next, cut_here)) = self.expand(&levels, j, bound) else {
+                return Attempt::Stopped;
+            };
+            cut |= cut_here;
+            levels.push(next);
+            let level = &levels[j as usize];
+            if level.is_empty() {
+                return if cut {
+                    Attempt::Longer
+                } else {
+                    Attempt::Unsolvable
+                };
+            }
+            for (length, other) in [(2 * j - 1, j - 1), (2 * j, j)] {
+                if length > bound {
+                    break;
+                }
+                let other = &levels[other as usize];
+                let meetings: Vec<u128> = level
+                    .iter()
+                    .copied()
+                    .filter(|&y| contains(other, self.ctx.turn(y)))
+                    .take(MAX_MEETINGS)
+                    .collect();
+                if !meetings.is_empty() {
+                    let moves = meetings
+                        .iter()
+                        .find_map(|&y| self.ctx.rebuild(&levels, y, j, None, length - j));
+                    return Attempt::Found(length, moves);
+                }
+            }
+        }
+    }
+
+    /// The odd length `bound` = 2j + 1 from level j: a move from some `x`
+    /// of level j to a `y` whose half turn is in level j.
+    fn finish_odd(&mut self, levels: &[Vec<u128>], bound: u32, cut: bool) -> Attempt {
+        let j = levels.len() as u32 - 1;
+        if bound != 2 * j + 1 {
+            return Attempt::Longer;
+        }
+        let level = &levels[j as usize];
+        let mut moves = Vec::new();
+        let mut meetings = Vec::new();
+        for (done, &x) in level.iter().enumerate() {
+            if self.nodes >= self.max_nodes {
+                self.stop = Some(Stop::NodeLimit);
+                return Attempt::Stopped;
+            }
+            self.nodes += 1;
+            if done % CHUNK == CHUNK - 1 && !self.report() {
+                return Attempt::Stopped;
+            }
+            moves.clear();
+            generate_with(self.tables, x, self.ctx.hops_only, false, &mut moves);
+            for mv in &moves {
+                let y = x ^ (1u128 << mv.from) ^ (1u128 << mv.to);
+                if contains(level, self.ctx.turn(y)) {
+                    meetings.push((x, *mv));
+                }
+            }
+            if meetings.len() >= MAX_MEETINGS {
+                break;
+            }
+        }
+        if meetings.is_empty() {
+            return if cut || !level.is_empty() {
+                Attempt::Longer
+            } else {
+                Attempt::Unsolvable
+            };
+        }
+        let found = meetings
+            .iter()
+            .find_map(|&(x, mv)| self.ctx.rebuild(levels, x, j, Some(mv), j));
+        Attempt::Found(bound, found)
+    }
+
+    /// Level `j` from the levels before it: the children of level `j - 1`
+    /// not in levels `j - 1` or `j - 2`, kept if `j` plus their lower bound
+    /// is at most `bound`. Also whether the bound cut anything. `None` if
+    /// stopped.
+    fn expand(&mut self, levels: &[Vec<u128>], j: u32, bound: u32) -> Option<(Vec<u128>, bool)> {
+        let parents = &levels[j as usize - 1];
+        let older: &[u128] = if j >= 2 { &levels[j as usize - 2] } else { &[] };
+        let mut next: Vec<u128> = Vec::new();
+        let mut cut = false;
+        let mut done = 0;
+        while done < parents.len() {
+            // Never past the node limit: the last chunk is cut to fit.
+            let room = self.max_nodes.saturating_sub(self.nodes);
+            if room == 0 {
+                self.stop = Some(Stop::NodeLimit);
+                return None;
+            }
+            let take = (parents.len() - done)
+                .min(CHUNK)
+                .min(usize::try_from(room).unwrap_or(CHUNK));
+            let chunk = &parents[done..done + take];
+            done += take;
+            let per_thread = chunk.len().div_ceil(self.threads).max(1);
+            let ctx = &self.ctx;
+            let results: Vec<(Vec<u128>, bool)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = chunk
+                    .chunks(per_thread)
+                    .map(|part| scope.spawn(|| ctx.children(part, parents, older, j, bound)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a level worker panicked"))
+                    .collect()
+            });
+            let mut merged = std::mem::take(&mut next);
+            for (part, part_cut) in results {
+                cut |= part_cut;
+                merged = merge(&merged, &part);
+            }
+            next = merged;
+            self.nodes += chunk.len() as u64;
+            if !self.report() {
+                return None;
+            }
+        }
+        next.shrink_to_fit();
+        Some((next, cut))
+    }
+}
+
+impl Context<'_> {
+    fn turn(&self, pegs: u128) -> u128 {
+        self.tables.canonical(map(&self.image, pegs))
+    }
+
+    /// The new children of `part`, sorted and unique.
+    fn children(
+        &self,
+        part: &[u128],
+        parents: &[u128],
+        older: &[u128],
+        j: u32,
+        bound: u32,
+    ) -> (Vec<u128>, bool) {
+        let mut all = Vec::new();
+        let mut moves = Vec::new();
+        for &pegs in part {
+            moves.clear();
+            generate_with(self.tables, pegs, self.hops_only, false, &mut moves);
+            for mv in &moves {
+                all.push(
+                    self.tables
+                        .canonical(pegs ^ (1u128 << mv.from) ^ (1u128 << mv.to)),
+                );
+            }
+        }
+        all.sort_unstable();
+        all.dedup();
+        let mut cut = false;
+        all.retain(|&child| {
+            if contains(parents, child) || contains(older, child) {
+                return false;
+            }
+            let h = self.heuristic.bound(child);
+            if h == UNREACHABLE {
+                return false;
+            }
+            let keep = j + u32::from(h) <= bound;
+            cut |= !keep;
+            keep
+        });
+        (all, cut)
+    }
+
+    /// A lock-keeping crossing through `y` (in level `j`; if `middle` is
+    /// given, through `y` and then that move) whose second half is `rest`
+    /// moves long, rebuilt from the levels; `None` if none was found.
+    fn rebuild(
+        &self,
+        levels: &[Vec<u128>],
+        y: u128,
+        j: u32,
+        middle: Option<BitMove>,
+        rest: u32,
+    ) -> Option<Vec<BitMove>> {
+        let goal = self.tables.goal;
+        // First half: from the start to y, a move may not leave the goal.
+        let mut budget = MAX_REBUILD_STEPS;
+        let first = self.path_back(levels, y, j, &mut budget, |from, to| {
+            goal & (1u128 << from) == 0 || goal & (1u128 << to) != 0
+        })?;
+        let mut crossing = first;
+        let mut z = y;
+        if let Some(mv) = middle {
+            if goal & (1u128 << mv.from) != 0 && goal & (1u128 << mv.to) == 0 {
+                return None;
+            }
+            crossing.push(mv);
+            z ^= (1u128 << mv.from) ^ (1u128 << mv.to);
+        }
+        // Second half: from the start to the half turn of z, then turned
+        // and played backwards. A move of the turned path from a to b is
+        // the real move from image(b) to image(a); it may not leave the
+        // goal, that is, a move into the start must begin there.
+        let start = self.tables.start;
+        let turned = map(&self.image, z);
+        let mut budget = MAX_REBUILD_STEPS;
+        let second = self.path_back(levels, turned, rest, &mut budget, |from, to| {
+            start & (1u128 << to) == 0 || start & (1u128 << from) != 0
+        })?;
+        for mv in second.iter().rev() {
+            crossing.push(BitMove {
+                from: self.image[usize::from(mv.to)],
+                to: self.image[usize::from(mv.from)],
+            });
+        }
+        Some(crossing)
+    }
+
+    /// Moves from the start to `pegs` (in level `depth`, as it is, not only
+    /// up to the mirror), each allowed by `allowed(from, to)`, found by
+    /// depth-first search down the levels.
+    fn path_back(
+        &self,
+        levels: &[Vec<u128>],
+        pegs: u128,
+        depth: u32,
+        budget: &mut usize,
+        allowed: impl Fn(u8, u8) -> bool + Copy,
+    ) -> Option<Vec<BitMove>> {
+        if depth == 0 {
+            return (pegs == self.tables.start).then(Vec::new);
+        }
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let below = &levels[depth as usize - 1];
+        let mut moves = Vec::new();
+        generate_with(self.tables, pegs, self.hops_only, false, &mut moves);
+        for mv in moves {
+            let parent = pegs ^ (1u128 << mv.from) ^ (1u128 << mv.to);
+            // The move forward is from mv.to back to mv.from.
+            if !allowed(mv.to, mv.from) || !contains(below, self.tables.canonical(parent)) {
+                continue;
+            }
+            if let Some(mut path) = self.path_back(levels, parent, depth - 1, budget, allowed) {
+                path.push(BitMove {
+                    from: mv.to,
+                    to: mv.from,
+                });
+                return Some(path);
+            }
+        }
+        None
+    }
+}
+
+/// The sorted union of two sorted, duplicate-free lists.
+fn merge(a: &[u128], b: &[u128]) -> Vec<u128> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut k) = (0, 0);
+    while i < a.len() && k < b.len() {
+        match a[i].cmp(&b[k]) {
+            Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            Ordering::Greater => {
+                out.push(b[k]);
+                k += 1;
+            }
+            Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                k += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[k..]);
+    out
+}
