@@ -320,7 +320,9 @@ impl<'a, 'p> Meet<'a, 'p> {
     fn expand(&mut self, levels: &[Vec<u128>], j: u32, bound: u32) -> Option<(Vec<u128>, bool)> {
         let parents = &levels[j as usize - 1];
         let older: &[u128] = if j >= 2 { &levels[j as usize - 2] } else { &[] };
-        let mut next: Vec<u128> = Vec::new();
+        // Sorted runs, merged like a binary counter: each new run merges
+        // with the last while it is at least half its size.
+        let mut runs: Vec<Vec<u128>> = Vec::new();
         let mut cut = false;
         let mut done = 0;
         while done < parents.len() {
@@ -347,16 +349,23 @@ impl<'a, 'p> Meet<'a, 'p> {
                     .map(|h| h.join().expect("a level worker panicked"))
                     .collect()
             });
-            let mut merged = std::mem::take(&mut next);
             for (part, part_cut) in results {
                 cut |= part_cut;
-                merged = merge(&merged, &part);
+                let mut run = part;
+                while runs.last().is_some_and(|last| 2 * run.len() >= last.len()) {
+                    let last = runs.pop().expect("checked");
+                    run = merge(&last, &run);
+                }
+                runs.push(run);
             }
-            next = merged;
             self.nodes += chunk.len() as u64;
             if !self.report() {
                 return None;
             }
+        }
+        let mut next = Vec::new();
+        while let Some(run) = runs.pop() {
+            next = merge(&run, &next);
         }
         next.shrink_to_fit();
         Some((next, cut))
@@ -379,21 +388,34 @@ impl Context<'_> {
     ) -> (Vec<u128>, bool) {
         let mut all = Vec::new();
         let mut moves = Vec::new();
+        let mirror = &self.tables.mirror;
         for &pegs in part {
             moves.clear();
             generate_with(self.tables, pegs, self.hops_only, false, &mut moves);
+            // The mirror image of each child from the parent's, one move
+            // apart.
+            let image = self.tables.mirrored(pegs);
             for mv in &moves {
-                all.push(
-                    self.tables
-                        .canonical(pegs ^ (1u128 << mv.from) ^ (1u128 << mv.to)),
-                );
+                let child = pegs ^ (1u128 << mv.from) ^ (1u128 << mv.to);
+                let child_image = image
+                    ^ (1u128 << mirror[usize::from(mv.from)])
+                    ^ (1u128 << mirror[usize::from(mv.to)]);
+                all.push(child.min(child_image));
             }
         }
         all.sort_unstable();
         all.dedup();
+        // Both lists are sorted: walk them alongside.
+        let (mut in_parents, mut in_older) = (0, 0);
         let mut cut = false;
         all.retain(|&child| {
-            if contains(parents, child) || contains(older, child) {
+            while in_parents < parents.len() && parents[in_parents] < child {
+                in_parents += 1;
+            }
+            while in_older < older.len() && older[in_older] < child {
+                in_older += 1;
+            }
+            if parents.get(in_parents) == Some(&child) || older.get(in_older) == Some(&child) {
                 return false;
             }
             let h = self.heuristic.bound(child);
