@@ -7,7 +7,7 @@ use std::time::Duration;
 use pyo3::create_exception;
 use pyo3::prelude::*;
 use sternhalma::Board;
-use sternhalma::solitaire::{self, Problem, Progress, SolveError, SolveOptions};
+use sternhalma::solitaire::{self, Method, Problem, Progress, SolveError, SolveOptions};
 
 use crate::board::PyBoard;
 use crate::errors::{self, SternhalmaError};
@@ -111,6 +111,10 @@ impl PySolution {
 /// `.lower_bound`) when `max_nodes` positions did not suffice, and
 /// `UnsolvableError` when no crossing exists.
 ///
+/// `method` is `"meet"` (the default: breadth first from both ends,
+/// meeting in the middle; fastest, and holds its levels in memory, 16 bytes
+/// a position) or `"ida"` (IDA*: memory bounded, slower on long crossings).
+///
 /// >>> solve_solitaire("rhombus7x2").length
 /// 17
 /// >>> solve_solitaire(Board("rhombus7x2"), hops_only=True)
@@ -118,7 +122,7 @@ impl PySolution {
 ///     ...
 /// sternhalma.UnsolvableError: the goal cannot be reached
 #[pyfunction]
-#[pyo3(signature = (board, *, hops_only = false, max_nodes = None, progress = None, progress_interval = 1.0))]
+#[pyo3(signature = (board, *, hops_only = false, max_nodes = None, progress = None, progress_interval = 1.0, method = "meet"))]
 pub fn solve_solitaire(
     py: Python<'_>,
     board: &Bound<'_, PyAny>,
@@ -126,7 +130,17 @@ pub fn solve_solitaire(
     max_nodes: Option<u64>,
     progress: Option<Py<PyAny>>,
     progress_interval: f64,
+    method: &str,
 ) -> PyResult<PySolution> {
+    let method = match method {
+        "meet" => Method::Meet,
+        "ida" => Method::Ida,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "method must be \"meet\" or \"ida\", not {other:?}"
+            )));
+        }
+    };
     let board: Board = match board.extract::<PyRef<'_, PyBoard>>() {
         Ok(board) => board.board,
         Err(_) => board
@@ -166,6 +180,7 @@ pub fn solve_solitaire(
         solitaire::solve(
             &problem,
             SolveOptions {
+                method,
                 max_nodes,
                 progress: Some(&mut report),
                 progress_interval: Duration::from_secs_f64(progress_interval),

@@ -1,7 +1,7 @@
 """Type stubs of the compiled extension ``sternhalma._core``."""
 
 from collections.abc import Callable
-from typing import Any, final
+from typing import Any, Literal, final
 
 import numpy as np
 import numpy.typing as npt
@@ -301,4 +301,5 @@ def solve_solitaire(
     max_nodes: int | None = None,
     progress: Callable[[SolveProgress], object] | None = None,
     progress_interval: float = 1.0,
+    method: Literal["meet", "ida"] = "meet",
 ) -> Solution: ...

@@ -62,6 +62,14 @@ impl LineTable {
         rank as usize
     }
 
+    /// What line `line` adds to the rank when it holds `count` of the
+    /// `left` pegs not on the lines before it.
+    #[inline]
+    fn contribution(&self, line: usize, left: usize, count: usize) -> u64 {
+        let next = &self.ways[line + 1];
+        (0..count).map(|c| next[left - c]).sum()
+    }
+
     fn unrank(&self, mut rank: u64, pegs: usize, caps: &[u8], counts: &mut [u8]) {
         let mut left = pegs;
         for (line, count) in counts.iter_mut().enumerate().take(caps.len()) {
@@ -168,7 +176,27 @@ fn projected_destinations(counts: &[u8], caps: &[u8], from: usize, hops_only: bo
 struct Projection {
     /// Bit mask of the holes of each line.
     masks: Vec<u128>,
+    /// The line of each hole.
+    line_of: Vec<u8>,
     table: Arc<LineTable>,
+}
+
+/// How a child's lower bound compares with a limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ChildBound {
+    Within,
+    Over,
+    Unreachable,
+}
+
+/// A position prepared for bounding its children one move away
+/// ([`Heuristic::child_within`]): per projection, the counts per line, the
+/// pegs left from each line on, and the rank.
+pub(crate) struct Prepared {
+    counts: [[u8; 32]; 3],
+    left: [[u8; 33]; 3],
+    rank: [u64; 3],
+    outside: u32,
 }
 
 /// The admissible lower bound of one problem: the largest of the bounds of
@@ -210,9 +238,31 @@ impl Heuristic {
                 .clone();
             drop(guard);
             if let Some(table) = table {
-                projections.push(Projection { masks, table });
+                let mut line_of = vec![0u8; tables.axes.len()];
+                for (line, mask) in masks.iter().enumerate() {
+                    let mut rest = *mask;
+                    while rest != 0 {
+                        line_of[rest.trailing_zeros() as usize] = line as u8;
+                        rest &= rest - 1;
+                    }
+                }
+                projections.push(Projection {
+                    masks,
+                    line_of,
+                    table,
+                });
             }
         }
+        // The strongest bound at the start first: it cuts most children
+        // before the others are looked at.
+        projections.sort_by_key(|p| {
+            let mut counts = [0u8; 32];
+            for (count, mask) in counts.iter_mut().zip(&p.masks) {
+                *count = (tables.start & mask).count_ones() as u8;
+            }
+            let pegs = tables.goal.count_ones() as usize;
+            std::cmp::Reverse(p.table.distance[p.table.rank(&counts[..p.masks.len()], pegs)])
+        });
         Heuristic {
             projections,
             goal: tables.goal,
@@ -235,5 +285,84 @@ impl Heuristic {
             best = best.max(projection.table.distance[rank]);
         }
         best
+    }
+
+    /// Prepares `pegs` for [`Heuristic::child_within`].
+    pub(crate) fn prepare(&self, pegs: u128) -> Prepared {
+        let mut prepared = Prepared {
+            counts: [[0; 32]; 3],
+            left: [[0; 33]; 3],
+            rank: [0; 3],
+            outside: (pegs & !self.goal).count_ones(),
+        };
+        for (axis, projection) in self.projections.iter().enumerate() {
+            let counts = &mut prepared.counts[axis];
+            let left = &mut prepared.left[axis];
+            let mut remaining = self.pegs;
+            let mut rank = 0;
+            for (line, mask) in projection.masks.iter().enumerate() {
+                let count = (pegs & mask).count_ones() as usize;
+                counts[line] = count as u8;
+                left[line] = remaining as u8;
+                rank += projection.table.contribution(line, remaining, count);
+                remaining -= count;
+            }
+            prepared.rank[axis] = rank;
+        }
+        prepared
+    }
+
+    /// [`Heuristic::bound`] of the position one move (`from` to `to`) away
+    /// from the prepared one, compared with `limit`, computed from the lines
+    /// the move crosses only (and stopping at the first projection over).
+    #[inline]
+    pub(crate) fn child_within(
+        &self,
+        prepared: &Prepared,
+        from: u8,
+        to: u8,
+        limit: u32,
+    ) -> ChildBound {
+        let goal = self.goal;
+        let outside = prepared.outside + u32::from(goal & (1u128 << from) != 0)
+            - u32::from(goal & (1u128 << to) != 0);
+        if outside > limit {
+            return ChildBound::Over;
+        }
+        for (axis, projection) in self.projections.iter().enumerate() {
+            let f = usize::from(projection.line_of[usize::from(from)]);
+            let t = usize::from(projection.line_of[usize::from(to)]);
+            let mut rank = prepared.rank[axis];
+            if f != t {
+                let counts = &prepared.counts[axis];
+                let left = &prepared.left[axis];
+                let table = &projection.table;
+                let (low, high) = (f.min(t), f.max(t));
+                for line in low..=high {
+                    let old_left = usize::from(left[line]);
+                    let old_count = usize::from(counts[line]);
+                    // Lines after `from` up to `to` have one peg more left
+                    // to place (moving up) or one fewer (moving down).
+                    let new_left = if line > f && line <= t {
+                        old_left + 1
+                    } else if line > t && line <= f {
+                        old_left - 1
+                    } else {
+                        old_left
+                    };
+                    let new_count = old_count + usize::from(line == t) - usize::from(line == f);
+                    rank = rank + table.contribution(line, new_left, new_count)
+                        - table.contribution(line, old_left, old_count);
+                }
+            }
+            let d = projection.table.distance[rank as usize];
+            if d == UNREACHABLE {
+                return ChildBound::Unreachable;
+            }
+            if u32::from(d) > limit {
+                return ChildBound::Over;
+            }
+        }
+        ChildBound::Within
     }
 }

@@ -31,7 +31,7 @@
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
-use super::heuristic::{Heuristic, UNREACHABLE};
+use super::heuristic::{ChildBound, Heuristic, UNREACHABLE};
 use super::moves::{BitMove, generate_with};
 use super::search::Stop;
 use super::tables::Tables;
@@ -389,13 +389,27 @@ impl Context<'_> {
         let mut all = Vec::new();
         let mut moves = Vec::new();
         let mirror = &self.tables.mirror;
+        let limit = bound - j;
+        let mut cut = false;
         for &pegs in part {
             moves.clear();
             generate_with(self.tables, pegs, self.hops_only, false, &mut moves);
+            let prepared = self.heuristic.prepare(pegs);
             // The mirror image of each child from the parent's, one move
             // apart.
             let image = self.tables.mirrored(pegs);
             for mv in &moves {
+                match self
+                    .heuristic
+                    .child_within(&prepared, mv.from, mv.to, limit)
+                {
+                    ChildBound::Within => {}
+                    ChildBound::Over => {
+                        cut = true;
+                        continue;
+                    }
+                    ChildBound::Unreachable => continue,
+                }
                 let child = pegs ^ (1u128 << mv.from) ^ (1u128 << mv.to);
                 let child_image = image
                     ^ (1u128 << mirror[usize::from(mv.from)])
@@ -407,7 +421,6 @@ impl Context<'_> {
         all.dedup();
         // Both lists are sorted: walk them alongside.
         let (mut in_parents, mut in_older) = (0, 0);
-        let mut cut = false;
         all.retain(|&child| {
             while in_parents < parents.len() && parents[in_parents] < child {
                 in_parents += 1;
@@ -415,16 +428,7 @@ impl Context<'_> {
             while in_older < older.len() && older[in_older] < child {
                 in_older += 1;
             }
-            if parents.get(in_parents) == Some(&child) || older.get(in_older) == Some(&child) {
-                return false;
-            }
-            let h = self.heuristic.bound(child);
-            if h == UNREACHABLE {
-                return false;
-            }
-            let keep = j + u32::from(h) <= bound;
-            cut |= !keep;
-            keep
+            parents.get(in_parents) != Some(&child) && older.get(in_older) != Some(&child)
         });
         (all, cut)
     }

@@ -290,3 +290,85 @@ fn a_weight_finds_a_crossing_not_proven_optimal() {
     }
     assert!(position.is_home(0));
 }
+
+#[test]
+fn a_child_is_bounded_from_its_parent_as_from_scratch() {
+    use super::heuristic::ChildBound;
+    use crate::search::Rng;
+    for (board, hops_only) in [
+        ("rhombus7x3", false),
+        ("star3", false),
+        ("rhombus9x3", true),
+    ] {
+        let tables = Tables::new(board.parse().unwrap());
+        let heuristic = Heuristic::new(&tables, hops_only);
+        let mut rng = Rng::new(7);
+        let mut pegs = tables.start;
+        let mut moves = Vec::new();
+        for _ in 0..300 {
+            moves.clear();
+            super::moves::generate_with(&tables, pegs, hops_only, false, &mut moves);
+            let prepared = heuristic.prepare(pegs);
+            for mv in &moves {
+                let child = pegs ^ (1u128 << mv.from) ^ (1u128 << mv.to);
+                let exact = heuristic.bound(child);
+                for limit in 0..40 {
+                    let expected = if exact == UNREACHABLE {
+                        ChildBound::Unreachable
+                    } else if u32::from(exact) > limit {
+                        ChildBound::Over
+                    } else {
+                        ChildBound::Within
+                    };
+                    let got = heuristic.child_within(&prepared, mv.from, mv.to, limit);
+                    // Stopping at the first projection over the limit may
+                    // report Over where a later one is unreachable.
+                    let agrees = got == expected
+                        || (got == ChildBound::Over && expected == ChildBound::Unreachable);
+                    assert!(agrees, "{board}: {got:?} vs {expected:?} at {limit}");
+                }
+            }
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            pegs ^= (1u128 << mv.from) ^ (1u128 << mv.to);
+        }
+    }
+}
+
+/// Experiment: IDA* started at a floor proven elsewhere (`FLOOR`, default
+/// 27) on `BOARD` (default rhombus9x4).
+#[test]
+#[ignore = "long experiment"]
+fn ida_from_a_floor() {
+    let board: Board = std::env::var("BOARD")
+        .unwrap_or_else(|_| "rhombus9x4".into())
+        .parse()
+        .unwrap();
+    let floor: u32 = std::env::var("FLOOR").map_or(27, |f| f.parse().unwrap());
+    let hops_only = std::env::var("HOPS").is_ok();
+    let tables = Tables::new(board);
+    let heuristic = Heuristic::new(&tables, hops_only);
+    let perimeter = super::perimeter::Perimeter::build(&tables, hops_only, 2_000_000);
+    let mut report = |p: &Progress| {
+        eprintln!("nodes {} bound {} {:?}", p.nodes, p.bound, p.elapsed);
+        ControlFlow::Continue(())
+    };
+    let mut search = super::search::Search::new(
+        &tables,
+        &heuristic,
+        &perimeter,
+        hops_only,
+        24,
+        u64::MAX,
+        Duration::from_secs(30),
+        Some(&mut report),
+    );
+    let found = search.run(tables.start, floor);
+    eprintln!(
+        "found {found} length {} nodes {}",
+        search.path.len(),
+        search.nodes
+    );
+}

@@ -6,7 +6,7 @@ use std::time::Duration;
 use actix_web::{post, web};
 use serde::{Deserialize, Serialize};
 use sternhalma::Board;
-use sternhalma::solitaire::{self, Problem as Crossing, SolveError, SolveOptions};
+use sternhalma::solitaire::{self, Method, Problem as Crossing, SolveError, SolveOptions};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -97,6 +97,8 @@ pub async fn solve(
         solitaire::solve(
             &crossing,
             SolveOptions {
+                // IDA*: its memory is the table below, whatever the limit.
+                method: Method::Ida,
                 max_nodes: Some(max_nodes),
                 progress_interval: Duration::from_secs(3600),
                 table_bits: 20,
