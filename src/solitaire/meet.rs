@@ -233,7 +233,7 @@ impl<'a, 'p> Meet<'a, 'p> {
             // Lengths 2j - 1 and 2j need level j; an odd bound 2j + 1 is
             // checked from level j with one move more.
             if 2 * j > bound {
-                return self.finish_odd(&levels, bound, cut);
+                return self.finish_odd(&levels, cut);
             }
             let Some((next, cut_here)) = self.expand(&levels, j, bound) else {
                 return Attempt::Stopped;
@@ -269,35 +269,43 @@ impl<'a, 'p> Meet<'a, 'p> {
         }
     }
 
-    /// The odd length `bound` = 2j + 1 from level j: a move from some `x`
-    /// of level j to a `y` whose half turn is in level j.
-    fn finish_odd(&mut self, levels: &[Vec<u128>], bound: u32, cut: bool) -> Attempt {
+    /// Crossings of `2j + 1` moves, `j` the last level built: a move from
+    /// some `x` of level `j` to a `z` whose half turn is in level `j` (so `z`
+    /// is `j` moves from the goal, and its lower bound at most `j`). For an
+    /// odd bound this completes the check; for an even one (`2j`) it is a
+    /// bonus that may find a crossing one longer than the bound, with the
+    /// levels already built. Every crossing it finds exists.
+    fn finish_odd(&mut self, levels: &[Vec<u128>], cut: bool) -> Attempt {
         let j = levels.len() as u32 - 1;
-        if bound != 2 * j + 1 {
-            return Attempt::Longer;
-        }
+        let length = 2 * j + 1;
         let level = &levels[j as usize];
-        let mut moves = Vec::new();
-        let mut meetings = Vec::new();
-        for (done, &x) in level.iter().enumerate() {
-            if self.nodes >= self.max_nodes {
+        let mut meetings: Vec<(u128, BitMove)> = Vec::new();
+        let mut done = 0;
+        while done < level.len() && meetings.is_empty() {
+            let room = self.max_nodes.saturating_sub(self.nodes);
+            if room == 0 {
                 self.stop = Some(Stop::NodeLimit);
                 return Attempt::Stopped;
             }
-            self.nodes += 1;
-            if done % CHUNK == CHUNK - 1 && !self.report() {
-                return Attempt::Stopped;
-            }
-            moves.clear();
-            generate_with(self.tables, x, self.ctx.hops_only, false, &mut moves);
-            for mv in &moves {
-                let y = x ^ (1u128 << mv.from) ^ (1u128 << mv.to);
-                if contains(level, self.ctx.turn(y)) {
-                    meetings.push((x, *mv));
+            let take = (level.len() - done)
+                .min(CHUNK)
+                .min(usize::try_from(room).unwrap_or(CHUNK));
+            let chunk = &level[done..done + take];
+            done += take;
+            let per_thread = chunk.len().div_ceil(self.threads).max(1);
+            let ctx = &self.ctx;
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = chunk
+                    .chunks(per_thread)
+                    .map(|part| scope.spawn(|| ctx.odd_meetings(part, level, j)))
+                    .collect();
+                for handle in handles {
+                    meetings.extend(handle.join().expect("a level worker panicked"));
                 }
-            }
-            if meetings.len() >= MAX_MEETINGS {
-                break;
+            });
+            self.nodes += take as u64;
+            if !self.report() {
+                return Attempt::Stopped;
             }
         }
         if meetings.is_empty() {
@@ -310,7 +318,7 @@ impl<'a, 'p> Meet<'a, 'p> {
         let found = meetings
             .iter()
             .find_map(|&(x, mv)| self.ctx.rebuild(levels, x, j, Some(mv), j));
-        Attempt::Found(bound, found)
+        Attempt::Found(length, found)
     }
 
     /// Level `j` from the levels before it: the children of level `j - 1`
@@ -373,6 +381,31 @@ impl<'a, 'p> Meet<'a, 'p> {
 }
 
 impl Context<'_> {
+    /// The moves from `part` (in `level`, number `j`) to a position whose
+    /// half turn is in `level` too (at most [`MAX_MEETINGS`]).
+    fn odd_meetings(&self, part: &[u128], level: &[u128], j: u32) -> Vec<(u128, BitMove)> {
+        let mut meetings = Vec::new();
+        let mut moves = Vec::new();
+        for &x in part {
+            moves.clear();
+            generate_with(self.tables, x, self.hops_only, false, &mut moves);
+            let prepared = self.heuristic.prepare(x);
+            for mv in &moves {
+                if self.heuristic.child_within(&prepared, mv.from, mv.to, j) != ChildBound::Within {
+                    continue;
+                }
+                let z = x ^ (1u128 << mv.from) ^ (1u128 << mv.to);
+                if contains(level, self.turn(z)) {
+                    meetings.push((x, *mv));
+                    if meetings.len() >= MAX_MEETINGS {
+                        return meetings;
+                    }
+                }
+            }
+        }
+        meetings
+    }
+
     fn turn(&self, pegs: u128) -> u128 {
         self.tables.canonical(map(&self.image, pegs))
     }
