@@ -178,7 +178,18 @@ struct Projection {
     masks: Vec<u128>,
     /// The line of each hole.
     line_of: Vec<u8>,
+    /// `contribution(line, left, count)` of the table, flattened: index
+    /// `(line * (pegs + 1) + left) * width + count`.
+    weights: Vec<u64>,
+    width: usize,
     table: Arc<LineTable>,
+}
+
+impl Projection {
+    #[inline]
+    fn weight(&self, pegs: usize, line: usize, left: usize, count: usize) -> u64 {
+        self.weights[(line * (pegs + 1) + left) * self.width + count]
+    }
 }
 
 /// How a child's lower bound compares with a limit.
@@ -246,9 +257,22 @@ impl Heuristic {
                         rest &= rest - 1;
                     }
                 }
+                let pegs = tables.goal.count_ones() as usize;
+                let width = usize::from(caps.iter().copied().max().unwrap_or(0)).min(pegs) + 1;
+                let mut weights = vec![0u64; masks.len() * (pegs + 1) * width];
+                for line in 0..masks.len() {
+                    for left in 0..=pegs {
+                        for count in 0..width.min(left + 1) {
+                            weights[(line * (pegs + 1) + left) * width + count] =
+                                table.contribution(line, left, count);
+                        }
+                    }
+                }
                 projections.push(Projection {
                     masks,
                     line_of,
+                    weights,
+                    width,
                     table,
                 });
             }
@@ -304,7 +328,7 @@ impl Heuristic {
                 let count = (pegs & mask).count_ones() as usize;
                 counts[line] = count as u8;
                 left[line] = remaining as u8;
-                rank += projection.table.contribution(line, remaining, count);
+                rank += projection.weight(self.pegs, line, remaining, count);
                 remaining -= count;
             }
             prepared.rank[axis] = rank;
@@ -336,7 +360,7 @@ impl Heuristic {
             if f != t {
                 let counts = &prepared.counts[axis];
                 let left = &prepared.left[axis];
-                let table = &projection.table;
+                let pegs = self.pegs;
                 let (low, high) = (f.min(t), f.max(t));
                 for line in low..=high {
                     let old_left = usize::from(left[line]);
@@ -351,8 +375,8 @@ impl Heuristic {
                         old_left
                     };
                     let new_count = old_count + usize::from(line == t) - usize::from(line == f);
-                    rank = rank + table.contribution(line, new_left, new_count)
-                        - table.contribution(line, old_left, old_count);
+                    rank = rank + projection.weight(pegs, line, new_left, new_count)
+                        - projection.weight(pegs, line, old_left, old_count);
                 }
             }
             let d = projection.table.distance[rank as usize];

@@ -337,38 +337,41 @@ fn a_child_is_bounded_from_its_parent_as_from_scratch() {
     }
 }
 
-/// Experiment: IDA* started at a floor proven elsewhere (`FLOOR`, default
-/// 27) on `BOARD` (default rhombus9x4).
 #[test]
-#[ignore = "long experiment"]
-fn ida_from_a_floor() {
-    let board: Board = std::env::var("BOARD")
-        .unwrap_or_else(|_| "rhombus9x4".into())
-        .parse()
-        .unwrap();
-    let floor: u32 = std::env::var("FLOOR").map_or(27, |f| f.parse().unwrap());
-    let hops_only = std::env::var("HOPS").is_ok();
-    let tables = Tables::new(board);
-    let heuristic = Heuristic::new(&tables, hops_only);
-    let perimeter = super::perimeter::Perimeter::build(&tables, hops_only, 2_000_000);
-    let mut report = |p: &Progress| {
-        eprintln!("nodes {} bound {} {:?}", p.nodes, p.bound, p.elapsed);
-        ControlFlow::Continue(())
-    };
-    let mut search = super::search::Search::new(
-        &tables,
-        &heuristic,
-        &perimeter,
-        hops_only,
-        24,
-        u64::MAX,
-        Duration::from_secs(30),
-        Some(&mut report),
-    );
-    let found = search.run(tables.start, floor);
-    eprintln!(
-        "found {found} length {} nodes {}",
-        search.path.len(),
-        search.nodes
-    );
+fn every_board_has_the_half_turn_that_swaps_start_and_goal() {
+    let mut boards: Vec<Board> = (1..=4)
+        .map(|n| format!("star{n}").parse().unwrap())
+        .collect();
+    for side in 2..=11 {
+        for home in 1..side {
+            if let Ok(board) = format!("rhombus{side}x{home}").parse() {
+                boards.push(board);
+            }
+        }
+    }
+    for board in boards {
+        let tables = Tables::new(board);
+        let image = super::meet::half_turn(&tables).expect("a half turn");
+        for (hole, &turned) in image.iter().enumerate() {
+            assert_eq!(usize::from(image[usize::from(turned)]), hole, "{board}");
+            let (a, b) = (tables.axes[hole], tables.axes[usize::from(turned)]);
+            // Half a turn keeps every line's direction: neighbours stay
+            // neighbours.
+            assert_eq!(
+                a[0] + b[0],
+                tables.axes[0][0] + tables.axes[usize::from(image[0])][0]
+            );
+            assert_eq!(
+                a[1] + b[1],
+                tables.axes[0][1] + tables.axes[usize::from(image[0])][1]
+            );
+        }
+        let mut goal = 0u128;
+        for hole in 0..image.len() {
+            if tables.start & (1u128 << hole) != 0 {
+                goal |= 1u128 << image[hole];
+            }
+        }
+        assert_eq!(goal, tables.goal, "{board}");
+    }
 }
