@@ -55,6 +55,10 @@ def test_node_limit_carries_the_proven_lower_bound() -> None:
     with pytest.raises(SolveLimitError) as caught:
         solve_solitaire("rhombus9x3", max_nodes=1000)
     assert 17 <= caught.value.lower_bound <= 23
+    # The meeting search stops at the limit; IDA* one node past it.
+    assert caught.value.nodes == 1000
+    with pytest.raises(SolveLimitError) as caught:
+        solve_solitaire("rhombus9x3", max_nodes=1000, method="ida")
     assert caught.value.nodes == 1001
     assert isinstance(caught.value, ValueError)
 
@@ -82,14 +86,28 @@ def test_an_exception_in_the_callback_stops_the_solve() -> None:
 
 def test_keyboard_interrupt_stops_the_solve() -> None:
     # The main thread gets the interrupt while the solver holds no GIL; it
-    # notices at its next progress point.
+    # notices at its next progress point. IDA* takes about a minute to
+    # prove this one, so the interrupt always comes first.
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            solve_solitaire("rhombus9x3", progress_interval=0.05)
+            solve_solitaire("rhombus9x3", progress_interval=0.05, method="ida")
     finally:
         timer.cancel()
+
+
+@pytest.mark.parametrize("board", ["rhombus7x3", "star2", "rhombus9x2"])
+def test_both_methods_agree(board: str) -> None:
+    meet = solve_solitaire(board)
+    ida = solve_solitaire(board, method="ida")
+    assert meet.length == ida.length
+    assert meet.optimal and ida.optimal
+    for solution in (meet, ida):
+        position = Position.start(board=board, layout="1")
+        for move in solution.moves:
+            position.push(move)
+        assert position.outcome().status == "won"
 
 
 def test_bad_arguments() -> None:
@@ -97,3 +115,5 @@ def test_bad_arguments() -> None:
         solve_solitaire("hexagon")
     with pytest.raises(ValueError, match="progress_interval"):
         solve_solitaire("rhombus5x2", progress_interval=-1.0)
+    with pytest.raises(ValueError, match='method must be "meet" or "ida"'):
+        solve_solitaire("rhombus5x2", method="astar")  # type: ignore[arg-type]
