@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::heuristic::{Heuristic, UNREACHABLE};
+use super::heuristic::{Heuristic, MAX_STATES, UNREACHABLE};
 use super::moves::{BitMove, generate};
 use super::tables::Tables;
 use super::*;
@@ -132,7 +132,7 @@ fn moves_on_the_bit_set_are_the_crate_moves() {
 fn lower_bound_never_exceeds_the_exact_distance() {
     for problem in small_problems() {
         let tables = Tables::new(problem.board);
-        let heuristic = Heuristic::new(&tables, problem.hops_only);
+        let heuristic = Heuristic::new(&tables, problem.hops_only, MAX_STATES);
         let graph = explore(&problem);
         let exact = distances_to_goal(&graph, tables.goal);
         for &pegs in graph.keys() {
