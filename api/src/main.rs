@@ -58,6 +58,10 @@ struct Solve {
     /// sooner, at most that many times the optimum, not proven optimal.
     #[arg(long, default_value_t = 1.0)]
     weight: f64,
+    /// Leave out every lower-bound table of more positions than this (one
+    /// byte each): a weaker bound, but no time spent building it.
+    #[arg(long, default_value_t = sternhalma::solitaire::SolveOptions::default().max_table_states)]
+    max_table_states: u64,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -167,6 +171,7 @@ fn solve(options: &Solve) -> std::process::ExitCode {
             table_bits: options.table_bits,
             perimeter_states: options.perimeter_states,
             weight: options.weight,
+            max_table_states: options.max_table_states,
         },
     );
     match result {

@@ -149,6 +149,14 @@ pub struct SolveOptions<'a> {
     /// the crossing optimal; a larger weight finds a crossing sooner, at most
     /// `weight` times longer than the optimum, and marks it not optimal.
     pub weight: f64,
+    /// The largest lower-bound table built, in positions (one byte each;
+    /// default 64,000,000, at most `u32::MAX`). Each of the three line
+    /// projections whose puzzle has more positions is left out: the search
+    /// stays correct and optimal but sees a weaker bound. Tables are built
+    /// once per process, about 0.2 µs a position (star4's 3.3 million in
+    /// under a second, the tables of different axes in parallel), and kept,
+    /// so a lower limit shortens the first solve on a big board.
+    pub max_table_states: u64,
 }
 
 impl Default for SolveOptions<'_> {
@@ -161,6 +169,7 @@ impl Default for SolveOptions<'_> {
             table_bits: 22,
             perimeter_states: 200_000,
             weight: 1.0,
+            max_table_states: heuristic::MAX_STATES,
         }
     }
 }
@@ -175,6 +184,7 @@ impl fmt::Debug for SolveOptions<'_> {
             .field("table_bits", &self.table_bits)
             .field("perimeter_states", &self.perimeter_states)
             .field("weight", &self.weight)
+            .field("max_table_states", &self.max_table_states)
             .finish()
     }
 }
@@ -247,7 +257,7 @@ impl std::error::Error for SolveError {}
 pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solution, SolveError> {
     let started = std::time::Instant::now();
     let tables = Tables::new(problem.board);
-    let heuristic = Heuristic::new(&tables, problem.hops_only);
+    let heuristic = Heuristic::new(&tables, problem.hops_only, options.max_table_states);
     let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
     let weight = options.weight.max(1.0);
     // A length the bidirectional search proved no crossing is shorter than,
@@ -347,11 +357,12 @@ fn replay(
 }
 
 /// The lower bound the search starts from: the admissible heuristic of the
-/// start position (`None` if it shows the crossing impossible).
+/// start position with the default [`SolveOptions::max_table_states`]
+/// (`None` if it shows the crossing impossible).
 #[must_use]
 pub fn initial_lower_bound(problem: &Problem) -> Option<u32> {
     let tables = Tables::new(problem.board);
-    let heuristic = Heuristic::new(&tables, problem.hops_only);
+    let heuristic = Heuristic::new(&tables, problem.hops_only, heuristic::MAX_STATES);
     let bound = heuristic.bound(tables.start);
     (bound != UNREACHABLE).then_some(u32::from(bound))
 }

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::heuristic::{Heuristic, UNREACHABLE};
+use super::heuristic::{Heuristic, MAX_STATES, UNREACHABLE};
 use super::moves::{BitMove, generate};
 use super::tables::Tables;
 use super::*;
@@ -132,7 +132,7 @@ fn moves_on_the_bit_set_are_the_crate_moves() {
 fn lower_bound_never_exceeds_the_exact_distance() {
     for problem in small_problems() {
         let tables = Tables::new(problem.board);
-        let heuristic = Heuristic::new(&tables, problem.hops_only);
+        let heuristic = Heuristic::new(&tables, problem.hops_only, MAX_STATES);
         let graph = explore(&problem);
         let exact = distances_to_goal(&graph, tables.goal);
         for &pegs in graph.keys() {
@@ -301,7 +301,7 @@ fn a_child_is_bounded_from_its_parent_as_from_scratch() {
         ("rhombus9x3", true),
     ] {
         let tables = Tables::new(board.parse().unwrap());
-        let heuristic = Heuristic::new(&tables, hops_only);
+        let heuristic = Heuristic::new(&tables, hops_only, super::heuristic::MAX_STATES);
         let mut rng = Rng::new(7);
         let mut pegs = tables.start;
         let mut moves = Vec::new();
