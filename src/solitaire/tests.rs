@@ -367,9 +367,9 @@ fn every_board_has_the_half_turn_that_swaps_start_and_goal() {
             );
         }
         let mut goal = 0u128;
-        for hole in 0..image.len() {
+        for (hole, &turned) in image.iter().enumerate() {
             if tables.start & (1u128 << hole) != 0 {
-                goal |= 1u128 << image[hole];
+                goal |= 1u128 << turned;
             }
         }
         assert_eq!(goal, tables.goal, "{board}");
