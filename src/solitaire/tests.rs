@@ -246,7 +246,11 @@ fn progress_is_reported_and_can_stop_the_search() {
 fn pinned_optimal_lengths() {
     // Found and proven by this solver; the boards up to 6x2 are also
     // checked against breadth-first search above. `None`: impossible.
-    let cases: [(&str, bool, Option<usize>); 8] = [
+    let cases: [(&str, bool, Option<usize>); 10] = [
+        // RULES §6: Bell's 23 for six pegs; with hops only 35 (this
+        // solver's, proven by both methods).
+        ("rhombus9x3", false, Some(23)),
+        ("rhombus9x3", true, Some(35)),
         ("rhombus5x2", false, Some(11)),
         ("rhombus7x2", false, Some(17)),
         ("rhombus7x2", true, None),
