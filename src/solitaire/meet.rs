@@ -29,13 +29,12 @@
 //! falls back to IDA*, starting from the length proven here.
 
 use std::cmp::Ordering;
-use std::time::{Duration, Instant};
 
+use super::Reporter;
 use super::heuristic::{ChildBound, Heuristic, UNREACHABLE};
 use super::moves::{BitMove, generate_with};
 use super::search::Stop;
 use super::tables::Tables;
-use super::{Progress, ProgressCallback};
 
 /// Parents expanded between two looks at the limits and the clock.
 const CHUNK: usize = 1 << 18;
@@ -122,10 +121,7 @@ pub(crate) struct Meet<'a, 'p> {
     /// Positions expanded so far (all bounds).
     pub(crate) nodes: u64,
     max_nodes: u64,
-    started: Instant,
-    last_report: Instant,
-    interval: Duration,
-    progress: Option<ProgressCallback<'p>>,
+    reporter: Reporter<'p>,
     /// No crossing is shorter than this.
     pub(crate) bound: u32,
     pub(crate) stop: Option<Stop>,
@@ -138,10 +134,8 @@ impl<'a, 'p> Meet<'a, 'p> {
         image: Vec<u8>,
         hops_only: bool,
         max_nodes: u64,
-        interval: Duration,
-        progress: Option<ProgressCallback<'p>>,
+        reporter: Reporter<'p>,
     ) -> Meet<'a, 'p> {
-        let started = Instant::now();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
         Meet {
             ctx: Context {
@@ -155,10 +149,7 @@ impl<'a, 'p> Meet<'a, 'p> {
             threads,
             nodes: 0,
             max_nodes,
-            started,
-            last_report: started,
-            interval,
-            progress,
+            reporter,
             bound: 0,
             stop: None,
         }
@@ -192,28 +183,26 @@ impl<'a, 'p> Meet<'a, 'p> {
         }
     }
 
-    /// Gives back the progress callback.
-    pub(crate) fn into_progress(self) -> Option<ProgressCallback<'p>> {
-        self.progress
+    /// Gives back the reporter, for IDA* to use.
+    pub(crate) fn into_reporter(self) -> Reporter<'p> {
+        self.reporter
     }
 
-    fn report(&mut self) -> bool {
-        let now = Instant::now();
-        if now.duration_since(self.last_report) < self.interval {
-            return true;
+    /// How many of `left` positions to expand next: a chunk, cut to the
+    /// node limit; `None` (and the stop recorded) if the limit is reached.
+    fn next_chunk(&mut self, left: usize) -> Option<usize> {
+        let room = self.max_nodes.saturating_sub(self.nodes);
+        if room == 0 {
+            self.stop = Some(Stop::NodeLimit);
+            return None;
         }
-        self.last_report = now;
-        let elapsed = now.duration_since(self.started);
-        let progress = Progress {
-            nodes: self.nodes,
-            bound: self.bound,
-            elapsed,
-            nodes_per_second: self.nodes as f64 / elapsed.as_secs_f64().max(1e-9),
-        };
-        let go_on = match &mut self.progress {
-            Some(callback) => callback(&progress).is_continue(),
-            None => true,
-        };
+        Some(left.min(CHUNK).min(usize::try_from(room).unwrap_or(CHUNK)))
+    }
+
+    /// Reports progress; `false` (and the stop recorded) if the callback
+    /// asked to stop.
+    fn report(&mut self) -> bool {
+        let go_on = self.reporter.report(self.nodes, self.bound).is_continue();
         if !go_on {
             self.stop = Some(Stop::Interrupted);
         }
@@ -282,14 +271,9 @@ impl<'a, 'p> Meet<'a, 'p> {
         let mut meetings: Vec<(u128, BitMove)> = Vec::new();
         let mut done = 0;
         while done < level.len() && meetings.is_empty() {
-            let room = self.max_nodes.saturating_sub(self.nodes);
-            if room == 0 {
-                self.stop = Some(Stop::NodeLimit);
+            let Some(take) = self.next_chunk(level.len() - done) else {
                 return Attempt::Stopped;
-            }
-            let take = (level.len() - done)
-                .min(CHUNK)
-                .min(usize::try_from(room).unwrap_or(CHUNK));
+            };
             let chunk = &level[done..done + take];
             done += take;
             let per_thread = chunk.len().div_ceil(self.threads).max(1);
@@ -335,14 +319,7 @@ impl<'a, 'p> Meet<'a, 'p> {
         let mut done = 0;
         while done < parents.len() {
             // Never past the node limit: the last chunk is cut to fit.
-            let room = self.max_nodes.saturating_sub(self.nodes);
-            if room == 0 {
-                self.stop = Some(Stop::NodeLimit);
-                return None;
-            }
-            let take = (parents.len() - done)
-                .min(CHUNK)
-                .min(usize::try_from(room).unwrap_or(CHUNK));
+            let take = self.next_chunk(parents.len() - done)?;
             let chunk = &parents[done..done + take];
             done += take;
             let per_thread = chunk.len().div_ceil(self.threads).max(1);

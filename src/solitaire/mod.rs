@@ -128,6 +128,53 @@ pub enum Method {
     Ida,
 }
 
+/// Calls the progress callback, at most once an interval; shared by both
+/// searches.
+pub(crate) struct Reporter<'p> {
+    started: std::time::Instant,
+    last: std::time::Instant,
+    interval: Duration,
+    callback: Option<ProgressCallback<'p>>,
+}
+
+impl<'p> Reporter<'p> {
+    pub(crate) fn new(interval: Duration, callback: Option<ProgressCallback<'p>>) -> Reporter<'p> {
+        let started = std::time::Instant::now();
+        Reporter {
+            started,
+            last: started,
+            interval,
+            callback,
+        }
+    }
+
+    /// Reports `nodes` and `bound` if the interval has passed since the
+    /// last report; `Break` if the callback asks to stop.
+    pub(crate) fn report(&mut self, nodes: u64, bound: u32) -> ControlFlow<()> {
+        let now = std::time::Instant::now();
+        if now.duration_since(self.last) < self.interval {
+            return ControlFlow::Continue(());
+        }
+        self.last = now;
+        let elapsed = now.duration_since(self.started);
+        let progress = Progress {
+            nodes,
+            bound,
+            elapsed,
+            nodes_per_second: nodes as f64 / elapsed.as_secs_f64().max(1e-9),
+        };
+        match &mut self.callback {
+            Some(callback) => callback(&progress),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// Gives back the callback, for another search to use.
+    pub(crate) fn into_callback(self) -> Option<ProgressCallback<'p>> {
+        self.callback
+    }
+}
+
 /// How to run a search.
 pub struct SolveOptions<'a> {
     /// The search to run (default [`Method::Meet`]).
@@ -273,8 +320,7 @@ pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solutio
             image,
             problem.hops_only,
             max_nodes,
-            options.progress_interval,
-            options.progress.take(),
+            Reporter::new(options.progress_interval, options.progress.take()),
         );
         let outcome = meet.run();
         let (lower_bound, nodes) = (meet.bound, meet.nodes);
@@ -292,7 +338,7 @@ pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solutio
             Outcome::LockFreeOnly(length) => {
                 floor = length;
                 spent = nodes;
-                options.progress = meet.into_progress();
+                options.progress = meet.into_reporter().into_callback();
             }
         }
     }
@@ -304,8 +350,7 @@ pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solutio
         problem.hops_only,
         options.table_bits.clamp(10, 30),
         max_nodes.saturating_sub(spent),
-        options.progress_interval,
-        options.progress,
+        Reporter::new(options.progress_interval, options.progress),
     );
     search.weight = weight;
     let found = search.run(tables.start, floor);

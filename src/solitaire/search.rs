@@ -9,14 +9,11 @@
 //! so transpositions in this and later iterations are cut at once. An
 //! iteration that finds no solution proves the optimum exceeds its bound.
 
-use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
-
+use super::Reporter;
 use super::heuristic::{Heuristic, UNREACHABLE};
 use super::moves::{BitMove, generate};
 use super::perimeter::Perimeter;
 use super::tables::Tables;
-use super::{Progress, ProgressCallback};
 
 /// Returned by the depth-first search when it reached the goal.
 const FOUND: u32 = u32::MAX;
@@ -49,10 +46,7 @@ pub(crate) struct Search<'a, 'p> {
     table_mask: usize,
     pub(crate) nodes: u64,
     max_nodes: u64,
-    started: Instant,
-    last_report: Instant,
-    interval: Duration,
-    progress: Option<ProgressCallback<'p>>,
+    reporter: Reporter<'p>,
     pub(crate) bound: u32,
     pub(crate) stop: Option<Stop>,
     /// Multiplies the admissible bound: 1 proves optimality; more finds a
@@ -74,11 +68,9 @@ impl<'a, 'p> Search<'a, 'p> {
         hops_only: bool,
         table_bits: u8,
         max_nodes: u64,
-        interval: Duration,
-        progress: Option<ProgressCallback<'p>>,
+        reporter: Reporter<'p>,
     ) -> Search<'a, 'p> {
         let size = 1usize << table_bits;
-        let started = Instant::now();
         Search {
             tables,
             heuristic,
@@ -88,10 +80,7 @@ impl<'a, 'p> Search<'a, 'p> {
             table_mask: size - 1,
             nodes: 0,
             max_nodes,
-            started,
-            last_report: started,
-            interval,
-            progress,
+            reporter,
             bound: 0,
             stop: None,
             weight: 1.0,
@@ -153,25 +142,6 @@ impl<'a, 'p> Search<'a, 'p> {
         u32::from(estimate.max(self.lookup(key)))
     }
 
-    fn report(&mut self) -> ControlFlow<()> {
-        let now = Instant::now();
-        if now.duration_since(self.last_report) < self.interval {
-            return ControlFlow::Continue(());
-        }
-        self.last_report = now;
-        let elapsed = now.duration_since(self.started);
-        let progress = Progress {
-            nodes: self.nodes,
-            bound: self.bound,
-            elapsed,
-            nodes_per_second: self.nodes as f64 / elapsed.as_secs_f64().max(1e-9),
-        };
-        match &mut self.progress {
-            Some(callback) => callback(&progress),
-            None => ControlFlow::Continue(()),
-        }
-    }
-
     /// Runs iterations with growing bounds until a solution is found
     /// (`true`) or the search is stopped (`false`). `self.bound` is then the
     /// solution's length, or the best lower bound proven.
@@ -205,7 +175,7 @@ impl<'a, 'p> Search<'a, 'p> {
                 self.stop = Some(Stop::NodeLimit);
                 return STOPPED;
             }
-            if self.report().is_break() {
+            if self.reporter.report(self.nodes, self.bound).is_break() {
                 self.stop = Some(Stop::Interrupted);
                 return STOPPED;
             }
