@@ -5,6 +5,7 @@ and Ctrl-C."""
 from __future__ import annotations
 
 import _thread
+import signal
 
 import pytest
 import sternhalma
@@ -93,14 +94,21 @@ def test_keyboard_interrupt_stops_the_solve(method: str) -> None:
     def interrupt(progress: SolveProgress) -> None:
         _thread.interrupt_main()
 
-    with pytest.raises(KeyboardInterrupt):
-        solve_solitaire(
-            "rhombus9x4" if method == "meet" else "rhombus9x3",
-            progress=interrupt,
-            progress_interval=0.0,
-            max_nodes=20_000_000,
-            method=method,  # type: ignore[arg-type]
-        )
+    # A process started in the background by a shell inherits SIGINT
+    # ignored, and then Python has no Ctrl-C to deliver: install Python's
+    # own handler for the test, as in any interactive session.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solve_solitaire(
+                "rhombus9x4" if method == "meet" else "rhombus9x3",
+                progress=interrupt,
+                progress_interval=0.0,
+                max_nodes=20_000_000,
+                method=method,  # type: ignore[arg-type]
+            )
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.mark.parametrize("board", ["rhombus7x3", "star2", "rhombus9x2"])
