@@ -115,8 +115,6 @@ struct Context<'a> {
 
 pub(crate) struct Meet<'a, 'p> {
     ctx: Context<'a>,
-    tables: &'a Tables,
-    heuristic: &'a Heuristic,
     threads: usize,
     /// Positions expanded so far (all bounds).
     pub(crate) nodes: u64,
@@ -144,8 +142,6 @@ impl<'a, 'p> Meet<'a, 'p> {
                 image,
                 hops_only,
             },
-            tables,
-            heuristic,
             threads,
             nodes: 0,
             max_nodes,
@@ -158,7 +154,7 @@ impl<'a, 'p> Meet<'a, 'p> {
     /// Tries growing bounds from the start's lower bound until a crossing
     /// is found or the search is stopped.
     pub(crate) fn run(&mut self) -> Outcome {
-        let first = self.heuristic.bound(self.tables.start);
+        let first = self.ctx.heuristic.bound(self.ctx.tables.start);
         if first == UNREACHABLE {
             return Outcome::Unsolvable;
         }
@@ -211,8 +207,9 @@ impl<'a, 'p> Meet<'a, 'p> {
 
     /// Searches for a crossing of at most `bound` moves.
     fn attempt(&mut self, bound: u32) -> Attempt {
-        let start = self.tables.canonical(self.tables.start);
-        if start == self.tables.canonical(self.tables.goal) {
+        let tables = self.ctx.tables;
+        let start = tables.canonical(tables.start);
+        if start == tables.canonical(tables.goal) {
             return Attempt::Found(0, Some(Vec::new()));
         }
         let mut levels: Vec<Vec<u128>> = vec![vec![start]];
