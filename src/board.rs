@@ -3,9 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::geometry::Geometry;
 
 /// A board the engine can play on: the star of size 1–4 or a rhombus.
@@ -20,8 +18,9 @@ use crate::geometry::Geometry;
 /// assert!("star5".parse::<Board>().is_err());
 /// # Ok::<(), sternhalma::ParseError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
 pub struct Board(BoardShape);
 
 /// The shape of a board, for matching on.
@@ -55,7 +54,7 @@ impl Board {
             Ok(Board(BoardShape::Star { size }))
         } else {
             Err(ParseError::new(
-                "board",
+                ParseErrorKind::Board,
                 &format!("star{size}"),
                 "a star has point triangles of 1 to 4 rows",
             ))
@@ -71,14 +70,14 @@ impl Board {
         let text = format!("rhombus{side}x{home_rows}");
         if !(2..=11).contains(&side) {
             return Err(ParseError::new(
-                "board",
+                ParseErrorKind::Board,
                 &text,
                 "a rhombus has sides of 2 to 11 holes",
             ));
         }
         if home_rows == 0 || home_rows >= side {
             return Err(ParseError::new(
-                "board",
+                ParseErrorKind::Board,
                 &text,
                 format!(
                     "a {side}x{side} rhombus has homes of 1 to {} rows",
@@ -155,21 +154,21 @@ impl FromStr for Board {
         let number = |digits: &str| -> Result<u8, ParseError> {
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(ParseError::new(
-                    "board",
+                    ParseErrorKind::Board,
                     text,
                     "expected star<N> or rhombus<M>x<K>, e.g. star4 or rhombus9x4",
                 ));
             }
             digits
                 .parse()
-                .map_err(|_| ParseError::new("board", text, "number too large"))
+                .map_err(|_| ParseError::new(ParseErrorKind::Board, text, "number too large"))
         };
         if let Some(size) = text.strip_prefix("star") {
             Board::star(number(size)?)
         } else if let Some(rest) = text.strip_prefix("rhombus") {
             let (side, rows) = rest.split_once('x').ok_or_else(|| {
                 ParseError::new(
-                    "board",
+                    ParseErrorKind::Board,
                     text,
                     "a rhombus is written rhombus<M>x<K>, e.g. rhombus9x4",
                 )
@@ -177,7 +176,7 @@ impl FromStr for Board {
             Board::rhombus(number(side)?, number(rows)?)
         } else {
             Err(ParseError::new(
-                "board",
+                ParseErrorKind::Board,
                 text,
                 "expected star<N> or rhombus<M>x<K>, e.g. star4 or rhombus9x4",
             ))
@@ -206,8 +205,10 @@ impl Default for Board {
 
 /// One of the six point triangles of the star, in clockwise order from the
 /// top. A rhombus has only `North` and `South`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum Triangle {
     /// The top point.
     North,
@@ -280,7 +281,7 @@ impl FromStr for Triangle {
             .find(|t| t.name() == text)
             .ok_or_else(|| {
                 ParseError::new(
-                    "triangle",
+                    ParseErrorKind::Triangle,
                     text,
                     "expected north, north_east, south_east, south, south_west or north_west",
                 )

@@ -266,3 +266,103 @@ impl Position {
         IllegalMove::SwapNotAllowed { hole, reason }
     }
 }
+
+/// The other peg of a swap: its owner, and where it went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swapped {
+    /// Its owner.
+    pub player: usize,
+    /// Where it was: the mover's end hole.
+    pub from: Cell,
+    /// Where it went: the mover's start hole.
+    pub to: Cell,
+}
+
+/// A move as every surface reports it once it is known to be legal: the
+/// move, who plays it, one path of it, and for a swap the other peg.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Played {
+    /// The legal move.
+    pub mv: Move,
+    /// Who plays it.
+    pub player: usize,
+    /// Its path: the chain as submitted when a full path was given, else
+    /// the chain with the fewest hops ([`Position::witness_path`]); empty
+    /// for a pass.
+    pub path: Vec<Cell>,
+    /// For a swap, the peg that changes places with the mover.
+    pub swapped: Option<Swapped>,
+}
+
+impl Position {
+    /// Resolves a move text against this position, checking it once: the
+    /// legal move it names, with the path and swap partner every surface
+    /// reports. A path of three or more holes is kept as given (it was
+    /// checked hop by hop); two holes or a pass get the witness path.
+    ///
+    /// ```
+    /// use sternhalma::{Board, Layout, Position, Rules};
+    /// let start = Position::start(Board::STANDARD, Layout::standard(2)?, Rules::classic())?;
+    /// let played = start.resolve(&"115-104".parse()?)?;
+    /// assert_eq!(played.mv.to_string(), "115-104");
+    /// assert_eq!(played.path.iter().map(|c| c.id()).collect::<Vec<_>>(), [115, 104]);
+    /// assert_eq!((played.player, played.swapped), (0, None));
+    /// let next = start.after(&played);
+    /// assert_eq!(next.side_to_move(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The move is illegal here; the error says exactly why.
+    pub fn resolve(&self, text: &MoveText) -> Result<Played, IllegalMove> {
+        let mv = self.parse_move(text)?;
+        let path = match text {
+            MoveText::Path(holes) if holes.len() > 2 => holes
+                .iter()
+                .map(|&hole| {
+                    self.geometry
+                        .cell(hole)
+                        .expect("parse_move checked every hole")
+                })
+                .collect(),
+            _ => self.witness_path(mv),
+        };
+        Ok(self.played_along(mv, path))
+    }
+
+    /// What a legal move of this position does ([`Played`]), with its
+    /// witness path: for moves chosen by a program, such as a bot's.
+    ///
+    /// The move must be legal here.
+    #[must_use]
+    pub fn played(&self, mv: Move) -> Played {
+        self.played_along(mv, self.witness_path(mv))
+    }
+
+    fn played_along(&self, mv: Move, path: Vec<Cell>) -> Played {
+        let swapped = match mv {
+            Move::Swap { from, to } => Some(Swapped {
+                player: self.owner_at(to).expect("a swap has a peg to swap with"),
+                from: to,
+                to: from,
+            }),
+            _ => None,
+        };
+        Played {
+            mv,
+            player: self.side_to_move(),
+            path,
+            swapped,
+        }
+    }
+
+    /// The position after a resolved move, which must come from this
+    /// position ([`Position::resolve`] or [`Position::played`]); no second
+    /// legality check.
+    #[must_use]
+    pub fn after(&self, played: &Played) -> Position {
+        let mut next = self.clone();
+        next.make_move(played.mv);
+        next
+    }
+}

@@ -9,10 +9,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
 use crate::board::Triangle;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 
 /// The most sets a game can have: one per triangle.
 pub const MAX_SETS: usize = 6;
@@ -29,8 +27,9 @@ pub const MAX_SETS: usize = 6;
 /// assert_eq!("2x3".parse::<Layout>()?.sets_of(0).count(), 3);
 /// # Ok::<(), sternhalma::ParseError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
 pub struct Layout {
     /// Start triangle of each set, sets of player 0 first.
     triangles: [Triangle; MAX_SETS],
@@ -61,7 +60,7 @@ impl Layout {
         };
         if players.is_empty() {
             return Err(ParseError::new(
-                "layout",
+                ParseErrorKind::Layout,
                 "",
                 "a game needs at least one player",
             ));
@@ -75,7 +74,7 @@ impl Layout {
         for (player, sets) in players.iter().enumerate() {
             if sets.as_ref().is_empty() {
                 return Err(ParseError::new(
-                    "layout",
+                    ParseErrorKind::Layout,
                     &describe(),
                     format!("player {player} has no set"),
                 ));
@@ -83,7 +82,7 @@ impl Layout {
             for &triangle in sets.as_ref() {
                 if layout.triangles().any(|t| t == triangle) {
                     return Err(ParseError::new(
-                        "layout",
+                        ParseErrorKind::Layout,
                         &describe(),
                         format!("{triangle} is the start of more than one set"),
                     ));
@@ -119,7 +118,7 @@ impl Layout {
             ],
             _ => {
                 return Err(ParseError::new(
-                    "layout",
+                    ParseErrorKind::Layout,
                     &players.to_string(),
                     "standard layouts exist for 1, 2, 3, 4 and 6 players",
                 ));
@@ -235,7 +234,7 @@ impl FromStr for Layout {
         if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
             let players = text
                 .parse()
-                .map_err(|_| ParseError::new("layout", text, "too many players"))?;
+                .map_err(|_| ParseError::new(ParseErrorKind::Layout, text, "too many players"))?;
             return Layout::standard(players);
         }
         let players = text
@@ -245,7 +244,11 @@ impl FromStr for Layout {
                     .split('+')
                     .map(|name| {
                         name.parse::<Triangle>().map_err(|e| {
-                            ParseError::new("layout", text, format!("{name:?}: {}", e.reason()))
+                            ParseError::new(
+                                ParseErrorKind::Layout,
+                                text,
+                                format!("{name:?}: {}", e.reason()),
+                            )
                         })
                     })
                     .collect::<Result<Vec<_>, _>>()

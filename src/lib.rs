@@ -30,6 +30,7 @@ mod board;
 mod cell;
 mod check;
 mod error;
+mod game;
 mod geometry;
 mod layout;
 mod movegen;
@@ -43,6 +44,8 @@ pub mod search;
 mod setup;
 pub mod solitaire;
 mod svg;
+#[cfg(feature = "serde")]
+pub mod wire;
 mod zobrist;
 
 /// The README's examples, compiled and run as doctests.
@@ -52,14 +55,19 @@ struct ReadmeDoctests;
 
 pub use board::{Board, BoardShape, Direction, Triangle};
 pub use cell::{Cell, CellSet, CellSetIter};
-pub use error::ParseError;
+pub use check::{Played, Swapped};
+pub use error::{ParseError, ParseErrorKind};
+pub use game::NewGame;
 pub use geometry::Geometry;
 pub use layout::{Layout, MAX_SETS};
 pub use moves::{IllegalMove, Move, MoveError, MoveKind, MoveText};
 pub use notation::PositionError;
-pub use outcome::{DrawReason, Outcome};
+pub use outcome::{DrawReason, Outcome, OutcomeStatus};
 pub use perft::{perft, perft_by_depth};
 pub use position::{Position, Undo, mirror_triangle};
-pub use rules::{AntiSpoiling, Finish, OPTION_NAMES, Preset, Resting, Rules, UnusedTriangles};
+pub use rules::{
+    AntiSpoiling, Finish, OPTION_NAMES, OptionKind, OptionValue, Preset, Resting, Rules,
+    UnusedTriangles,
+};
 pub use setup::{Finisher, PegSet, Setup, SetupError, SetupProblem};
 pub use svg::{SvgOptions, render_svg, triangle_colour};

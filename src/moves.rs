@@ -19,15 +19,15 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
 use crate::board::Triangle;
 use crate::cell::Cell;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 
 /// What kind of move it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum MoveKind {
     /// To an adjacent empty hole.
     Step,
@@ -191,7 +191,7 @@ impl FromStr for MoveText {
             .map(|part| {
                 if part.is_empty() || part.len() > 6 || !part.bytes().all(|b| b.is_ascii_digit()) {
                     Err(ParseError::new(
-                        "move",
+                        ParseErrorKind::Move,
                         text,
                         "expected `pass` or hole ids joined by `-`, e.g. 111-93 or 95-75-57",
                     ))
@@ -202,7 +202,7 @@ impl FromStr for MoveText {
             .collect::<Result<Vec<_>, _>>()?;
         if holes.len() < 2 {
             return Err(ParseError::new(
-                "move",
+                ParseErrorKind::Move,
                 text,
                 "a move needs at least two holes: where the peg starts and where it ends",
             ));
@@ -211,15 +211,17 @@ impl FromStr for MoveText {
     }
 }
 
-impl Serialize for MoveText {
+#[cfg(feature = "serde")]
+impl serde::Serialize for MoveText {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }
 
-impl<'de> Deserialize<'de> for MoveText {
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for MoveText {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<MoveText, D::Error> {
-        let text = String::deserialize(deserializer)?;
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
         text.parse().map_err(serde::de::Error::custom)
     }
 }

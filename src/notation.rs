@@ -26,7 +26,7 @@ use std::str::FromStr;
 
 use crate::board::Board;
 use crate::cell::Cell;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::setup::{Finisher, PegSet, Setup, SetupError};
@@ -86,14 +86,18 @@ impl fmt::Display for Setup {
 fn number<T: FromStr>(whole: &str, digits: &str, what: &str) -> Result<T, ParseError> {
     if digits.is_empty() || digits.len() > 10 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ParseError::new(
-            "position",
+            ParseErrorKind::Position,
             whole,
             format!("{what} must be a whole number, found {digits:?}"),
         ));
     }
-    digits
-        .parse()
-        .map_err(|_| ParseError::new("position", whole, format!("{what} {digits} is too large")))
+    digits.parse().map_err(|_| {
+        ParseError::new(
+            ParseErrorKind::Position,
+            whole,
+            format!("{what} {digits} is too large"),
+        )
+    })
 }
 
 fn parse_holes(whole: &str, text: &str) -> Result<Vec<usize>, ParseError> {
@@ -111,7 +115,7 @@ fn parse_holes(whole: &str, text: &str) -> Result<Vec<usize>, ParseError> {
                 );
                 if low > high || high - low >= Cell::MAX_HOLES {
                     return Err(ParseError::new(
-                        "position",
+                        ParseErrorKind::Position,
                         whole,
                         format!(
                             "{item:?} is not a range of holes (low-high, at most {} holes)",
@@ -134,7 +138,7 @@ fn parse_pegs(whole: &str, text: &str) -> Result<Vec<Vec<PegSet>>, ParseError> {
                 .map(|set| {
                     let (triangle, holes) = set.split_once(':').ok_or_else(|| {
                         ParseError::new(
-                            "position",
+                            ParseErrorKind::Position,
                             whole,
                             format!(
                                 "{set:?} is not a set; write triangle:holes, e.g. south:111-120"
@@ -142,7 +146,11 @@ fn parse_pegs(whole: &str, text: &str) -> Result<Vec<Vec<PegSet>>, ParseError> {
                         )
                     })?;
                     let triangle = triangle.parse().map_err(|e: ParseError| {
-                        ParseError::new("position", whole, format!("{triangle:?}: {}", e.reason()))
+                        ParseError::new(
+                            ParseErrorKind::Position,
+                            whole,
+                            format!("{triangle:?}: {}", e.reason()),
+                        )
                     })?;
                     Ok(PegSet {
                         triangle,
@@ -162,7 +170,7 @@ fn parse_finished(whole: &str, text: &str) -> Result<Vec<Finisher>, ParseError> 
         .map(|item| {
             let (player, ply) = item.split_once('@').ok_or_else(|| {
                 ParseError::new(
-                    "position",
+                    ParseErrorKind::Position,
                     whole,
                     format!(
                         "{item:?} is not a finisher; write player@ply, e.g. 1@57, or - for none"
@@ -184,17 +192,17 @@ impl FromStr for Setup {
         let fields: Vec<&str> = text.split(' ').collect();
         if fields.len() < 3 || fields.len() > 6 {
             return Err(ParseError::new(
-                "position",
+                ParseErrorKind::Position,
                 text,
                 "expected 3 to 6 fields separated by single spaces: board rules pegs [side [ply [finished]]], e.g. star4 classic south:111-120/north:0-9 0 0 -",
             ));
         }
-        let board: Board = fields[0]
-            .parse()
-            .map_err(|e: ParseError| ParseError::new("position", text, e.to_string()))?;
-        let rules: Rules = fields[1]
-            .parse()
-            .map_err(|e: ParseError| ParseError::new("position", text, e.to_string()))?;
+        let board: Board = fields[0].parse().map_err(|e: ParseError| {
+            ParseError::new(ParseErrorKind::Position, text, e.to_string())
+        })?;
+        let rules: Rules = fields[1].parse().map_err(|e: ParseError| {
+            ParseError::new(ParseErrorKind::Position, text, e.to_string())
+        })?;
         Ok(Setup {
             board,
             rules,

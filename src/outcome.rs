@@ -2,14 +2,14 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::position::Position;
 use crate::rules::Finish;
 
 /// Why a game ended without a winner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum DrawReason {
     /// The rules' `max_plies` was reached.
     MoveLimit,
@@ -18,8 +18,9 @@ pub enum DrawReason {
 }
 
 /// The state of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "status", rename_all = "snake_case"))]
 pub enum Outcome {
     /// Not over.
     InProgress,
@@ -47,7 +48,103 @@ pub enum Outcome {
     },
 }
 
+/// The kind of an [`Outcome`], without its details: what the wire calls
+/// its `status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub enum OutcomeStatus {
+    /// Not over.
+    InProgress,
+    /// One player won.
+    Won,
+    /// Several players share the win.
+    Tie,
+    /// A finishing order.
+    Ranking,
+    /// Nobody won.
+    Draw,
+}
+
+impl OutcomeStatus {
+    /// The snake_case name: `in_progress`, `won`, `tie`, `ranking`, `draw`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            OutcomeStatus::InProgress => "in_progress",
+            OutcomeStatus::Won => "won",
+            OutcomeStatus::Tie => "tie",
+            OutcomeStatus::Ranking => "ranking",
+            OutcomeStatus::Draw => "draw",
+        }
+    }
+}
+
+impl fmt::Display for OutcomeStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl DrawReason {
+    /// The snake_case name: `move_limit` or `no_moves`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            DrawReason::MoveLimit => "move_limit",
+            DrawReason::NoMoves => "no_moves",
+        }
+    }
+}
+
 impl Outcome {
+    /// The outcome when `resigned` resigns a game of `players` players that
+    /// was still in progress: with two players the other wins; with more,
+    /// the others share first place and the resigner is last.
+    ///
+    /// ```
+    /// use sternhalma::Outcome;
+    /// assert_eq!(Outcome::resignation(2, 0), Outcome::Won { winner: 1 });
+    /// let four = Outcome::resignation(4, 1);
+    /// assert_eq!(four, Outcome::Ranking { ranks: vec![vec![0, 2, 3], vec![1]] });
+    /// assert_eq!(four.results(4), [1.0 / 3.0, -1.0, 1.0 / 3.0, 1.0 / 3.0]);
+    /// ```
+    #[must_use]
+    pub fn resignation(players: usize, resigned: usize) -> Outcome {
+        let others: Vec<usize> = (0..players).filter(|&p| p != resigned).collect();
+        match others.as_slice() {
+            [winner] => Outcome::Won { winner: *winner },
+            _ => Outcome::Ranking {
+                ranks: vec![others, vec![resigned]],
+            },
+        }
+    }
+
+    /// Its kind, without the details.
+    #[must_use]
+    pub fn status(&self) -> OutcomeStatus {
+        match self {
+            Outcome::InProgress => OutcomeStatus::InProgress,
+            Outcome::Won { .. } => OutcomeStatus::Won,
+            Outcome::Tie { .. } => OutcomeStatus::Tie,
+            Outcome::Ranking { .. } => OutcomeStatus::Ranking,
+            Outcome::Draw { .. } => OutcomeStatus::Draw,
+        }
+    }
+
+    /// The players who won or share the win (the first rank of a ranking);
+    /// empty for a draw or a game in progress.
+    #[must_use]
+    pub fn winners(&self) -> Vec<usize> {
+        match self {
+            Outcome::Won { winner } => vec![*winner],
+            Outcome::Tie { winners } => winners.clone(),
+            Outcome::Ranking { ranks } => ranks.first().cloned().unwrap_or_default(),
+            Outcome::Draw { .. } | Outcome::InProgress => Vec::new(),
+        }
+    }
+
     /// Whether the game is over.
     #[must_use]
     pub fn is_over(&self) -> bool {

@@ -8,14 +8,14 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
 use crate::board::Board;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 
 /// What the triangles that no set starts in or heads for hold (RULES §2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum UnusedTriangles {
     /// Nothing: pegs may pass through and rest there.
     #[default]
@@ -25,8 +25,10 @@ pub enum UnusedTriangles {
 }
 
 /// Whether a move may end in another player's triangle (RULES §3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum Resting {
     /// Any hole.
     #[default]
@@ -37,8 +39,10 @@ pub enum Resting {
 }
 
 /// Protection against a peg parked in someone's target (RULES §4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum AntiSpoiling {
     /// None: home means every target hole holds one of the set's pegs.
     #[default]
@@ -52,8 +56,10 @@ pub enum AntiSpoiling {
 }
 
 /// How the game ends once someone finishes (RULES §4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum Finish {
     /// The first player to finish wins.
     #[default]
@@ -74,8 +80,9 @@ pub enum Finish {
 /// assert_eq!(rules.to_string(), "classic,anti_spoiling=swap");
 /// # Ok::<(), sternhalma::ParseError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct Rules {
     /// What unused triangles hold.
     pub unused_triangles: UnusedTriangles,
@@ -99,8 +106,10 @@ impl Default for Rules {
 }
 
 /// The named rule sets of RULES §5.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum Preset {
     /// The common rules: no anti-spoiling, first to finish wins.
     Classic,
@@ -221,11 +230,48 @@ impl FromStr for Preset {
             .find(|p| p.name() == text)
             .ok_or_else(|| {
                 ParseError::new(
-                    "preset",
+                    ParseErrorKind::Preset,
                     text,
                     "expected classic, masters, family, super or research",
                 )
             })
+    }
+}
+
+/// The kind of values a rule option takes ([`Rules::option_kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OptionKind {
+    /// One name of a closed set (`finish`: `first`, `round`, `ranking`).
+    Choice,
+    /// On or off (`long_jumps`).
+    Switch,
+    /// A whole number, or none for no limit (`max_plies`).
+    Limit,
+}
+
+/// A value given for a rule option, in whichever form a surface received
+/// it ([`Rules::set_option_value`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionValue<'a> {
+    /// Text, as in the rules text: `round`, `on`, `300`, `none`.
+    Text(&'a str),
+    /// A boolean, for an on/off option.
+    Flag(bool),
+    /// A whole number, for `max_plies` (a negative one is refused with the
+    /// option's range).
+    Number(i128),
+    /// No value: `max_plies` without a limit.
+    Nothing,
+}
+
+impl fmt::Display for OptionValue<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionValue::Text(text) => f.write_str(text),
+            OptionValue::Flag(flag) => write!(f, "{flag}"),
+            OptionValue::Number(number) => write!(f, "{number}"),
+            OptionValue::Nothing => f.write_str("null"),
+        }
     }
 }
 
@@ -336,11 +382,11 @@ impl Rules {
     /// # Errors
     /// An unknown option or a value it does not take.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ParseError> {
-        let bad = |expected: &str| {
+        let bad = || {
             ParseError::new(
-                "rules",
+                ParseErrorKind::Rules,
                 &format!("{name}={value}"),
-                format!("{name} must be {expected}"),
+                format!("{name} must be {}", Rules::expected(name)),
             )
         };
         match name {
@@ -348,21 +394,21 @@ impl Rules {
                 self.unused_triangles = match value {
                     "empty" => UnusedTriangles::Empty,
                     "filled" => UnusedTriangles::Filled,
-                    _ => return Err(bad("empty or filled")),
+                    _ => return Err(bad()),
                 }
             }
             "rest_in_foreign_triangles" => {
                 self.rest_in_foreign_triangles = match value {
                     "allowed" => Resting::Allowed,
                     "forbidden" => Resting::Forbidden,
-                    _ => return Err(bad("allowed or forbidden")),
+                    _ => return Err(bad()),
                 }
             }
             "long_jumps" => {
                 self.long_jumps = match value {
                     "on" => true,
                     "off" => false,
-                    _ => return Err(bad("on or off")),
+                    _ => return Err(bad()),
                 }
             }
             "anti_spoiling" => {
@@ -370,7 +416,7 @@ impl Rules {
                     "none" => AntiSpoiling::None,
                     "fill_available" => AntiSpoiling::FillAvailable,
                     "swap" => AntiSpoiling::Swap,
-                    _ => return Err(bad("none, fill_available or swap")),
+                    _ => return Err(bad()),
                 }
             }
             "finish" => {
@@ -378,34 +424,114 @@ impl Rules {
                     "first" => Finish::First,
                     "round" => Finish::Round,
                     "ranking" => Finish::Ranking,
-                    _ => return Err(bad("first, round or ranking")),
+                    _ => return Err(bad()),
                 }
             }
             "max_plies" => {
                 self.max_plies = match value {
                     "none" => None,
                     digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-                        Some(
-                            digits
-                                .parse::<u32>()
-                                .map_err(|_| bad("none or a whole number from 0 to 4294967295"))?,
-                        )
+                        Some(digits.parse::<u32>().map_err(|_| bad())?)
                     }
-                    _ => return Err(bad("none or a whole number from 0 to 4294967295")),
+                    _ => return Err(bad()),
                 }
+            }
+            _ => return Err(Rules::unknown_option(name)),
+        }
+        Ok(())
+    }
+
+    /// The kind of values an option takes, by its name in [`OPTION_NAMES`].
+    #[must_use]
+    pub fn option_kind(name: &str) -> Option<OptionKind> {
+        Some(match name {
+            "unused_triangles" | "rest_in_foreign_triangles" | "anti_spoiling" | "finish" => {
+                OptionKind::Choice
+            }
+            "long_jumps" => OptionKind::Switch,
+            "max_plies" => OptionKind::Limit,
+            _ => return None,
+        })
+    }
+
+    /// Sets an option from a value of any form a surface receives: text in
+    /// the rules grammar for any option, a boolean for an on/off option, a
+    /// whole number or nothing for `max_plies`. This is the one place where
+    /// "preset plus overrides" is decided, for Python keywords and JSON
+    /// rules objects alike.
+    ///
+    /// ```
+    /// use sternhalma::{OptionValue, Rules};
+    /// let mut rules = Rules::classic();
+    /// rules.set_option_value("long_jumps", OptionValue::Flag(true))?;
+    /// rules.set_option_value("max_plies", OptionValue::Number(300))?;
+    /// assert_eq!(rules.to_string(), "super,max_plies=300");
+    /// let err = rules.set_option_value("max_plies", OptionValue::Number(-1)).unwrap_err();
+    /// assert!(err.to_string().contains("max_plies must be none or a whole number"));
+    /// # Ok::<(), sternhalma::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown option, or a value it does not take.
+    pub fn set_option_value(
+        &mut self,
+        name: &str,
+        value: OptionValue<'_>,
+    ) -> Result<(), ParseError> {
+        let kind = Rules::option_kind(name).ok_or_else(|| Rules::unknown_option(name))?;
+        match (kind, value) {
+            (_, OptionValue::Text(text)) => return self.set_option(name, text),
+            (OptionKind::Switch, OptionValue::Flag(flag)) => self.long_jumps = flag,
+            (OptionKind::Limit, OptionValue::Nothing) => self.max_plies = None,
+            (OptionKind::Limit, OptionValue::Number(number)) if u32::try_from(number).is_ok() => {
+                self.max_plies = u32::try_from(number).ok();
             }
             _ => {
                 return Err(ParseError::new(
-                    "rules",
-                    name,
-                    format!(
-                        "unknown option; the options are {}",
-                        OPTION_NAMES.join(", ")
-                    ),
+                    ParseErrorKind::Rules,
+                    &format!("{name}={value}"),
+                    format!("{name} must be {}", Rules::expected(name)),
                 ));
             }
         }
         Ok(())
+    }
+
+    /// These rules with overrides applied in order ([`Rules::set_option_value`]).
+    ///
+    /// # Errors
+    /// An unknown option, or a value it does not take.
+    pub fn with_overrides<'a>(
+        mut self,
+        overrides: impl IntoIterator<Item = (&'a str, OptionValue<'a>)>,
+    ) -> Result<Rules, ParseError> {
+        for (name, value) in overrides {
+            self.set_option_value(name, value)?;
+        }
+        Ok(self)
+    }
+
+    /// The values an option takes, in words.
+    fn expected(name: &str) -> &'static str {
+        match name {
+            "unused_triangles" => "empty or filled",
+            "rest_in_foreign_triangles" => "allowed or forbidden",
+            "long_jumps" => "on or off (true or false)",
+            "anti_spoiling" => "none, fill_available or swap",
+            "finish" => "first, round or ranking",
+            _ => "none or a whole number from 0 to 4294967295",
+        }
+    }
+
+    fn unknown_option(name: &str) -> ParseError {
+        ParseError::new(
+            ParseErrorKind::Rules,
+            name,
+            format!(
+                "unknown option; the options are {}",
+                OPTION_NAMES.join(", ")
+            ),
+        )
     }
 
     /// The options in which `self` differs from `base`, in printing order.
@@ -446,24 +572,21 @@ impl FromStr for Rules {
     fn from_str(text: &str) -> Result<Rules, ParseError> {
         let mut parts = text.split(',');
         let preset_name = parts.next().unwrap_or_default();
-        let mut rules = preset_name
-            .parse::<Preset>()
-            .map_err(|e| {
-                ParseError::new("rules", text, format!("{preset_name:?}: {}", e.reason()))
-            })?
-            .rules();
+        // An unknown preset is its own error (kind `Preset`), so that every
+        // surface can tell it from a bad override without reading the text.
+        let mut rules = preset_name.parse::<Preset>()?.rules();
         let mut seen: Vec<&str> = Vec::new();
         for part in parts {
             let (name, value) = part.split_once('=').ok_or_else(|| {
                 ParseError::new(
-                    "rules",
+                    ParseErrorKind::Rules,
                     text,
                     format!("{part:?} is not an override; write option=value, e.g. long_jumps=on"),
                 )
             })?;
             if seen.contains(&name) {
                 return Err(ParseError::new(
-                    "rules",
+                    ParseErrorKind::Rules,
                     text,
                     format!("{name} is given twice"),
                 ));
@@ -528,8 +651,14 @@ mod tests {
                                 let printed = rules.to_string();
                                 assert_eq!(printed.parse::<Rules>(), Ok(rules), "{printed}");
                                 assert!(printed.len() <= text.len());
-                                let json = serde_json::to_string(&rules).unwrap();
-                                assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), rules);
+                                #[cfg(feature = "serde")]
+                                {
+                                    let json = serde_json::to_string(&rules).unwrap();
+                                    assert_eq!(
+                                        serde_json::from_str::<Rules>(&json).unwrap(),
+                                        rules
+                                    );
+                                }
                                 count += 1;
                             }
                         }
@@ -557,6 +686,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn serde_defaults_to_classic_and_rejects_unknown_fields() {
         let rules: Rules = serde_json::from_str(r#"{"long_jumps": true}"#).unwrap();

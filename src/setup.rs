@@ -6,8 +6,6 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::board::{Board, Triangle};
 use crate::cell::{Cell, CellSet};
 use crate::layout::{Layout, MAX_SETS};
@@ -16,21 +14,28 @@ use crate::rules::{Finish, Rules, UnusedTriangles};
 
 /// One set of pegs: the triangle it started in (which names it, and fixes
 /// its target, the opposite triangle) and the holes its pegs are on.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct PegSet {
     /// The start triangle.
     pub triangle: Triangle,
     /// Hole ids of the pegs.
+    #[cfg_attr(feature = "utoipa", schema(value_type = Vec<crate::wire::schema::HoleId>, example = json!([111, 112, 113, 114, 115, 116, 117, 118, 119, 120])))]
     pub pegs: Vec<usize>,
 }
 
 /// A player who has finished, and the ply count right after the move that
 /// finished them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Finisher {
     /// The player.
+    #[cfg_attr(feature = "utoipa", schema(value_type = crate::wire::schema::PlayerIndex))]
     pub player: usize,
     /// Plies played when they finished.
+    #[cfg_attr(feature = "utoipa", schema(value_type = crate::wire::schema::PlyCount))]
     pub ply: u32,
 }
 
@@ -43,7 +48,8 @@ pub struct Finisher {
 /// assert!(err.problems().contains(&SetupProblem::PegOffBoard { hole: 200, holes: 121 }));
 /// # Ok::<(), sternhalma::ParseError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Setup {
     /// The board.
     pub board: Board,
@@ -53,16 +59,19 @@ pub struct Setup {
     pub players: Vec<Vec<PegSet>>,
     /// Neutral pegs; `None` means "as the rules say": every unused triangle
     /// full under `unused_triangles = filled`, none otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub neutral: Option<Vec<usize>>,
     /// The player to move, 0-based.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub side_to_move: usize,
     /// Plies played so far.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub ply: u32,
     /// Players who have finished, in finishing order.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub finished: Vec<Finisher>,
 }
 
@@ -598,6 +607,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn json_round_trip() {
         let setup: Setup = "star4 masters south:111-120/north:0-9 1 1 -"

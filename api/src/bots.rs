@@ -40,7 +40,7 @@ pub struct BotSpec {
     /// absent. The same seed replays the same choices.
     #[serde(
         default,
-        deserialize_with = "crate::whole::optional",
+        deserialize_with = "sternhalma::wire::whole::optional",
         skip_serializing_if = "Option::is_none"
     )]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
@@ -50,7 +50,7 @@ pub struct BotSpec {
     /// at most 5000); unused by `random` and `greedy`.
     #[serde(
         default,
-        deserialize_with = "crate::whole::optional",
+        deserialize_with = "sternhalma::wire::whole::optional",
         skip_serializing_if = "Option::is_none"
     )]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
@@ -60,7 +60,7 @@ pub struct BotSpec {
     /// `nodes`.
     #[serde(
         default,
-        deserialize_with = "crate::whole::optional",
+        deserialize_with = "sternhalma::wire::whole::optional",
         skip_serializing_if = "Option::is_none"
     )]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
@@ -69,7 +69,7 @@ pub struct BotSpec {
     /// too).
     #[serde(
         default,
-        deserialize_with = "crate::whole::optional",
+        deserialize_with = "sternhalma::wire::whole::optional",
         skip_serializing_if = "Option::is_none"
     )]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 4294967295.0)]

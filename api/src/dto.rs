@@ -9,7 +9,7 @@ use sternhalma::{
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
-use crate::whole::Object;
+use sternhalma::wire::whole::Object;
 
 // ---- Names, for the schema only -------------------------------------------
 // Documentation mirrors of the crate's enums: requests deserialise into the
@@ -154,7 +154,7 @@ pub struct RulesObject {
     /// the preset's.
     #[serde(
         default,
-        deserialize_with = "crate::whole::nullable",
+        deserialize_with = "sternhalma::wire::whole::nullable",
         skip_serializing_if = "Option::is_none"
     )]
     #[schema(value_type = Option<u64>, nullable, minimum = 0, maximum = 4294967295.0)]
@@ -247,7 +247,7 @@ pub struct PegSetJson {
     #[schema(value_type = TriangleName)]
     pub triangle: Triangle,
     /// Hole ids of its pegs.
-    #[serde(deserialize_with = "crate::whole::list")]
+    #[serde(deserialize_with = "sternhalma::wire::whole::list")]
     #[schema(example = json!([111, 112, 113, 114, 115, 116, 117, 118, 119, 120]), value_type = Vec<HoleId>)]
     pub pegs: Vec<usize>,
 }
@@ -257,11 +257,11 @@ pub struct PegSetJson {
 #[serde(deny_unknown_fields)]
 pub struct FinisherJson {
     /// The player (0-based).
-    #[serde(deserialize_with = "crate::whole::one")]
+    #[serde(deserialize_with = "sternhalma::wire::whole::one")]
     #[schema(value_type = PlayerIndex)]
     pub player: usize,
     /// Plies played when they finished.
-    #[serde(deserialize_with = "crate::whole::one")]
+    #[serde(deserialize_with = "sternhalma::wire::whole::one")]
     #[schema(value_type = PlyCount)]
     pub ply: u32,
 }
@@ -290,11 +290,11 @@ pub struct PositionJson {
     #[schema(value_type = Vec<Vec<PegSetJson>>)]
     pub players: Vec<Vec<Object<PegSetJson>>>,
     /// The player to move, 0-based.
-    #[serde(default, deserialize_with = "crate::whole::one")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::one")]
     #[schema(value_type = PlayerIndex)]
     pub side_to_move: usize,
     /// Plies played so far, passes included.
-    #[serde(default, deserialize_with = "crate::whole::one")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::one")]
     #[schema(value_type = PlyCount)]
     pub ply: u32,
     /// Players who have finished, in finishing order.
@@ -486,11 +486,11 @@ pub enum MoveInput {
 #[serde(deny_unknown_fields)]
 pub struct MoveEnds {
     /// Start hole.
-    #[serde(deserialize_with = "crate::whole::one")]
+    #[serde(deserialize_with = "sternhalma::wire::whole::one")]
     #[schema(example = 115, value_type = HoleId)]
     pub from: usize,
     /// End hole.
-    #[serde(deserialize_with = "crate::whole::one")]
+    #[serde(deserialize_with = "sternhalma::wire::whole::one")]
     #[schema(example = 104, value_type = HoleId)]
     pub to: usize,
 }
@@ -500,7 +500,7 @@ pub struct MoveEnds {
 #[serde(deny_unknown_fields)]
 pub struct MovePath {
     /// Hole ids from start to end; two or more.
-    #[serde(deserialize_with = "crate::whole::list")]
+    #[serde(deserialize_with = "sternhalma::wire::whole::list")]
     #[schema(example = json!([115, 104]), value_type = Vec<HoleId>, min_items = 2)]
     pub path: Vec<usize>,
 }

@@ -12,7 +12,6 @@ pub mod limits;
 pub mod matches;
 pub mod routes;
 pub mod store;
-pub mod whole;
 
 use actix_cors::Cors;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};

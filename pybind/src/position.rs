@@ -292,8 +292,13 @@ impl PyPosition {
             let json = py.import("json")?;
             json.call_method1("dumps", (value,))?.extract::<String>()?
         };
-        let malformed =
-            |reason: String| errors::notation(&ParseError::new("position JSON", &text, reason));
+        let malformed = |reason: String| {
+            errors::notation(&ParseError::new(
+                sternhalma::ParseErrorKind::Json,
+                "",
+                reason,
+            ))
+        };
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| malformed(e.to_string()))?;
         let setup = setup_from_json(&value).map_err(malformed)?;

@@ -7,8 +7,11 @@ use std::time::{Duration, Instant};
 
 use crate::{Move, Position};
 
-/// The bots, simplest first.
+/// The bots, simplest first. Named on the wire as [`BotKind::name`] gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum BotKind {
     /// A uniformly random legal move.
     Random,

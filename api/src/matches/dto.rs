@@ -5,7 +5,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::bots::BotSpec;
 use crate::dto::{MoveInput, MoveView, PlayerIndex, PlyCount, PositionView, RulesInput};
-use crate::whole::Object;
+use sternhalma::wire::whole::Object;
 
 /// The longest a long-poll waits, in milliseconds.
 pub const MAX_WAIT_MS: u32 = 30_000;
@@ -51,7 +51,7 @@ pub struct NewMatch {
     /// The rules (preset plus overrides); default `classic`.
     pub rules: Option<RulesInput>,
     /// Who moves first (0-based); default 0.
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<PlayerIndex>)]
     pub first_player: Option<usize>,
     /// One seat per player of the layout, in player order; at least one
@@ -224,7 +224,7 @@ pub struct CreatedMatch {
 pub struct MoveSubmission {
     /// The ply the client expects to play: the match's current `ply`. Any
     /// other value is a 409 `stale_ply` (someone else moved first).
-    #[serde(deserialize_with = "crate::whole::one")]
+    #[serde(deserialize_with = "sternhalma::wire::whole::one")]
     #[schema(value_type = PlyCount)]
     pub ply: u32,
     /// The move: text, ends or full path.

@@ -10,7 +10,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::bots;
 use crate::dto::{MoveView, PositionInput};
 use crate::error::{ApiError, BodyErrors, Problem};
-use crate::whole::Object;
+use sternhalma::wire::whole::Object;
 
 /// The largest node (or playout) budget a request may ask for.
 pub const MAX_NODES: u64 = 10_000_000;
@@ -107,19 +107,19 @@ pub struct BotRequest {
     #[schema(example = "alphabeta")]
     pub kind: String,
     /// The seed of the bot's random choices, 0 to 2^63 - 1; default 0.
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
     pub seed: Option<u64>,
     /// Node (or playout) budget, at most 10 000 000.
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 10_000_000)]
     pub nodes: Option<u64>,
     /// Time budget in milliseconds, at most 10 000.
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 10_000)]
     pub millis: Option<u64>,
     /// Depth budget in plies, at most 64.
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<u32>, minimum = 0, maximum = 64)]
     pub depth: Option<u32>,
 }

@@ -25,7 +25,7 @@ use crate::matches::storage::{self, SeatPlan};
 use crate::matches::tokens::{TokenHash, bearer, new_token, random_u64};
 use crate::routes::positions::NewPosition;
 use crate::store::Store;
-use crate::whole::Object;
+use sternhalma::wire::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {

@@ -10,7 +10,7 @@ use crate::dto::{
     HoleId, MoveInput, MoveView, OutcomeView, PositionInput, PositionRequest, PositionView, hole,
 };
 use crate::error::{ApiError, BodyErrors, Problem};
-use crate::whole::Object;
+use sternhalma::wire::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -29,7 +29,7 @@ pub struct LegalMovesRequest {
     /// The position, as a string or as JSON.
     pub position: PositionInput,
     /// Only the moves of the peg on this hole.
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<HoleId>)]
     pub from: Option<usize>,
 }

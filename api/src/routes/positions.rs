@@ -8,7 +8,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{PlayerIndex, PositionRequest, PositionView, RulesInput};
 use crate::error::{ApiError, BodyErrors, Problem};
-use crate::whole::Object;
+use sternhalma::wire::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -31,7 +31,7 @@ pub struct NewPosition {
     /// The rules; default `classic`.
     pub rules: Option<RulesInput>,
     /// Who moves first (0-based); default 0, the layout's first player.
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<PlayerIndex>)]
     pub first_player: Option<usize>,
 }

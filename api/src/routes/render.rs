@@ -9,7 +9,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::dto::{HoleId, PositionInput, hole};
 use crate::error::{ApiError, BodyErrors, Problem};
 use crate::routes::play::path_cells;
-use crate::whole::Object;
+use sternhalma::wire::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -50,11 +50,11 @@ pub struct RenderRequest {
     /// A path to draw, as a move text.
     pub highlight: Option<String>,
     /// Mark the legal destinations of the peg on this hole.
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<HoleId>)]
     pub peg: Option<usize>,
     /// Image width in pixels (64 to 4096; default 480).
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<u64>, minimum = 64, maximum = 4096)]
     pub size: Option<u32>,
     /// Print hole ids in the holes.

@@ -12,7 +12,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::error::{ApiError, BodyErrors, Problem};
 use crate::limits::{DEFAULT_SOLVE_NODES, MAX_SOLVE_NODES, MAX_SOLVE_TABLE_STATES};
-use crate::whole::Object;
+use sternhalma::wire::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -33,7 +33,7 @@ pub struct SolveRequest {
     pub hops_only: bool,
     /// Give up after visiting this many positions (at most 5,000,000;
     /// default 1,000,000).
-    #[serde(default, deserialize_with = "crate::whole::optional")]
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<u64>, minimum = 1, maximum = 5000000, example = 1000000)]
     pub max_nodes: Option<u64>,
 }

@@ -1,10 +1,11 @@
-//! JSON as JSON Schema reads it, where serde's defaults differ:
+//! Numbers and objects as JSON Schema reads them, where serde's defaults
+//! differ; for the wire types of every surface.
 //! - whole numbers: `7` and `7.0` are the same integer, but serde refuses
 //!   `7.0` for an integer field, so ids and counts deserialise through
 //!   [`one`], [`optional`], [`list`] and [`nullable`];
 //! - objects: serde accepts a JSON array for a struct (fields by position),
-//!   which the schema forbids, so every struct of a request is read through
-//!   [`Object`], which takes only a JSON object.
+//!   which a schema forbids, so a struct is read through [`Object`], which
+//!   takes only a JSON object.
 
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, Deserializer, Error};
@@ -28,28 +29,42 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Object<T> {
     }
 }
 
-/// The number as a `u64`, if it is a non-negative whole number that fits.
-fn whole(number: &serde_json::Number) -> Option<u64> {
-    number.as_u64().or_else(|| {
+/// The number as a `T`, if it is a non-negative whole number (`7` or `7.0`)
+/// that fits.
+///
+/// ```
+/// use sternhalma::wire::whole::number;
+/// let n = |text: &str| number::<u32>(&serde_json::from_str(text).unwrap());
+/// assert_eq!((n("7"), n("7.0"), n("3e2")), (Some(7), Some(7), Some(300)));
+/// assert_eq!((n("7.5"), n("-1"), n("4294967296")), (None, None, None));
+/// ```
+#[must_use]
+pub fn number<T: TryFrom<u64>>(number: &serde_json::Number) -> Option<T> {
+    let whole = number.as_u64().or_else(|| {
         let float = number.as_f64()?;
         // 2^64 is exactly representable; anything below it that is whole fits.
         (float.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&float))
             .then_some(float as u64)
-    })
+    })?;
+    T::try_from(whole).ok()
 }
 
-fn convert<T: TryFrom<u64>, E: Error>(number: &serde_json::Number) -> Result<T, E> {
-    whole(number)
-        .and_then(|n| T::try_from(n).ok())
-        .ok_or_else(|| E::custom(format!("{number} is not a whole number in range")))
+fn convert<T: TryFrom<u64>, E: Error>(value: &serde_json::Number) -> Result<T, E> {
+    number(value).ok_or_else(|| E::custom(format!("{value} is not a whole number in range")))
 }
 
 /// A whole number.
+///
+/// # Errors
+/// Not a whole number in `T`'s range.
 pub fn one<'de, D: Deserializer<'de>, T: TryFrom<u64>>(deserializer: D) -> Result<T, D::Error> {
     convert(&serde_json::Number::deserialize(deserializer)?)
 }
 
 /// An optional whole number (`null` or absent: `None`).
+///
+/// # Errors
+/// Not a whole number in `T`'s range.
 pub fn optional<'de, D: Deserializer<'de>, T: TryFrom<u64>>(
     deserializer: D,
 ) -> Result<Option<T>, D::Error> {
@@ -59,6 +74,9 @@ pub fn optional<'de, D: Deserializer<'de>, T: TryFrom<u64>>(
 }
 
 /// A list of whole numbers.
+///
+/// # Errors
+/// An item that is not a whole number in `T`'s range.
 pub fn list<'de, D: Deserializer<'de>, T: TryFrom<u64>>(
     deserializer: D,
 ) -> Result<Vec<T>, D::Error> {
@@ -70,6 +88,9 @@ pub fn list<'de, D: Deserializer<'de>, T: TryFrom<u64>>(
 
 /// A field that may be absent (outer `None`), `null` (`Some(None)`) or a
 /// whole number.
+///
+/// # Errors
+/// Not a whole number in `T`'s range.
 pub fn nullable<'de, D: Deserializer<'de>, T: TryFrom<u64>>(
     deserializer: D,
 ) -> Result<Option<Option<T>>, D::Error> {
