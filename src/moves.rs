@@ -460,6 +460,18 @@ pub enum MoveError {
     Illegal(IllegalMove),
 }
 
+impl MoveError {
+    /// The stable code: the parse error's ([`ParseError::code`]) or the
+    /// illegal move's ([`IllegalMove::code`]).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            MoveError::Malformed(e) => e.code(),
+            MoveError::Illegal(e) => e.code(),
+        }
+    }
+}
+
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

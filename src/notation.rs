@@ -236,6 +236,18 @@ pub enum PositionError {
     Invalid(SetupError),
 }
 
+impl PositionError {
+    /// The stable code: the parse error's ([`ParseError::code`]) or
+    /// `invalid_position`.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            PositionError::Malformed(e) => e.code(),
+            PositionError::Invalid(e) => e.code(),
+        }
+    }
+}
+
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

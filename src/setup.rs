@@ -247,6 +247,13 @@ pub struct SetupError {
 }
 
 impl SetupError {
+    /// The stable code of the error as a whole: `invalid_position` (each
+    /// problem has its own [`code`](SetupProblem::code)).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        "invalid_position"
+    }
+
     /// The problems, in the order found.
     #[must_use]
     pub fn problems(&self) -> &[SetupProblem] {

@@ -43,6 +43,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{ParseError, ParseErrorKind};
+use crate::game::NewGame;
 use crate::moves::MoveText;
 use crate::notation::PositionError;
 use crate::position::Position;
@@ -255,9 +256,18 @@ pub fn rules(value: &Value) -> Result<Rules, ParseError> {
             (OptionKind::Choice, Value::String(text)) => OptionValue::Text(text),
             (OptionKind::Switch, Value::Bool(flag)) => OptionValue::Flag(*flag),
             (OptionKind::Limit, Value::Null) => OptionValue::Nothing,
-            (OptionKind::Limit, Value::Number(_)) => {
-                OptionValue::Number(i128::from(read::whole::<u64>(value, name, "a ply count")?))
-            }
+            // Any integer reaches the option, which names its range when
+            // it is out of it; only a fraction is malformed.
+            (OptionKind::Limit, Value::Number(number)) => match read::integer(number) {
+                Some(integer) => OptionValue::Number(integer),
+                None => {
+                    return Err(ParseError::new(
+                        ParseErrorKind::Json,
+                        name,
+                        format!("expected a whole number, found {number}"),
+                    ));
+                }
+            },
             (kind, other) => {
                 let expected = match kind {
                     OptionKind::Choice => "a string",
@@ -321,4 +331,41 @@ pub fn move_text(value: &Value) -> Result<MoveText, ParseError> {
             ]))
         }
     }
+}
+
+/// A new game from the wire: an object with any of `board`, `layout`,
+/// `rules` ([`rules`]) and `first_player`; what is absent takes the
+/// defaults of [`NewGame`].
+///
+/// ```
+/// use serde_json::json;
+/// use sternhalma::wire;
+/// let game = wire::new_game(&json!({"rules": "research"}))?;
+/// assert_eq!(game.start().unwrap().board().to_string(), "rhombus9x4");
+/// assert_eq!(wire::new_game(&json!({"layout": "5"})).unwrap_err().code(), "invalid_layout");
+/// # Ok::<(), sternhalma::ParseError>(())
+/// ```
+///
+/// # Errors
+/// An unknown board, layout or rules, or JSON of another shape.
+pub fn new_game(value: &Value) -> Result<NewGame, ParseError> {
+    let fields = Fields::of(
+        value,
+        "",
+        "a new game",
+        &["board", "layout", "rules", "first_player"],
+    )?;
+    let text = |key: &str| fields.optional(key).map(|_| fields.string(key)).transpose();
+    Ok(NewGame {
+        board: text("board")?.map(str::parse).transpose()?,
+        layout: text("layout")?.map(str::parse).transpose()?,
+        rules: fields
+            .optional("rules")
+            .map(|value| rules(value).map_err(|e| e.under("rules")))
+            .transpose()?,
+        first_player: fields
+            .optional("first_player")
+            .map(|_| fields.whole("first_player", "a player index"))
+            .transpose()?,
+    })
 }

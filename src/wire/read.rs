@@ -51,6 +51,18 @@ pub fn whole<T: TryFrom<u64>>(value: &Value, at: &str, what: &str) -> Result<T, 
     }
 }
 
+/// The number as an integer of any sign (`-3`, `7`, `7.0`), if it is one.
+pub fn integer(number: &serde_json::Number) -> Option<i128> {
+    number
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| number.as_u64().map(i128::from))
+        .or_else(|| {
+            let float = number.as_f64()?;
+            (float.fract() == 0.0 && float.abs() < 1.8e19).then_some(float as i128)
+        })
+}
+
 /// The items of a JSON array.
 pub fn list<'a>(value: &'a Value, at: &str, what: &str) -> Result<&'a [Value], ParseError> {
     match value {
