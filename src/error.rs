@@ -95,6 +95,24 @@ impl ParseErrorKind {
     }
 }
 
+impl ParseErrorKind {
+    /// The kind a code stands for (the first, for a code two kinds share:
+    /// `invalid_layout` is read as [`ParseErrorKind::Layout`]). For clients
+    /// that turn an HTTP problem back into the local error.
+    ///
+    /// ```
+    /// use sternhalma::ParseErrorKind;
+    /// assert_eq!(ParseErrorKind::from_code("unknown_preset"), Some(ParseErrorKind::Preset));
+    /// assert_eq!(ParseErrorKind::from_code("hole_occupied"), None);
+    /// ```
+    #[must_use]
+    pub fn from_code(code: &str) -> Option<ParseErrorKind> {
+        ParseErrorKind::ALL
+            .into_iter()
+            .find(|kind| kind.code() == code)
+    }
+}
+
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.noun())

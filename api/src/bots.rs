@@ -34,7 +34,7 @@ pub const MAX_SEAT_DEPTH: u32 = 64;
 pub struct BotSpec {
     /// The kind of bot: `random`, `greedy`, `alphabeta`, `paranoid` or
     /// `mcts` (`GET /v1/bots` describes them).
-    #[schema(example = "random")]
+    #[schema(example = "random", value_type = sternhalma::search::BotKind)]
     pub kind: String,
     /// The seed of its choices; a random one is chosen (and stored) when
     /// absent. The same seed replays the same choices.

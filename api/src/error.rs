@@ -4,7 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
-use sternhalma::{IllegalMove, MoveError, ParseError, PositionError, SetupError};
+use sternhalma::{IllegalMove, MoveError, ParseError, ParseErrorKind, PositionError, SetupError};
 use utoipa::ToSchema;
 
 /// The media type of problem details.
@@ -61,9 +61,15 @@ pub struct Problem {
 #[derive(utoipa::IntoResponses)]
 #[allow(dead_code)]
 pub enum BodyErrors {
-    /// Malformed JSON, or JSON that does not fit the schema (`malformed_json`).
+    /// Malformed JSON, or JSON that does not fit the schema: a value of the
+    /// wrong type, an unknown field, a number that is not a whole number in
+    /// range (`malformed_json`; `detail` names the field).
     #[response(status = 400, content_type = "application/problem+json")]
     Malformed(Problem),
+    /// A required field is missing (`missing_field`; `detail` names it).
+    /// Operations that document their own 422 answer this with it.
+    #[response(status = 422, content_type = "application/problem+json")]
+    MissingField(Problem),
     /// The body is larger than the limit of 1 MiB (`payload_too_large`).
     #[response(status = 413, content_type = "application/problem+json")]
     TooLarge(Problem),
@@ -217,14 +223,13 @@ impl ResponseError for ApiError {
 
 impl From<ParseError> for ApiError {
     fn from(e: ParseError) -> ApiError {
-        let code = match e.what() {
-            "move" => "malformed_move",
-            "rules" | "preset" => "invalid_rules",
-            "board" => "invalid_board",
-            "layout" | "triangle" => "invalid_layout",
-            _ => "malformed_position",
-        };
-        ApiError::unprocessable(code, e.to_string())
+        // The code is the core's; only the status is decided here: JSON of
+        // the wrong shape is a bad request, everything else well-formed JSON
+        // whose content cannot be used.
+        match e.kind() {
+            ParseErrorKind::Json => ApiError::bad_request(e.code(), e.to_string()),
+            _ => ApiError::unprocessable(e.code(), e.to_string()),
+        }
     }
 }
 
@@ -232,7 +237,7 @@ impl From<SetupError> for ApiError {
     fn from(e: SetupError) -> ApiError {
         let mut error = ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_position",
+            e.code(),
             "Invalid position",
             e.to_string(),
         );
@@ -316,14 +321,42 @@ pub fn json_error(error: actix_web::error::JsonPayloadError) -> ApiError {
             "Payload too large",
             format!("the body is larger than the limit of {limit} bytes"),
         ),
-        E::Deserialize(e) => {
-            ApiError::bad_request("malformed_json", format!("invalid JSON body: {e}"))
-        }
+        E::Deserialize(e) => body_error(&e),
         other => ApiError::bad_request(
             "malformed_json",
             format!("could not read the JSON body: {other}"),
         ),
     }
+}
+
+/// A JSON body that serde could not read: a 422 `missing_field` naming the
+/// field when only a field is missing, else a 400 `malformed_json`; the
+/// message without serde's type names and line numbers.
+fn body_error(error: &serde_json::Error) -> ApiError {
+    let message = error.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(cut) => &message[..cut],
+        None => &message,
+    };
+    if let Some(field) = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.strip_suffix('`'))
+    {
+        return ApiError::unprocessable(
+            ParseErrorKind::MissingField.code(),
+            format!("{field}: this field is required and missing"),
+        );
+    }
+    let message = if message.starts_with("data did not match any variant") {
+        "the body does not have the shape the operation takes (see its schema)"
+    } else {
+        message
+    };
+    let detail = match error.classify() {
+        serde_json::error::Category::Data => format!("the JSON body does not fit: {message}"),
+        _ => format!("the body is not JSON: {message}"),
+    };
+    ApiError::bad_request(ParseErrorKind::Json.code(), detail)
 }
 
 /// Turns actix's query string errors into problem details.
@@ -333,5 +366,8 @@ pub fn query_error(error: actix_web::error::QueryPayloadError) -> ApiError {
 
 /// Turns actix's path errors into problem details.
 pub fn path_error(error: actix_web::error::PathError) -> ApiError {
-    ApiError::not_found(format!("invalid path: {error}"))
+    // actix's message names serde's target type ("can not parse ... to a
+    // u64"); the user needs to know which ids exist.
+    let _ = error;
+    ApiError::not_found("no such resource: ids in paths are whole numbers, e.g. /v1/matches/12")
 }

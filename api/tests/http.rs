@@ -197,8 +197,15 @@ fn new_positions() {
         422,
         "invalid_layout",
     );
+    // An unknown preset has its own code (the core's `unknown_preset`), so
+    // clients tell it from a bad override without reading the message.
     assert_problem(
         &post("/v1/positions", json!({"rules": "chess"})),
+        422,
+        "unknown_preset",
+    );
+    assert_problem(
+        &post("/v1/positions", json!({"rules": "classic,speed=fast"})),
         422,
         "invalid_rules",
     );
@@ -737,11 +744,13 @@ fn bot_requests_are_refused_with_reasons() {
         400,
         "malformed_json",
     );
-    assert_problem(
+    // Valid JSON missing a field: 422 naming the field.
+    let missing = assert_problem(
         &post("/v1/bots/move", json!({"position": START})),
-        400,
-        "malformed_json",
+        422,
+        "missing_field",
     );
+    assert_eq!(missing["detail"], "bot: this field is required and missing");
     let finished = post(
         "/v1/bots/move",
         json!({"position": "star1 classic south:0/north:6 1 1 0@1", "bot": {"kind": "greedy"}}),

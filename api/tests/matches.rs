@@ -260,8 +260,8 @@ fn every_refusal_changes_nothing() {
     );
     assert_problem(
         &post(&path, Some(created.token(0)), json!({"ply": 0})),
-        400,
-        "malformed_json",
+        422,
+        "missing_field",
     );
     assert_problem(
         &post(

@@ -121,7 +121,9 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
         7,
         &[2_u8; 32],
         2,
-        &sternhalma_api::dto::MoveInput::Text(state.legal_moves[0].text.clone()),
+        &sternhalma_api::dto::MoveInput(serde_json::Value::String(
+            state.legal_moves[0].text.clone(),
+        )),
     )
     .unwrap();
     assert_eq!(accepted.played[0].ply, 2);

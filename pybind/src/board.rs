@@ -1,8 +1,8 @@
 //! Boards and rules.
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use sternhalma::{Board, BoardShape, Cell, Preset, Rules, Triangle};
+use pyo3::types::{PyBool, PyDict};
+use sternhalma::{Board, BoardShape, Cell, OptionValue, Preset, Rules, Triangle, wire};
 
 use crate::errors;
 
@@ -173,27 +173,28 @@ pub struct PyRules {
     pub rules: Rules,
 }
 
-/// The rules named by `text`, with `overrides` (option name → value) applied.
+/// The rules named by `text`, with `overrides` (option name → value)
+/// applied by the core ([`Rules::set_option_value`]): `None` for no move
+/// limit, booleans for on/off options, ints for `max_plies`, or the text of
+/// the rules grammar for any option.
 pub fn make_rules(text: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
-    let preset_name = text.split(',').next().unwrap_or_default();
-    preset_name
-        .parse::<Preset>()
-        .map_err(|e| errors::notation(&e))?;
     let mut rules: Rules = text.parse().map_err(|e| errors::notation(&e))?;
-    if let Some(overrides) = overrides {
-        for (key, value) in overrides.iter() {
-            let name: String = key.extract()?;
-            let text = if value.is_none() {
-                "none".to_owned()
-            } else if let Ok(flag) = value.extract::<bool>() {
-                if flag { "on" } else { "off" }.to_owned()
-            } else {
-                value.str()?.to_string()
-            };
-            rules
-                .set_option(&name, &text)
-                .map_err(|e| errors::notation(&e))?;
-        }
+    for (key, value) in overrides.into_iter().flatten() {
+        let name: String = key.extract()?;
+        let spelled;
+        let option = if value.is_none() {
+            OptionValue::Nothing
+        } else if value.is_instance_of::<PyBool>() {
+            OptionValue::Flag(value.extract()?)
+        } else if let Ok(number) = value.extract::<i128>() {
+            OptionValue::Number(number)
+        } else {
+            spelled = value.str()?.to_string();
+            OptionValue::Text(&spelled)
+        };
+        rules
+            .set_option_value(&name, option)
+            .map_err(|e| errors::notation(&e))?;
     }
     Ok(rules)
 }
@@ -209,6 +210,17 @@ impl PyRules {
     fn new(preset: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         Ok(PyRules {
             rules: make_rules(preset, overrides)?,
+        })
+    }
+
+    /// Rules in the JSON form of the HTTP API: a rules text, or a dict
+    /// naming a `preset` and overriding options (`{"preset": "classic",
+    /// "long_jumps": True}`).
+    #[staticmethod]
+    fn from_json(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let value = crate::json::to_value(value)?;
+        Ok(PyRules {
+            rules: wire::rules(&value).map_err(|e| errors::notation(&e))?,
         })
     }
 

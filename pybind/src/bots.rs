@@ -45,11 +45,23 @@ impl PyBot {
     #[pyo3(signature = (kind, *, nodes = None, millis = None, depth = None, seed = 0))]
     fn new(
         kind: &str,
-        nodes: Option<u64>,
-        millis: Option<u64>,
-        depth: Option<u32>,
-        seed: u64,
+        nodes: Option<i128>,
+        millis: Option<i128>,
+        depth: Option<i128>,
+        seed: i128,
     ) -> PyResult<Self> {
+        // Budgets are whole numbers: a negative one is a ValueError naming
+        // it, not an OverflowError.
+        let nodes = nodes
+            .map(|n| errors::whole("nodes", n, u128::from(u64::MAX)))
+            .transpose()?;
+        let millis = millis
+            .map(|n| errors::whole("millis", n, u128::from(u64::MAX)))
+            .transpose()?;
+        let depth = depth
+            .map(|n| errors::whole("depth", n, u128::from(u32::MAX)))
+            .transpose()?;
+        let seed: u64 = errors::whole("seed", seed, u128::from(u64::MAX))?;
         let kind: BotKind = kind
             .parse()
             .map_err(|e: search::UnknownBotKind| errors::unknown_bot(&e))?;

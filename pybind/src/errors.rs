@@ -4,7 +4,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use sternhalma::{IllegalMove, ParseError, PositionError, SetupError};
+use sternhalma::{IllegalMove, ParseError, ParseErrorKind, PositionError, SetupError};
 
 create_exception!(
     _core,
@@ -16,7 +16,7 @@ create_exception!(
     _core,
     NotationError,
     SternhalmaError,
-    "Text that does not follow the grammar: a position string, move text, rules, board or layout name. `.what` says which."
+    "Input that does not follow the grammar: a position string or JSON, move text, rules, board or layout name. `.what` says which (`board`, `rules`, `move`, `JSON`, ...); `.code` is the stable code the HTTP API answers too (`invalid_board`, `malformed_json`, ...)."
 );
 create_exception!(
     _core,
@@ -28,7 +28,7 @@ create_exception!(
     _core,
     InvalidPositionError,
     SternhalmaError,
-    "A well-formed position that breaks the rules. `.problems` lists every problem as (code, message)."
+    "A well-formed position that breaks the rules. `.problems` lists every problem as (code, message); `.code` is `invalid_position`."
 );
 create_exception!(
     _core,
@@ -58,20 +58,33 @@ fn raise<T: pyo3::PyTypeInfo>(message: String, attributes: &[(&str, Py<PyAny>)])
     })
 }
 
-/// A parse error as a Python exception.
+/// A Python string object.
+fn text(py: Python<'_>, text: &str) -> Py<PyAny> {
+    text.into_pyobject(py)
+        .expect("strings convert")
+        .into_any()
+        .unbind()
+}
+
+/// A parse error as a Python exception, with `.what` and `.code` from the
+/// core's error kind.
 pub fn notation(error: &ParseError) -> PyErr {
-    let what = Python::attach(|py| error.what().into_pyobject(py).unwrap().into_any().unbind());
-    if error.what() == "preset" {
-        raise::<UnknownPresetError>(error.to_string(), &[("what", what)])
-    } else {
-        raise::<NotationError>(error.to_string(), &[("what", what)])
+    let attributes = Python::attach(|py| {
+        [
+            ("what", text(py, error.what())),
+            ("code", text(py, error.code())),
+        ]
+    });
+    match error.kind() {
+        ParseErrorKind::Preset => raise::<UnknownPresetError>(error.to_string(), &attributes),
+        _ => raise::<NotationError>(error.to_string(), &attributes),
     }
 }
 
 /// An invalid setup as a Python exception.
 pub fn invalid(error: &SetupError) -> PyErr {
-    let problems = Python::attach(|py| {
-        error
+    let (problems, code) = Python::attach(|py| {
+        let problems = error
             .problems()
             .iter()
             .map(|p| (p.code(), p.to_string()))
@@ -79,14 +92,15 @@ pub fn invalid(error: &SetupError) -> PyErr {
             .into_pyobject(py)
             .unwrap()
             .into_any()
-            .unbind()
+            .unbind();
+        (problems, text(py, error.code()))
     });
-    raise::<InvalidPositionError>(error.to_string(), &[("problems", problems)])
+    raise::<InvalidPositionError>(error.to_string(), &[("problems", problems), ("code", code)])
 }
 
 /// An illegal move as a Python exception.
 pub fn illegal(error: &IllegalMove) -> PyErr {
-    let code = Python::attach(|py| error.code().into_pyobject(py).unwrap().into_any().unbind());
+    let code = Python::attach(|py| text(py, error.code()));
     raise::<IllegalMoveError>(format!("illegal move: {error}"), &[("code", code)])
 }
 
@@ -100,13 +114,7 @@ pub fn position(error: &PositionError) -> PyErr {
 
 /// An action number that names no move of any position of this board.
 pub fn unknown_action(action: usize, actions: usize) -> PyErr {
-    let code = Python::attach(|py| {
-        "unknown_action"
-            .into_pyobject(py)
-            .unwrap()
-            .into_any()
-            .unbind()
-    });
+    let code = Python::attach(|py| text(py, "unknown_action"));
     raise::<IllegalMoveError>(
         format!(
             "illegal move: {action} is not an action number (they are 0 to {})",
@@ -119,4 +127,52 @@ pub fn unknown_action(action: usize, actions: usize) -> PyErr {
 /// An unknown bot kind as a Python exception.
 pub fn unknown_bot(error: &sternhalma::search::UnknownBotKind) -> PyErr {
     PyErr::new::<UnknownBotError, _>(error.to_string())
+}
+
+/// A Python int that must be a whole number from 0 up (a budget, a count):
+/// a `ValueError` naming the argument and its range otherwise, instead of
+/// the `OverflowError` a negative number would raise.
+pub fn whole<T: TryFrom<i128>>(name: &str, value: i128, max: u128) -> PyResult<T> {
+    T::try_from(value).map_err(|_| {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "{name} must be a whole number from 0 to {max}, not {value}"
+        ))
+    })
+}
+
+/// The exception the module raises locally for a problem the HTTP API
+/// answered, by its `code` (for `sternhalma.client`): a `NotationError`
+/// (or `UnknownPresetError`) for a parse error's code, an
+/// `InvalidPositionError` for `invalid_position`, an `IllegalMoveError` for
+/// any other code of a 422; `None` for codes of other statuses.
+#[pyfunction]
+#[pyo3(signature = (status, code, detail, problems = Vec::new()))]
+pub fn _problem_error(
+    py: Python<'_>,
+    status: u16,
+    code: &str,
+    detail: &str,
+    problems: Vec<(String, String)>,
+) -> Option<Py<pyo3::exceptions::PyBaseException>> {
+    let error = if let Some(kind) = ParseErrorKind::from_code(code) {
+        let attributes = [("what", text(py, kind.noun())), ("code", text(py, code))];
+        match kind {
+            ParseErrorKind::Preset => raise::<UnknownPresetError>(detail.to_owned(), &attributes),
+            _ => raise::<NotationError>(detail.to_owned(), &attributes),
+        }
+    } else if code == "invalid_position" {
+        let problems = problems.into_pyobject(py).ok()?.into_any().unbind();
+        raise::<InvalidPositionError>(
+            detail.to_owned(),
+            &[("problems", problems), ("code", text(py, code))],
+        )
+    } else if status == 422 {
+        raise::<IllegalMoveError>(
+            format!("illegal move: {detail}"),
+            &[("code", text(py, code))],
+        )
+    } else {
+        return None;
+    };
+    Some(error.into_value(py))
 }

@@ -4,6 +4,7 @@
 mod board;
 mod bots;
 mod errors;
+mod json;
 mod moves;
 mod position;
 mod solitaire;
@@ -20,6 +21,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyOutcome>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_function(wrap_pyfunction!(position::_restore, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::_problem_error, m)?)?;
     m.add_class::<bots::PyBot>()?;
     m.add_class::<bots::PySearchResult>()?;
     m.add_function(wrap_pyfunction!(bots::distance_to_target, m)?)?;

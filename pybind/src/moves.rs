@@ -1,7 +1,7 @@
 //! Moves and outcomes.
 
 use pyo3::prelude::*;
-use sternhalma::{Cell, Move, MoveText, Outcome, Position};
+use sternhalma::{Cell, Move, MoveText, Outcome, Played, Position, wire};
 
 use crate::errors;
 
@@ -30,15 +30,16 @@ pub struct PyMove {
 impl PyMove {
     /// A legal move of `position`, with its witness path.
     pub fn legal(position: &Position, mv: Move) -> PyMove {
+        PyMove::played(&position.played(mv))
+    }
+
+    /// A resolved move, with its path.
+    pub fn played(played: &Played) -> PyMove {
         PyMove {
-            from: mv.from().map(Cell::id),
-            to: mv.to().map(Cell::id),
-            kind: Some(mv.kind().name()),
-            path: position
-                .witness_path(mv)
-                .into_iter()
-                .map(Cell::id)
-                .collect(),
+            from: played.mv.from().map(Cell::id),
+            to: played.mv.to().map(Cell::id),
+            kind: Some(played.mv.kind().name()),
+            path: played.path.iter().map(|c| c.id()).collect(),
         }
     }
 
@@ -88,6 +89,15 @@ impl PyMove {
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
         let text: MoveText = text.parse().map_err(|e| errors::notation(&e))?;
+        Ok(PyMove::from_text(&text))
+    }
+
+    /// A move in the JSON form of the HTTP API: a move text, its ends
+    /// (`{"from": 115, "to": 104}`) or its path (`{"path": [95, 75, 57]}`).
+    #[staticmethod]
+    fn from_json(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let value = crate::json::to_value(value)?;
+        let text = wire::move_text(&value).map_err(|e| errors::notation(&e))?;
         Ok(PyMove::from_text(&text))
     }
 
@@ -203,13 +213,7 @@ impl PyOutcome {
     /// `in_progress`, `won`, `tie`, `ranking` or `draw`.
     #[getter]
     fn status(&self) -> &'static str {
-        match self.outcome {
-            Outcome::InProgress => "in_progress",
-            Outcome::Won { .. } => "won",
-            Outcome::Tie { .. } => "tie",
-            Outcome::Ranking { .. } => "ranking",
-            Outcome::Draw { .. } => "draw",
-        }
+        self.outcome.status().name()
     }
 
     /// The winner, when `won`.
@@ -224,12 +228,7 @@ impl PyOutcome {
     /// The players sharing the win, when `won` (one) or `tie` (several).
     #[getter]
     fn winners(&self) -> Vec<usize> {
-        match &self.outcome {
-            Outcome::Won { winner } => vec![*winner],
-            Outcome::Tie { winners } => winners.clone(),
-            Outcome::Ranking { ranks } => ranks.first().cloned().unwrap_or_default(),
-            _ => Vec::new(),
-        }
+        self.outcome.winners()
     }
 
     /// The ranks, best first, each a list of players, when `ranking`.
@@ -245,10 +244,7 @@ impl PyOutcome {
     #[getter]
     fn reason(&self) -> Option<&'static str> {
         match self.outcome {
-            Outcome::Draw { reason } => Some(match reason {
-                sternhalma::DrawReason::MoveLimit => "move_limit",
-                sternhalma::DrawReason::NoMoves => "no_moves",
-            }),
+            Outcome::Draw { reason } => Some(reason.name()),
             _ => None,
         }
     }

@@ -5,9 +5,9 @@ use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use sternhalma::wire::{self, PositionJson};
 use sternhalma::{
-    Board, Cell, Finisher, Layout, Move, MoveText, ParseError, PegSet, Position, Preset, Rules,
-    Setup, SvgOptions, Undo, render_svg,
+    Cell, Layout, Move, MoveText, NewGame, Played, Position, SvgOptions, Undo, render_svg,
 };
 
 use crate::board::{PyBoard, PyRules, make_rules};
@@ -53,9 +53,9 @@ impl PyPosition {
         }
     }
 
-    /// The legal move named by a `Move`, a move text, or (for speed) an
-    /// action number.
-    fn resolve(&self, mv: &Bound<'_, PyAny>) -> PyResult<(Move, Vec<usize>)> {
+    /// The legal move named by a `Move` or a move text, resolved by the
+    /// core with its path.
+    fn resolve(&self, mv: &Bound<'_, PyAny>) -> PyResult<Played> {
         let text = if let Ok(m) = mv.extract::<PyRef<'_, PyMove>>() {
             m.text()
         } else if let Ok(s) = mv.extract::<&str>() {
@@ -65,20 +65,9 @@ impl PyPosition {
                 "a move is a Move or a move text such as '115-104'",
             ));
         };
-        let legal = self
-            .position
-            .parse_move(&text)
-            .map_err(|e| errors::illegal(&e))?;
-        let path = match text {
-            MoveText::Path(holes) if holes.len() > 2 => holes,
-            _ => self
-                .position
-                .witness_path(legal)
-                .into_iter()
-                .map(Cell::id)
-                .collect(),
-        };
-        Ok((legal, path))
+        self.position
+            .resolve(&text)
+            .map_err(|e| errors::illegal(&e))
     }
 
     /// The current position (after the moves of the stack).
@@ -86,9 +75,10 @@ impl PyPosition {
         &self.position
     }
 
-    fn push_legal(&mut self, mv: Move, path: Vec<usize>) {
-        let undo = self.position.make_move(mv);
-        self.stack.push((mv, undo, path));
+    fn push_played(&mut self, played: &Played) {
+        let undo = self.position.make_move(played.mv);
+        let path = played.path.iter().map(|c| c.id()).collect();
+        self.stack.push((played.mv, undo, path));
     }
 
     fn holes(&self) -> usize {
@@ -141,89 +131,6 @@ impl PyPosition {
     }
 }
 
-/// Rules given as `{"preset": ..., option: value, ...}`, as the HTTP API
-/// takes them.
-fn rules_from_object(fields: &serde_json::Map<String, serde_json::Value>) -> Result<Rules, String> {
-    let preset = match fields.get("preset") {
-        None | Some(serde_json::Value::Null) => Preset::Classic,
-        Some(serde_json::Value::String(name)) => name
-            .parse()
-            .map_err(|e: sternhalma::ParseError| e.to_string())?,
-        Some(_) => return Err("rules.preset must be a preset name".to_owned()),
-    };
-    let mut rules = preset.rules();
-    for (name, value) in fields {
-        let text = match value {
-            _ if name == "preset" => continue,
-            serde_json::Value::Null => "none".to_owned(),
-            serde_json::Value::Bool(flag) => if *flag { "on" } else { "off" }.to_owned(),
-            serde_json::Value::String(text) => text.clone(),
-            serde_json::Value::Number(number) => number.to_string(),
-            _ => return Err(format!("rules.{name} has a value of the wrong type")),
-        };
-        rules.set_option(name, &text).map_err(|e| e.to_string())?;
-    }
-    Ok(rules)
-}
-
-fn setup_from_json(value: &serde_json::Value) -> Result<Setup, String> {
-    let object = value.as_object().ok_or("a position in JSON is an object")?;
-    let text = |key: &str| -> Result<Option<String>, String> {
-        match object.get(key) {
-            None => Ok(None),
-            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(format!("{key} must be a string")),
-        }
-    };
-    let board: Board = text("board")?
-        .ok_or("board is missing")?
-        .parse()
-        .map_err(|e: sternhalma::ParseError| e.to_string())?;
-    let rules = match object.get("rules") {
-        None => Rules::classic(),
-        Some(serde_json::Value::String(text)) => text
-            .parse()
-            .map_err(|e: sternhalma::ParseError| e.to_string())?,
-        Some(serde_json::Value::Object(fields)) => rules_from_object(fields)?,
-        Some(_) => return Err("rules must be a rules text or an object".to_owned()),
-    };
-    let players: Vec<Vec<PegSet>> =
-        serde_json::from_value(object.get("players").cloned().ok_or("players is missing")?)
-            .map_err(|e| format!("players: {e}"))?;
-    let number = |key: &str| -> Result<u64, String> {
-        object.get(key).map_or(Ok(0), |v| {
-            v.as_u64().ok_or(format!("{key} must be a whole number"))
-        })
-    };
-    let finished: Vec<Finisher> = match object.get("finished") {
-        None => Vec::new(),
-        Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("finished: {e}"))?,
-    };
-    for key in object.keys() {
-        if ![
-            "board",
-            "rules",
-            "players",
-            "side_to_move",
-            "ply",
-            "finished",
-        ]
-        .contains(&key.as_str())
-        {
-            return Err(format!("unknown field {key}"));
-        }
-    }
-    Ok(Setup {
-        board,
-        rules,
-        players,
-        neutral: None,
-        side_to_move: number("side_to_move")? as usize,
-        ply: u32::try_from(number("ply")?).map_err(|_| "ply is too large")?,
-        finished,
-    })
-}
-
 #[pymethods]
 impl PyPosition {
     /// A position from its position string; without one, the standard
@@ -242,16 +149,17 @@ impl PyPosition {
     /// (`long_jumps=True`, `finish="ranking"`, ...) apply on top. `board`
     /// defaults to the board of the preset the rules print as (`rhombus9x4`
     /// for `research`, `star4` otherwise), however they were spelled.
-    /// `layout`: `1`, `2`, `3`, `4`, `6`, `2x3`, `3x2` or in full
+    /// `layout` (default `2`): `1`, `2`, `3`, `4`, `6`, `2x3`, `3x2` (an int
+    /// `2` reads as `"2"`) or in full
     /// (`south+north/south_west+north_east`).
     ///
     /// >>> Position.start(board="rhombus9x4", rules="research").legal_moves[0]
     /// Move.parse('71-66')
     #[staticmethod]
-    #[pyo3(signature = (board = None, layout = "2", rules = None, first_player = 0, **overrides))]
+    #[pyo3(signature = (board = None, layout = None, rules = None, first_player = 0, **overrides))]
     fn start(
         board: Option<&Bound<'_, PyAny>>,
-        layout: &str,
+        layout: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
         first_player: usize,
         overrides: Option<&Bound<'_, PyDict>>,
@@ -263,63 +171,55 @@ impl PyPosition {
                 Err(_) => r.extract::<String>()?,
             },
         };
-        let rules = make_rules(&rules_text, overrides)?;
         let board = match board {
-            None => rules.nearest_preset().default_board(),
-            Some(b) => match b.extract::<PyRef<'_, PyBoard>>() {
+            None => None,
+            Some(b) => Some(match b.extract::<PyRef<'_, PyBoard>>() {
                 Ok(board) => board.board,
                 Err(_) => b
                     .extract::<String>()?
                     .parse()
                     .map_err(|e| errors::notation(&e))?,
-            },
+            }),
         };
-        let layout: Layout = layout.parse().map_err(|e| errors::notation(&e))?;
-        let mut setup = Setup::start(board, layout, rules);
-        setup.side_to_move = first_player;
+        // `layout=4` reads as `layout="4"`.
+        let layout = layout
+            .map(|l| -> PyResult<Layout> {
+                let text = if l.is_instance_of::<pyo3::types::PyInt>() {
+                    l.str()?.to_string()
+                } else {
+                    l.extract::<String>()?
+                };
+                text.parse().map_err(|e| errors::notation(&e))
+            })
+            .transpose()?;
+        let game = NewGame {
+            board,
+            layout,
+            rules: Some(make_rules(&rules_text, overrides)?),
+            first_player: Some(first_player),
+        };
         Ok(PyPosition::wrap(
-            setup.validate().map_err(|e| errors::invalid(&e))?,
+            game.start().map_err(|e| errors::invalid(&e))?,
         ))
     }
 
     /// A position from the JSON form the HTTP API uses (a dict or a JSON
     /// string).
     #[staticmethod]
-    fn from_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let text = if let Ok(s) = value.extract::<String>() {
-            s
-        } else {
-            let json = py.import("json")?;
-            json.call_method1("dumps", (value,))?.extract::<String>()?
+    fn from_json(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let value = match value.extract::<String>() {
+            Ok(text) => wire::parse_json(&text).map_err(|e| errors::notation(&e))?,
+            Err(_) => crate::json::to_value(value)?,
         };
-        let malformed = |reason: String| {
-            errors::notation(&ParseError::new(
-                sternhalma::ParseErrorKind::Json,
-                "",
-                reason,
-            ))
-        };
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| malformed(e.to_string()))?;
-        let setup = setup_from_json(&value).map_err(malformed)?;
-        Ok(PyPosition::wrap(
-            setup.validate().map_err(|e| errors::invalid(&e))?,
-        ))
+        let position = wire::position(&value).map_err(|e| errors::position(&e))?;
+        Ok(PyPosition::wrap(position))
     }
 
     /// The position in the JSON form of the HTTP API, as a dict.
     fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let setup = self.position.to_setup();
-        let value = serde_json::json!({
-            "board": setup.board.to_string(),
-            "rules": setup.rules.to_string(),
-            "players": setup.players,
-            "side_to_move": setup.side_to_move,
-            "ply": setup.ply,
-            "finished": setup.finished,
-        });
-        py.import("json")?
-            .call_method1("loads", (value.to_string(),))
+        let json = serde_json::to_string(&PositionJson::from(&self.position))
+            .expect("a position serialises");
+        py.import("json")?.call_method1("loads", (json,))
     }
 
     // ---- python-chess vocabulary -------------------------------------------
@@ -358,16 +258,13 @@ impl PyPosition {
     /// The legal move a `Move` or move text names here, with its kind and
     /// path; raises `IllegalMoveError` saying why if there is none.
     fn parse_move(&self, mv: &Bound<'_, PyAny>) -> PyResult<PyMove> {
-        let (legal, path) = self.resolve(mv)?;
-        let mut parsed = PyMove::legal(&self.position, legal);
-        parsed.path = path;
-        Ok(parsed)
+        Ok(PyMove::played(&self.resolve(mv)?))
     }
 
     /// Plays a move (a `Move` or a move text), checked.
     fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
-        let (legal, path) = self.resolve(mv)?;
-        self.push_legal(legal, path);
+        let played = self.resolve(mv)?;
+        self.push_played(&played);
         Ok(())
     }
 
@@ -417,9 +314,9 @@ impl PyPosition {
 
     /// The position after a move, leaving this one unchanged.
     fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let (legal, path) = self.resolve(mv)?;
+        let played = self.resolve(mv)?;
         let mut next = Clone::clone(self);
-        next.push_legal(legal, path);
+        next.push_played(&played);
         Ok(next)
     }
 
@@ -600,13 +497,8 @@ impl PyPosition {
     /// Plays an action, checked.
     fn apply_action(&mut self, action: usize) -> PyResult<()> {
         let mv = self.move_of(action)?;
-        let path = self
-            .position
-            .witness_path(mv)
-            .into_iter()
-            .map(Cell::id)
-            .collect();
-        self.push_legal(mv, path);
+        let played = self.position.played(mv);
+        self.push_played(&played);
         Ok(())
     }
 
@@ -629,8 +521,7 @@ impl PyPosition {
 
     /// The action number of a legal move.
     fn move_to_action(&self, mv: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let (legal, _) = self.resolve(mv)?;
-        Ok(self.action_of(legal))
+        Ok(self.action_of(self.resolve(mv)?.mv))
     }
 
     /// A copy (open_spiel's name).

@@ -127,11 +127,14 @@ pub fn solve_solitaire(
     py: Python<'_>,
     board: &Bound<'_, PyAny>,
     hops_only: bool,
-    max_nodes: Option<u64>,
+    max_nodes: Option<i128>,
     progress: Option<Py<PyAny>>,
     progress_interval: f64,
     method: &str,
 ) -> PyResult<PySolution> {
+    let max_nodes: Option<u64> = max_nodes
+        .map(|n| errors::whole("max_nodes", n, u128::from(u64::MAX)))
+        .transpose()?;
     let method = match method {
         "meet" => Method::Meet,
         "ida" => Method::Ida,

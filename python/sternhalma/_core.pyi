@@ -25,6 +25,7 @@ __all__ = [
     "UnknownBotError",
     "UnknownPresetError",
     "UnsolvableError",
+    "_problem_error",
     "_restore",
     "distance_to_target",
     "pegs_home",
@@ -36,9 +37,12 @@ class SternhalmaError(ValueError):
     """Base class of every Sternhalma error (a ValueError)."""
 
 class NotationError(SternhalmaError):
-    """Text that does not follow the grammar. ``what`` says what was parsed."""
+    """Input that does not follow the grammar. ``what`` says what was read
+    (``board``, ``rules``, ``move``, ``JSON``, ...); ``code`` is the stable
+    code the HTTP API answers too (``invalid_board``, ``malformed_json``, ...)."""
 
     what: str
+    code: str
 
 class UnknownPresetError(NotationError):
     """A rules text naming a preset that does not exist."""
@@ -47,6 +51,7 @@ class InvalidPositionError(SternhalmaError):
     """A well-formed position that breaks the rules."""
 
     problems: list[tuple[str, str]]
+    code: str
 
 class IllegalMoveError(SternhalmaError):
     """A move that is not legal in the position."""
@@ -87,6 +92,8 @@ class Board:
 class Rules:
     def __new__(cls, preset: str = "classic", **overrides: object) -> Rules: ...
     @staticmethod
+    def from_json(value: str | dict[str, Any]) -> Rules: ...
+    @staticmethod
     def presets() -> list[str]: ...
     @property
     def unused_triangles(self) -> str: ...
@@ -109,6 +116,8 @@ class Move:
     def __new__(cls, from_hole: int, to_hole: int) -> Move: ...
     @staticmethod
     def parse(text: str) -> Move: ...
+    @staticmethod
+    def from_json(value: str | dict[str, Any]) -> Move: ...
     @staticmethod
     def _reported(path: str, kind: str) -> Move: ...
     @staticmethod
@@ -150,7 +159,7 @@ class Position:
     @staticmethod
     def start(
         board: str | Board | None = None,
-        layout: str = "2",
+        layout: str | int | None = None,
         rules: str | Rules | None = None,
         first_player: int = 0,
         **overrides: object,
@@ -218,6 +227,9 @@ class Position:
     def __reduce__(self) -> tuple[Any, tuple[str, list[str]]]: ...
 
 def _restore(root: str, moves: list[str]) -> Position: ...
+def _problem_error(
+    status: int, code: str, detail: str, problems: list[tuple[str, str]] = ...
+) -> SternhalmaError | None: ...
 
 BOT_KINDS: tuple[str, ...]
 

@@ -21,30 +21,11 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from sternhalma._core import (
-    IllegalMoveError,
-    InvalidPositionError,
-    Move,
-    NotationError,
-    SternhalmaError,
-    UnknownPresetError,
-)
+from sternhalma._core import Move, SternhalmaError, _problem_error
 
 
 class ServerError(SternhalmaError):
     """The server could not be reached, or answered something unexpected."""
-
-
-# Problem codes of the API, mapped to the local exception classes; for
-# notation errors, what was being parsed (NotationError.what).
-_POSITION_CODES = {"invalid_position"}
-_NOTATION_CODES = {
-    "malformed_position": "position",
-    "malformed_move": "move",
-    "invalid_board": "board",
-    "invalid_layout": "layout",
-    "invalid_rules": "rules",
-}
 
 
 class Client:
@@ -103,22 +84,12 @@ def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
         return ServerError(f"HTTP {error.code} without problem details")
     code = problem.get("code", "")
     detail = problem.get("detail", "")
-    if code in _POSITION_CODES:
-        invalid = InvalidPositionError(detail)
-        invalid.problems = [(p["code"], p["message"]) for p in problem.get("problems", [])]
-        return invalid
-    if code in _NOTATION_CODES:
-        notation: NotationError = (
-            UnknownPresetError(detail)
-            if code == "invalid_rules" and "expected classic" in detail
-            else NotationError(detail)
-        )
-        notation.what = _NOTATION_CODES[code]
-        return notation
-    if error.code == 422:
-        illegal = IllegalMoveError(f"illegal move: {detail}")
-        illegal.code = code
-        return illegal
+    # The core maps codes to the local exception classes, as it does for
+    # local errors: no code is matched here.
+    problems = [(p["code"], p["message"]) for p in problem.get("problems", [])]
+    local = _problem_error(error.code, code, detail, problems)
+    if local is not None:
+        return local
     return ServerError(f"HTTP {error.code} {code}: {detail}")
 
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::{Move, Position};
 
-/// The bots, simplest first. Named on the wire as [`BotKind::name`] gives.
+/// The bots, simplest first; on the wire by their names (`alphabeta`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]

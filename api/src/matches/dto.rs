@@ -31,10 +31,21 @@ pub struct SeatRequest {
     pub bot: Option<Object<BotSpec>>,
 }
 
+/// A match to create, as read: the seats, and the game's fields (read by
+/// `sternhalma::wire::new_game`, which refuses unknown fields).
+#[derive(Clone, Debug, Deserialize)]
+pub struct NewMatchRequest {
+    /// One seat per player of the layout.
+    pub seats: Vec<Object<SeatRequest>>,
+    /// `board`, `layout`, `rules`, `first_player`.
+    #[serde(flatten)]
+    pub game: serde_json::Map<String, serde_json::Value>,
+}
+
 /// A match to create: the game (as `POST /v1/positions` takes it) and one
 /// entry per player.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, ToSchema)]
+#[allow(dead_code)]
 #[schema(example = json!({
     "board": "rhombus5x2",
     "layout": "2",
@@ -51,7 +62,6 @@ pub struct NewMatch {
     /// The rules (preset plus overrides); default `classic`.
     pub rules: Option<RulesInput>,
     /// Who moves first (0-based); default 0.
-    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<PlayerIndex>)]
     pub first_player: Option<usize>,
     /// One seat per player of the layout, in player order; at least one

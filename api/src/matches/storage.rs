@@ -659,7 +659,7 @@ pub fn history(connection: &Connection, id: i64) -> Result<History, ApiError> {
     let mut position = parse_position(&row.start_position)?;
     let mut moves = Vec::new();
     for (ply, seat, path, played_at) in stored_moves(connection, id)? {
-        let (played, next) = play(&position, &MoveInput::Text(path))
+        let (played, next) = play(&position, &MoveInput(serde_json::Value::String(path)))
             .map_err(|e| corrupt(format!("move {ply}: {e}")))?;
         moves.push(MoveRecord {
             ply,

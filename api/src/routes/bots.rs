@@ -55,7 +55,7 @@ impl From<Budget> for BudgetView {
 #[schema(example = json!({"kind": "mcts", "description": "Monte Carlo tree search", "default_budget": {"nodes": 1000, "millis": null, "depth": null}}))]
 pub struct BotKindView {
     /// The name to ask for.
-    #[schema(example = "alphabeta")]
+    #[schema(example = "alphabeta", value_type = sternhalma::search::BotKind)]
     pub kind: String,
     /// What it does.
     pub description: String,
@@ -104,7 +104,7 @@ pub async fn list_bots() -> web::Json<BotList> {
 #[schema(example = json!({"kind": "alphabeta", "seed": 1, "nodes": 20000, "millis": null, "depth": null}))]
 pub struct BotRequest {
     /// `random`, `greedy`, `alphabeta`, `paranoid` or `mcts` (`GET /v1/bots`).
-    #[schema(example = "alphabeta")]
+    #[schema(example = "alphabeta", value_type = sternhalma::search::BotKind)]
     pub kind: String,
     /// The seed of the bot's random choices, 0 to 2^63 - 1; default 0.
     #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
@@ -210,7 +210,7 @@ pub struct BotMove {
     responses(
         (status = 200, description = "The bot's move", body = BotMove),
         BodyErrors,
-        (status = 422, description = "Invalid position, unknown bot kind (`unknown_bot`), a budget over the limits (`budget_too_large`), or a finished game (`game_over`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, unknown bot kind (`unknown_bot`), a budget over the limits (`budget_too_large`), or a finished game (`game_over`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/bots/move")]

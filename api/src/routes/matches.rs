@@ -19,7 +19,7 @@ use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use crate::matches::dto::{
     CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_PAGE,
     MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
-    SeatToken, WaitQuery,
+    NewMatchRequest, SeatToken, WaitQuery,
 };
 use crate::matches::storage::{self, SeatPlan};
 use crate::matches::tokens::{TokenHash, bearer, new_token, random_u64};
@@ -71,23 +71,17 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
         (status = 201, description = "The match, and its tokens (shown only now)", body = CreatedMatch,
          headers(("Location" = String, description = "The match's URL"))),
         BodyErrors,
-        (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
     )
 )]
 #[post("/v1/matches")]
 pub async fn create_match(
     store: web::Data<Store>,
-    body: web::Json<Object<NewMatch>>,
+    body: web::Json<Object<NewMatchRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
-    let start = NewPosition {
-        board: request.board,
-        layout: request.layout,
-        rules: request.rules,
-        first_player: request.first_player,
-    }
-    .start()?;
+    let start = NewPosition::start(&serde_json::Value::Object(request.game))?;
     let players = start.layout().player_count();
     if request.seats.len() != players {
         return Err(ApiError::unprocessable(
@@ -282,7 +276,7 @@ pub async fn get_match(
         (status = 403, description = "The token is not an open seat's token of this match (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match has moved on: `stale_ply` (another move came first), `not_your_turn`, `match_closed`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Malformed or illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, ...)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Malformed or illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, ...); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
     )
 )]

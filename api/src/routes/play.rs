@@ -2,12 +2,13 @@
 
 use actix_web::{post, web};
 use serde::{Deserialize, Serialize};
-use sternhalma::{Cell, Move, MoveText, Position};
+use sternhalma::{Cell, MoveText, Position};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{
-    HoleId, MoveInput, MoveView, OutcomeView, PositionInput, PositionRequest, PositionView, hole,
+    HoleId, MoveInput, MoveView, OutcomeView, Played, PositionInput, PositionRequest, PositionView,
+    hole,
 };
 use crate::error::{ApiError, BodyErrors, Problem};
 use sternhalma::wire::whole::Object;
@@ -56,7 +57,7 @@ pub struct LegalMoves {
     responses(
         (status = 200, description = "The legal moves", body = LegalMoves),
         BodyErrors,
-        (status = 422, description = "Invalid position (every problem listed), or `from` not on the board", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position (every problem listed), or `from` not on the board; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/legal-moves")]
@@ -93,30 +94,6 @@ pub struct ApplyRequest {
     pub mv: MoveInput,
 }
 
-/// The other peg of a swap.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Swapped {
-    /// Its owner.
-    pub player: usize,
-    /// Where it was (the mover's end hole).
-    pub from: usize,
-    /// Where it went (the mover's start hole).
-    pub to: usize,
-}
-
-/// What a move did.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Played {
-    /// The move, with the path given (or, for a move given by its ends, a
-    /// shortest one).
-    #[serde(rename = "move")]
-    pub mv: MoveView,
-    /// Who played it.
-    pub player: usize,
-    /// For a swap, the peg that changed places with the mover.
-    pub swapped: Option<Swapped>,
-}
-
 /// The result of playing a move.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Applied {
@@ -126,39 +103,14 @@ pub struct Applied {
     pub position: PositionView,
 }
 
-/// Plays a move given by a client: what was played (with the path as
-/// given, when a full path was) and the position after it.
+/// Plays a move given by a client, checked once: what was played (with the
+/// path as given, when a full path was) and the position after it.
 ///
 /// # Errors
 /// 422: malformed move text, or an illegal move (the reason in `code`).
 pub fn play(position: &Position, input: &MoveInput) -> Result<(Played, Position), ApiError> {
-    let text = input.text()?;
-    let mv = position.parse_move(&text)?;
-    let mut view = MoveView::new(position, mv);
-    if let MoveText::Path(holes) = &text {
-        if holes.len() > 2 {
-            view.path = holes.clone();
-        }
-    }
-    let swapped = match mv {
-        Move::Swap { from, to } => Some(Swapped {
-            player: position
-                .owner_at(to)
-                .expect("a swap has a peg to swap with"),
-            from: to.id(),
-            to: from.id(),
-        }),
-        _ => None,
-    };
-    let next = position.play(mv)?;
-    Ok((
-        Played {
-            mv: view,
-            player: position.side_to_move(),
-            swapped,
-        },
-        next,
-    ))
+    let played = position.resolve(&input.text()?)?;
+    Ok(((&played).into(), position.after(&played)))
 }
 
 /// Plays one move: the new position and outcome, or exactly why not.
@@ -168,7 +120,7 @@ pub fn play(position: &Position, input: &MoveInput) -> Result<(Played, Position)
     responses(
         (status = 200, description = "The move was played", body = Applied),
         BodyErrors,
-        (status = 422, description = "Invalid position, malformed move text, or an illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, `not_your_peg`, ...)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, malformed move text, or an illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, `not_your_peg`, ...); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/apply")]
@@ -189,7 +141,7 @@ pub async fn apply(body: web::Json<Object<ApplyRequest>>) -> Result<web::Json<Ap
     responses(
         (status = 200, description = "The outcome", body = OutcomeView),
         BodyErrors,
-        (status = 422, description = "Invalid position", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/outcome")]
@@ -242,7 +194,7 @@ pub struct Replay {
     responses(
         (status = 200, description = "Every step", body = Replay),
         BodyErrors,
-        (status = 422, description = "Invalid start, or an illegal or malformed move; `move_index` says which", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid start, or an illegal or malformed move; `move_index` says which; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/replay")]

@@ -1,8 +1,9 @@
 //! New positions; validation and conversion between the two forms.
 
 use actix_web::{post, web};
-use serde::Deserialize;
-use sternhalma::{Board, Layout, Position, Setup};
+use serde_json::Value;
+use sternhalma::Position;
+use sternhalma::wire;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -15,9 +16,10 @@ pub fn configure(config: &mut ServiceConfig) {
     config.service(new_position).service(validate);
 }
 
-/// What game to start.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+/// What game to start (the schema of the body; `sternhalma::wire::new_game`
+/// reads it).
+#[derive(Debug, Default, ToSchema)]
+#[allow(dead_code)]
 #[schema(example = json!({"board": "star4", "layout": "2", "rules": "classic", "first_player": 0}))]
 pub struct NewPosition {
     /// The board; by default that of the preset the rules print as
@@ -31,31 +33,19 @@ pub struct NewPosition {
     /// The rules; default `classic`.
     pub rules: Option<RulesInput>,
     /// Who moves first (0-based); default 0, the layout's first player.
-    #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<PlayerIndex>)]
     pub first_player: Option<usize>,
 }
 
 impl NewPosition {
-    /// The start position this asks for.
+    /// The start position a request body asks for (`sternhalma::wire::new_game`
+    /// reads it; the defaults are `sternhalma::NewGame`'s).
     ///
     /// # Errors
     /// 422: unknown board, layout or rules, a layout the board cannot hold,
-    /// or a first player who does not exist.
-    pub fn start(&self) -> Result<Position, ApiError> {
-        let rules_input = self
-            .rules
-            .clone()
-            .unwrap_or_else(|| RulesInput::Text("classic".to_owned()));
-        let rules = rules_input.resolve()?;
-        let board: Board = match &self.board {
-            Some(name) => name.parse()?,
-            None => rules.nearest_preset().default_board(),
-        };
-        let layout: Layout = self.layout.as_deref().unwrap_or("2").parse()?;
-        let mut setup = Setup::start(board, layout, rules);
-        setup.side_to_move = self.first_player.unwrap_or(0);
-        Ok(setup.validate()?)
+    /// or a first player who does not exist; 400: JSON of another shape.
+    pub fn start(body: &Value) -> Result<Position, ApiError> {
+        Ok(wire::new_game(body)?.start()?)
     }
 }
 
@@ -66,14 +56,12 @@ impl NewPosition {
     responses(
         (status = 200, description = "The start position", body = PositionView),
         BodyErrors,
-        (status = 422, description = "Unknown board, layout or rules, a layout the board cannot hold, or a first player who does not exist", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, layout or rules, a layout the board cannot hold, or a first player who does not exist; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/positions")]
-pub async fn new_position(
-    body: web::Json<Object<NewPosition>>,
-) -> Result<web::Json<PositionView>, ApiError> {
-    let position = body.into_inner().0.start()?;
+pub async fn new_position(body: web::Json<Value>) -> Result<web::Json<PositionView>, ApiError> {
+    let position = NewPosition::start(&body)?;
     Ok(web::Json((&position).into()))
 }
 
@@ -85,7 +73,7 @@ pub async fn new_position(
     responses(
         (status = 200, description = "The position is valid; both forms", body = PositionView),
         BodyErrors,
-        (status = 422, description = "Invalid position: every problem in `problems`, or a malformed position string", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position: every problem in `problems`, or a malformed position string; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/positions/validate")]

@@ -71,7 +71,11 @@ fn render(
     if let Some(size) = size.filter(|s| !SIZES.contains(s)) {
         return Err(ApiError::unprocessable(
             "invalid_size",
-            format!("size {size} is outside {}..={}", SIZES.start(), SIZES.end()),
+            format!(
+                "size must be from {} to {} pixels, not {size}",
+                SIZES.start(),
+                SIZES.end()
+            ),
         ));
     }
     let destinations_of = peg.map(|id| hole(position, id)).transpose()?;
@@ -115,7 +119,7 @@ pub async fn render_get(query: web::Query<RenderQuery>) -> Result<HttpResponse, 
     responses(
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
         BodyErrors,
-        (status = 422, description = "Invalid position, highlight, peg or size", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, highlight, peg or size; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/render")]

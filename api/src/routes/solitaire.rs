@@ -79,7 +79,7 @@ pub struct SolveResponse {
     responses(
         (status = 200, description = "A shortest crossing, proven shortest", body = SolveResponse),
         BodyErrors,
-        (status = 422, description = "Unknown board, `max_nodes` out of range (`max_nodes_out_of_range`), no crossing exists (`unsolvable`), or the node limit was reached first (`node_limit`, with `lower_bound` and `nodes`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, `max_nodes` out of range (`max_nodes_out_of_range`), no crossing exists (`unsolvable`), or the node limit was reached first (`node_limit`, with `lower_bound` and `nodes`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/solitaire/solve")]
