@@ -567,6 +567,18 @@ impl MoveView {
     }
 }
 
+impl From<&sternhalma::Played> for MoveView {
+    fn from(played: &sternhalma::Played) -> MoveView {
+        MoveView {
+            text: played.mv.to_string(),
+            kind: played.mv.kind(),
+            from: played.mv.from().map(Cell::id),
+            to: played.mv.to().map(Cell::id),
+            path: played.path.iter().map(|c| c.id()).collect(),
+        }
+    }
+}
+
 // ---- Outcome -------------------------------------------------------------------
 
 /// The state of a game.
