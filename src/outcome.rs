@@ -101,7 +101,8 @@ impl DrawReason {
 impl Outcome {
     /// The outcome when `resigned` resigns a game of `players` players that
     /// was still in progress: with two players the other wins; with more,
-    /// the others share first place and the resigner is last.
+    /// the others share first place and the resigner is last; alone, the
+    /// resigner scores -1.
     ///
     /// ```
     /// use sternhalma::Outcome;
@@ -109,6 +110,7 @@ impl Outcome {
     /// let four = Outcome::resignation(4, 1);
     /// assert_eq!(four, Outcome::Ranking { ranks: vec![vec![0, 2, 3], vec![1]] });
     /// assert_eq!(four.results(4), [1.0 / 3.0, -1.0, 1.0 / 3.0, 1.0 / 3.0]);
+    /// assert_eq!(Outcome::resignation(1, 0).results(1), [-1.0]);
     /// ```
     #[must_use]
     pub fn resignation(players: usize, resigned: usize) -> Outcome {
@@ -170,13 +172,13 @@ impl Outcome {
     pub fn results(&self, players: usize) -> Vec<f64> {
         let ranks = self.ranks(players);
         if players == 1 {
-            return vec![
-                if self.is_over() && ranks[0] == 0 && !matches!(self, Outcome::Draw { .. }) {
-                    1.0
-                } else {
-                    0.0
-                },
-            ];
+            // Finishing scores 1, a game not finished 0, and a lone player
+            // ranked below nobody (a resignation) -1.
+            return vec![match self {
+                Outcome::InProgress | Outcome::Draw { .. } => 0.0,
+                _ if ranks[0] == 0 => 1.0,
+                _ => -1.0,
+            }];
         }
         (0..players)
             .map(|p| {

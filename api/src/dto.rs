@@ -172,23 +172,11 @@ pub struct MoveView {
 }
 
 impl MoveView {
-    /// The view of a legal move of `position`.
+    /// The view of a legal move of `position`, with its witness path.
     pub fn new(position: &Position, mv: Move) -> MoveView {
-        MoveView {
-            text: mv.to_string(),
-            kind: mv.kind(),
-            from: mv.from().map(Cell::id),
-            to: mv.to().map(Cell::id),
-            path: position
-                .witness_path(mv)
-                .into_iter()
-                .map(Cell::id)
-                .collect(),
-        }
+        MoveView::from(&position.played(mv))
     }
 }
-
-// ---- Outcome -------------------------------------------------------------------
 
 impl From<&sternhalma::Played> for MoveView {
     fn from(played: &sternhalma::Played) -> MoveView {

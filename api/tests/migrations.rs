@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use rusqlite::params;
 use sternhalma::Position;
 use sternhalma_api::db::{self, CURRENT_VERSION};
-use sternhalma_api::matches::storage;
+use sternhalma_api::matches::game;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -101,29 +101,27 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
 
     let (mut connection, version) = db::open(&path).unwrap();
     assert_eq!(version, CURRENT_VERSION);
-    let state = storage::view(&connection, 7).unwrap();
+    let state = game::view(&connection, 7).unwrap();
     assert_eq!(state.ply, 2);
     assert_eq!(state.version, 3);
     assert_eq!(state.seats[0].name, "ada");
     assert_eq!(state.seats[1].bot.as_ref().unwrap().seed, Some(7));
     assert_eq!(state.to_move, Some(0));
     assert_eq!(state.created_at, "2026-02-01T10:00:00.000Z");
-    let history = storage::history(&connection, 7).unwrap();
+    let history = game::history(&connection, 7).unwrap();
     let texts: Vec<&str> = history.moves.iter().map(|m| m.mv.text.as_str()).collect();
     assert_eq!(texts, ["22-19", "1-4"]);
     assert_eq!(
-        storage::export(&connection, 7).unwrap().moves,
+        game::export(&connection, 7).unwrap().moves,
         ["22-19", "1-4"]
     );
     // And the upgraded match goes on: seat 0's token still plays.
-    let accepted = storage::submit(
+    let accepted = game::submit(
         &mut connection,
         7,
         &[2_u8; 32],
         2,
-        &sternhalma_api::dto::MoveInput(serde_json::Value::String(
-            state.legal_moves[0].text.clone(),
-        )),
+        &state.legal_moves[0].text.parse().unwrap(),
     )
     .unwrap();
     assert_eq!(accepted.played[0].ply, 2);

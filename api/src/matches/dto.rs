@@ -5,6 +5,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::bots::BotSpec;
 use crate::dto::{MoveInput, MoveView, PlayerIndex, PlyCount, PositionView, RulesInput};
+pub use crate::matches::status::{Ending, MatchStatus};
 use sternhalma::wire::whole::Object;
 
 /// The longest a long-poll waits, in milliseconds.
@@ -68,57 +69,6 @@ pub struct NewMatch {
     /// open (not a bot).
     #[schema(value_type = Vec<SeatRequest>)]
     pub seats: Vec<Object<SeatRequest>>,
-}
-
-/// Where a match stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchStatus {
-    /// Moves are being played.
-    InProgress,
-    /// Over: the game reached its outcome, or a seat resigned.
-    Finished,
-    /// Stopped by its creator (admin token), or by the server when its
-    /// bots could not finish the game.
-    Abandoned,
-}
-
-impl MatchStatus {
-    /// The name stored in the database and shown on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchStatus::InProgress => "in_progress",
-            MatchStatus::Finished => "finished",
-            MatchStatus::Abandoned => "abandoned",
-        }
-    }
-}
-
-/// How a match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Ending {
-    /// The game reached its outcome on the board (won, tie, ranking, draw).
-    Outcome,
-    /// A seat resigned: it is last, every other seat shares first place.
-    Resignation,
-    /// The creator abandoned it: no result (every result 0).
-    Abandoned,
-    /// Only bots were left to move and they did not finish within the
-    /// server's limit of plies per request: abandoned, every result 0.
-    BotLimit,
-}
-
-impl Ending {
-    /// The name stored in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Ending::Outcome => "outcome",
-            Ending::Resignation => "resignation",
-            Ending::Abandoned => "abandoned",
-            Ending::BotLimit => "bot_limit",
-        }
-    }
 }
 
 /// Who holds a seat.

@@ -3,10 +3,17 @@
 //! history, in the SQLite database.
 //!
 //! - [`dto`]: what the `/v1/matches` routes take and answer.
-//! - [`storage`]: the SQL, and the checks made inside each transaction
-//!   (token, turn, ply, legality).
+//! - [`game`]: the match logic: the checks made inside each write
+//!   (token, status, ply, turn, legality), the bots' replies, the results.
+//! - [`status`]: where a match stands and how it ended.
+//! - [`storage`]: the SQL, rows in and out, behind the
+//!   [`storage::MatchStore`] trait.
 //! - [`tokens`]: seat and admin tokens, stored only as SHA-256 hashes.
+//! - [`views`]: the answers built from the rows.
 
 pub mod dto;
+pub mod game;
+pub mod status;
 pub mod storage;
 pub mod tokens;
+pub mod views;

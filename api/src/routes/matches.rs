@@ -21,7 +21,8 @@ use crate::matches::dto::{
     MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
     NewMatchRequest, SeatToken, WaitQuery,
 };
-use crate::matches::storage::{self, SeatPlan};
+use crate::matches::game;
+use crate::matches::storage::SeatPlan;
 use crate::matches::tokens::{TokenHash, bearer, new_token, random_u64};
 use crate::routes::positions::NewPosition;
 use crate::store::Store;
@@ -131,7 +132,7 @@ pub async fn create_match(
     }
     let (admin_token, admin_hash) = new_token()?;
     let state = store
-        .write(move |connection| storage::create(connection, &start, &plans, &admin_hash))
+        .write(move |connection| game::create(connection, &start, &plans, &admin_hash))
         .await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/matches/{}", state.id)))
@@ -174,7 +175,7 @@ pub async fn list_matches(
     let status = query.status;
     Ok(web::Json(
         store
-            .read(move |connection| storage::list(connection, status, limit, before))
+            .read(move |connection| game::list(connection, status, limit, before))
             .await?,
     ))
 }
@@ -225,7 +226,7 @@ pub async fn get_match(
         let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));
         loop {
             let (ply, status) = store
-                .read(move |connection| storage::progress(connection, id))
+                .read(move |connection| game::progress(connection, id))
                 .await?;
             if ply > wait_ply || status != MatchStatus::InProgress {
                 break;
@@ -241,7 +242,7 @@ pub async fn get_match(
         }
     }
     let state = store
-        .read(move |connection| storage::view(connection, id))
+        .read(move |connection| game::view(connection, id))
         .await?;
     let tag = etag(&state);
     let unchanged = request.headers().contains_key(header::IF_NONE_MATCH)
@@ -290,10 +291,11 @@ pub async fn submit_move(
     let id = match_id(id.into_inner())?;
     let token = bearer(&request)?;
     let submission = body.into_inner().0;
+    let text = submission.mv.text()?;
     let notifier = store.get_ref().clone();
     let accepted = store
         .write(move |connection| {
-            let accepted = storage::submit(connection, id, &token, submission.ply, &submission.mv)?;
+            let accepted = game::submit(connection, id, &token, submission.ply, &text)?;
             // From the writer thread, right after the commit: waiters are
             // woken even if this client has gone away meanwhile.
             notifier.publish(id, accepted.state.version);
@@ -322,7 +324,7 @@ pub async fn history(
     let id = match_id(id.into_inner())?;
     Ok(web::Json(
         store
-            .read(move |connection| storage::history(connection, id))
+            .read(move |connection| game::history(connection, id))
             .await?,
     ))
 }
@@ -348,7 +350,7 @@ pub async fn export(
     let id = match_id(id.into_inner())?;
     Ok(web::Json(
         store
-            .read(move |connection| storage::export(connection, id))
+            .read(move |connection| game::export(connection, id))
             .await?,
     ))
 }
@@ -375,7 +377,7 @@ pub async fn resign(
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    end_match(&store, id.into_inner(), &request, storage::resign).await
+    end_match(&store, id.into_inner(), &request, game::resign).await
 }
 
 /// The creator abandons the match (admin token): it is over, with no
@@ -399,7 +401,7 @@ pub async fn abandon(
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    end_match(&store, id.into_inner(), &request, storage::abandon).await
+    end_match(&store, id.into_inner(), &request, game::abandon).await
 }
 
 /// Ends match `id` by `end` (a resignation or an abandonment) with the

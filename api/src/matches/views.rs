@@ -1,0 +1,82 @@
+//! What the `/v1/matches` routes answer, built from the stored rows and
+//! what [`super::game`] made of them.
+
+use sternhalma::{Played, Position};
+
+use crate::dto::{MoveView, PositionView};
+use crate::matches::dto::{
+    MatchResult, MatchStatus, MatchSummary, MatchView, MoveRecord, SeatKind, SeatView,
+};
+use crate::matches::storage::{MatchRow, SeatRow};
+
+/// A seat as the wire shows it.
+pub fn seat(row: &SeatRow) -> SeatView {
+    SeatView {
+        seat: row.seat,
+        name: row.name.clone(),
+        kind: if row.bot.is_some() {
+            SeatKind::Bot
+        } else {
+            SeatKind::Open
+        },
+        bot: row.bot.clone(),
+    }
+}
+
+/// The state of a match at `position` (its current position), with its
+/// result once over.
+pub fn state(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    position: &Position,
+    result: Option<MatchResult>,
+) -> MatchView {
+    let in_progress = row.status == MatchStatus::InProgress;
+    let legal_moves = if in_progress {
+        position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| MoveView::new(position, mv))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    MatchView {
+        id: row.id,
+        status: row.status,
+        version: row.version,
+        created_at: row.created_at.clone(),
+        updated_at: row.updated_at.clone(),
+        seats: seats.iter().map(seat).collect(),
+        ply: row.ply,
+        to_move: in_progress.then(|| position.side_to_move()),
+        start_position: row.start_position.clone(),
+        position: PositionView::from(position),
+        legal_moves,
+        result,
+    }
+}
+
+/// A match in the list.
+pub fn summary(row: MatchRow, seats: &[SeatRow]) -> MatchSummary {
+    MatchSummary {
+        id: row.id,
+        status: row.status,
+        ending: row.ending,
+        ply: row.ply,
+        seats: seats.iter().map(seat).collect(),
+        start_position: row.start_position,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+    }
+}
+
+/// A move of the history, or one a request stored.
+pub fn record(ply: u32, seat: usize, played: &Played, played_at: String) -> MoveRecord {
+    MoveRecord {
+        ply,
+        seat,
+        mv: MoveView::from(played),
+        played_at,
+    }
+}
