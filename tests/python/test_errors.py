@@ -65,7 +65,7 @@ def test_caught_as_value_error() -> None:
         (lambda: Rules("classic,fast=on"), "rules", "fast"),
         (lambda: Position.start(layout="5"), "layout", "5"),
         (lambda: Position.start(board="star0"), "board", "star0"),
-        (lambda: Position.from_json("{"), "position JSON", "{"),
+        (lambda: Position.from_json("{"), "JSON", "{"),
     ],
 )
 def test_notation_error(make, what: str, named: str) -> None:

@@ -396,7 +396,7 @@ def test_json_rules_as_an_object_like_the_http_api() -> None:
 @pytest.mark.parametrize(
     "data, named",
     [
-        ("{", "position JSON"),
+        ("{", "is not JSON"),
         ("[]", "object"),
         ({"players": []}, "board"),
         ({"board": "star4"}, "players"),
