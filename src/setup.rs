@@ -16,6 +16,7 @@ use crate::rules::{Finish, Rules, UnusedTriangles};
 /// its target, the opposite triangle) and the holes its pegs are on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct PegSet {
     /// The start triangle.
@@ -29,6 +30,7 @@ pub struct PegSet {
 /// finished them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Finisher {
     /// The player.

@@ -54,7 +54,11 @@ use read::{Fields, describe};
 
 /// A position as JSON: the same content as the position string. Answers
 /// carry it; requests may send it wherever a position is taken.
+// `deny_unknown_fields` and `default` describe the request side to the
+// schema (only `board` and `players` are required); the type itself is only
+// serialised.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "utoipa", schema(example = json!({
     "board": "star4",
@@ -72,16 +76,20 @@ pub struct PositionJson {
     /// The rules; `classic` if absent. Answers give the text form; requests
     /// may also send an object (a preset and overrides).
     #[cfg_attr(feature = "utoipa", schema(value_type = schema::RulesInput))]
+    #[serde(default)]
     pub rules: String,
     /// The players in turn order, each with their sets.
     pub players: Vec<Vec<PegSet>>,
     /// The player to move, 0-based; 0 if absent.
     #[cfg_attr(feature = "utoipa", schema(value_type = schema::PlayerIndex))]
+    #[serde(default)]
     pub side_to_move: usize,
     /// Plies played so far, passes included; 0 if absent.
     #[cfg_attr(feature = "utoipa", schema(value_type = schema::PlyCount))]
+    #[serde(default)]
     pub ply: u32,
     /// Players who have finished, in finishing order; none if absent.
+    #[serde(default)]
     pub finished: Vec<Finisher>,
 }
 
@@ -220,7 +228,8 @@ fn peg_set(value: &Value, at: &str) -> Result<PegSet, ParseError> {
 /// Rules from the wire: the text form (`classic,long_jumps=on`), or an
 /// object naming a `preset` (default `classic`) and overriding any option.
 /// In an object, a choice takes its name as a string, `long_jumps` a
-/// boolean, and `max_plies` a whole number or `null` for no limit.
+/// boolean, and `max_plies` a whole number or `null` for no limit; `null`
+/// for any other option keeps the preset's value.
 ///
 /// ```
 /// use serde_json::json;
@@ -253,6 +262,9 @@ pub fn rules(value: &Value) -> Result<Rules, ParseError> {
         }
         let kind = Rules::option_kind(name).expect("only option names get here");
         let option = match (kind, value) {
+            // `null` keeps the preset's value, except for `max_plies`, where
+            // it means no limit.
+            (OptionKind::Choice | OptionKind::Switch, Value::Null) => continue,
             (OptionKind::Choice, Value::String(text)) => OptionValue::Text(text),
             (OptionKind::Switch, Value::Bool(flag)) => OptionValue::Flag(*flag),
             (OptionKind::Limit, Value::Null) => OptionValue::Nothing,

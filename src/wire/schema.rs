@@ -1,6 +1,7 @@
 //! OpenAPI schemas of the wire format (the `utoipa` feature): the shapes a
 //! request may take, for the document only. Requests are read by the
-//! functions of [`crate::wire`]; these types are never built.
+//! functions of [`crate::wire`]; these types are never built (they derive
+//! `Serialize` only so that utoipa reads their serde attributes).
 #![allow(dead_code)]
 
 use utoipa::ToSchema;
@@ -25,7 +26,8 @@ pub struct PlayerIndex(u64);
 pub struct PlyCount(u64);
 
 /// A position: the compact position string, or the JSON form.
-#[derive(ToSchema)]
+#[derive(ToSchema, serde::Serialize)]
+#[serde(untagged)]
 #[schema(example = "star4 classic south:111-120/north:0-9 0 0 -")]
 pub enum PositionInput {
     /// The position string (see `docs/notation.md`).
@@ -36,7 +38,8 @@ pub enum PositionInput {
 
 /// Rules: the text form (`classic`, `classic,long_jumps=on,max_plies=300`),
 /// or an object naming a preset and any overrides.
-#[derive(ToSchema)]
+#[derive(ToSchema, serde::Serialize)]
+#[serde(untagged)]
 #[schema(example = "classic")]
 pub enum RulesInput {
     /// Preset name, then `,option=value` overrides.
@@ -46,7 +49,8 @@ pub enum RulesInput {
 }
 
 /// A preset (default `classic`) and overrides of any of its options.
-#[derive(ToSchema)]
+#[derive(ToSchema, serde::Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct RulesObject {
     /// The preset to start from; `classic` if absent.
     preset: Option<Preset>,
@@ -69,7 +73,8 @@ pub struct RulesObject {
 /// A move as a client gives it: the move text (`"111-102"`, `"95-75-57"`,
 /// `"pass"`), its ends (`{"from": 111, "to": 102}`), or a full path
 /// (`{"path": [95, 75, 57]}`, checked hop by hop).
-#[derive(ToSchema)]
+#[derive(ToSchema, serde::Serialize)]
+#[serde(untagged)]
 #[schema(example = "115-104")]
 pub enum MoveInput {
     /// The move text.
@@ -81,7 +86,8 @@ pub enum MoveInput {
 }
 
 /// A move by its ends.
-#[derive(ToSchema)]
+#[derive(ToSchema, serde::Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoveEnds {
     /// Start hole.
     #[schema(example = 115, value_type = HoleId)]
@@ -92,7 +98,8 @@ pub struct MoveEnds {
 }
 
 /// A move by its full path.
-#[derive(ToSchema)]
+#[derive(ToSchema, serde::Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct MovePath {
     /// Hole ids from start to end; two or more.
     #[schema(example = json!([115, 104]), value_type = Vec<HoleId>, min_items = 2)]
