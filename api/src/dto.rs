@@ -22,7 +22,7 @@ pub use sternhalma::wire::schema::{HoleId, PlayerIndex, PlyCount};
 // field in its errors; the schemas come from `sternhalma::wire::schema`.
 
 /// Rules as a request gives them: text, or a preset with overrides.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[schema(value_type = wire::schema::RulesInput)]
 pub struct RulesInput(pub Value);
 

@@ -18,7 +18,7 @@ pub const MAX_PAGE: u32 = 200;
 pub const MAX_NAME_CHARS: usize = 40;
 
 /// One seat of a new match, in turn order (seat `n` plays player `n`).
-#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "randy", "bot": {"kind": "random", "seed": 7}}))]
 pub struct SeatRequest {
@@ -44,8 +44,9 @@ pub struct NewMatchRequest {
 }
 
 /// A match to create: the game (as `POST /v1/positions` takes it) and one
-/// entry per player.
-#[derive(Clone, Debug, ToSchema)]
+/// entry per player. (The schema of the body; `NewMatchRequest` reads it.)
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 #[schema(example = json!({
     "board": "rhombus5x2",

@@ -1,6 +1,7 @@
 //! New positions; validation and conversion between the two forms.
 
 use actix_web::{post, web};
+use serde::Serialize;
 use serde_json::Value;
 use sternhalma::Position;
 use sternhalma::wire;
@@ -18,7 +19,8 @@ pub fn configure(config: &mut ServiceConfig) {
 
 /// What game to start (the schema of the body; `sternhalma::wire::new_game`
 /// reads it).
-#[derive(Debug, Default, ToSchema)]
+#[derive(Debug, Default, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 #[schema(example = json!({"board": "star4", "layout": "2", "rules": "classic", "first_player": 0}))]
 pub struct NewPosition {
