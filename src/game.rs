@@ -40,6 +40,44 @@ impl NewGame {
     /// The number of players when no layout is given.
     pub const DEFAULT_PLAYERS: usize = 2;
 
+    /// Turns per player in the move limit of a game played by programs
+    /// (stored matches, tournaments) whose rules set none: without one, a
+    /// peg parked in an opponent's target under `classic` can block a game
+    /// forever, and random play never ends (`docs/rules.md`).
+    pub const PROGRAM_TURNS_PER_PLAYER: u32 = 200;
+
+    /// The move limit for a game played by programs: the rules' own, or
+    /// else [`NewGame::PROGRAM_TURNS_PER_PLAYER`] turns for each player.
+    ///
+    /// ```
+    /// use sternhalma::{NewGame, Rules};
+    /// assert_eq!(NewGame::default().program_move_limit(), Some(400));
+    /// let research = NewGame { rules: Some(Rules::research()), ..NewGame::default() };
+    /// assert_eq!(research.program_move_limit(), Some(200));
+    /// ```
+    #[must_use]
+    pub fn program_move_limit(&self) -> Option<u32> {
+        let setup = self.setup();
+        setup.rules.max_plies.or_else(|| {
+            let players = u32::try_from(setup.players.len()).unwrap_or(u32::MAX);
+            Some(NewGame::PROGRAM_TURNS_PER_PLAYER.saturating_mul(players))
+        })
+    }
+
+    /// The game with the rules' move limit set to `max_plies` (`None`: no
+    /// limit). The board is fixed first, so a new limit never changes the
+    /// default board (which follows the preset the rules print as).
+    #[must_use]
+    pub fn with_max_plies(mut self, max_plies: Option<u32>) -> NewGame {
+        let setup = self.setup();
+        self.board = Some(setup.board);
+        self.rules = Some(Rules {
+            max_plies,
+            ..setup.rules
+        });
+        self
+    }
+
     /// The unchecked start this describes, defaults filled in.
     #[must_use]
     pub fn setup(&self) -> Setup {

@@ -133,6 +133,13 @@ impl Preset {
         Preset::Research,
     ];
 
+    /// The preset for games between programs (bots, tournaments): `masters`.
+    /// Under `classic` a peg left in an opponent's target blocks that
+    /// opponent's finish forever; under `masters` the swap rule lets the
+    /// opponent exchange places with it, and resting forbidden keeps pegs
+    /// from parking in other players' triangles at all (`docs/rules.md`).
+    pub const FOR_PROGRAMS: Preset = Preset::Masters;
+
     /// The move limit of the `research` preset.
     pub const RESEARCH_MAX_PLIES: u32 = 200;
 

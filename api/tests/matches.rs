@@ -112,6 +112,85 @@ fn state(id: i64) -> Value {
     reply.json()
 }
 
+/// Plays the open seat of `id` with a seeded random chooser until the match
+/// is over; answers the final state.
+fn play_out(created: &Created, seat: usize) -> Value {
+    let mut view = created.state.clone();
+    let mut choice = 0_usize;
+    while view["status"] == "in_progress" {
+        assert_eq!(view["to_move"], seat, "the bot never waits for a client");
+        let moves = view["legal_moves"].as_array().unwrap();
+        choice = (choice * 7 + 3) % moves.len();
+        let reply = post(
+            &format!("/v1/matches/{}/moves", created.id),
+            Some(created.token(seat)),
+            json!({"ply": view["ply"], "move": moves[choice]["text"]}),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        view = reply.json()["match"].clone();
+    }
+    view
+}
+
+#[test]
+fn a_random_game_under_the_defaults_ends_by_the_move_limit() {
+    // classic on the standard star, a random bot against random moves: a peg
+    // parked in a target can block it forever, so matches get a move limit
+    // by default (200 turns a player) and the result ranks by progress.
+    let created = create(json!({
+        "seats": [{"name": "coin"}, {"name": "randy", "bot": {"kind": "random", "seed": 5}}]
+    }));
+    assert_eq!(
+        created.state["position"]["rules"]["max_plies"], 400,
+        "{}",
+        created.state
+    );
+    let view = play_out(&created, 0);
+    assert_eq!(view["status"], "finished");
+    assert_eq!(view["ply"], 400);
+    let result = &view["result"];
+    assert_eq!(result["ending"], "outcome");
+    assert_eq!(result["reason"], "move_limit", "{result}");
+    assert_eq!(result["results"], json!([0.0, 0.0]));
+    assert_eq!(result["summary"], "draw by the move limit (400 plies)");
+    // The tie-break names every seat once.
+    let mut ranked: Vec<u64> = result["by_progress"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|rank| rank.as_array().unwrap().iter().map(|s| s.as_u64().unwrap()))
+        .collect();
+    ranked.sort_unstable();
+    assert_eq!(ranked, [0, 1]);
+}
+
+#[test]
+fn the_move_limit_can_be_set_or_removed() {
+    let set =
+        create(json!({"max_plies": 12, "seats": [{}, {"bot": {"kind": "random", "seed": 1}}]}));
+    assert_eq!(set.state["position"]["rules"]["max_plies"], 12);
+    let view = play_out(&set, 0);
+    assert_eq!(
+        (view["ply"].as_u64(), view["result"]["reason"].as_str()),
+        (Some(12), Some("move_limit"))
+    );
+    let none = create(json!({"max_plies": null, "seats": [{}, {}]}));
+    assert_eq!(none.state["position"]["rules"]["max_plies"], Value::Null);
+    assert_eq!(none.state["position"]["rules"]["text"], "classic");
+    // The rules' own limit is kept; the board stays the preset's.
+    let research = create(json!({"rules": "research", "seats": [{}, {}]}));
+    assert_eq!(research.state["position"]["rules"]["max_plies"], 200);
+    let fill = create(json!({"rules": {"anti_spoiling": "fill_available"}, "seats": [{}, {}]}));
+    assert!(
+        fill.state["position"]["position_string"]
+            .as_str()
+            .unwrap()
+            .starts_with("star4 "),
+        "a default limit does not move the game to the research board: {}",
+        fill.state["position"]["position_string"]
+    );
+}
+
 #[test]
 fn a_full_match_between_two_clients_and_a_bot() {
     // Three players on the small star: seats 0 and 2 are remote clients

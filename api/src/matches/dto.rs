@@ -38,6 +38,9 @@ pub struct SeatRequest {
 pub struct NewMatchRequest {
     /// One seat per player of the layout.
     pub seats: Vec<Object<SeatRequest>>,
+    /// The move limit: absent for the default, `null` for none.
+    #[serde(default, deserialize_with = "sternhalma::wire::whole::nullable")]
+    pub max_plies: Option<Option<u32>>,
     /// `board`, `layout`, `rules`, `first_player`.
     #[serde(flatten)]
     pub game: serde_json::Map<String, serde_json::Value>,
@@ -66,6 +69,12 @@ pub struct NewMatch {
     /// Who moves first (0-based); default 0.
     #[schema(value_type = Option<PlayerIndex>)]
     pub first_player: Option<usize>,
+    /// The move limit in plies, after which the game is a draw (the
+    /// result ranks the seats by progress as a tie-break). Absent: the
+    /// rules' own limit, or else 200 turns for each player, so that a game
+    /// between bots always ends; `null`: no limit.
+    #[schema(value_type = Option<u64>, nullable, minimum = 0, maximum = 4294967295.0, example = 400)]
+    pub max_plies: Option<u64>,
     /// One seat per player of the layout, in player order; at least one
     /// open (not a bot).
     #[schema(value_type = Vec<SeatRequest>)]
@@ -109,6 +118,15 @@ pub struct MatchResult {
     pub winners: Vec<usize>,
     /// Each seat's result, as the outcome's `results`: +1 best, -1 worst.
     pub results: Vec<f64>,
+    /// For a draw, why: `move_limit` (the game reached `max_plies`) or
+    /// `no_moves`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<sternhalma::DrawReason>,
+    /// For a draw by the move limit, the tie-break: the seats ranked by
+    /// progress, best first (finished first, then more pegs home, then less
+    /// distance to their targets); seats in one entry share the rank.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_progress: Option<Vec<Vec<usize>>>,
     /// The result in words.
     #[schema(example = "player 0 won")]
     pub summary: String,

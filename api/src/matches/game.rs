@@ -6,7 +6,8 @@
 //! all inside one [`MatchStore::write`]; on any error nothing is stored.
 //! Results come from [`Outcome`]: the board's, or a resignation's.
 
-use sternhalma::{Cell, MoveText, Outcome, Played, Position};
+use sternhalma::search::eval::progress_ranking;
+use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 
 use crate::bots;
 use crate::error::ApiError;
@@ -51,12 +52,25 @@ fn result(row: &MatchRow, seats: &[SeatRow], position: &Position) -> Option<Matc
     Some(match ending {
         Ending::Outcome => {
             let outcome = position.outcome();
+            let reason = match outcome {
+                Outcome::Draw { reason } => Some(reason),
+                _ => None,
+            };
             MatchResult {
                 ending,
                 resigned_seat: None,
                 winners: outcome.winners(),
                 results: position.results(),
-                summary: outcome.to_string(),
+                summary: match reason {
+                    Some(DrawReason::MoveLimit) => format!(
+                        "{outcome} ({} plies)",
+                        position.rules().max_plies.unwrap_or(u32::MAX)
+                    ),
+                    _ => outcome.to_string(),
+                },
+                reason,
+                by_progress: (reason == Some(DrawReason::MoveLimit))
+                    .then(|| progress_ranking(position)),
             }
         }
         Ending::Resignation => {
@@ -72,6 +86,8 @@ fn result(row: &MatchRow, seats: &[SeatRow], position: &Position) -> Option<Matc
                 winners: outcome.winners(),
                 results,
                 summary: format!("seat {resigned}{name} resigned"),
+                reason: None,
+                by_progress: None,
             }
         }
         Ending::Abandoned | Ending::BotLimit => MatchResult {
@@ -79,6 +95,8 @@ fn result(row: &MatchRow, seats: &[SeatRow], position: &Position) -> Option<Matc
             resigned_seat: None,
             winners: Vec::new(),
             results: vec![0.0; players],
+            reason: None,
+            by_progress: None,
             summary: if ending == Ending::Abandoned {
                 "abandoned by its creator".to_owned()
             } else {

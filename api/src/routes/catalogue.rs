@@ -119,6 +119,22 @@ pub struct Catalogue {
     pub layouts: Vec<LayoutView>,
     /// The largest request body accepted, in bytes.
     pub max_body_bytes: usize,
+    /// The preset to use for games between programs, and why.
+    pub for_programs: ForPrograms,
+}
+
+/// What a class should play its bots under.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ForPrograms {
+    /// The preset: `masters`.
+    #[schema(example = "masters")]
+    pub preset: &'static str,
+    /// Why, in a sentence.
+    pub why: &'static str,
+    /// The move limit a stored match gets when its rules set none, in turns
+    /// per player.
+    #[schema(example = 200)]
+    pub turns_per_player: u32,
 }
 
 fn layout_view(name: &'static str, layout: &Layout) -> LayoutView {
@@ -144,6 +160,11 @@ pub async fn catalogue() -> web::Json<Catalogue> {
         .map(|name| layout_view(name, &name.parse().expect("standard layouts parse")))
         .collect();
     web::Json(Catalogue {
+        for_programs: ForPrograms {
+            preset: Preset::FOR_PROGRAMS.name(),
+            why: "Under classic a peg left in an opponent's target blocks that opponent's finish forever; under masters the swap rule lets the opponent exchange places with it and resting forbidden keeps pegs out of other players' triangles, so every game can be finished.",
+            turns_per_player: sternhalma::NewGame::PROGRAM_TURNS_PER_PLAYER,
+        },
         presets: Preset::ALL
             .into_iter()
             .map(|preset| PresetView {

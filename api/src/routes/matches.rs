@@ -24,7 +24,6 @@ use crate::matches::dto::{
 use crate::matches::game;
 use crate::matches::storage::SeatPlan;
 use crate::matches::tokens::{TokenHash, bearer, new_token, random_u64};
-use crate::routes::positions::NewPosition;
 use crate::store::Store;
 use sternhalma::wire::whole::Object;
 
@@ -82,7 +81,12 @@ pub async fn create_match(
     body: web::Json<Object<NewMatchRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
-    let start = NewPosition::start(&serde_json::Value::Object(request.game))?;
+    let game = sternhalma::wire::new_game(&serde_json::Value::Object(request.game))?;
+    let max_plies = match request.max_plies {
+        None => game.program_move_limit(),
+        Some(limit) => limit,
+    };
+    let start = game.with_max_plies(max_plies).start()?;
     let players = start.layout().player_count();
     if request.seats.len() != players {
         return Err(ApiError::unprocessable(
