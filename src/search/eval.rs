@@ -215,6 +215,50 @@ pub fn evaluate(position: &Position, player: usize) -> f64 {
     f64::from(Evaluator::new(position).evaluate(position, player))
 }
 
+/// The players ranked by progress, best first, each rank holding the
+/// players who share it: those who finished first, in finishing order; then
+/// more pegs home ([`pegs_home`]); then a shorter [`distance_to_target`].
+/// The tie-break for games cut short by a move limit, which the rules score
+/// as a draw (`docs/rules.md`).
+///
+/// ```
+/// use sternhalma::Position;
+/// use sternhalma::search::eval::progress_ranking;
+/// let start: Position = "star4 classic south:111-120/north:0-9 0 0 -".parse()?;
+/// assert_eq!(progress_ranking(&start), [vec![0, 1]]);
+/// let ahead = start.play_text("115-104")?;
+/// assert_eq!(progress_ranking(&ahead), [vec![0], vec![1]]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn progress_ranking(position: &Position) -> Vec<Vec<usize>> {
+    let evaluator = Evaluator::new(position);
+    let finishers = position.finishers();
+    let players = position.layout().player_count();
+    // Smaller keys rank higher: finishing order, then pegs home, then distance.
+    let key = |player: usize| {
+        let finished = finishers
+            .iter()
+            .position(|f| f.player == player)
+            .unwrap_or(players);
+        (
+            finished,
+            std::cmp::Reverse(pegs_home(position, player)),
+            evaluator.distance_to_target(position, player),
+        )
+    };
+    let mut order: Vec<usize> = (0..players).collect();
+    order.sort_by_key(|&player| key(player));
+    let mut ranks: Vec<Vec<usize>> = Vec::new();
+    for player in order {
+        match ranks.last_mut() {
+            Some(rank) if key(rank[0]) == key(player) => rank.push(player),
+            _ => ranks.push(vec![player]),
+        }
+    }
+    ranks
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,48 +306,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The players ranked by progress, best first, each rank holding the
-/// players who share it: those who finished first, in finishing order; then
-/// more pegs home ([`pegs_home`]); then a shorter [`distance_to_target`].
-/// The tie-break for games cut short by a move limit, which the rules score
-/// as a draw (`docs/rules.md`).
-///
-/// ```
-/// use sternhalma::Position;
-/// use sternhalma::search::eval::progress_ranking;
-/// let start: Position = "star4 classic south:111-120/north:0-9 0 0 -".parse()?;
-/// assert_eq!(progress_ranking(&start), [vec![0, 1]]);
-/// let ahead = start.play_text("115-104")?;
-/// assert_eq!(progress_ranking(&ahead), [vec![0], vec![1]]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[must_use]
-pub fn progress_ranking(position: &Position) -> Vec<Vec<usize>> {
-    let evaluator = Evaluator::new(position);
-    let finishers = position.finishers();
-    let players = position.layout().player_count();
-    // Smaller keys rank higher: finishing order, then pegs home, then distance.
-    let key = |player: usize| {
-        let finished = finishers
-            .iter()
-            .position(|f| f.player == player)
-            .unwrap_or(players);
-        (
-            finished,
-            std::cmp::Reverse(pegs_home(position, player)),
-            evaluator.distance_to_target(position, player),
-        )
-    };
-    let mut order: Vec<usize> = (0..players).collect();
-    order.sort_by_key(|&player| key(player));
-    let mut ranks: Vec<Vec<usize>> = Vec::new();
-    for player in order {
-        match ranks.last_mut() {
-            Some(rank) if key(rank[0]) == key(player) => rank.push(player),
-            _ => ranks.push(vec![player]),
-        }
-    }
-    ranks
 }
