@@ -69,5 +69,5 @@ pub use rules::{
     AntiSpoiling, Finish, OPTION_NAMES, OptionKind, OptionValue, Preset, Resting, Rules,
     UnusedTriangles,
 };
-pub use setup::{Finisher, PegSet, Setup, SetupError, SetupProblem};
+pub use setup::{Finisher, PegSet, Resignation, Setup, SetupError, SetupProblem};
 pub use svg::{SvgOptions, render_svg, triangle_colour};

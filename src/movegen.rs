@@ -89,13 +89,24 @@ impl Position {
                 return true;
             }
         }
+        if self.resigned_mask != 0 && self.players_left() <= 1 {
+            return true;
+        }
         self.ply >= self.rules.ply_limit()
+    }
+
+    /// Players still playing: neither resigned nor, under `finish =
+    /// ranking`, finished.
+    pub(crate) fn players_left(&self) -> usize {
+        (0..self.layout.player_count())
+            .filter(|&p| self.takes_turns(p))
+            .count()
     }
 
     /// Whether every player still in the game would have to pass.
     pub(crate) fn everyone_stuck(&self) -> bool {
         (0..self.layout.player_count())
-            .filter(|&p| !self.is_finished(p))
+            .filter(|&p| !self.is_finished(p) && !self.is_resigned(p))
             .all(|p| !self.has_move(p))
     }
 

@@ -340,6 +340,13 @@ pub enum IllegalMove {
         /// The finished player.
         player: usize,
     },
+    /// A resignation the game does not allow ([`crate::Position::resign`]).
+    CannotResign {
+        /// Who would resign.
+        player: usize,
+        /// Why not.
+        reason: &'static str,
+    },
 }
 
 impl IllegalMove {
@@ -365,6 +372,7 @@ impl IllegalMove {
             IllegalMove::SwapNotAllowed { .. } => "swap_not_allowed",
             IllegalMove::PassNotAllowed => "pass_not_allowed",
             IllegalMove::FinishedMustPass { .. } => "finished_must_pass",
+            IllegalMove::CannotResign { .. } => "cannot_resign",
         }
     }
 }
@@ -444,6 +452,9 @@ impl fmt::Display for IllegalMove {
                 f,
                 "player {player} has finished and passes until the round is played out"
             ),
+            IllegalMove::CannotResign { player, reason } => {
+                write!(f, "player {player} cannot resign: {reason}")
+            }
         }
     }
 }

@@ -29,7 +29,7 @@ use crate::cell::Cell;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::setup::{Finisher, PegSet, Setup, SetupError};
+use crate::setup::{Finisher, PegSet, Resignation, Setup, SetupError};
 
 /// Holes written compactly: runs of three or more consecutive ids as ranges.
 fn write_holes(f: &mut fmt::Formatter<'_>, holes: &[usize]) -> fmt::Result {
@@ -69,18 +69,32 @@ impl fmt::Display for Setup {
             }
         }
         write!(f, " {} {} ", self.side_to_move, self.ply)?;
-        if self.finished.is_empty() {
-            f.write_str("-")
-        } else {
-            for (i, finisher) in self.finished.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(",")?;
-                }
-                write!(f, "{}@{}", finisher.player, finisher.ply)?;
-            }
-            Ok(())
+        let finished: Vec<(usize, u32)> = self.finished.iter().map(|f| (f.player, f.ply)).collect();
+        write_players_at(f, &finished)?;
+        // The resignations field only when there are any, so that every
+        // position without one prints as it always did.
+        if !self.resigned.is_empty() {
+            f.write_str(" ")?;
+            let resigned: Vec<(usize, u32)> =
+                self.resigned.iter().map(|r| (r.player, r.ply)).collect();
+            write_players_at(f, &resigned)?;
         }
+        Ok(())
     }
+}
+
+/// `player@ply` entries joined by commas, or `-` for none.
+fn write_players_at(f: &mut fmt::Formatter<'_>, entries: &[(usize, u32)]) -> fmt::Result {
+    if entries.is_empty() {
+        return f.write_str("-");
+    }
+    for (i, (player, ply)) in entries.iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, "{player}@{ply}")?;
+    }
+    Ok(())
 }
 
 fn number<T: FromStr>(whole: &str, digits: &str, what: &str) -> Result<T, ParseError> {
@@ -162,7 +176,8 @@ fn parse_pegs(whole: &str, text: &str) -> Result<Vec<Vec<PegSet>>, ParseError> {
         .collect()
 }
 
-fn parse_finished(whole: &str, text: &str) -> Result<Vec<Finisher>, ParseError> {
+/// `player@ply` entries (finishers or resignations), or `-` for none.
+fn parse_players_at(whole: &str, text: &str, what: &str) -> Result<Vec<(usize, u32)>, ParseError> {
     if text == "-" {
         return Ok(Vec::new());
     }
@@ -173,14 +188,14 @@ fn parse_finished(whole: &str, text: &str) -> Result<Vec<Finisher>, ParseError> 
                     ParseErrorKind::Position,
                     whole,
                     format!(
-                        "{item:?} is not a finisher; write player@ply, e.g. 1@57, or - for none"
+                        "{item:?} is not a {what} entry; write player@ply, e.g. 1@57, or - for none"
                     ),
                 )
             })?;
-            Ok(Finisher {
-                player: number(whole, player, "a finished player")?,
-                ply: number(whole, ply, "a finishing ply")?,
-            })
+            Ok((
+                number(whole, player, &format!("a {what} player"))?,
+                number(whole, ply, &format!("a {what} ply"))?,
+            ))
         })
         .collect()
 }
@@ -190,11 +205,11 @@ impl FromStr for Setup {
 
     fn from_str(text: &str) -> Result<Setup, ParseError> {
         let fields: Vec<&str> = text.split(' ').collect();
-        if fields.len() < 3 || fields.len() > 6 {
+        if fields.len() < 3 || fields.len() > 7 {
             return Err(ParseError::new(
                 ParseErrorKind::Position,
                 text,
-                "expected 3 to 6 fields separated by single spaces: board rules pegs [side [ply [finished]]], e.g. star4 classic south:111-120/north:0-9 0 0 -",
+                "expected 3 to 7 fields separated by single spaces: board rules pegs [side [ply [finished [resigned]]]], e.g. star4 classic south:111-120/north:0-9 0 0 -",
             ));
         }
         let board: Board = fields[0].parse().map_err(|e: ParseError| {
@@ -216,7 +231,20 @@ impl FromStr for Setup {
                 .map_or(Ok(0), |ply| number(text, ply, "the ply count"))?,
             finished: fields
                 .get(5)
-                .map_or(Ok(Vec::new()), |finished| parse_finished(text, finished))?,
+                .map_or(Ok(Vec::new()), |field| {
+                    parse_players_at(text, field, "finished")
+                })?
+                .into_iter()
+                .map(|(player, ply)| Finisher { player, ply })
+                .collect(),
+            resigned: fields
+                .get(6)
+                .map_or(Ok(Vec::new()), |field| {
+                    parse_players_at(text, field, "resigned")
+                })?
+                .into_iter()
+                .map(|(player, ply)| Resignation { player, ply })
+                .collect(),
         })
     }
 }

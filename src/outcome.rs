@@ -269,7 +269,8 @@ impl Position {
                             >= self.layout.player_count().saturating_sub(1).max(1)
                     }
                 };
-            return self.final_outcome(if by_finish || !limit {
+            let by_resignation = self.resigned_mask != 0 && self.players_left() <= 1;
+            return self.final_outcome(if by_finish || by_resignation || !limit {
                 None
             } else {
                 Some(DrawReason::MoveLimit)
@@ -289,17 +290,19 @@ impl Position {
         self.outcome().is_over()
     }
 
-    /// The outcome of a game that has ended, from who finished; `cut_short`
-    /// tells why it ended early, if it did. Those not finished share the
-    /// last place.
+    /// The outcome of a game that has ended, from who finished and who
+    /// resigned; `cut_short` tells why it ended early, if it did. Those
+    /// still playing share the place after the finishers; those who
+    /// resigned come last, the latest first.
     fn final_outcome(&self, cut_short: Option<DrawReason>) -> Outcome {
         let finishers = self.finishers_raw();
-        if finishers.is_empty() {
+        let resigned = self.resigned_raw();
+        if finishers.is_empty() && resigned.is_empty() {
             return Outcome::Draw {
                 reason: cut_short.unwrap_or(DrawReason::NoMoves),
             };
         }
-        if self.rules.finish == Finish::Ranking {
+        if self.rules.finish == Finish::Ranking || finishers.is_empty() {
             let mut ranks: Vec<Vec<usize>> = Vec::new();
             let mut last_ply = None;
             for &(player, ply) in finishers {
@@ -314,11 +317,12 @@ impl Position {
                 last_ply = Some(ply);
             }
             let rest: Vec<usize> = (0..self.layout.player_count())
-                .filter(|&p| !self.is_finished(p))
+                .filter(|&p| !self.is_finished(p) && !self.is_resigned(p))
                 .collect();
             if !rest.is_empty() {
                 ranks.push(rest);
             }
+            ranks.extend(resigned.iter().rev().map(|&(p, _)| vec![usize::from(p)]));
             return Outcome::Ranking { ranks };
         }
         let winners: Vec<usize> = finishers.iter().map(|&(p, _)| usize::from(p)).collect();

@@ -9,7 +9,7 @@ use crate::geometry::Geometry;
 use crate::layout::{Layout, MAX_SETS};
 use crate::moves::{IllegalMove, Move, MoveError, MoveText};
 use crate::rules::{AntiSpoiling, Finish, Resting, Rules};
-use crate::setup::{Finisher, Setup, SetupError};
+use crate::setup::{Finisher, Resignation, Setup, SetupError};
 use crate::zobrist::KEYS;
 
 /// A legal position. Only made through validation ([`Setup::validate`]) or
@@ -43,6 +43,9 @@ pub struct Position {
     pub(crate) ply: u32,
     pub(crate) finished: [(u8, u32); MAX_SETS],
     pub(crate) finished_len: u8,
+    /// Players who resigned, as a bit mask, and in order with the ply.
+    pub(crate) resigned_mask: u8,
+    pub(crate) resigned: [(u8, u32); MAX_SETS],
     pub(crate) hash: u64,
     /// Fixed for the game, derived from the layout and the geometry.
     pub(crate) frame: Frame,
@@ -133,12 +136,19 @@ impl Position {
             ply: setup.ply,
             finished: [(0, 0); MAX_SETS],
             finished_len: 0,
+            resigned_mask: 0,
+            resigned: [(0, 0); MAX_SETS],
             hash: 0,
             frame: Frame::new(geometry, &layout),
         };
         for f in &setup.finished {
             position.finished[usize::from(position.finished_len)] = (f.player as u8, f.ply);
             position.finished_len += 1;
+        }
+        for r in &setup.resigned {
+            let index = position.resigned_mask.count_ones() as usize;
+            position.resigned[index] = (r.player as u8, r.ply);
+            position.resigned_mask |= 1 << r.player;
         }
         position.hash = position.compute_hash();
         position
@@ -153,6 +163,9 @@ impl Position {
         }
         for &(player, _) in self.finishers_raw() {
             hash ^= KEYS.finished[usize::from(player)];
+        }
+        for &(player, _) in self.resigned_raw() {
+            hash ^= KEYS.resigned[usize::from(player)];
         }
         hash
     }
@@ -275,6 +288,84 @@ impl Position {
             .collect()
     }
 
+    pub(crate) fn resigned_raw(&self) -> &[(u8, u32)] {
+        &self.resigned[..self.resigned_mask.count_ones() as usize]
+    }
+
+    /// The players who have resigned, in order, with the ply at which each
+    /// did (only in games of three or more: [`Position::resign`]).
+    #[must_use]
+    pub fn resignations(&self) -> Vec<Resignation> {
+        self.resigned_raw()
+            .iter()
+            .map(|&(player, ply)| Resignation {
+                player: usize::from(player),
+                ply,
+            })
+            .collect()
+    }
+
+    /// Whether `player` has resigned.
+    #[must_use]
+    #[inline]
+    pub fn is_resigned(&self, player: usize) -> bool {
+        self.resigned_mask & (1 << player) != 0
+    }
+
+    /// A game of three or more players after `player` resigns: they leave
+    /// the game, their pegs stay on the board as obstacles, their turns are
+    /// skipped, and they rank below every player still in the game (the
+    /// later a resignation, the higher among those who resigned). If it was
+    /// their turn, the next player's comes. The game ends when one player is
+    /// left (RULES leaves resignation to the referee; `docs/rules.md`). With
+    /// two players a resignation simply loses: [`crate::Outcome::resignation`].
+    ///
+    /// ```
+    /// use sternhalma::{Outcome, Position};
+    /// let three: Position = "star2 classic south:34-36/north_west:3,4,10/north_east:8,9,15 0 0 -".parse()?;
+    /// let after = three.resign(0)?;
+    /// assert_eq!(after.side_to_move(), 1);
+    /// assert!(!after.is_game_over());
+    /// let over = after.resign(2)?;
+    /// assert_eq!(over.outcome(), Outcome::Ranking { ranks: vec![vec![1], vec![2], vec![0]] });
+    /// assert_eq!(over.results(), [-1.0, 1.0, 0.0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The game is over, has fewer than three players, or `player` does not
+    /// exist, has finished or has resigned already.
+    pub fn resign(&self, player: usize) -> Result<Position, IllegalMove> {
+        let players = self.layout.player_count();
+        let refuse = |reason| Err(IllegalMove::CannotResign { player, reason });
+        if self.is_game_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        if players < 3 {
+            return refuse("with two players a resignation ends the game: it loses");
+        }
+        if player >= players {
+            return refuse("there is no such player");
+        }
+        if self.is_finished(player) {
+            return refuse("the player has finished");
+        }
+        if self.is_resigned(player) {
+            return refuse("the player has resigned already");
+        }
+        let mut next = self.clone();
+        let index = next.resigned_mask.count_ones() as usize;
+        next.resigned[index] = (player as u8, next.ply);
+        next.resigned_mask |= 1 << player;
+        next.hash ^= KEYS.resigned[player];
+        if usize::from(next.side) == player {
+            let to_move = next.next_player(player);
+            next.hash ^= KEYS.side[player] ^ KEYS.side[to_move];
+            next.side = to_move as u8;
+        }
+        Ok(next)
+    }
+
     /// Whether `player` has finished (all sets home, at some point).
     #[must_use]
     pub fn is_finished(&self, player: usize) -> bool {
@@ -318,17 +409,24 @@ impl Position {
     }
 
     /// The player who moves after `player`: the next in turn order, skipping
-    /// finished players under `finish = ranking`.
+    /// players who resigned, and finished players under `finish = ranking`.
     pub(crate) fn next_player(&self, player: usize) -> usize {
         let count = self.layout.player_count();
-        if self.rules.finish == Finish::Ranking {
+        if self.rules.finish == Finish::Ranking || self.resigned_mask != 0 {
             (1..=count)
                 .map(|i| (player + i) % count)
-                .find(|&p| !self.is_finished(p))
+                .find(|&p| self.takes_turns(p))
                 .unwrap_or(player)
         } else {
             (player + 1) % count
         }
+    }
+
+    /// Whether `player` still gets turns: not resigned, and not finished
+    /// under `finish = ranking`.
+    pub(crate) fn takes_turns(&self, player: usize) -> bool {
+        !(self.is_resigned(player)
+            || self.rules.finish == Finish::Ranking && self.is_finished(player))
     }
 
     /// Plays a legal move in place, fast: no checks. Returns what
@@ -503,6 +601,7 @@ impl PartialEq for Position {
             && self.side == other.side
             && self.ply == other.ply
             && self.finishers_raw() == other.finishers_raw()
+            && self.resigned_raw() == other.resigned_raw()
     }
 }
 

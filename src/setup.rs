@@ -41,6 +41,23 @@ pub struct Finisher {
     pub ply: u32,
 }
 
+/// A player who resigned a game of three or more, and the ply count when
+/// they did. A resigned player leaves the game: their pegs stay where they
+/// are (obstacles, hopped over like any peg), their turns are skipped, and
+/// they rank below everyone still playing (`docs/rules.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct Resignation {
+    /// The player.
+    #[cfg_attr(feature = "utoipa", schema(value_type = crate::wire::schema::PlayerIndex))]
+    pub player: usize,
+    /// Plies played when they resigned.
+    #[cfg_attr(feature = "utoipa", schema(value_type = crate::wire::schema::PlyCount))]
+    pub ply: u32,
+}
+
 /// A position as plain data, not yet checked.
 ///
 /// ```
@@ -75,6 +92,12 @@ pub struct Setup {
     /// Players who have finished, in finishing order.
     #[cfg_attr(feature = "serde", serde(default))]
     pub finished: Vec<Finisher>,
+    /// Players who have resigned, in order.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub resigned: Vec<Resignation>,
 }
 
 /// One thing wrong with a [`Setup`].
@@ -158,6 +181,20 @@ pub enum SetupProblem {
         /// The player.
         player: usize,
     },
+    /// A resigned player that does not exist, is listed twice, has
+    /// finished, or resigned at a ply not yet played; or a resignation with
+    /// fewer than three players.
+    BadResignation {
+        /// The player given.
+        player: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A resigned player cannot be to move: their turns are skipped.
+    SideToMoveResigned {
+        /// The player.
+        side: usize,
+    },
 }
 
 impl SetupProblem {
@@ -180,6 +217,8 @@ impl SetupProblem {
             SetupProblem::SideToMoveFinished { .. } => "side_to_move_finished",
             SetupProblem::BadFinisher { .. } => "bad_finisher",
             SetupProblem::HomeButNotFinished { .. } => "home_but_not_finished",
+            SetupProblem::BadResignation { .. } => "bad_resignation",
+            SetupProblem::SideToMoveResigned { .. } => "side_to_move_resigned",
         }
     }
 }
@@ -237,6 +276,13 @@ impl fmt::Display for SetupProblem {
             SetupProblem::HomeButNotFinished { player } => write!(
                 f,
                 "player {player} has every set home but is not listed as finished"
+            ),
+            SetupProblem::BadResignation { player, reason } => {
+                write!(f, "resigned player {player}: {reason}")
+            }
+            SetupProblem::SideToMoveResigned { side } => write!(
+                f,
+                "player {side} is to move but has resigned, and resigned players are skipped"
             ),
         }
     }
@@ -303,6 +349,7 @@ impl Setup {
             side_to_move: 0,
             ply: 0,
             finished: Vec::new(),
+            resigned: Vec::new(),
         }
     }
 
@@ -332,6 +379,7 @@ impl Setup {
             side_to_move: position.side_to_move(),
             ply: position.ply(),
             finished: position.finishers(),
+            resigned: position.resignations(),
         }
     }
 
@@ -482,9 +530,37 @@ impl Setup {
             }
             listed.push(f.player);
         }
+        let mut resigned: Vec<usize> = Vec::new();
+        for r in &self.resigned {
+            let reason = if players < 3 {
+                Some("only a game of three or more players goes on after a resignation")
+            } else if r.player >= players {
+                Some("no such player")
+            } else if resigned.contains(&r.player) {
+                Some("listed twice")
+            } else if listed.contains(&r.player) {
+                Some("has finished")
+            } else if r.ply > self.ply {
+                Some("resigned at a ply not yet played")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                problems.push(SetupProblem::BadResignation {
+                    player: r.player,
+                    reason,
+                });
+            }
+            resigned.push(r.player);
+        }
+        if resigned.contains(&self.side_to_move) && resigned.len() + 1 < players {
+            problems.push(SetupProblem::SideToMoveResigned {
+                side: self.side_to_move,
+            });
+        }
         if self.rules.finish == Finish::Ranking
             && listed.contains(&self.side_to_move)
-            && listed.len() + 1 < players
+            && listed.len() + resigned.len() + 1 < players
         {
             problems.push(SetupProblem::SideToMoveFinished {
                 side: self.side_to_move,

@@ -15,11 +15,13 @@ const fn splitmix64(state: u64) -> (u64, u64) {
 }
 
 /// Everything hashed: a peg of the set starting in each triangle on each
-/// hole, the player to move, and which players have finished.
+/// hole, the player to move, which players have finished and which have
+/// resigned.
 pub(crate) struct Keys {
     pub(crate) pegs: [[u64; Cell::MAX_HOLES]; MAX_SETS],
     pub(crate) side: [u64; MAX_SETS],
     pub(crate) finished: [u64; MAX_SETS],
+    pub(crate) resigned: [u64; MAX_SETS],
 }
 
 const fn generate() -> Keys {
@@ -27,6 +29,7 @@ const fn generate() -> Keys {
         pegs: [[0; Cell::MAX_HOLES]; MAX_SETS],
         side: [0; MAX_SETS],
         finished: [0; MAX_SETS],
+        resigned: [0; MAX_SETS],
     };
     // The digits of "Stern-Halma 1892".
     let mut state = 0x5374_6572_6E48_1892;
@@ -51,6 +54,15 @@ const fn generate() -> Keys {
         keys.finished[p] = key;
         p += 1;
     }
+    // Drawn after the others, so that every earlier key (and every hash of a
+    // position without resignations) is unchanged.
+    let mut p = 0;
+    while p < MAX_SETS {
+        let (next, key) = splitmix64(state);
+        state = next;
+        keys.resigned[p] = key;
+        p += 1;
+    }
     keys
 }
 
@@ -65,6 +77,7 @@ mod tests {
         let mut all: Vec<u64> = KEYS.pegs.iter().flatten().copied().collect();
         all.extend(KEYS.side);
         all.extend(KEYS.finished);
+        all.extend(KEYS.resigned);
         let n = all.len();
         all.sort_unstable();
         all.dedup();

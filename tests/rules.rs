@@ -848,3 +848,139 @@ fn under_round_a_finished_player_passes_until_the_round_ends() {
     );
     assert_eq!(play(&after, "5-9").outcome(), Outcome::Won { winner: 1 });
 }
+
+// ---- Resigning with three or more players (docs/rules.md) ---------------------
+
+const FOUR: &str =
+    "star2 classic south:34-36/south_west:21,27,28/north:0-2/north_east:8,9,15 0 0 -";
+const THREE: &str = "star2 classic south:34-36/north_west:3,4,10/north_east:8,9,15 0 0 -";
+
+#[test]
+fn a_resigning_player_leaves_and_the_others_play_on() {
+    // Four players; south (0) moves, then south_west (1) resigns on its turn.
+    let p = position(FOUR).play_text("34-29").unwrap();
+    assert_eq!(p.side_to_move(), 1);
+    let after = p.resign(1).unwrap();
+    assert!(after.is_resigned(1));
+    assert_eq!(after.outcome(), Outcome::InProgress);
+    assert_eq!(after.side_to_move(), 2, "the turn passes on");
+    assert_eq!(after.ply(), 1, "a resignation is not a move");
+    // Its pegs stay on the board, and its turns are skipped from now on.
+    assert_eq!(after.player_pegs(1), p.player_pegs(1));
+    let mut game = after.clone();
+    for _ in 0..6 {
+        let mover = game.side_to_move();
+        assert_ne!(mover, 1, "a resigned player never moves");
+        let mv = game.legal_moves()[0];
+        game = game.play(mv).unwrap();
+    }
+    // The string and the JSON-free setup carry the resignation, and the
+    // hash follows it.
+    assert_eq!(
+        after.to_string(),
+        "star2 classic south:29,35,36/south_west:21,27,28/north:0-2/north_east:8,9,15 2 1 - 1@1"
+    );
+    let back: Position = after.to_string().parse().unwrap();
+    assert_eq!(back, after);
+    assert_eq!(back.zobrist_hash(), after.zobrist_hash());
+    assert_ne!(after.zobrist_hash(), p.zobrist_hash());
+}
+
+#[test]
+fn a_resigned_players_pegs_are_obstacles_that_can_be_hopped() {
+    // north_west (1) resigns with a peg on 24, next to south's 30 ...
+    let p = position("star2 classic south:30,35,36/north_west:3,4,24/north_east:8,9,15 1 0 -");
+    let after = p.resign(1).unwrap();
+    assert_eq!(after.side_to_move(), 2);
+    let after = after.play_text("8-7").unwrap();
+    // ... and south hops over it: from 30 (-1, 2) over 24 (0, 1) to 19 (1, 0).
+    let hop = after.parse_move(&"30-19".parse().unwrap()).unwrap();
+    assert_eq!(hop.kind(), MoveKind::Hop);
+}
+
+#[test]
+fn the_game_ends_when_one_player_is_left_resigners_ranked_last() {
+    let p = position(THREE);
+    let one = p.resign(0).unwrap();
+    let over = one.resign(2).unwrap();
+    assert!(over.is_game_over());
+    assert!(over.legal_moves().is_empty());
+    // The last to resign ranks above the first.
+    assert_eq!(
+        over.outcome(),
+        Outcome::Ranking {
+            ranks: vec![vec![1], vec![2], vec![0]]
+        }
+    );
+    assert_eq!(over.results(), [-1.0, 1.0, 0.0]);
+    assert_eq!(over.resign(1), Err(IllegalMove::GameOver));
+}
+
+#[test]
+fn a_draw_by_the_move_limit_ranks_resigners_below_the_rest() {
+    let p = position(&THREE.replace("classic", "classic,max_plies=2"));
+    let p = p.resign(1).unwrap().play_text("34-29").unwrap();
+    let p = p.play(p.legal_moves()[0]).unwrap();
+    assert_eq!(p.ply(), 2);
+    assert_eq!(
+        p.outcome(),
+        Outcome::Ranking {
+            ranks: vec![vec![0, 2], vec![1]]
+        }
+    );
+    assert_eq!(p.results(), [0.5, -1.0, 0.5]);
+}
+
+#[test]
+fn a_finisher_still_wins_under_first() {
+    // south (0) one step from home on star1, three players; north_west resigned.
+    let p = position("star1 classic south:2/north_west:3/north_east:9 0 0 -");
+    let p = p.resign(1).unwrap();
+    let won = p.play_text("2-0").unwrap();
+    assert_eq!(won.outcome(), Outcome::Won { winner: 0 });
+}
+
+#[test]
+fn resignations_the_rules_refuse() {
+    let code = |result: Result<Position, IllegalMove>| result.unwrap_err().code();
+    // Two players: a resignation ends the game (Outcome::resignation).
+    let two = position("star4 classic south:111-120/north:0-9 0 0 -");
+    assert_eq!(code(two.resign(0)), "cannot_resign");
+    let three = position(THREE);
+    assert_eq!(code(three.resign(3)), "cannot_resign");
+    assert_eq!(code(three.resign(1).unwrap().resign(1)), "cannot_resign");
+    let finished =
+        position("star1 classic,finish=ranking south:0/north_west:3/north_east:9 1 1 0@1");
+    assert_eq!(code(finished.resign(0)), "cannot_resign");
+}
+
+#[test]
+fn resignations_in_a_setup_are_validated() {
+    let problems = |text: &str| -> Vec<&'static str> {
+        text.parse::<Setup>()
+            .unwrap()
+            .validate()
+            .unwrap_err()
+            .problems()
+            .iter()
+            .map(|p| p.code())
+            .collect()
+    };
+    let base = "star2 classic south:34-36/north_west:3,4,10/north_east:8,9,15";
+    assert_eq!(
+        problems(&format!("{base} 1 0 - 1@0")),
+        ["side_to_move_resigned"]
+    );
+    assert_eq!(problems(&format!("{base} 0 0 - 5@0")), ["bad_resignation"]);
+    assert_eq!(
+        problems(&format!("{base} 0 0 - 1@0,1@0")),
+        ["bad_resignation"]
+    );
+    assert_eq!(problems(&format!("{base} 0 0 - 1@3")), ["bad_resignation"]);
+    assert_eq!(
+        problems("star4 classic south:111-120/north:0-9 0 0 - 1@0"),
+        ["bad_resignation"],
+        "no resignation with two players"
+    );
+    assert!(format!("{base} 0 0 - 1@0").parse::<Position>().is_ok());
+}

@@ -534,6 +534,69 @@ fn etags_answer_304_until_the_state_changes() {
 }
 
 #[test]
+fn with_four_seats_a_resigner_leaves_and_the_others_play_on() {
+    // Four open seats on the small star; seat 1 resigns at ply 1.
+    let created = create(json!({
+        "board": "star2", "layout": "4", "max_plies": 40,
+        "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]
+    }));
+    let id = created.id;
+    let moves = created.state["legal_moves"].as_array().unwrap().clone();
+    let first = post(
+        &format!("/v1/matches/{id}/moves"),
+        Some(created.token(0)),
+        json!({"ply": 0, "move": moves[0]["text"]}),
+    );
+    assert_eq!(first.status, 200, "{}", first.body);
+    let resigned = post_empty(&format!("/v1/matches/{id}/resign"), Some(created.token(1)));
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let view = resigned.json();
+    assert_eq!(view["status"], "in_progress", "the others play on");
+    assert_eq!(view["ply"], 1, "a resignation is not a move");
+    assert_eq!(view["to_move"], 2, "seat 1's turn passes on");
+    assert!(
+        view["position"]["position_string"]
+            .as_str()
+            .unwrap()
+            .ends_with(" 1@1")
+    );
+    assert_eq!(
+        view["position"]["position"]["resigned"],
+        json!([{"player": 1, "ply": 1}])
+    );
+    // Twice is refused, and the resigned seat never moves again.
+    assert_problem(
+        &post_empty(&format!("/v1/matches/{id}/resign"), Some(created.token(1))),
+        409,
+        "already_resigned",
+    );
+    let mut view = view;
+    while view["status"] == "in_progress" {
+        let seat = view["to_move"].as_u64().unwrap() as usize;
+        assert_ne!(seat, 1);
+        let moves = view["legal_moves"].as_array().unwrap();
+        let reply = post(
+            &format!("/v1/matches/{id}/moves"),
+            Some(created.token(seat)),
+            json!({"ply": view["ply"], "move": moves[0]["text"]}),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        view = reply.json()["match"].clone();
+    }
+    // However it ended, seat 1 ranks last, alone.
+    let result = &view["result"];
+    assert_eq!(result["ending"], "outcome", "{result}");
+    let results = result["results"].as_array().unwrap();
+    assert_eq!(results[1], -1.0, "{result}");
+    assert!(
+        results
+            .iter()
+            .enumerate()
+            .all(|(seat, r)| seat == 1 || r.as_f64().unwrap() > -1.0)
+    );
+}
+
+#[test]
 fn resign_and_abandon_record_the_outcome() {
     let created = two_open_seats();
     let id = created.id;

@@ -25,6 +25,7 @@ fn position_with(board: Board, pegs: u128) -> Option<Position> {
         side_to_move: 0,
         ply: 0,
         finished: Vec::new(),
+        resigned: Vec::new(),
     }
     .validate()
     .ok()

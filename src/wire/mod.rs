@@ -48,7 +48,7 @@ use crate::moves::MoveText;
 use crate::notation::PositionError;
 use crate::position::Position;
 use crate::rules::{OPTION_NAMES, OptionKind, OptionValue, Preset, Rules};
-use crate::setup::{Finisher, PegSet, Setup};
+use crate::setup::{Finisher, PegSet, Resignation, Setup};
 
 use read::{Fields, describe};
 
@@ -91,6 +91,10 @@ pub struct PositionJson {
     /// Players who have finished, in finishing order; none if absent.
     #[serde(default)]
     pub finished: Vec<Finisher>,
+    /// Players who have resigned a game of three or more, in order; none
+    /// if absent (and left out of answers when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resigned: Vec<Resignation>,
 }
 
 impl From<&Position> for PositionJson {
@@ -103,6 +107,7 @@ impl From<&Position> for PositionJson {
             side_to_move: setup.side_to_move,
             ply: setup.ply,
             finished: setup.finished,
+            resigned: setup.resigned,
         }
     }
 }
@@ -160,6 +165,7 @@ pub fn setup(value: &Value) -> Result<Setup, ParseError> {
             "side_to_move",
             "ply",
             "finished",
+            "resigned",
         ],
     )?;
     let board = fields.string("board")?.parse()?;
@@ -195,6 +201,21 @@ pub fn setup(value: &Value) -> Result<Setup, ParseError> {
             })
             .collect::<Result<_, ParseError>>()?,
     };
+    let resigned = match fields.optional("resigned") {
+        None => Vec::new(),
+        Some(list) => read::list(list, "resigned", "a list of resigned players")?
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                let at = format!("resigned[{i}]");
+                let fields = Fields::of(entry, &at, "a resigned player", &["player", "ply"])?;
+                Ok(Resignation {
+                    player: fields.whole("player", "a player index")?,
+                    ply: fields.whole("ply", "a ply count")?,
+                })
+            })
+            .collect::<Result<_, ParseError>>()?,
+    };
     Ok(Setup {
         board,
         rules,
@@ -203,6 +224,7 @@ pub fn setup(value: &Value) -> Result<Setup, ParseError> {
         side_to_move: fields.whole_or("side_to_move", "a player index", 0)?,
         ply: fields.whole_or("ply", "a ply count", 0)?,
         finished,
+        resigned,
     })
 }
 

@@ -345,10 +345,15 @@ pub fn submit<S: MatchStore>(
     })
 }
 
-/// The seat holding `token` resigns: the match is over.
+/// The seat holding `token` resigns. With two seats (or one) the match is
+/// over: the resigner loses. With three or more the seat leaves the game
+/// (`Position::resign`: its pegs stay as obstacles, its turns are skipped,
+/// it ranks last) and the others play on; built-in bots to move then move.
+/// The match ends when one seat is left or the game ends by the rules.
 ///
 /// # Errors
-/// 404 unknown match, 403 `wrong_token`, 409 `match_closed`.
+/// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, 409
+/// `already_resigned`.
 pub fn resign<S: MatchStore>(
     store: &mut S,
     id: i64,
@@ -360,8 +365,20 @@ pub fn resign<S: MatchStore>(
         let seat = seat_of(&seats, token)?;
         ensure_open(&row)?;
         let now = store.now()?;
-        let ending = Ending::Resignation;
-        store.close(id, ending.status(), ending, Some(seat), &now)
+        if seats.len() < 3 {
+            let ending = Ending::Resignation;
+            return store.close(id, ending.status(), ending, Some(seat), &now);
+        }
+        let position = parse_position(&row.position)?;
+        if position.is_resigned(seat) {
+            return Err(ApiError::conflict(
+                "already_resigned",
+                format!("seat {seat} has resigned already"),
+            ));
+        }
+        let mut progress = Progress::new(position.resign(seat)?, row.ply);
+        let ending = advance_bots(store, id, &seats, &mut progress, &now, MAX_BOT_PLIES)?;
+        progress.save(store, id, ending, &now)
     })?;
     view(store, id)
 }

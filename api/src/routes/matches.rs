@@ -360,18 +360,23 @@ pub async fn export(
 }
 
 /// The seat whose token is sent resigns (at any time, not only on its
-/// turn): the match is over, that seat last, the others sharing first
-/// place.
+/// turn). With two seats the match is over and that seat loses. With three
+/// or more the seat leaves the game and the others play on: its pegs stay
+/// on the board as obstacles, its turns are skipped (a resignation is not a
+/// move: `ply` does not change), and it ranks below every seat still
+/// playing, the latest to resign highest among those who did; the match
+/// ends when one seat is left or the game ends by the rules. The position
+/// string records resignations (`docs/notation.md`).
 #[utoipa::path(
     tag = "matches",
     params(("id" = u64, Path, description = "The match id", minimum = 0)),
     security(("seat_token" = [])),
     responses(
-        (status = 200, description = "Resigned: the final state", body = MatchView),
+        (status = 200, description = "Resigned: the state after it (final with two seats)", body = MatchView),
         (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an open seat's token of this match (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The match is already over (`match_closed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match is already over (`match_closed`), or the seat has resigned already (`already_resigned`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
     )
 )]
