@@ -320,6 +320,34 @@ impl PyPosition {
         Ok(next)
     }
 
+    /// The position after `player` resigns a game of three or more: they
+    /// leave it, their pegs stay as obstacles, their turns are skipped and
+    /// they rank last. Leaves this position unchanged; the new one starts
+    /// with an empty move stack (a resignation is not a move, and cannot be
+    /// popped). With two players a resignation simply loses, so it is
+    /// refused.
+    ///
+    /// >>> three = Position.start(board="star2", layout=3)
+    /// >>> after = three.resign(0)
+    /// >>> after.side_to_move, after.is_resigned(0)
+    /// (1, True)
+    /// >>> Position().resign(0)
+    /// Traceback (most recent call last):
+    ///   ...
+    /// sternhalma.IllegalMoveError: illegal move: player 0 cannot resign: with two players a resignation ends the game: it loses
+    fn resign(&self, player: usize) -> PyResult<Self> {
+        let next = self
+            .position
+            .resign(player)
+            .map_err(|e| errors::illegal(&e))?;
+        Ok(PyPosition::wrap(next))
+    }
+
+    /// Whether `player` has resigned.
+    fn is_resigned(&self, player: usize) -> bool {
+        self.position.is_resigned(player)
+    }
+
     /// How the game stands.
     fn outcome(&self) -> PyOutcome {
         PyOutcome::new(&self.position)

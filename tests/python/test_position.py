@@ -509,3 +509,20 @@ def test_perft_fixtures(line: str) -> None:
     position = Position(text.strip())
     for depth, count in enumerate(counts.split(), start=1):
         assert position.perft(depth) == int(count), f"depth {depth}"
+
+
+def test_resigning_with_three_players() -> None:
+    three = Position.start(board="star2", layout=3)
+    after = three.resign(0)
+    assert after.is_resigned(0) and not three.is_resigned(0)
+    assert after.side_to_move == 1
+    assert after.move_stack == [], "a resignation is not a move"
+    assert str(after).endswith(" 0@0")
+    assert Position(str(after)) == after
+    over = after.resign(2)
+    assert over.is_game_over()
+    assert over.outcome().ranks == [[1], [2], [0]]
+    assert over.returns() == [-1.0, 1.0, 0.0]
+    with pytest.raises(IllegalMoveError) as caught:
+        Position().resign(0)
+    assert caught.value.code == "cannot_resign"
