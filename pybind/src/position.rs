@@ -161,7 +161,7 @@ impl PyPosition {
         board: Option<&Bound<'_, PyAny>>,
         layout: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
-        first_player: usize,
+        first_player: Option<usize>,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let rules_text = match rules {
@@ -196,7 +196,7 @@ impl PyPosition {
             board,
             layout,
             rules: Some(make_rules(&rules_text, overrides)?),
-            first_player: Some(first_player),
+            first_player,
         };
         Ok(PyPosition::wrap(
             game.start().map_err(|e| errors::invalid(&e))?,

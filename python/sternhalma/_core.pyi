@@ -161,7 +161,7 @@ class Position:
         board: str | Board | None = None,
         layout: str | int | None = None,
         rules: str | Rules | None = None,
-        first_player: int = 0,
+        first_player: int | None = 0,
         **overrides: object,
     ) -> Position: ...
     @staticmethod

@@ -368,8 +368,8 @@ pub fn move_text(value: &Value) -> Result<MoveText, ParseError> {
 }
 
 /// A new game from the wire: an object with any of `board`, `layout`,
-/// `rules` ([`rules`]) and `first_player`; what is absent takes the
-/// defaults of [`NewGame`].
+/// `rules` ([`rules`]) and `first_player`; what is absent (or `null`) takes
+/// the defaults of [`NewGame`].
 ///
 /// ```
 /// use serde_json::json;
@@ -389,16 +389,17 @@ pub fn new_game(value: &Value) -> Result<NewGame, ParseError> {
         "a new game",
         &["board", "layout", "rules", "first_player"],
     )?;
-    let text = |key: &str| fields.optional(key).map(|_| fields.string(key)).transpose();
+    // `null` is the same as absent: the default.
+    let text = |key: &str| fields.given(key).map(|_| fields.string(key)).transpose();
     Ok(NewGame {
         board: text("board")?.map(str::parse).transpose()?,
         layout: text("layout")?.map(str::parse).transpose()?,
         rules: fields
-            .optional("rules")
+            .given("rules")
             .map(|value| rules(value).map_err(|e| e.under("rules")))
             .transpose()?,
         first_player: fields
-            .optional("first_player")
+            .given("first_player")
             .map(|_| fields.whole("first_player", "a player index"))
             .transpose()?,
     })

@@ -119,6 +119,11 @@ impl<'a> Fields<'a> {
         self.map.get(key)
     }
 
+    /// A field that may be absent or `null` (both `None`).
+    pub fn given(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|value| !value.is_null())
+    }
+
     /// A field that must be there.
     pub fn required(&self, key: &str) -> Result<&'a Value, ParseError> {
         self.map.get(key).ok_or_else(|| {

@@ -233,8 +233,9 @@ def test_every_illegal_move_code_is_covered() -> None:
     codes = set(re.findall(r'IllegalMove::\w+(?: \{ \.\. \})? => "(\w+)"', source.read_text()))
     assert codes, "no codes found in src/moves.rs"
     # not_your_turn needs a move made on behalf of a player (the API's
-    # matches); a Position always moves for the player to move.
-    assert codes - {"not_your_turn"} == {case[2] for case in ILLEGAL}
+    # matches); a Position always moves for the player to move. cannot_resign
+    # refuses a resignation, not a move (test_position.py covers it).
+    assert codes - {"not_your_turn", "cannot_resign"} == {case[2] for case in ILLEGAL}
 
 
 def test_swap_is_legal_where_the_refusal_says() -> None:
