@@ -10,7 +10,8 @@ impl Position {
     ///
     /// `pass`; two holes name a move by its ends (any legal step, hop chain
     /// or swap between them); three or more holes are a hop chain, checked
-    /// hop by hop.
+    /// hop by hop, whose last hop may land on a peg to swap with (under the
+    /// swap rule).
     ///
     /// ```
     /// use sternhalma::{Board, IllegalMove, Layout, Position, Rules};
@@ -159,7 +160,12 @@ impl Position {
                 .expect("a restriction removed it"));
         }
         if self.occupied.contains(to) {
-            return Err(self.why_no_swap(to, set, player));
+            return Err(self
+                .why_no_swap(to, set, player)
+                .unwrap_or(IllegalMove::SwapNotAllowed {
+                    hole: to.id(),
+                    reason: "no step, hop or chain of hops ends on the peg",
+                }));
         }
         // Explain by the direct line when there is one; otherwise no chain
         // of hops leads there.
@@ -181,14 +187,17 @@ impl Position {
         })
     }
 
-    /// Checks a hop chain of three or more holes, hop by hop.
+    /// Checks a hop chain of three or more holes, hop by hop. Under the
+    /// swap rule its last hop may land on a peg it can swap with.
     fn move_along(&self, path: &[Cell]) -> Result<Move, IllegalMove> {
         let (from, to) = (path[0], path[path.len() - 1]);
         // A chain may come back to its start on the way; only its end
         // matters for ReturnsToStart, checked after the hops.
         let set = self.check_start(from, if from == to { path[1] } else { to })?;
+        let player = self.side_to_move();
         let others = self.occupied.without(from);
-        for pair in path.windows(2) {
+        let hops = path.len() - 1;
+        for (i, pair) in path.windows(2).enumerate() {
             let (a, b) = (pair[0], pair[1]);
             let refusal = |reason: fn(usize, usize) -> IllegalMove| Err(reason(a.id(), b.id()));
             let Some((direction, distance)) = self.geometry.line_between(a, b) else {
@@ -203,7 +212,13 @@ impl Position {
             match self.jump(a, direction.index(), others) {
                 Some((landing, true)) if landing == b => {}
                 Some((landing, false)) if landing == b => {
-                    return Err(IllegalMove::Occupied { hole: b.id() });
+                    if i + 1 < hops {
+                        return Err(self.why_not_on(b, set, player));
+                    }
+                    return match self.why_no_swap(b, set, player) {
+                        None => Ok(Move::Swap { from, to }),
+                        Some(refusal) => Err(refusal),
+                    };
                 }
                 _ if distance == 2 => {
                     if others.contains(b) {
@@ -248,11 +263,13 @@ impl Position {
         None
     }
 
-    /// Why the peg on the occupied hole `to` cannot be swapped with.
-    fn why_no_swap(&self, to: Cell, set: usize, player: usize) -> IllegalMove {
+    /// Why a hop may not land on the peg on `to`, or `None` if it may,
+    /// as the last hop of a move: a swap. Without the swap rule the hole is
+    /// simply occupied.
+    fn why_no_swap(&self, to: Cell, set: usize, player: usize) -> Option<IllegalMove> {
         let hole = to.id();
         if self.rules.anti_spoiling != AntiSpoiling::Swap {
-            return IllegalMove::Occupied { hole };
+            return Some(IllegalMove::Occupied { hole });
         }
         let reason = if !self.frame.targets[set].contains(to) {
             "swaps happen only in the moving peg's own target triangle"
@@ -261,9 +278,22 @@ impl Position {
         } else if self.player_pegs(player).contains(to) {
             "the peg there is your own"
         } else {
-            "a swap is a single step or a single hop onto the peg"
+            return None;
         };
-        IllegalMove::SwapNotAllowed { hole, reason }
+        Some(IllegalMove::SwapNotAllowed { hole, reason })
+    }
+
+    /// Why a chain may not land on the peg on `hole` before its last hop:
+    /// the hole is occupied, and if the peg there could be swapped with,
+    /// the swap would have had to end the move.
+    fn why_not_on(&self, hole: Cell, set: usize, player: usize) -> IllegalMove {
+        match self.why_no_swap(hole, set, player) {
+            None => IllegalMove::SwapNotAllowed {
+                hole: hole.id(),
+                reason: "a swap ends the move; no hop may follow it",
+            },
+            Some(_) => IllegalMove::Occupied { hole: hole.id() },
+        }
     }
 }
 

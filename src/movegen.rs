@@ -4,6 +4,9 @@
 //! bit set: neighbouring empty holes (steps) and every hole a hop chain can
 //! reach (a flood fill over hops, with the peg's own start hole counted as
 //! empty). The target lock and the resting rule then remove destinations.
+//! Under the swap rule, the swap destinations are the pegs in the set's
+//! target that a step from the start, or a hop from the start or from any
+//! hole the flood reached, lands on (the last hop of a chain).
 //! A destination is a step if it neighbours the start, a hop otherwise: a
 //! neighbouring empty hole is always reachable by a step, so (from, to)
 //! decides the kind.
@@ -125,9 +128,10 @@ impl Position {
         let mut occupancy = Occupancy::new(self.occupied);
         let free = self.geometry.all().difference(self.no_rest(player));
         for set in self.sets_of(player) {
+            let swap = self.swap_targets(set, player);
             for from in self.pegs[set].intersection(only) {
                 let (normal, swaps) =
-                    self.destinations_with(&mut occupancy, free, from, set, player);
+                    self.destinations_with(&mut occupancy, free, &swap, from, set);
                 let around = self.geometry.neighbor_set(from).0;
                 let mut destinations = normal.union(swaps).0;
                 moves.reserve(destinations.count_ones() as usize);
@@ -155,19 +159,21 @@ impl Position {
     /// ordinary destinations (steps and hop chains) and swap destinations.
     pub(crate) fn destinations(&self, from: Cell, set: usize, player: usize) -> (CellSet, CellSet) {
         let free = self.geometry.all().difference(self.no_rest(player));
-        self.destinations_with(&mut Occupancy::new(self.occupied), free, from, set, player)
+        let swap = self.swap_targets(set, player);
+        self.destinations_with(&mut Occupancy::new(self.occupied), free, &swap, from, set)
     }
 
-    /// As [`Position::destinations`]; `free` is where `player` may rest.
+    /// As [`Position::destinations`]; `free` is where the owner may rest,
+    /// `swap` what the set may swap with.
     fn destinations_with(
         &self,
         occupancy: &mut Occupancy,
         free: CellSet,
+        swap: &SwapTargets,
         from: Cell,
         set: usize,
-        player: usize,
     ) -> (CellSet, CellSet) {
-        let (reach, swaps) = self.unrestricted_with(occupancy, from, set, player);
+        let (reach, swaps) = self.unrestricted_with(occupancy, swap, from);
         let target = self.frame.targets[set];
         let mut allowed = free;
         if target.contains(from) {
@@ -184,15 +190,40 @@ impl Position {
         set: usize,
         player: usize,
     ) -> (CellSet, CellSet) {
-        self.unrestricted_with(&mut Occupancy::new(self.occupied), from, set, player)
+        let swap = self.swap_targets(set, player);
+        self.unrestricted_with(&mut Occupancy::new(self.occupied), &swap, from)
+    }
+
+    /// What the pegs of `set` (owned by `player`) may swap with; nothing
+    /// unless the swap rule is on.
+    fn swap_targets(&self, set: usize, player: usize) -> SwapTargets {
+        let mut swap = SwapTargets {
+            pegs: CellSet::EMPTY,
+            launchers: CellSet::EMPTY,
+            lines: CellSet::EMPTY,
+        };
+        if self.rules.anti_spoiling != AntiSpoiling::Swap {
+            return swap;
+        }
+        swap.pegs = self.frame.targets[set].intersection(self.swappable_pegs(player));
+        for peg in swap.pegs {
+            for direction in 0..6 {
+                if let Some((landing, _)) = self.jump(peg, direction, self.occupied) {
+                    swap.launchers.insert(landing);
+                }
+                if self.rules.long_jumps {
+                    swap.lines.0 |= self.geometry.ray_mask(peg, direction);
+                }
+            }
+        }
+        swap
     }
 
     fn unrestricted_with(
         &self,
         occupancy: &mut Occupancy,
+        swap: &SwapTargets,
         from: Cell,
-        set: usize,
-        player: usize,
     ) -> (CellSet, CellSet) {
         let geometry = self.geometry;
         let around = geometry.neighbor_set(from);
@@ -204,14 +235,24 @@ impl Position {
         };
         let reach = around.difference(self.occupied).union(hops);
         let mut swaps = CellSet::EMPTY;
-        if self.rules.anti_spoiling == AntiSpoiling::Swap {
-            let swappable = self.frame.targets[set].intersection(self.swappable_pegs(player));
-            if !swappable.is_empty() {
-                swaps = around.intersection(swappable);
-                for direction in 0..6 {
-                    if let Some((landing, _)) = self.jump(from, direction, others) {
-                        if swappable.contains(landing) {
-                            swaps.insert(landing);
+        if !swap.pegs.is_empty() {
+            swaps = around.intersection(swap.pegs);
+            // A swap may end a chain: its last hop starts on the start hole
+            // or on any hole the chain reaches, and lands on the peg. Hops
+            // are symmetric (the same pivot, the same empty holes between),
+            // so instead of hopping from every reached hole, hop backwards
+            // from each swappable peg and look for a reached hole. The
+            // set's `launchers` first rule out most pegs, such as all of
+            // them while the chains are still far from the target.
+            let launch = hops.with(from);
+            if swap.lines.contains(from) || !launch.intersection(swap.launchers).is_empty() {
+                for peg in swap.pegs.difference(swaps) {
+                    for direction in 0..6 {
+                        if let Some((landing, true)) = self.jump(peg, direction, others) {
+                            if launch.contains(landing) {
+                                swaps.insert(peg);
+                                break;
+                            }
                         }
                     }
                 }
@@ -289,49 +330,77 @@ impl Position {
     }
 
     /// One path for a legal move, from its start to its end: the move's
-    /// witness. For a hop, the chain with the fewest hops (ties broken by
-    /// direction order); `[]` for a pass.
+    /// witness. For a hop, the chain with the fewest hops; for a swap, the
+    /// step onto the other peg if it is a neighbour, else the chain with the
+    /// fewest hops whose last hop lands on it (every earlier landing empty);
+    /// ties broken by direction order. `[]` for a pass.
     ///
     /// The move must be legal here.
     #[must_use]
     pub fn witness_path(&self, mv: Move) -> Vec<Cell> {
-        match mv {
-            Move::Pass => Vec::new(),
-            Move::Step { from, to } | Move::Swap { from, to } => vec![from, to],
-            Move::Hop { from, to } => {
-                let others = self.occupied.without(from);
-                let mut parent = [NONE; Cell::MAX_HOLES];
-                let mut reached = CellSet::EMPTY.with(from);
-                let mut queue = std::collections::VecDeque::from([from]);
-                while let Some(here) = queue.pop_front() {
-                    if here == to {
-                        break;
+        let (from, to, swap) = match mv {
+            Move::Pass => return Vec::new(),
+            Move::Step { from, to } => return vec![from, to],
+            Move::Swap { from, to } if self.geometry.neighbor_set(from).contains(to) => {
+                return vec![from, to];
+            }
+            Move::Hop { from, to } => (from, to, false),
+            Move::Swap { from, to } => (from, to, true),
+        };
+        // Breadth first over chains of empty landings (the start hole counts
+        // as empty). A hop ends on `to` when it lands there (empty for a
+        // hop, occupied for a swap); holes leave the queue in order of their
+        // number of hops, so the first such hop ends a shortest chain.
+        let others = self.occupied.without(from);
+        let mut parent = [NONE; Cell::MAX_HOLES];
+        let mut reached = CellSet::EMPTY.with(from);
+        let mut queue = std::collections::VecDeque::from([from]);
+        let mut last = None;
+        'search: while let Some(here) = queue.pop_front() {
+            for direction in 0..6 {
+                match self.jump(here, direction, others) {
+                    Some((landing, empty)) if landing == to && empty != swap => {
+                        last = Some(here);
+                        break 'search;
                     }
-                    for direction in 0..6 {
-                        if let Some((landing, true)) = self.jump(here, direction, others) {
-                            if !reached.contains(landing) {
-                                reached.insert(landing);
-                                parent[landing.id()] = here.0;
-                                queue.push_back(landing);
-                            }
-                        }
+                    Some((landing, true)) if !reached.contains(landing) => {
+                        reached.insert(landing);
+                        parent[landing.id()] = here.0;
+                        queue.push_back(landing);
                     }
+                    _ => {}
                 }
-                assert!(
-                    reached.contains(to),
-                    "witness_path: {mv} is not a legal hop here"
-                );
-                let mut path = vec![to];
-                let mut here = to;
-                while here != from {
-                    here = Cell(parent[here.id()]);
-                    path.push(here);
-                }
-                path.reverse();
-                path
             }
         }
+        let Some(mut here) = last else {
+            panic!("witness_path: {mv} is not a legal move here");
+        };
+        let mut path = vec![to, here];
+        while here != from {
+            here = Cell(parent[here.id()]);
+            path.push(here);
+        }
+        path.reverse();
+        path
     }
+}
+
+/// What the pegs of one set may swap with, and a quick test for when none
+/// of its pegs can: computed once per set, with every peg on the board (the
+/// moving peg's start hole, which counts as empty during its chain,
+/// included).
+pub(crate) struct SwapTargets {
+    /// Other players' pegs, not neutral, in the set's target.
+    pegs: CellSet,
+    /// Where a hop backwards from one of `pegs` lands: where the last hop of
+    /// a swap may start. For a peg not on `lines` its start hole changes
+    /// nothing here (without long jumps it can only be a hop's pivot, which
+    /// adds launchers but never removes one), so a peg none of whose chains
+    /// reaches a launcher has no swap but steps.
+    launchers: CellSet,
+    /// With long jumps, the lines from `pegs` in every direction: a start
+    /// hole on one may change where a long jump lands.
+    lines: CellSet,
 }
 
 /// The board as one byte per hole, for the hop flood fill of move

@@ -14,7 +14,8 @@
 //!
 //! A text of two holes names a move by its ends (`111-93`): it is legal if
 //! some legal step, hop chain or swap leads from the first to the second. A
-//! text of three or more holes is a hop chain checked hop by hop.
+//! text of three or more holes is a hop chain checked hop by hop (under the
+//! swap rule its last hop may land on the peg it swaps with).
 
 use std::fmt;
 use std::str::FromStr;
@@ -33,8 +34,9 @@ pub enum MoveKind {
     Step,
     /// One or more hops.
     Hop,
-    /// A step or a single hop onto another player's peg in the mover's
-    /// target; the two pegs change places (`anti_spoiling = swap`).
+    /// A step, a hop or the last hop of a chain onto another player's peg
+    /// in the mover's target; the two pegs change places, the other peg
+    /// going to the mover's start hole (`anti_spoiling = swap`).
     Swap,
     /// No move: the player has no other legal move.
     Pass,

@@ -1,11 +1,15 @@
-//! Runs every perft fixture in `tests/fixtures/perft.txt`.
+//! Runs every perft fixture in `tests/fixtures/perft.txt`, and checks the
+//! swap-rule fixtures against the reference implementation in `common`.
 
-use sternhalma::{Position, perft};
+mod common;
 
-#[test]
-fn perft_fixtures() {
+use common::reference_perft;
+use sternhalma::{AntiSpoiling, Move, Position, perft};
+
+/// Each fixture: its line number, the position and the counts by depth.
+fn fixtures() -> Vec<(usize, Position, Vec<u64>)> {
     let text = include_str!("fixtures/perft.txt");
-    let mut checked = 0;
+    let mut fixtures = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -18,19 +22,77 @@ fn perft_fixtures() {
             .trim()
             .parse()
             .unwrap_or_else(|e| panic!("line {}: {e}", number + 1));
-        for (depth, expected) in counts.split_whitespace().enumerate() {
-            let expected: u64 = expected.parse().expect("a count");
+        let counts = counts
+            .split_whitespace()
+            .map(|count| count.parse().expect("a count"))
+            .collect();
+        fixtures.push((number + 1, position, counts));
+    }
+    fixtures
+}
+
+#[test]
+fn perft_fixtures() {
+    let fixtures = fixtures();
+    for (line, position, counts) in &fixtures {
+        for (depth, &expected) in counts.iter().enumerate() {
             assert_eq!(
-                perft(&position, depth as u32 + 1),
+                perft(position, depth as u32 + 1),
                 expected,
-                "line {}, depth {}: {position}",
-                number + 1,
+                "line {line}, depth {}: {position}",
                 depth + 1
             );
         }
+    }
+    assert!(
+        fixtures.len() >= 10,
+        "only {} fixtures read",
+        fixtures.len()
+    );
+}
+
+/// Swaps whose witness is a chain (the last hop of several lands on the
+/// swapped peg) within `depth` plies.
+fn chain_swaps(position: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 0;
+    }
+    let mut found = 0;
+    for mv in position.legal_moves() {
+        if matches!(mv, Move::Swap { .. }) && position.witness_path(mv).len() > 2 {
+            found += 1;
+        }
+        let undo = position.make_move(mv);
+        found += chain_swaps(position, depth - 1);
+        position.unmake_move(mv, undo);
+    }
+    found
+}
+
+#[test]
+fn swap_fixtures_agree_with_the_reference() {
+    let mut checked = 0;
+    let mut chains = 0;
+    for (line, position, counts) in fixtures() {
+        if position.rules().anti_spoiling != AntiSpoiling::Swap {
+            continue;
+        }
+        for (depth, &expected) in counts.iter().enumerate() {
+            assert_eq!(
+                reference_perft(&position, depth as u32 + 1),
+                expected,
+                "line {line}, depth {}, by the reference: {position}",
+                depth + 1
+            );
+        }
+        chains += chain_swaps(&mut position.clone(), 2);
         checked += 1;
     }
-    assert!(checked >= 10, "only {checked} fixtures read");
+    assert!(checked >= 5, "only {checked} swap fixtures read");
+    assert!(
+        chains > 0,
+        "no swap fixture reaches a chain that ends in a swap"
+    );
 }
 
 #[test]

@@ -22,10 +22,12 @@
 //!   position and its hash; the incremental hash of the child equals the
 //!   hash of the child rebuilt from scratch (`to_setup().validate()`); the
 //!   two-hole text and the witness path both parse back to exactly the move;
-//!   each step of the witness path is a single hop (or a step, or for a swap
-//!   a step or a single hop onto the swapped peg) and the witness has the
-//!   fewest hops; `play` agrees with `make_move`; the same ends with another
-//!   kind are refused; finishers and the next player follow RULES §4;
+//!   each step of the witness path is a single hop (or a step; for a swap a
+//!   step onto the swapped peg, or hops onto empty holes and a last one onto
+//!   the swapped peg) and the witness has the fewest hops; `play` agrees with
+//!   `make_move` and with the reference's own way of playing a move (a new
+//!   setup, validated); the same ends with another kind are refused;
+//!   finishers and the next player follow RULES §4;
 //! - the outcome: no legal moves exactly when the game is over, which is
 //!   checked against the rules (finish, round, ranking, move limit, nobody
 //!   can move); the outcome's shape matches the finishers; results sum to
@@ -64,7 +66,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use common::{
     hop_distances, jump, reference_is_home, reference_is_over, reference_moves,
-    reference_next_player, reference_player_home,
+    reference_next_player, reference_perft, reference_play, reference_player_home, swap_distances,
+    swappable,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -396,11 +399,32 @@ fn check_witness(position: &Position, mv: Move, path: &[Cell], text: &str) {
             path.len() == 2 && geometry.neighbor_set(from).contains(to),
             "step {mv} has witness {path:?}: {text}"
         ),
-        MoveKind::Swap => assert!(
-            path.len() == 2
-                && (geometry.neighbor_set(from).contains(to) || hops_to(from, to, false)),
-            "swap {mv} has witness {path:?}: {text}"
-        ),
+        MoveKind::Swap if geometry.neighbor_set(from).contains(to) => {
+            assert_eq!(
+                path.len(),
+                2,
+                "swap {mv} by a step has witness {path:?}: {text}"
+            );
+        }
+        MoveKind::Swap => {
+            // Hops onto empty holes, then one onto the swapped peg.
+            let last = path.len() - 2;
+            for (i, pair) in path.windows(2).enumerate() {
+                assert!(
+                    hops_to(pair[0], pair[1], i < last),
+                    "swap {mv}: {} to {} is not a hop, witness {path:?}: {text}",
+                    pair[0],
+                    pair[1]
+                );
+            }
+            let set = position.set_at(from).expect("a peg moves");
+            let (_, fewest) = swap_distances(position, from, swappable(position, set));
+            assert_eq!(
+                Some(path.len() - 1),
+                fewest[to.id()].map(usize::from),
+                "swap {mv}: the witness {path:?} is not a shortest chain: {text}"
+            );
+        }
         MoveKind::Hop => {
             for pair in path.windows(2) {
                 assert!(
@@ -455,6 +479,11 @@ fn check_legal_move(position: &Position, mv: Move, legal: &[Move], text: &str) -
         "{mv}: incremental hash differs from the rebuilt one: {text} -> {child_text}"
     );
     assert_eq!(rebuilt, child, "{mv}: {text}");
+    assert_eq!(
+        reference_play(position, mv),
+        child,
+        "{mv}: the reference plays it otherwise: {text}"
+    );
 
     assert_eq!(child.ply(), position.ply() + 1, "{mv}: {text}");
     assert_eq!(
@@ -689,13 +718,51 @@ fn probe_illegal_moves(position: &Position, legal: &[Move], rng: &mut Rng, text:
                 "{chain}: {text}"
             );
         }
+        // The same chain with one more hop that lands on a peg: accepted
+        // exactly when it is a legal swap with these ends.
+        let onto_pegs: Vec<Cell> = Direction::ALL
+            .into_iter()
+            .filter_map(
+                |d| match jump(geometry, position.rules().long_jumps, end, d, others) {
+                    Some((landing, false)) => Some(landing),
+                    _ => None,
+                },
+            )
+            .collect();
+        if !onto_pegs.is_empty() {
+            let peg = rng.pick(&onto_pegs);
+            let mut onto = path.clone();
+            onto.push(peg);
+            let chain = path_text(&onto);
+            let accepted = check_answer(position, &chain, &by_ends, text);
+            let expected = by_ends.get(&(from.id(), peg.id()));
+            assert_eq!(
+                accepted,
+                matches!(expected, Some(Move::Swap { .. })),
+                "chain onto a peg {chain}: {text}"
+            );
+            if !accepted && !must_pass && !position.is_game_over() {
+                let code = position.parse_move(&chain).map_err(|e| e.code());
+                assert!(
+                    matches!(code, Err("swap_not_allowed" | "hole_occupied")),
+                    "chain onto a peg {chain}: {code:?}: {text}"
+                );
+            }
+            // A hop after the swap is never allowed.
+            let mut beyond = onto.clone();
+            beyond.push(end);
+            let code = position
+                .parse_move(&path_text(&beyond))
+                .map_err(|e| e.code());
+            assert!(code.is_err(), "chain through a peg {beyond:?}: {text}");
+        }
     }
 
     // Witness paths with one hole replaced, cut short or extended.
     let hops: Vec<Move> = legal
         .iter()
         .copied()
-        .filter(|m| m.kind() == MoveKind::Hop)
+        .filter(|m| matches!(m.kind(), MoveKind::Hop | MoveKind::Swap))
         .collect();
     for _ in 0..4 {
         if hops.is_empty() {
@@ -800,6 +867,7 @@ fn check_position(position: &Position, neutral: CellSet, rng: &mut Rng) -> Vec<M
     }
     assert_eq!(perft(position, 1), legal.len() as u64, "{text}");
     assert_eq!(perft(position, 2), grandchildren, "{text}");
+    assert_eq!(reference_perft(position, 2), grandchildren, "{text}");
     probe_illegal_moves(position, &legal, rng, text);
     check_mirror(position, &legal, text);
     legal

@@ -3,12 +3,12 @@
 //! Positions on the standard board are built from axial coordinates (see
 //! `Scene`): the pegs a test is about are placed by hand, and the rest of each
 //! set is parked in a side triangle far from the action. Small boards (star1,
-//! rhombus4x3) are written as position strings; `cargo run --example
+//! star2, rhombus4x3) are written as position strings; `cargo run --example
 //! show_board -- star1` prints their hole ids.
 
 use sternhalma::{
     Board, Cell, DrawReason, IllegalMove, Layout, Move, MoveKind, MoveText, Outcome, Position,
-    Setup, Triangle,
+    Setup, Swapped, Triangle,
 };
 
 /// A two-player position on the standard board, built from coordinates.
@@ -654,32 +654,207 @@ fn swap_exchanges_with_another_players_peg_in_the_movers_target() {
     ));
 }
 
+fn ids(cells: &[Cell]) -> Vec<usize> {
+    cells.iter().map(|c| c.id()).collect()
+}
+
+fn swap(from: usize, to: usize) -> Move {
+    Move::Swap {
+        from: Cell::new(from).unwrap(),
+        to: Cell::new(to).unwrap(),
+    }
+}
+
 #[test]
-fn a_swap_may_be_a_single_hop_but_no_longer() {
-    // Three players on star1: south on 7 hops over north_west's peg on 3
-    // onto north_east's peg on 0, in south's target; the pegs change places.
+fn a_swap_may_be_a_step_a_hop_or_the_last_hop_of_a_chain() {
+    // A single hop: three players on star1, south on 7 hops over
+    // north_west's peg on 3 onto north_east's peg on 0, in south's target.
     let p = position("star1 masters south:7/north_west:3/north_east:0 0 0 -");
-    let hop_swap = Move::Swap {
-        from: Cell::new(7).unwrap(),
-        to: Cell::new(0).unwrap(),
-    };
-    assert!(p.legal_moves().contains(&hop_swap));
-    assert_eq!(
-        p.witness_path(hop_swap),
-        [Cell::new(7).unwrap(), Cell::new(0).unwrap()]
-    );
-    let after = p.play(hop_swap).unwrap();
+    assert!(p.legal_moves().contains(&swap(7, 0)));
+    assert_eq!(ids(&p.witness_path(swap(7, 0))), [7, 0]);
+    let after = p.play(swap(7, 0)).unwrap();
     assert_eq!(after.owner_at(Cell::new(7).unwrap()), Some(2));
     assert_eq!(after.owner_at(Cell::new(0).unwrap()), Some(0));
-    // With nothing to hop over, 5 cannot reach 0 in one hop: no swap.
-    let p = position("star1 masters south:5/north_west:9/north_east:0 0 0 -");
+
+    // A chain (star2): south's peg on 20 hops over 14 to the empty 7, then
+    // over north's peg on 2 onto north's peg on 0, in south's target.
+    let p = position("star2 masters south:20,34,35/north:0,2,14 0 0 -");
+    let chain = swap(20, 0);
+    assert!(p.legal_moves().contains(&chain));
+    assert!(p.legal_moves_from(Cell::new(20).unwrap()).contains(&chain));
+    assert_eq!(p.parse_move(&"20-0".parse().unwrap()), Ok(chain));
+    assert_eq!(ids(&p.witness_path(chain)), [20, 7, 0]);
+    let played = p.resolve(&"20-0".parse().unwrap()).unwrap();
+    assert_eq!(ids(&played.path), [20, 7, 0]);
     assert_eq!(
-        p.parse_move(&"5-0".parse().unwrap()),
-        Err(IllegalMove::SwapNotAllowed {
-            hole: 0,
-            reason: "a swap is a single step or a single hop onto the peg"
+        played.swapped,
+        Some(Swapped {
+            player: 1,
+            from: Cell::new(0).unwrap(),
+            to: Cell::new(20).unwrap(),
         })
     );
+    // The displaced peg goes to the hole where the move began, not to the
+    // chain's last empty landing; the hash follows.
+    let after = p.play(chain).unwrap();
+    assert_eq!(after.owner_at(Cell::new(0).unwrap()), Some(0));
+    assert_eq!(after.owner_at(Cell::new(20).unwrap()), Some(1));
+    assert_eq!(after.owner_at(Cell::new(7).unwrap()), None);
+    assert_eq!(after.occupied(), p.occupied());
+    assert_eq!(
+        after.to_string(),
+        "star2 masters south:0,34,35/north:2,14,20 1 1 -"
+    );
+    let rebuilt = after.to_setup().validate().unwrap();
+    assert_eq!(rebuilt.zobrist_hash(), after.zobrist_hash());
+    let mut undone = p.clone();
+    let undo = undone.make_move(chain);
+    undone.unmake_move(chain, undo);
+    assert_eq!((&undone, undone.zobrist_hash()), (&p, p.zobrist_hash()));
+}
+
+#[test]
+fn a_swap_chain_may_use_long_jumps() {
+    // star2: 33 hops over 26 to 20, then long-jumps over 7 (14 and 2
+    // empty) onto north's peg on 0.
+    let text = "star2 masters,long_jumps=on south:33-35/north:0,7,26 0 0 -";
+    let p = position(text);
+    assert!(p.legal_moves().contains(&swap(33, 0)));
+    assert_eq!(ids(&p.witness_path(swap(33, 0))), [33, 20, 0]);
+    assert_eq!(p.parse_move(&"33-20-0".parse().unwrap()), Ok(swap(33, 0)));
+    let after = p.play(swap(33, 0)).unwrap();
+    assert_eq!(after.owner_at(Cell::new(33).unwrap()), Some(1));
+    // Without long jumps no chain ends on 0.
+    let p = position(&text.replace(",long_jumps=on", ""));
+    assert!(!p.legal_moves().contains(&swap(33, 0)));
+    assert_eq!(
+        p.parse_move(&"33-0".parse().unwrap()),
+        Err(IllegalMove::SwapNotAllowed {
+            hole: 0,
+            reason: "no step, hop or chain of hops ends on the peg"
+        })
+    );
+    assert_eq!(
+        p.parse_move(&"33-20-0".parse().unwrap()),
+        Err(IllegalMove::LongJumpsOff { from: 20, to: 0 })
+    );
+}
+
+#[test]
+fn a_swap_chain_may_finish_the_mover() {
+    // Four players on star1: south's peg on 12 hops over 10 to 7, then over
+    // 3 onto north_east's peg on 0, south's whole target. North_east's peg
+    // goes to 12, which is not its target: south alone finishes.
+    let p = position("star1 masters south:12/south_west:10/north:3/north_east:0 0 0 -");
+    assert_eq!(ids(&p.witness_path(swap(12, 0))), [12, 7, 0]);
+    let after = play(&p, "12-7-0");
+    assert_eq!(after.owner_at(Cell::new(12).unwrap()), Some(3));
+    assert_eq!(after.outcome(), Outcome::Won { winner: 0 });
+    assert_eq!(after.finishers().len(), 1);
+}
+
+#[test]
+fn one_swap_may_finish_two_players() {
+    // As above, but the peg on 0 is north's, whose target is 12: the mover
+    // finishes by the swap and the displaced peg finishes north. Both are
+    // recorded on the same ply, the mover first, and share the win.
+    let text = "star1 masters south:12/south_west:10/north:0/north_east:3 0 0 -";
+    let after = play(&position(text), "12-0");
+    let finishers: Vec<(usize, u32)> = after
+        .finishers()
+        .iter()
+        .map(|f| (f.player, f.ply))
+        .collect();
+    assert_eq!(finishers, [(0, 1), (2, 1)]);
+    assert_eq!(
+        after.outcome(),
+        Outcome::Tie {
+            winners: vec![0, 2]
+        }
+    );
+    // Under ranking they share the first rank and the game goes on.
+    let ranking = text.replace("masters", "masters,finish=ranking");
+    let after = play(&position(&ranking), "12-0");
+    assert_eq!(after.outcome(), Outcome::InProgress);
+    assert_eq!(after.side_to_move(), 1);
+}
+
+#[test]
+fn a_full_path_may_end_in_a_swap_but_not_go_on_after_one() {
+    let p = position("star2 masters south:20,34,35/north:0,2,14 0 0 -");
+    assert_eq!(p.parse_move(&"20-7-0".parse().unwrap()), Ok(swap(20, 0)));
+    assert_eq!(
+        ids(&p.resolve(&"20-7-0".parse().unwrap()).unwrap().path),
+        [20, 7, 0]
+    );
+    // A middle landing on a peg: occupied (7 is outside south's target).
+    let blocked = position("star2 masters south:20,34,35/north:0,2,7 0 0 -");
+    assert_eq!(
+        blocked.parse_move(&"20-7-0".parse().unwrap()),
+        Err(IllegalMove::Occupied { hole: 7 })
+    );
+    assert_eq!(
+        blocked
+            .parse_move(&"20-7-0".parse().unwrap())
+            .unwrap_err()
+            .code(),
+        "hole_occupied"
+    );
+    // A middle landing on a peg that could be swapped with: the swap would
+    // end the move. South's peg on 14 hops over 7 onto north's peg on 2,
+    // then tries to hop on over 6 to 12.
+    let p = position("star2 masters south:6,14,34/north:0,2,7 0 0 -");
+    assert!(p.legal_moves().contains(&swap(14, 2)));
+    assert_eq!(
+        p.parse_move(&"14-2-12".parse().unwrap()),
+        Err(IllegalMove::SwapNotAllowed {
+            hole: 2,
+            reason: "a swap ends the move; no hop may follow it"
+        })
+    );
+}
+
+#[test]
+fn a_chain_onto_the_movers_own_peg_or_a_neutral_peg_is_no_swap() {
+    // Standard board: south's peg on (2,-3) hops over (3,-4) into its target
+    // at (4,-5), then over (4,-6) onto (4,-7).
+    let chain = [(2, -3), (4, -5), (4, -7)];
+    let id = |q, r| cell(q, r).id();
+    let own = Scene::new("masters")
+        .south(&[(2, -3), (4, -7)])
+        .north(&[(3, -4), (4, -6)])
+        .build();
+    let refusal = IllegalMove::SwapNotAllowed {
+        hole: id(4, -7),
+        reason: "the peg there is your own",
+    };
+    assert_eq!(own.parse_move(&path(&chain)), Err(refusal.clone()));
+    assert_eq!(
+        own.parse_move(&format!("{}-{}", id(2, -3), id(4, -7)).parse().unwrap()),
+        Err(refusal)
+    );
+    assert!(!ends(&own, (2, -3)).contains(&(4, -7)));
+    // The same chain onto north's peg is a swap, through the target hole.
+    let other = Scene::new("masters")
+        .south(&[(2, -3)])
+        .north(&[(3, -4), (4, -6), (4, -7)])
+        .build();
+    let mv = other.parse_move(&path(&chain)).unwrap();
+    assert_eq!(mv.kind(), MoveKind::Swap);
+    assert_eq!(ids(&other.witness_path(mv)), chain.map(|(q, r)| id(q, r)));
+    // star2 with neutral pegs: 18 hops over 19 to 20, then over the neutral
+    // peg on 15 onto the neutral peg on 9, outside south's target.
+    let neutral =
+        position("star2 masters,unused_triangles=filled south:18,34,35/north:0,1,19 0 0 -");
+    let refusal = IllegalMove::SwapNotAllowed {
+        hole: 9,
+        reason: "swaps happen only in the moving peg's own target triangle",
+    };
+    assert_eq!(
+        neutral.parse_move(&"18-20-9".parse().unwrap()),
+        Err(refusal.clone())
+    );
+    assert_eq!(neutral.parse_move(&"18-9".parse().unwrap()), Err(refusal));
 }
 
 // ---- §4 Winning and how the game ends ---------------------------------------

@@ -9,7 +9,8 @@
 use std::collections::VecDeque;
 
 use sternhalma::{
-    AntiSpoiling, Cell, CellSet, Direction, Finish, Geometry, Move, Position, Resting,
+    AntiSpoiling, Cell, CellSet, Direction, Finish, Finisher, Geometry, Move, PegSet, Position,
+    Resting,
 };
 
 /// The single hop from `here` in `direction` over the pegs `others`: the
@@ -59,6 +60,56 @@ pub fn hop_distances(position: &Position, from: Cell) -> [Option<u8>; Cell::MAX_
         }
     }
     distance
+}
+
+/// The pegs among `swappable` that the last hop of a chain from `from`
+/// lands on (every earlier landing empty, the start hole counting as
+/// empty), with the fewest hops that do it, by hole id: from the start
+/// hole and from every hole a chain reaches, each of the six hops.
+pub fn swap_distances(
+    position: &Position,
+    from: Cell,
+    swappable: CellSet,
+) -> (CellSet, [Option<u8>; Cell::MAX_HOLES]) {
+    let geometry = position.geometry();
+    let long = position.rules().long_jumps;
+    let others = position.occupied().without(from);
+    let distance = hop_distances(position, from);
+    let mut found = CellSet::EMPTY;
+    let mut fewest = [None; Cell::MAX_HOLES];
+    for here in geometry.cells() {
+        let hops = if here == from {
+            0
+        } else if let Some(hops) = distance[here.id()] {
+            hops
+        } else {
+            continue;
+        };
+        for direction in Direction::ALL {
+            if let Some((landing, false)) = jump(geometry, long, here, direction, others) {
+                if swappable.contains(landing) {
+                    found.insert(landing);
+                    let best: &mut Option<u8> = &mut fewest[landing.id()];
+                    *best = Some(best.map_or(hops + 1, |b| b.min(hops + 1)));
+                }
+            }
+        }
+    }
+    (found, fewest)
+}
+
+/// The pegs `player`'s set `set` may swap with (RULES §4, `swap`): other
+/// players' pegs, not neutral, in the set's target.
+pub fn swappable(position: &Position, set: usize) -> CellSet {
+    let layout = position.layout();
+    let target = position
+        .geometry()
+        .triangle(layout.set_triangle(set).opposite());
+    position
+        .occupied()
+        .difference(position.neutral())
+        .difference(position.player_pegs(layout.set_owner(set)))
+        .intersection(target)
 }
 
 /// Every hole a hop chain from `from` reaches.
@@ -111,7 +162,6 @@ pub fn reference_moves(position: &Position, player: usize) -> Vec<Move> {
         }
         let target = geometry.triangle(start.opposite());
         for from in position.pegs(set) {
-            let others = occupied.without(from);
             let neighbours = geometry.neighbor_set(from);
             let ends = neighbours
                 .difference(occupied)
@@ -119,16 +169,9 @@ pub fn reference_moves(position: &Position, player: usize) -> Vec<Move> {
             let mut swaps = CellSet::EMPTY;
             if rules.anti_spoiling == AntiSpoiling::Swap {
                 let swappable = target.intersection(other_players);
-                swaps = neighbours.intersection(swappable);
-                for direction in Direction::ALL {
-                    if let Some((landing, _)) =
-                        jump(geometry, rules.long_jumps, from, direction, others)
-                    {
-                        if swappable.contains(landing) {
-                            swaps.insert(landing);
-                        }
-                    }
-                }
+                swaps = neighbours
+                    .intersection(swappable)
+                    .union(swap_distances(position, from, swappable).0);
             }
             let mut allowed = geometry.all().difference(forbidden);
             if target.contains(from) {
@@ -155,17 +198,35 @@ pub fn reference_is_home(position: &Position, set: usize) -> bool {
     let target = position
         .geometry()
         .triangle(layout.set_triangle(set).opposite());
-    let own = position.pegs(set).intersection(target);
-    match position.rules().anti_spoiling {
+    let player = layout.set_owner(set);
+    let other_players = position
+        .occupied()
+        .difference(position.neutral())
+        .difference(position.player_pegs(player));
+    home(
+        position.rules().anti_spoiling,
+        target,
+        position.pegs(set),
+        position.occupied(),
+        other_players,
+    )
+}
+
+/// Whether a set with the pegs `own` is home in `target`, among all the
+/// pegs `occupied`, of which `other_players` belong to other players.
+fn home(
+    anti_spoiling: AntiSpoiling,
+    target: CellSet,
+    own: CellSet,
+    occupied: CellSet,
+    other_players: CellSet,
+) -> bool {
+    let own = own.intersection(target);
+    match anti_spoiling {
         AntiSpoiling::None | AntiSpoiling::Swap => own == target,
         AntiSpoiling::FillAvailable => {
-            let player = layout.set_owner(set);
-            let other_players = position
-                .occupied()
-                .difference(position.neutral())
-                .difference(position.player_pegs(player));
             !own.is_empty()
-                && target.is_subset(position.occupied())
+                && target.is_subset(occupied)
                 && target.difference(other_players).is_subset(own)
         }
     }
@@ -211,4 +272,103 @@ pub fn reference_next_player(position: &Position, mover: usize) -> usize {
     } else {
         (mover + 1) % players
     }
+}
+
+/// The position after `mv` by the player to move (RULES §3–4), built as a
+/// plain [`Setup`] and validated: the peg goes from `from` to `to` (for a
+/// swap the other peg from `to` to `from`), every player not yet finished
+/// whose sets are now all home is recorded, the mover first, then in turn
+/// order, and the turn passes on (finished players skipped under ranking).
+pub fn reference_play(position: &Position, mv: Move) -> Position {
+    let geometry = position.geometry();
+    let mover = position.side_to_move();
+    let mut setup = position.to_setup();
+    setup.ply += 1;
+    if let Some((from, to)) = mv.from().zip(mv.to()) {
+        let swap = matches!(mv, Move::Swap { .. });
+        for set in setup.players.iter_mut().flatten() {
+            for peg in &mut set.pegs {
+                if *peg == from.id() {
+                    *peg = to.id();
+                } else if *peg == to.id() {
+                    assert!(swap, "{mv} ends on a peg but is not a swap");
+                    *peg = from.id();
+                }
+            }
+        }
+    }
+    let players = setup.players.len();
+    let pegs_of = |sets: &[PegSet]| -> CellSet {
+        sets.iter()
+            .flat_map(|set| set.pegs.iter())
+            .map(|&id| Cell::new(id).expect("a hole id"))
+            .collect()
+    };
+    let neutral = position.neutral();
+    let all_pegs = setup
+        .players
+        .iter()
+        .fold(neutral, |all, sets| all.union(pegs_of(sets)));
+    for player in (0..players).map(|i| (mover + i) % players) {
+        if setup.finished.iter().any(|f| f.player == player) {
+            continue;
+        }
+        let sets = &setup.players[player];
+        let other_players = all_pegs.difference(neutral).difference(pegs_of(sets));
+        let finished = sets.iter().all(|set| {
+            home(
+                setup.rules.anti_spoiling,
+                geometry.triangle(set.triangle.opposite()),
+                pegs_of(std::slice::from_ref(set)),
+                all_pegs,
+                other_players,
+            )
+        });
+        if finished {
+            setup.finished.push(Finisher {
+                player,
+                ply: setup.ply,
+            });
+        }
+    }
+    setup.side_to_move = if setup.rules.finish == Finish::Ranking {
+        (1..=players)
+            .map(|i| (mover + i) % players)
+            .find(|&p| !setup.finished.iter().any(|f| f.player == p))
+            .unwrap_or(mover)
+    } else {
+        (mover + 1) % players
+    };
+    setup
+        .validate()
+        .unwrap_or_else(|e| panic!("{mv} from {position}: {setup}: {e}"))
+}
+
+/// Perft by the reference alone: [`reference_moves`] (or a pass when
+/// there is none and the game goes on) and [`reference_play`], for games
+/// that started with player 0 to move at ply 0.
+pub fn reference_perft(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if reference_is_over(position) {
+        return 0;
+    }
+    let side = position.side_to_move();
+    let must_pass = position.rules().finish == Finish::Round && position.is_finished(side);
+    let mut moves = if must_pass {
+        Vec::new()
+    } else {
+        reference_moves(position, side)
+    };
+    if moves.is_empty() {
+        moves.push(Move::Pass);
+    }
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .into_iter()
+        .map(|mv| reference_perft(&reference_play(position, mv), depth - 1))
+        .sum()
 }
