@@ -556,6 +556,29 @@ mod tests {
         assert_eq!(history(&connection, state.id).unwrap().moves.len(), 6);
     }
 
+    // The README's own match under the defaults, with both seats random
+    // bots: the default move limit (NewGame::program_move_limit, as the
+    // create route applies it) ends it, well inside the bots' own limit.
+    #[test]
+    fn two_random_bots_under_the_defaults_end_by_the_move_limit() {
+        let mut connection = scratch("defaults");
+        let game = sternhalma::NewGame::default();
+        let start = game
+            .clone()
+            .with_max_plies(game.program_move_limit())
+            .start()
+            .unwrap();
+        let state = create(&mut connection, &start, &[bot(21), bot(22)], &[0; 32]).unwrap();
+        assert_eq!(state.status, MatchStatus::Finished);
+        assert_eq!(state.ply, 400);
+        let result = state.result.unwrap();
+        assert_eq!(result.ending, Ending::Outcome);
+        assert_eq!(result.reason, Some(DrawReason::MoveLimit));
+        assert_eq!(result.results, [0.0, 0.0]);
+        let by_progress = result.by_progress.unwrap();
+        assert_eq!(by_progress.concat().len(), 2, "{by_progress:?}");
+    }
+
     #[test]
     fn bots_that_do_not_finish_are_stopped_at_the_limit() {
         let mut connection = scratch("limit");
