@@ -597,16 +597,14 @@ mod tests {
         assert_eq!(export(&connection, state.id).unwrap().moves.len(), 10);
     }
 
-    // What a resignation scored before its result came from `Outcome`:
-    // the resigner -1, the others sharing 1 / (players - 1).
+    // With one or two seats a resignation ends the match: the resigner -1,
+    // the other +1 (`Outcome::resignation`).
     #[test]
-    fn a_resignation_scores_as_it_always_did() {
+    fn a_resignation_with_one_or_two_seats_ends_the_match() {
         let mut connection = scratch("resign");
-        for (players, resigner, winners, results) in [
-            (1, 0, vec![], vec![-1.0]),
-            (2, 1, vec![0], vec![1.0, -1.0]),
-            (3, 0, vec![1, 2], vec![-1.0, 0.5, 0.5]),
-        ] {
+        for (players, resigner, winners, results) in
+            [(1, 0, vec![], vec![-1.0]), (2, 1, vec![0], vec![1.0, -1.0])]
+        {
             let seats: Vec<SeatPlan> = (0..players as u8).map(open).collect();
             let id = create(
                 &mut connection,
@@ -628,5 +626,32 @@ mod tests {
                 format!("seat {resigner} (open {resigner}) resigned")
             );
         }
+    }
+
+    // With three or more the resigner leaves and the others play on; when
+    // one is left the match is over, resigners last (`Position::resign`).
+    #[test]
+    fn a_resignation_with_three_seats_leaves_the_others_playing() {
+        let mut connection = scratch("resign3");
+        let seats: Vec<SeatPlan> = (0..3).map(open).collect();
+        let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
+            .unwrap()
+            .id;
+        let state = resign(&mut connection, id, &[1; 32]).unwrap();
+        assert_eq!(state.status, MatchStatus::InProgress);
+        assert!(state.result.is_none());
+        assert_eq!(state.to_move, Some(1), "seat 0 resigned on its turn");
+        let refused = resign(&mut connection, id, &[1; 32]).unwrap_err();
+        assert_eq!(refused.problem().code, "already_resigned");
+        let state = resign(&mut connection, id, &[3; 32]).unwrap();
+        assert_eq!(state.status, MatchStatus::Finished);
+        let result = state.result.unwrap();
+        assert_eq!(result.ending, Ending::Outcome);
+        assert_eq!(result.winners, [1]);
+        assert_eq!(
+            result.results,
+            [-1.0, 1.0, 0.0],
+            "the later resigner ranks higher"
+        );
     }
 }
