@@ -3,12 +3,15 @@
 The first solve on a board builds its lower-bound tables (kept for the life
 of the server), so each (board, hops_only) pair gets a fresh server: every
 star and every valid rhombus, with and without hops only, the default
-`max_nodes` unless told. Prints one line a request, slowest last, and the
-worst. Needs only the standard library and a release build of the server:
+budgets unless told. Prints one line a request (the answer, nodes, the
+memory counted), then the slowest. Needs only the standard library and a
+release build of the server:
 
     cargo build --release -p sternhalma-api
-    python3 benches/solitaire_api_latency.py                 # about 2 minutes
+    python3 benches/solitaire_api_latency.py                 # about 5 minutes
     python3 benches/solitaire_api_latency.py --boards star4 rhombus9x4
+    # What the caps prove (about 40 minutes on a busy 2-core machine):
+    python3 benches/solitaire_api_latency.py --max-nodes 5000000 --max-memory-mb 1024
 
 It measures only: it never passes or fails on time (BENCHMARKS.md).
 """
@@ -62,11 +65,11 @@ def start_server(binary: Path, scratch: Path) -> tuple[subprocess.Popen, str]:
     raise RuntimeError(f"the server did not start: {log.read_text()}")
 
 
-def first_solve(url: str, board: str, hops_only: bool, max_nodes: int | None) -> tuple[float, str]:
+def first_solve(
+    url: str, board: str, hops_only: bool, budgets: dict[str, object]
+) -> tuple[float, str]:
     """Seconds the request took, and what it answered."""
-    body: dict[str, object] = {"board": board, "hops_only": hops_only}
-    if max_nodes is not None:
-        body["max_nodes"] = max_nodes
+    body: dict[str, object] = {"board": board, "hops_only": hops_only, **budgets}
     request = urllib.request.Request(
         f"{url}/v1/solitaire/solve",
         data=json.dumps(body).encode(),
@@ -75,14 +78,17 @@ def first_solve(url: str, board: str, hops_only: bool, max_nodes: int | None) ->
     )
     started = time.perf_counter()
     try:
-        with urllib.request.urlopen(request, timeout=120) as response:
+        with urllib.request.urlopen(request, timeout=300) as response:
             answer = json.load(response)
-            outcome = f"200 length {answer['length']} nodes {answer['nodes']}"
+            outcome = (
+                f"200 length {answer['length']} nodes {answer['nodes']}"
+                f" memory {answer['memory_bytes'] / 2**20:.1f} MiB"
+            )
     except urllib.error.HTTPError as error:
         answer = json.load(error)
         outcome = f"{error.code} {answer.get('code', '')}"
         if "lower_bound" in answer:
-            outcome += f" lower_bound {answer['lower_bound']}"
+            outcome += f" lower_bound {answer['lower_bound']} nodes {answer['nodes']}"
     return time.perf_counter() - started, outcome
 
 
@@ -90,15 +96,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", nargs="*", default=all_boards())
     parser.add_argument("--max-nodes", type=int, default=None, help="default: the server's")
+    parser.add_argument("--max-memory-mb", type=int, default=None, help="default: the server's")
+    parser.add_argument("--method", choices=["meet", "ida"], default=None, help="default: meet")
     parser.add_argument("--binary", type=Path, default=ROOT / "target/release/sternhalma")
     args = parser.parse_args()
+    budgets: dict[str, object] = {
+        key: value
+        for key, value in (
+            ("max_nodes", args.max_nodes),
+            ("max_memory_mb", args.max_memory_mb),
+            ("method", args.method),
+        )
+        if value is not None
+    }
     results = []
     for board in args.boards:
         for hops_only in (False, True):
             with tempfile.TemporaryDirectory() as scratch:
                 server, url = start_server(args.binary, Path(scratch))
                 try:
-                    seconds, outcome = first_solve(url, board, hops_only, args.max_nodes)
+                    seconds, outcome = first_solve(url, board, hops_only, budgets)
                 finally:
                     server.kill()
                     server.wait()

@@ -48,11 +48,12 @@ pub struct Problem {
     /// For a replay: the index in `moves` of the move that failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub move_index: Option<usize>,
-    /// For a solitaire solve stopped at its node limit: the fewest moves any
-    /// crossing can take, as proven so far.
+    /// For a solitaire solve stopped at its node limit or memory budget:
+    /// the fewest moves any crossing can take, as proven so far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<u32>,
-    /// For a solitaire solve stopped at its node limit: positions visited.
+    /// For a solitaire solve stopped at its node limit or memory budget:
+    /// positions visited.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
 }
@@ -88,6 +89,21 @@ pub enum StorageErrors {
     Unavailable(Problem),
 }
 
+/// The error of every operation that runs on the heavy-work pool, documented
+/// once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum HeavyErrors {
+    /// Every heavy-work thread is busy and the queue is full (`busy`):
+    /// nothing was started; try again after `Retry-After` seconds.
+    #[response(
+        status = 503,
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))
+    )]
+    Busy(Problem),
+}
+
 /// The error type of every handler.
 #[derive(Clone, Debug)]
 pub struct ApiError {
@@ -95,6 +111,7 @@ pub struct ApiError {
     // Boxed: errors travel in every handler's `Result`, and are rare.
     problem: Box<Problem>,
     allow: Option<String>,
+    retry_after: Option<u32>,
     www_authenticate: bool,
 }
 
@@ -115,6 +132,7 @@ impl ApiError {
                 nodes: None,
             }),
             allow: None,
+            retry_after: None,
             www_authenticate: false,
         }
     }
@@ -161,6 +179,29 @@ impl ApiError {
         error
     }
 
+    /// 503 `busy`: the server has no room for the work now; the client is
+    /// asked to wait `retry_after` seconds (`Retry-After`).
+    pub fn busy(detail: impl Into<String>, retry_after: u32) -> ApiError {
+        let mut error = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "Service unavailable",
+            detail,
+        );
+        error.retry_after = Some(retry_after);
+        error
+    }
+
+    /// 500 `internal`: a bug; the details go to the log, not the client.
+    pub fn internal(detail: impl Into<String>) -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Internal error",
+            detail,
+        )
+    }
+
     /// 422: well-formed text that is not a valid rules, board or layout value.
     pub fn unprocessable(code: &str, detail: impl Into<String>) -> ApiError {
         ApiError::new(
@@ -191,6 +232,11 @@ impl ApiError {
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
+
+    /// The seconds sent in `Retry-After`, if any.
+    pub fn retry_after(&self) -> Option<u32> {
+        self.retry_after
+    }
 }
 
 impl std::fmt::Display for ApiError {
@@ -213,6 +259,9 @@ impl ResponseError for ApiError {
         response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
         if let Some(allow) = &self.allow {
             response.insert_header((header::ALLOW, allow.as_str()));
+        }
+        if let Some(seconds) = self.retry_after {
+            response.insert_header((header::RETRY_AFTER, seconds.to_string()));
         }
         if self.www_authenticate {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));

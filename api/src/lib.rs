@@ -8,10 +8,14 @@ pub mod bots;
 pub mod db;
 pub mod dto;
 pub mod error;
+pub mod heavy;
+pub mod jobs;
 pub mod limits;
 pub mod matches;
 pub mod routes;
 pub mod store;
+
+use std::sync::OnceLock;
 
 use actix_cors::Cors;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -22,6 +26,8 @@ use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::error::ApiError;
+pub use crate::heavy::HeavyPool;
+use crate::jobs::SolveJobs;
 pub use crate::store::Store;
 
 /// Who may call the API from a browser page of another origin.
@@ -51,7 +57,7 @@ pub enum CorsPolicy {
         (name = "render", description = "Pictures of positions"),
         (name = "matches", description = "Stored matches: seats, tokens, moves, long-poll, history, export"),
         (name = "bots", description = "Bots: a move chosen by search on a stateless position"),
-        (name = "solitaire", description = "Shortest solitaire crossings, proven shortest"),
+        (name = "solitaire", description = "Shortest solitaire crossings, proven shortest: answered while the client waits, or as jobs polled for progress"),
     ),
     modifiers(&Servers, &Security)
 )]
@@ -125,6 +131,7 @@ fn routes_app(
         .configure(routes::matches::configure)
         .configure(routes::bots::configure)
         .configure(routes::solitaire::configure)
+        .configure(routes::solitaire_jobs::configure)
 }
 
 fn cors_middleware(policy: CorsPolicy) -> Cors {
@@ -139,6 +146,7 @@ fn cors_middleware(policy: CorsPolicy) -> Cors {
         .expose_headers([
             actix_web::http::header::ETAG,
             actix_web::http::header::LOCATION,
+            actix_web::http::header::RETRY_AFTER,
         ])
         .max_age(3600);
     match policy {
@@ -150,12 +158,65 @@ fn cors_middleware(policy: CorsPolicy) -> Cors {
     }
 }
 
+/// What the workers of one server share besides the database: the
+/// heavy-work pool and the solve jobs that run on it. Clones share both.
+#[derive(Clone)]
+pub struct Heavy {
+    pool: HeavyPool,
+    jobs: SolveJobs,
+}
+
+impl Heavy {
+    /// Heavy work on `pool`, with an empty table of solve jobs.
+    pub fn new(pool: HeavyPool) -> Heavy {
+        Heavy {
+            pool,
+            jobs: SolveJobs::new(),
+        }
+    }
+
+    /// The process's default: a pool of one worker per core and a queue of
+    /// four tasks per worker, created on first use and shared by every app
+    /// built with [`app`].
+    pub fn process_default() -> Heavy {
+        static DEFAULT: OnceLock<Heavy> = OnceLock::new();
+        DEFAULT
+            .get_or_init(|| Heavy::new(HeavyPool::with_defaults()))
+            .clone()
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &HeavyPool {
+        &self.pool
+    }
+}
+
 /// The whole application: the routes, `/openapi.json`, Swagger UI at
 /// `/docs/`, and problem details for unknown routes (404) and methods (405).
-/// `store` is the database of stored matches, shared by every worker.
+/// `store` is the database of stored matches, shared by every worker; heavy
+/// work runs on the process's default pool ([`Heavy::process_default`]).
 pub fn app(
     cors: CorsPolicy,
     store: Store,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    app_with(cors, store, Heavy::process_default())
+}
+
+/// [`app`] with heavy work on `heavy`: build it once per server and clone it
+/// into every worker's app, so that all of them share one pool and one table
+/// of jobs.
+pub fn app_with(
+    cors: CorsPolicy,
+    store: Store,
+    heavy: Heavy,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -169,6 +230,8 @@ pub fn app(
     let routes = web::Data::new(RouteTable::new(&api));
     app.app_data(routes)
         .app_data(web::Data::new(store))
+        .app_data(web::Data::new(heavy.pool))
+        .app_data(web::Data::new(heavy.jobs))
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .route("/docs", web::get().to(docs_redirect))
         .default_service(web::to(fallback))

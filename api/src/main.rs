@@ -5,7 +5,7 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use sternhalma_api::{CorsPolicy, Store, app, openapi};
+use sternhalma_api::{CorsPolicy, Heavy, HeavyPool, Store, app_with, openapi};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Parser)]
@@ -41,6 +41,11 @@ struct Solve {
     /// Give up after this many positions (the lower bound proven is printed).
     #[arg(long)]
     max_nodes: Option<u64>,
+    /// Give up when the meeting search would hold more than this many MiB
+    /// of positions (counted: 16 bytes each; the lower bound proven is
+    /// printed). Default: no budget.
+    #[arg(long)]
+    max_memory_mb: Option<u64>,
     /// Seconds between two progress lines.
     #[arg(long, default_value_t = 10.0)]
     progress_seconds: f64,
@@ -104,6 +109,14 @@ struct Serve {
     /// Worker threads (default: one per core).
     #[arg(long, env = "STERNHALMA_WORKERS")]
     workers: Option<usize>,
+    /// Threads for heavy work: solitaire solves and solve jobs (default: one
+    /// per core).
+    #[arg(long, env = "STERNHALMA_HEAVY_WORKERS")]
+    heavy_workers: Option<usize>,
+    /// Heavy requests that may wait for a thread; beyond them the answer is
+    /// 503 `busy` with `Retry-After` (default: four per heavy thread).
+    #[arg(long, env = "STERNHALMA_HEAVY_QUEUE")]
+    heavy_queue: Option<usize>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -164,6 +177,7 @@ fn solve(options: &Solve) -> std::process::ExitCode {
                 SolveMethod::Ida => solitaire::Method::Ida,
             },
             max_nodes: options.max_nodes,
+            max_memory_bytes: options.max_memory_mb.map(|mb| mb.saturating_mul(1 << 20)),
             progress: Some(&mut report),
             progress_interval: std::time::Duration::from_secs_f64(
                 options.progress_seconds.max(0.0),
@@ -189,10 +203,20 @@ fn solve(options: &Solve) -> std::process::ExitCode {
             );
             let texts: Vec<String> = solution.moves.iter().map(ToString::to_string).collect();
             println!("{}", texts.join(" "));
+            if solution.memory_bytes > 0 {
+                eprintln!(
+                    "memory counted: {} bytes ({:.1} MiB) at most",
+                    solution.memory_bytes,
+                    solution.memory_bytes as f64 / f64::from(1 << 20)
+                );
+            }
             std::process::ExitCode::SUCCESS
         }
         Err(
             error @ (SolveError::NodeLimit { lower_bound, nodes }
+            | SolveError::MemoryLimit {
+                lower_bound, nodes, ..
+            }
             | SolveError::Interrupted { lower_bound, nodes }),
         ) => {
             println!("no solution proven: at least {lower_bound} moves (nodes {nodes})");
@@ -233,12 +257,17 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let address = listener.local_addr()?;
     tracing::info!(%address, "listening; Swagger UI at http://{address}/docs/");
     println!("sternhalma listening on http://{address}");
-    let workers = serve
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    let workers = serve.workers.unwrap_or(cores);
+    let heavy_workers = serve.heavy_workers.unwrap_or(cores).max(1);
+    let heavy_queue = serve
+        .heavy_queue
+        .unwrap_or(sternhalma_api::heavy::QUEUE_PER_WORKER * heavy_workers);
+    tracing::info!(heavy_workers, heavy_queue, "heavy-work pool ready");
+    let heavy = Heavy::new(HeavyPool::new(heavy_workers, heavy_queue));
     actix_web::rt::System::new().block_on(async move {
         let server = actix_web::HttpServer::new(move || {
-            app(cors.clone(), store.clone()).wrap(
+            app_with(cors.clone(), store.clone(), heavy.clone()).wrap(
                 actix_web::middleware::Logger::new("%r %s %b %Dms").log_target("sternhalma::http"),
             )
         })

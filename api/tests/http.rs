@@ -507,7 +507,7 @@ fn every_json_body_must_be_an_object() {
             assert_problem(&reply, 400, "malformed_json");
         }
     }
-    assert_eq!(posts, 11);
+    assert_eq!(posts, 12);
 }
 
 #[test]
@@ -805,7 +805,9 @@ fn solitaire_solve_errors() {
     );
     let bound = limited["lower_bound"].as_u64().unwrap();
     assert!((17..=23).contains(&bound), "{limited}");
-    assert_eq!(limited["nodes"], 1001);
+    // The meeting search (the default since it proves rhombus9x3 over
+    // HTTP) stops exactly at the limit; IDA* used to overshoot by one.
+    assert_eq!(limited["nodes"], 1000);
     assert_problem(
         &post(
             "/v1/solitaire/solve",

@@ -47,6 +47,18 @@ fn every_operation_documents_its_errors() {
             if path.starts_with("/v1/matches/") {
                 assert!(responses.contains_key("404"), "{method} {path} lacks 404");
             }
+            // Solves run on the heavy-work pool, which may be full: 503
+            // with the seconds to wait.
+            if path.starts_with("/v1/solitaire/") && method == "post" {
+                let retry_after = responses
+                    .get("503")
+                    .and_then(|busy| busy.get("headers"))
+                    .and_then(|headers| headers.get("Retry-After"));
+                assert!(
+                    retry_after.is_some(),
+                    "{method} {path} lacks 503 with Retry-After"
+                );
+            }
         }
     }
 }

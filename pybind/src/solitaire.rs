@@ -211,7 +211,13 @@ pub fn solve_solitaire(
             Err(raised
                 .unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted")))
         }
-        Err(error @ SolveError::NodeLimit { lower_bound, nodes }) => {
+        // No memory budget is given from Python, but a limit is a limit.
+        Err(
+            error @ (SolveError::NodeLimit { lower_bound, nodes }
+            | SolveError::MemoryLimit {
+                lower_bound, nodes, ..
+            }),
+        ) => {
             let err = SolveLimitError::new_err(error.to_string());
             let value = err.value(py);
             value.setattr("lower_bound", lower_bound)?;

@@ -24,11 +24,19 @@
 //! meeting, every crossing is longer than `B`; the driver then tries
 //! `B + 1`. A level of about `N` positions costs `16 N` bytes.
 //!
+//! Memory is counted, not measured: 16 bytes for every position of the
+//! levels kept, plus twice the positions of the sorted runs of the level
+//! being built (they are copied when merged), after every chunk of parents
+//! expanded. Chunks and their parts have fixed sizes, whatever the number
+//! of cores, so the count (and where a budget stops the search) is the same
+//! on every machine.
+//!
 //! The crossing found is rebuilt from the levels and must respect the
 //! target lock to count; if none of the meetings gives one, the caller
 //! falls back to IDA*, starting from the length proven here.
 
 use std::cmp::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
 use super::Reporter;
 use super::heuristic::{ChildBound, Heuristic, UNREACHABLE};
@@ -38,6 +46,12 @@ use super::tables::Tables;
 
 /// Parents expanded between two looks at the limits and the clock.
 const CHUNK: usize = 1 << 18;
+/// Positions in one part of a chunk, the unit of work of one thread. Fixed
+/// rather than a share per core: each part becomes one sorted run, so the
+/// runs held while a level is built are the same on every machine.
+const PART: usize = 1 << 14;
+/// Bytes a stored position costs.
+const POSITION_BYTES: u64 = 16;
 /// Meeting positions tried when rebuilding a crossing.
 const MAX_MEETINGS: usize = 4096;
 /// Positions visited when rebuilding one half of one crossing.
@@ -101,7 +115,8 @@ pub(crate) enum Outcome {
     LockFreeOnly(u32),
     /// No crossing exists.
     Unsolvable,
-    /// Stopped by the node limit or the callback; `bound` is proven.
+    /// Stopped by the node limit, the memory budget or the callback;
+    /// `bound` is proven.
     Stopped,
 }
 
@@ -119,6 +134,10 @@ pub(crate) struct Meet<'a, 'p> {
     /// Positions expanded so far (all bounds).
     pub(crate) nodes: u64,
     max_nodes: u64,
+    /// The memory budget, in bytes counted (see the module's notes).
+    max_memory: u64,
+    /// The most bytes counted at once so far.
+    pub(crate) peak_memory: u64,
     reporter: Reporter<'p>,
     /// No crossing is shorter than this.
     pub(crate) bound: u32,
@@ -132,6 +151,7 @@ impl<'a, 'p> Meet<'a, 'p> {
         image: Vec<u8>,
         hops_only: bool,
         max_nodes: u64,
+        max_memory: u64,
         reporter: Reporter<'p>,
     ) -> Meet<'a, 'p> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
@@ -145,6 +165,8 @@ impl<'a, 'p> Meet<'a, 'p> {
             threads,
             nodes: 0,
             max_nodes,
+            max_memory,
+            peak_memory: 0,
             reporter,
             bound: 0,
             stop: None,
@@ -193,6 +215,18 @@ impl<'a, 'p> Meet<'a, 'p> {
             return None;
         }
         Some(left.min(CHUNK).min(usize::try_from(room).unwrap_or(CHUNK)))
+    }
+
+    /// Counts `positions` held at once against the memory budget; `false`
+    /// (and the stop recorded) if they are over it.
+    fn hold(&mut self, positions: usize) -> bool {
+        let bytes = (positions as u64).saturating_mul(POSITION_BYTES);
+        self.peak_memory = self.peak_memory.max(bytes);
+        if bytes > self.max_memory {
+            self.stop = Some(Stop::MemoryLimit);
+            return false;
+        }
+        true
     }
 
     /// Reports progress; `false` (and the stop recorded) if the callback
@@ -273,17 +307,10 @@ impl<'a, 'p> Meet<'a, 'p> {
             };
             let chunk = &level[done..done + take];
             done += take;
-            let per_thread = chunk.len().div_ceil(self.threads).max(1);
             let ctx = &self.ctx;
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = chunk
-                    .chunks(per_thread)
-                    .map(|part| scope.spawn(|| ctx.odd_meetings(part, level, j)))
-                    .collect();
-                for handle in handles {
-                    meetings.extend(handle.join().expect("a level worker panicked"));
-                }
-            });
+            for part in in_parts(chunk, self.threads, |part| ctx.odd_meetings(part, level, j)) {
+                meetings.extend(part);
+            }
             self.nodes += take as u64;
             if !self.report() {
                 return Attempt::Stopped;
@@ -309,6 +336,7 @@ impl<'a, 'p> Meet<'a, 'p> {
     fn expand(&mut self, levels: &[Vec<u128>], j: u32, bound: u32) -> Option<(Vec<u128>, bool)> {
         let parents = &levels[j as usize - 1];
         let older: &[u128] = if j >= 2 { &levels[j as usize - 2] } else { &[] };
+        let kept: usize = levels.iter().map(Vec::len).sum();
         // Sorted runs, merged like a binary counter: each new run merges
         // with the last while it is at least half its size.
         let mut runs: Vec<Vec<u128>> = Vec::new();
@@ -319,17 +347,9 @@ impl<'a, 'p> Meet<'a, 'p> {
             let take = self.next_chunk(parents.len() - done)?;
             let chunk = &parents[done..done + take];
             done += take;
-            let per_thread = chunk.len().div_ceil(self.threads).max(1);
             let ctx = &self.ctx;
-            let results: Vec<(Vec<u128>, bool)> = std::thread::scope(|scope| {
-                let handles: Vec<_> = chunk
-                    .chunks(per_thread)
-                    .map(|part| scope.spawn(|| ctx.children(part, parents, older, j, bound)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a level worker panicked"))
-                    .collect()
+            let results = in_parts(chunk, self.threads, |part| {
+                ctx.children(part, parents, older, j, bound)
             });
             for (part, part_cut) in results {
                 cut |= part_cut;
@@ -341,7 +361,10 @@ impl<'a, 'p> Meet<'a, 'p> {
                 runs.push(run);
             }
             self.nodes += chunk.len() as u64;
-            if !self.report() {
+            // The runs are merged into the level at the end, each merge
+            // copying: count them twice.
+            let building: usize = runs.iter().map(Vec::len).sum();
+            if !self.hold(kept + 2 * building) || !self.report() {
                 return None;
             }
         }
@@ -437,6 +460,8 @@ impl Context<'_> {
             }
             parents.get(in_parents) != Some(&child) && older.get(in_older) != Some(&child)
         });
+        // Kept as a run until merged: hold only what it counts.
+        all.shrink_to_fit();
         (all, cut)
     }
 
@@ -522,6 +547,39 @@ impl Context<'_> {
         }
         None
     }
+}
+
+/// `work` on each part of `items` (parts of [`PART`] positions), on up to
+/// `threads` threads; the results in the parts' order.
+fn in_parts<R: Send>(items: &[u128], threads: usize, work: impl Fn(&[u128]) -> R + Sync) -> Vec<R> {
+    let parts: Vec<&[u128]> = items.chunks(PART).collect();
+    let threads = threads.min(parts.len());
+    if threads <= 1 {
+        return parts.into_iter().map(work).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, AtomicOrdering::Relaxed);
+                        let Some(part) = parts.get(index) else {
+                            return done;
+                        };
+                        done.push((index, work(part)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a level worker panicked"))
+            .collect()
+    });
+    results.sort_unstable_by_key(|&(index, _)| index);
+    results.into_iter().map(|(_, result)| result).collect()
 }
 
 /// The sorted union of two sorted, duplicate-free lists.

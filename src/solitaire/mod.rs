@@ -181,6 +181,17 @@ pub struct SolveOptions<'a> {
     pub method: Method,
     /// Stop with [`SolveError::NodeLimit`] after this many positions.
     pub max_nodes: Option<u64>,
+    /// Stop [`Method::Meet`] with [`SolveError::MemoryLimit`] when the
+    /// positions it holds would take more bytes than this (default: no
+    /// budget). Counted, not measured, so the same problem stops at the same
+    /// place on every machine: 16 bytes for each position of the levels
+    /// kept, plus twice those of the sorted runs of the level being built
+    /// (merging copies them), checked after every chunk of 262,144 parents
+    /// expanded, so the real peak can pass the budget by one chunk's
+    /// children. [`Solution::memory_bytes`] is the count a solve reached.
+    /// Not counted: the lower-bound tables (shared by every solve of the
+    /// process, see `max_table_states`) and IDA*'s table (`table_bits`).
+    pub max_memory_bytes: Option<u64>,
     /// Called with a [`Progress`] about every `progress_interval`.
     pub progress: Option<ProgressCallback<'a>>,
     /// Time between two progress calls (default one second).
@@ -211,6 +222,7 @@ impl Default for SolveOptions<'_> {
         SolveOptions {
             method: Method::Meet,
             max_nodes: None,
+            max_memory_bytes: None,
             progress: None,
             progress_interval: Duration::from_secs(1),
             table_bits: 22,
@@ -226,6 +238,7 @@ impl fmt::Debug for SolveOptions<'_> {
         f.debug_struct("SolveOptions")
             .field("method", &self.method)
             .field("max_nodes", &self.max_nodes)
+            .field("max_memory_bytes", &self.max_memory_bytes)
             .field("progress", &self.progress.is_some())
             .field("progress_interval", &self.progress_interval)
             .field("table_bits", &self.table_bits)
@@ -247,6 +260,10 @@ pub struct Solution {
     pub nodes: u64,
     /// Time the search took (lower-bound tables included).
     pub elapsed: Duration,
+    /// The most bytes the meeting search held at once, counted as for
+    /// [`SolveOptions::max_memory_bytes`]: the budget that suffices for this
+    /// solve. 0 when only IDA* ran.
+    pub memory_bytes: u64,
     /// Whether the search proved that no shorter crossing exists: true
     /// unless [`SolveOptions::weight`] was above 1 (every shorter bound was
     /// then searched to the end).
@@ -263,6 +280,17 @@ pub enum SolveError {
         lower_bound: u32,
         /// Positions visited.
         nodes: u64,
+    },
+    /// [`Method::Meet`] would have held more than
+    /// [`SolveOptions::max_memory_bytes`]. Every crossing takes at least
+    /// `lower_bound` moves.
+    MemoryLimit {
+        /// The best lower bound proven.
+        lower_bound: u32,
+        /// Positions visited.
+        nodes: u64,
+        /// The bytes counted when the search stopped (over the budget).
+        memory_bytes: u64,
     },
     /// The progress callback stopped the search.
     Interrupted {
@@ -282,6 +310,14 @@ impl fmt::Display for SolveError {
                 f,
                 "node limit reached after {nodes} nodes; every crossing takes at least {lower_bound} moves"
             ),
+            SolveError::MemoryLimit {
+                lower_bound,
+                nodes,
+                memory_bytes,
+            } => write!(
+                f,
+                "memory budget reached after {nodes} nodes (the search would hold {memory_bytes} bytes); every crossing takes at least {lower_bound} moves"
+            ),
             SolveError::Interrupted { lower_bound, nodes } => write!(
                 f,
                 "interrupted after {nodes} nodes; every crossing takes at least {lower_bound} moves"
@@ -296,8 +332,9 @@ impl std::error::Error for SolveError {}
 /// Finds a shortest crossing and proves it shortest.
 ///
 /// # Errors
-/// The node limit was reached or the callback stopped the search (each with
-/// the lower bound proven so far), or the crossing is impossible.
+/// The node limit or the memory budget was reached, or the callback stopped
+/// the search (each with the lower bound proven so far), or the crossing is
+/// impossible.
 ///
 /// # Panics
 /// If a move found does not replay through the rules (a bug).
@@ -312,6 +349,7 @@ pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solutio
     // the target lock).
     let mut floor = 0;
     let mut spent = 0;
+    let mut memory_bytes = 0;
     let half_turn = meet::half_turn(&tables);
     if let (Method::Meet, true, Some(image)) = (options.method, weight <= 1.0, half_turn) {
         let mut meet = Meet::new(
@@ -320,18 +358,27 @@ pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solutio
             image,
             problem.hops_only,
             max_nodes,
+            options.max_memory_bytes.unwrap_or(u64::MAX),
             Reporter::new(options.progress_interval, options.progress.take()),
         );
         let outcome = meet.run();
         let (lower_bound, nodes) = (meet.bound, meet.nodes);
+        memory_bytes = meet.peak_memory;
         match outcome {
             Outcome::Crossing(path) => {
-                return Ok(replay(problem, &path, nodes, started, true));
+                let mut solution = replay(problem, &path, nodes, started, true);
+                solution.memory_bytes = memory_bytes;
+                return Ok(solution);
             }
             Outcome::Unsolvable => return Err(SolveError::Unsolvable),
             Outcome::Stopped => {
                 return Err(match meet.stop {
                     Some(Stop::Interrupted) => SolveError::Interrupted { lower_bound, nodes },
+                    Some(Stop::MemoryLimit) => SolveError::MemoryLimit {
+                        lower_bound,
+                        nodes,
+                        memory_bytes,
+                    },
                     _ => SolveError::NodeLimit { lower_bound, nodes },
                 });
             }
@@ -359,6 +406,11 @@ pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solutio
         let lower_bound = search.bound;
         return Err(match search.stop {
             Some(Stop::NodeLimit) => SolveError::NodeLimit { lower_bound, nodes },
+            Some(Stop::MemoryLimit) => SolveError::MemoryLimit {
+                lower_bound,
+                nodes,
+                memory_bytes,
+            },
             Some(Stop::Interrupted) => SolveError::Interrupted { lower_bound, nodes },
             None => {
                 debug_assert_eq!(lower_bound, u32::from(UNREACHABLE));
@@ -366,7 +418,9 @@ pub fn solve(problem: &Problem, mut options: SolveOptions<'_>) -> Result<Solutio
             }
         });
     }
-    Ok(replay(problem, &search.path, nodes, started, weight <= 1.0))
+    let mut solution = replay(problem, &search.path, nodes, started, weight <= 1.0);
+    solution.memory_bytes = memory_bytes;
+    Ok(solution)
 }
 
 /// The solution of a path found by a search, replayed through the rules.
@@ -397,6 +451,7 @@ fn replay(
         moves,
         nodes,
         elapsed: started.elapsed(),
+        memory_bytes: 0,
         optimal,
     }
 }

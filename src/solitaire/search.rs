@@ -34,6 +34,9 @@ struct Entry {
 /// Why the search stopped early.
 pub(crate) enum Stop {
     NodeLimit,
+    /// The meeting search's levels outgrew their budget (IDA* never
+    /// stops for this).
+    MemoryLimit,
     Interrupted,
 }
 

@@ -380,3 +380,61 @@ fn every_board_has_the_half_turn_that_swaps_start_and_goal() {
         assert_eq!(goal, tables.goal, "{board}");
     }
 }
+
+#[test]
+fn the_memory_budget_is_counted_and_stops_with_a_proven_bound() {
+    let problem = Problem::new(Board::rhombus(7, 3).unwrap(), false);
+    let solve_within = |budget: Option<u64>| {
+        solve(
+            &problem,
+            SolveOptions {
+                max_memory_bytes: budget,
+                ..SolveOptions::default()
+            },
+        )
+    };
+    let free = solve_within(None).unwrap();
+    assert_eq!(free.length, 17);
+    // Counted, not measured: 16 bytes a position, so a multiple of 16.
+    let needed = free.memory_bytes;
+    assert!(needed > 0 && needed % 16 == 0, "{needed}");
+    // Exactly what the solve reported is enough, and gives the same answer.
+    let exact = solve_within(Some(needed)).unwrap();
+    assert_eq!((exact.length, exact.nodes), (free.length, free.nodes));
+    assert_eq!(exact.memory_bytes, needed);
+    // A byte less stops it, with a proven bound, the same every time.
+    let start = initial_lower_bound(&problem).unwrap();
+    let stopped = solve_within(Some(needed - 1));
+    match &stopped {
+        Err(SolveError::MemoryLimit {
+            lower_bound,
+            nodes,
+            memory_bytes,
+        }) => {
+            assert!((start..=17).contains(lower_bound), "{lower_bound}");
+            assert!(*nodes <= free.nodes);
+            assert!(*memory_bytes >= needed, "{memory_bytes}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(solve_within(Some(needed - 1)), stopped);
+    assert!(
+        stopped
+            .unwrap_err()
+            .to_string()
+            .starts_with("memory budget reached after ")
+    );
+    // IDA* holds no levels: the budget does not stop it.
+    let ida = solve(
+        &problem,
+        SolveOptions {
+            method: Method::Ida,
+            max_memory_bytes: Some(1),
+            perimeter_states: 1000,
+            table_bits: 16,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!((ida.length, ida.memory_bytes), (17, 0));
+}

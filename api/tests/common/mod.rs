@@ -3,12 +3,19 @@
 
 use std::net::TcpListener;
 
-use sternhalma_api::{CorsPolicy, Store, app};
+use sternhalma_api::{CorsPolicy, Heavy, Store, app_with};
 
 /// Starts the app on `127.0.0.1` (a free port) with a fresh database file
 /// named after `name` and the process, on `workers` threads; answers its
-/// base URL. The server lives as long as the test process.
+/// base URL. The server lives as long as the test process. Heavy work runs
+/// on the process's default pool.
 pub fn start_server(name: &str, workers: usize) -> String {
+    start_server_with(name, workers, Heavy::process_default())
+}
+
+/// [`start_server`] with heavy work on `heavy` (e.g. a pool the test fills).
+#[allow(dead_code)] // not every test file builds its own pool
+pub fn start_server_with(name: &str, workers: usize, heavy: Heavy) -> String {
     let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -17,12 +24,14 @@ pub fn start_server(name: &str, workers: usize) -> String {
     let address = listener.local_addr().unwrap();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
-            actix_web::HttpServer::new(move || app(CorsPolicy::Any, store.clone()))
-                .workers(workers)
-                .listen(listener)
-                .unwrap()
-                .run()
-                .await
+            actix_web::HttpServer::new(move || {
+                app_with(CorsPolicy::Any, store.clone(), heavy.clone())
+            })
+            .workers(workers)
+            .listen(listener)
+            .unwrap()
+            .run()
+            .await
         })
     });
     format!("http://{address}")
