@@ -309,7 +309,7 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn is_resigned(&self, player: usize) -> bool {
-        self.resigned_mask & (1 << player) != 0
+        player < MAX_SETS && self.resigned_mask & (1 << player) != 0
     }
 
     /// A game of three or more players after `player` resigns: they leave
@@ -364,6 +364,22 @@ impl Position {
             next.side = to_move as u8;
         }
         Ok(next)
+    }
+
+    /// For replaying a game record: this position after the resignations
+    /// of `resignations` that happened at its ply, in their order (those at
+    /// other plies are left for later).
+    ///
+    /// # Errors
+    /// A resignation the game does not allow ([`Position::resign`]).
+    pub fn resign_due(&self, resignations: &[Resignation]) -> Result<Position, IllegalMove> {
+        let mut position = self.clone();
+        for r in resignations.iter().filter(|r| r.ply == self.ply) {
+            if !position.is_resigned(r.player) {
+                position = position.resign(r.player)?;
+            }
+        }
+        Ok(position)
     }
 
     /// Whether `player` has finished (all sets home, at some point).
@@ -509,7 +525,9 @@ impl Position {
         let count = self.layout.player_count();
         for i in 0..count {
             let player = (mover + i) % count;
-            if self.is_finished(player) {
+            // A resigned player has left: their sets may be filled by
+            // others' moves, but they never finish.
+            if self.is_finished(player) || self.is_resigned(player) {
                 continue;
             }
             let affected = self

@@ -267,7 +267,8 @@ pub enum OptionValue<'a> {
     /// A whole number, for `max_plies` (a negative one is refused with the
     /// option's range).
     Number(i128),
-    /// No value: `max_plies` without a limit.
+    /// No value: `max_plies` without a limit; any other option keeps the
+    /// value it has.
     Nothing,
 }
 
@@ -463,7 +464,8 @@ impl Rules {
 
     /// Sets an option from a value of any form a surface receives: text in
     /// the rules grammar for any option, a boolean for an on/off option, a
-    /// whole number or nothing for `max_plies`. This is the one place where
+    /// whole number or nothing (no limit) for `max_plies`, and nothing for
+    /// any other option to keep its value. This is the one place where
     /// "preset plus overrides" is decided, for Python keywords and JSON
     /// rules objects alike.
     ///
@@ -490,6 +492,8 @@ impl Rules {
             (_, OptionValue::Text(text)) => return self.set_option(name, text),
             (OptionKind::Switch, OptionValue::Flag(flag)) => self.long_jumps = flag,
             (OptionKind::Limit, OptionValue::Nothing) => self.max_plies = None,
+            // Nothing for any other option keeps the value it has.
+            (OptionKind::Choice | OptionKind::Switch, OptionValue::Nothing) => {}
             (OptionKind::Limit, OptionValue::Number(number)) if u32::try_from(number).is_ok() => {
                 self.max_plies = u32::try_from(number).ok();
             }

@@ -577,7 +577,9 @@ impl Setup {
         }
         let position = Position::from_checked(self, layout, pegs, neutral);
         let unrecorded: Vec<SetupProblem> = (0..players)
-            .filter(|&p| !position.is_finished(p) && position.is_player_home(p))
+            .filter(|&p| {
+                !position.is_finished(p) && !position.is_resigned(p) && position.is_player_home(p)
+            })
             .map(|player| SetupProblem::HomeButNotFinished { player })
             .collect();
         if unrecorded.is_empty() {

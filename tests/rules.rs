@@ -1159,3 +1159,17 @@ fn resignations_in_a_setup_are_validated() {
     );
     assert!(format!("{base} 0 0 - 1@0").parse::<Position>().is_ok());
 }
+
+#[test]
+fn a_resigned_player_never_finishes() {
+    // north_west (1) resigned with its only peg already in its target (11):
+    // home, but it has left the game, so it is not finished, and the
+    // position is valid without listing it.
+    let p = position("star1 classic south:12/north_west:11/north_east:4 0 0 - 1@0");
+    assert!(p.is_player_home(1));
+    assert!(!p.is_finished(1));
+    assert_eq!(p.outcome(), Outcome::InProgress);
+    let after = p.play_text("12-9").unwrap();
+    assert!(!after.is_finished(1));
+    assert_eq!(after.side_to_move(), 2, "its turn is skipped");
+}

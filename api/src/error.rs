@@ -382,11 +382,8 @@ pub fn json_error(error: actix_web::error::JsonPayloadError) -> ApiError {
 /// field when only a field is missing, else a 400 `malformed_json`; the
 /// message without serde's type names and line numbers.
 fn body_error(error: &serde_json::Error) -> ApiError {
-    let message = error.to_string();
-    let message = match message.rfind(" at line ") {
-        Some(cut) => &message[..cut],
-        None => &message,
-    };
+    let message = sternhalma::wire::plain_serde_message(error);
+    let message = message.as_str();
     if let Some(field) = message
         .strip_prefix("missing field `")
         .and_then(|rest| rest.strip_suffix('`'))

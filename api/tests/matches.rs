@@ -548,8 +548,22 @@ fn with_four_seats_a_resigner_leaves_and_the_others_play_on() {
         json!({"ply": 0, "move": moves[0]["text"]}),
     );
     assert_eq!(first.status, 200, "{}", first.body);
+    // Seat 2 waits for a move after ply 1; the resignation passes the turn
+    // to it without a move, and wakes it (well before its 20 s timeout).
+    let waiter = std::thread::spawn(move || {
+        let started = Instant::now();
+        let woken = get(&format!("/v1/matches/{id}?wait_ply=1&timeout_ms=20000"));
+        (woken, started.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(300));
     let resigned = post_empty(&format!("/v1/matches/{id}/resign"), Some(created.token(1)));
     assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let (woken, waited) = waiter.join().unwrap();
+    assert_eq!(woken.json()["to_move"], 2, "woken with the new state");
+    assert!(
+        waited < Duration::from_secs(10),
+        "woken by the resignation: {waited:?}"
+    );
     let view = resigned.json();
     assert_eq!(view["status"], "in_progress", "the others play on");
     assert_eq!(view["ply"], 1, "a resignation is not a move");
@@ -583,11 +597,35 @@ fn with_four_seats_a_resigner_leaves_and_the_others_play_on() {
         assert_eq!(reply.status, 200, "{}", reply.body);
         view = reply.json()["match"].clone();
     }
+    // The history replays around the resignation, and the export replays
+    // to the same final position.
+    let history = get(&format!("/v1/matches/{id}/moves"));
+    assert_eq!(history.status, 200, "{}", history.body);
+    assert_eq!(
+        history.json()["moves"].as_array().unwrap().len() as u64,
+        view["ply"].as_u64().unwrap()
+    );
+    let export = get(&format!("/v1/matches/{id}/export")).json();
+    assert_eq!(export["resigned"], json!([{"player": 1, "ply": 1}]));
+    let replay = post("/v1/replay", None, export);
+    assert_eq!(replay.status, 200, "{}", replay.body);
+    assert_eq!(
+        replay.json()["final"]["position_string"],
+        view["position"]["position_string"]
+    );
     // However it ended, seat 1 ranks last, alone.
     let result = &view["result"];
     assert_eq!(result["ending"], "outcome", "{result}");
     let results = result["results"].as_array().unwrap();
     assert_eq!(results[1], -1.0, "{result}");
+    if view["ply"] == 40 {
+        // Ended by the move limit: said so, and the tie-break has seat 1 last.
+        assert_eq!(result["reason"], "move_limit", "{result}");
+        assert_eq!(
+            result["by_progress"].as_array().unwrap().last().unwrap(),
+            &json!([1])
+        );
+    }
     assert!(
         results
             .iter()

@@ -188,6 +188,13 @@ pub fn make_rules(text: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult
             OptionValue::Flag(value.extract()?)
         } else if let Ok(number) = value.extract::<i128>() {
             OptionValue::Number(number)
+        } else if let Some(number) = value
+            .extract::<f64>()
+            .ok()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 1e19)
+        {
+            // A whole float (`max_plies=400.0`) reads as JSON reads it.
+            OptionValue::Number(number as i128)
         } else {
             spelled = value.str()?.to_string();
             OptionValue::Text(&spelled)

@@ -168,6 +168,10 @@ impl PyPosition {
             None => "classic".to_owned(),
             Some(r) => match r.extract::<PyRef<'_, PyRules>>() {
                 Ok(rules) => rules.rules.to_string(),
+                // A dict is the JSON rules object of the HTTP API.
+                Err(_) if r.is_instance_of::<PyDict>() => wire::rules(&crate::json::to_value(r)?)
+                    .map_err(|e| errors::notation(&e))?
+                    .to_string(),
                 Err(_) => r.extract::<String>()?,
             },
         };

@@ -160,7 +160,7 @@ class Position:
     def start(
         board: str | Board | None = None,
         layout: str | int | None = None,
-        rules: str | Rules | None = None,
+        rules: str | Rules | dict[str, Any] | None = None,
         first_player: int | None = 0,
         **overrides: object,
     ) -> Position: ...

@@ -217,7 +217,8 @@ pub fn evaluate(position: &Position, player: usize) -> f64 {
 
 /// The players ranked by progress, best first, each rank holding the
 /// players who share it: those who finished first, in finishing order; then
-/// more pegs home ([`pegs_home`]); then a shorter [`distance_to_target`].
+/// more pegs home ([`pegs_home`]); then a shorter [`distance_to_target`];
+/// players who resigned last, the latest first.
 /// The tie-break for games cut short by a move limit, which the rules score
 /// as a draw (`docs/rules.md`).
 ///
@@ -235,13 +236,20 @@ pub fn progress_ranking(position: &Position) -> Vec<Vec<usize>> {
     let evaluator = Evaluator::new(position);
     let finishers = position.finishers();
     let players = position.layout().player_count();
-    // Smaller keys rank higher: finishing order, then pegs home, then distance.
+    let resigned = position.resignations();
+    // Smaller keys rank higher: still playing before resigned (the latest
+    // resigner first), then finishing order, then pegs home, then distance.
     let key = |player: usize| {
+        let left = resigned
+            .iter()
+            .position(|r| r.player == player)
+            .map_or(0, |i| resigned.len() - i);
         let finished = finishers
             .iter()
             .position(|f| f.player == player)
             .unwrap_or(players);
         (
+            left,
             finished,
             std::cmp::Reverse(pegs_home(position, player)),
             evaluator.distance_to_target(position, player),

@@ -50,6 +50,7 @@ use crate::position::Position;
 use crate::rules::{OPTION_NAMES, OptionKind, OptionValue, Preset, Rules};
 use crate::setup::{Finisher, PegSet, Resignation, Setup};
 
+pub use read::plain_serde_message;
 use read::{Fields, describe};
 
 /// A position as JSON: the same content as the position string. Answers
@@ -284,12 +285,11 @@ pub fn rules(value: &Value) -> Result<Rules, ParseError> {
         }
         let kind = Rules::option_kind(name).expect("only option names get here");
         let option = match (kind, value) {
-            // `null` keeps the preset's value, except for `max_plies`, where
-            // it means no limit.
-            (OptionKind::Choice | OptionKind::Switch, Value::Null) => continue,
+            // `null`: no limit for `max_plies`, the preset's value for any
+            // other option (decided by `set_option_value`).
+            (_, Value::Null) => OptionValue::Nothing,
             (OptionKind::Choice, Value::String(text)) => OptionValue::Text(text),
             (OptionKind::Switch, Value::Bool(flag)) => OptionValue::Flag(*flag),
-            (OptionKind::Limit, Value::Null) => OptionValue::Nothing,
             // Any integer reaches the option, which names its range when
             // it is out of it; only a fraction is malformed.
             (OptionKind::Limit, Value::Number(number)) => match read::integer(number) {

@@ -257,6 +257,10 @@ pub struct ExportedGame {
     pub start: String,
     /// The move texts, in order (full paths for hops).
     pub moves: Vec<String>,
+    /// Seats that resigned a game of three or more, with the ply at which
+    /// each did (absent when none did).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resigned: Vec<sternhalma::Resignation>,
 }
 
 /// A match in the list.
@@ -312,8 +316,10 @@ pub struct ListQuery {
 #[serde(deny_unknown_fields)]
 pub struct WaitQuery {
     /// Answer only once the match's `ply` is greater than this, or the
-    /// match is over, or `timeout_ms` has passed (then with the unchanged
-    /// state; check `ply`).
+    /// match is over, or it changed without a move while waiting (a seat
+    /// resigned a game of three or more, which may pass the turn), or
+    /// `timeout_ms` has passed (then with the unchanged state; check `ply`
+    /// and `to_move`).
     #[param(value_type = Option<u64>, minimum = 0, maximum = 4294967295.0)]
     pub wait_ply: Option<u32>,
     /// How long to wait at most, in milliseconds (0 to 30000; default

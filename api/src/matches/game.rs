@@ -52,8 +52,17 @@ fn result(row: &MatchRow, seats: &[SeatRow], position: &Position) -> Option<Matc
     Some(match ending {
         Ending::Outcome => {
             let outcome = position.outcome();
+            // A game that reached its move limit with nobody finished: a
+            // draw, or with resignations a ranking with the resigners last;
+            // either way the limit ended it.
+            let limit_reached = position
+                .rules()
+                .max_plies
+                .is_some_and(|limit| position.ply() >= limit)
+                && position.finishers().is_empty();
             let reason = match outcome {
                 Outcome::Draw { reason } => Some(reason),
+                _ if limit_reached => Some(DrawReason::MoveLimit),
                 _ => None,
             };
             MatchResult {
@@ -126,9 +135,9 @@ pub fn view<S: MatchStore>(store: &S, id: i64) -> Result<MatchView, ApiError> {
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn progress<S: MatchStore>(store: &S, id: i64) -> Result<(u32, MatchStatus), ApiError> {
+pub fn progress<S: MatchStore>(store: &S, id: i64) -> Result<(u32, MatchStatus, i64), ApiError> {
     let row = load_match(store, id)?;
-    Ok((row.ply, row.status))
+    Ok((row.ply, row.status, row.version))
 }
 
 /// A match while a request plays moves on it: the position, the ply, and
@@ -376,7 +385,12 @@ pub fn resign<S: MatchStore>(
                 format!("seat {seat} has resigned already"),
             ));
         }
-        let mut progress = Progress::new(position.resign(seat)?, row.ply);
+        // A seat that has finished cannot resign: a conflict with the
+        // match's state, like a closed match.
+        let resigned = position
+            .resign(seat)
+            .map_err(|e| ApiError::conflict(e.code(), e.to_string()))?;
+        let mut progress = Progress::new(resigned, row.ply);
         let ending = advance_bots(store, id, &seats, &mut progress, &now, MAX_BOT_PLIES)?;
         progress.save(store, id, ending, &now)
     })?;
@@ -416,8 +430,12 @@ pub fn abandon<S: MatchStore>(
 pub fn history<S: MatchStore>(store: &S, id: i64) -> Result<History, ApiError> {
     let row = load_match(store, id)?;
     let mut position = parse_position(&row.start_position)?;
+    // Resignations are not moves: the current position records them with
+    // their plies, and the replay makes them where they happened.
+    let resignations = parse_position(&row.position)?.resignations();
     let mut moves = Vec::new();
     for stored in store.load_moves(id)? {
+        position = position.resign_due(&resignations).map_err(corrupt)?;
         let played = stored
             .path
             .parse::<MoveText>()
@@ -446,6 +464,7 @@ pub fn history<S: MatchStore>(store: &S, id: i64) -> Result<History, ApiError> {
 pub fn export<S: MatchStore>(store: &S, id: i64) -> Result<ExportedGame, ApiError> {
     let row = load_match(store, id)?;
     Ok(ExportedGame {
+        resigned: parse_position(&row.position)?.resignations(),
         start: row.start_position,
         moves: store
             .load_moves(id)?

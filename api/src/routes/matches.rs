@@ -228,11 +228,15 @@ pub async fn get_match(
         // Subscribe before reading, so a commit in between is not missed.
         let mut changes = store.subscribe(id);
         let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));
+        let mut first_version = None;
         loop {
-            let (ply, status) = store
+            let (ply, status, version) = store
                 .read(move |connection| game::progress(connection, id))
                 .await?;
-            if ply > wait_ply || status != MatchStatus::InProgress {
+            // A change that is not a move (a resignation with three or more
+            // seats passes the turn without a ply) wakes waiters too.
+            let changed = *first_version.get_or_insert(version) != version;
+            if ply > wait_ply || status != MatchStatus::InProgress || changed {
                 break;
             }
             let left = deadline.saturating_duration_since(Instant::now());
@@ -376,7 +380,7 @@ pub async fn export(
         (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an open seat's token of this match (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The match is already over (`match_closed`), or the seat has resigned already (`already_resigned`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match is already over (`match_closed`), the seat has resigned already (`already_resigned`), or it has finished (`cannot_resign`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
     )
 )]

@@ -162,6 +162,10 @@ pub struct ReplayRequest {
     pub start: PositionInput,
     /// The moves, in order.
     pub moves: Vec<MoveInput>,
+    /// Players who resigned a game of three or more, each made at its ply
+    /// (as `GET /v1/matches/{id}/export` gives them).
+    #[serde(default)]
+    pub resigned: Vec<sternhalma::Resignation>,
 }
 
 /// One move of a replay.
@@ -203,6 +207,9 @@ pub async fn replay(body: web::Json<Object<ReplayRequest>>) -> Result<web::Json<
     let mut position = request.start.resolve()?;
     let mut steps = Vec::with_capacity(request.moves.len());
     for (index, input) in request.moves.iter().enumerate() {
+        position = position
+            .resign_due(&request.resigned)
+            .map_err(|e| ApiError::from(e).at_move(index))?;
         let (played, next) = play(&position, input).map_err(|e| e.at_move(index))?;
         position = next;
         steps.push(ReplayStep {
@@ -211,6 +218,10 @@ pub async fn replay(body: web::Json<Object<ReplayRequest>>) -> Result<web::Json<
             outcome: (&position).into(),
         });
     }
+    // Resignations after the last move.
+    let position = position
+        .resign_due(&request.resigned)
+        .map_err(|e| ApiError::from(e).at_move(request.moves.len()))?;
     Ok(web::Json(Replay {
         steps,
         last: (&position).into(),

@@ -56,7 +56,19 @@ pub async fn create_job(
             table.report(id, p.bound, p.nodes);
             std::ops::ControlFlow::Continue(())
         };
-        let answer = settings.solve(Some(&mut report));
+        // A panic in the solver must not leave the job running forever:
+        // it finishes with an internal problem (the pool logs the panic).
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            settings.solve(Some(&mut report))
+        }))
+        .unwrap_or_else(|_| {
+            Err(ApiError::new(
+                actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Internal error",
+                "the solver failed; the job has stopped",
+            ))
+        });
         table.finish(id, answer);
     });
     if let Err(busy) = started {
