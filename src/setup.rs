@@ -52,9 +52,11 @@ pub struct Finisher {
 pub struct Resignation {
     /// The player.
     #[cfg_attr(feature = "utoipa", schema(value_type = crate::wire::schema::PlayerIndex))]
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "crate::wire::whole::one"))]
     pub player: usize,
     /// Plies played when they resigned.
     #[cfg_attr(feature = "utoipa", schema(value_type = crate::wire::schema::PlyCount))]
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "crate::wire::whole::one"))]
     pub ply: u32,
 }
 

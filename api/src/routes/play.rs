@@ -165,7 +165,8 @@ pub struct ReplayRequest {
     /// Players who resigned a game of three or more, each made at its ply
     /// (as `GET /v1/matches/{id}/export` gives them).
     #[serde(default)]
-    pub resigned: Vec<sternhalma::Resignation>,
+    #[schema(value_type = Vec<sternhalma::Resignation>)]
+    pub resigned: Vec<Object<sternhalma::Resignation>>,
 }
 
 /// One move of a replay.
@@ -206,9 +207,11 @@ pub async fn replay(body: web::Json<Object<ReplayRequest>>) -> Result<web::Json<
     let request = body.into_inner().0;
     let mut position = request.start.resolve()?;
     let mut steps = Vec::with_capacity(request.moves.len());
+    let resigned: Vec<sternhalma::Resignation> =
+        request.resigned.iter().map(|Object(r)| *r).collect();
     for (index, input) in request.moves.iter().enumerate() {
         position = position
-            .resign_due(&request.resigned)
+            .resign_due(&resigned)
             .map_err(|e| ApiError::from(e).at_move(index))?;
         let (played, next) = play(&position, input).map_err(|e| e.at_move(index))?;
         position = next;
@@ -220,7 +223,7 @@ pub async fn replay(body: web::Json<Object<ReplayRequest>>) -> Result<web::Json<
     }
     // Resignations after the last move.
     let position = position
-        .resign_due(&request.resigned)
+        .resign_due(&resigned)
         .map_err(|e| ApiError::from(e).at_move(request.moves.len()))?;
     Ok(web::Json(Replay {
         steps,
