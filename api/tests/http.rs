@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::agent;
+use common::{Reply, agent, finish};
 use std::sync::OnceLock;
 
 use serde_json::{Value, json};
@@ -12,36 +12,6 @@ use serde_json::{Value, json};
 fn server() -> &'static str {
     static URL: OnceLock<String> = OnceLock::new();
     URL.get_or_init(|| common::start_server("http", 2))
-}
-
-struct Reply {
-    status: u16,
-    content_type: String,
-    body: String,
-    allow: Option<String>,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-}
-
-fn finish(mut response: ureq::http::Response<ureq::Body>) -> Reply {
-    let header = |name: &str| {
-        response
-            .headers()
-            .get(name)
-            .map(|v| v.to_str().unwrap().to_owned())
-    };
-    let content_type = header("content-type").unwrap_or_default();
-    let allow = header("allow");
-    Reply {
-        status: response.status().as_u16(),
-        content_type,
-        allow,
-        body: response.body_mut().read_to_string().unwrap(),
-    }
 }
 
 fn get(path: &str) -> Reply {

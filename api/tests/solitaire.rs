@@ -8,6 +8,8 @@ mod common;
 use std::sync::OnceLock;
 use std::sync::mpsc;
 
+use common::{Reply, finish};
+
 use serde_json::{Value, json};
 use sternhalma_api::{Heavy, HeavyPool};
 
@@ -15,36 +17,6 @@ use sternhalma_api::{Heavy, HeavyPool};
 fn server() -> &'static str {
     static URL: OnceLock<String> = OnceLock::new();
     URL.get_or_init(|| common::start_server("solitaire", 2))
-}
-
-struct Reply {
-    status: u16,
-    content_type: String,
-    location: Option<String>,
-    retry_after: Option<String>,
-    body: String,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-}
-
-fn finish(mut response: ureq::http::Response<ureq::Body>) -> Reply {
-    let header = |name: &str| {
-        response
-            .headers()
-            .get(name)
-            .map(|v| v.to_str().unwrap().to_owned())
-    };
-    Reply {
-        status: response.status().as_u16(),
-        content_type: header("content-type").unwrap_or_default(),
-        location: header("location"),
-        retry_after: header("retry-after"),
-        body: response.body_mut().read_to_string().unwrap(),
-    }
 }
 
 fn get_at(base: &str, path: &str) -> Reply {

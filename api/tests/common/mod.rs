@@ -44,3 +44,42 @@ pub fn agent() -> ureq::Agent {
         .build()
         .into()
 }
+
+/// A reply as the tests read it: the status, the headers they look at, and
+/// the body.
+#[allow(dead_code)] // each test file reads the fields it needs
+pub struct Reply {
+    pub status: u16,
+    pub content_type: String,
+    pub allow: Option<String>,
+    pub location: Option<String>,
+    pub retry_after: Option<String>,
+    pub body: String,
+}
+
+#[allow(dead_code)]
+impl Reply {
+    /// The body as JSON (a panic naming the body if it is not).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+/// Reads a whole response.
+#[allow(dead_code)]
+pub fn finish(mut response: ureq::http::Response<ureq::Body>) -> Reply {
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    Reply {
+        status: response.status().as_u16(),
+        content_type: header("content-type").unwrap_or_default(),
+        allow: header("allow"),
+        location: header("location"),
+        retry_after: header("retry-after"),
+        body: response.body_mut().read_to_string().unwrap(),
+    }
+}
