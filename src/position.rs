@@ -440,7 +440,7 @@ impl Position {
 
     /// Whether `player` still gets turns: not resigned, and not finished
     /// under `finish = ranking`.
-    pub(crate) fn takes_turns(&self, player: usize) -> bool {
+    pub fn takes_turns(&self, player: usize) -> bool {
         !(self.is_resigned(player)
             || self.rules.finish == Finish::Ranking && self.is_finished(player))
     }

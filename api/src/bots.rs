@@ -5,10 +5,11 @@
 //! with the seat, so a match's bot moves are reproducible from the seat's
 //! seed and the ply.
 //!
-//! A seat's bot searches on the database's writer thread, inside the
-//! transaction that stores its move, so its budget is counted in nodes (never
-//! in milliseconds: moves must replay the same from the seed) and capped
-//! ([`MAX_SEAT_NODES`], [`MAX_SEAT_PLAYOUTS`]) to keep every write short.
+//! A seat's bot searches on the heavy-work pool's urgent lane, never on the
+//! database writer (`crate::matches::runner`); its budget is counted in
+//! nodes (never in milliseconds: moves must replay the same from the seed)
+//! and capped ([`MAX_SEAT_NODES`], [`MAX_SEAT_PLAYOUTS`]) so that one move
+//! holds a heavy-work thread a fraction of a second.
 
 use serde::{Deserialize, Serialize};
 use sternhalma::search::{self, BotConfig, BotKind, Budget};
@@ -37,7 +38,8 @@ pub struct BotSpec {
     #[schema(example = "random", value_type = sternhalma::search::BotKind)]
     pub kind: String,
     /// The seed of its choices; a random one is chosen (and stored) when
-    /// absent. The same seed replays the same choices.
+    /// absent. The same seed replays the same choices. A match's state
+    /// shows it only once the match is over.
     #[serde(
         default,
         deserialize_with = "sternhalma::wire::whole::optional",

@@ -4,8 +4,11 @@
 //! end: when every worker is busy and the queue is full, a request is
 //! refused at once with 503 `busy` and `Retry-After`.
 //!
-//! Solitaire solves and solve jobs use it; bot searches, replays and renders
-//! can move onto it the same way.
+//! Solitaire solves and solve jobs use it. Stored matches' built-in bots
+//! use its urgent lane ([`HeavyPool::run_urgent`]): never refused (a match
+//! must not stall because strangers filled the queue), taken before the
+//! ordinary queue, and bounded by the matches waiting for a bot's move (one
+//! task each, a few tenths of a second at the seat caps).
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -45,8 +48,12 @@ struct Shared {
 
 struct State {
     waiting: VecDeque<Task>,
-    /// Tasks accepted and not finished: waiting or running.
+    /// Urgent tasks, taken before `waiting`.
+    urgent: VecDeque<Task>,
+    /// Ordinary tasks accepted and not finished: waiting or running.
     outstanding: usize,
+    /// Urgent tasks accepted and not finished.
+    urgent_outstanding: usize,
     closed: bool,
 }
 
@@ -58,7 +65,9 @@ impl HeavyPool {
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 waiting: VecDeque::new(),
+                urgent: VecDeque::new(),
                 outstanding: 0,
+                urgent_outstanding: 0,
                 closed: false,
             }),
             wake: Condvar::new(),
@@ -94,9 +103,14 @@ impl HeavyPool {
         self.handle.shared.queue
     }
 
-    /// Tasks accepted and not finished (running or waiting).
+    /// Ordinary tasks accepted and not finished (running or waiting).
     pub fn outstanding(&self) -> usize {
         lock(&self.handle.shared.state).outstanding
+    }
+
+    /// Urgent tasks accepted and not finished (running or waiting).
+    pub fn urgent_outstanding(&self) -> usize {
+        lock(&self.handle.shared.state).urgent_outstanding
     }
 
     /// Runs `task` on the pool, without waiting for it.
@@ -142,6 +156,30 @@ impl HeavyPool {
             .await
             .map_err(|_| ApiError::internal("the request's work failed on the server"))
     }
+
+    /// Runs `task` in the urgent lane and waits for its answer: never
+    /// refused, and started before any ordinary task still waiting.
+    ///
+    /// # Errors
+    /// 500 `internal` if the task panicked or the pool closed before
+    /// running it.
+    pub async fn run_urgent<R: Send + 'static>(
+        &self,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, ApiError> {
+        let (sender, receiver) = tokio::sync::oneshot::channel();
+        let shared = &self.handle.shared;
+        let mut state = lock(&shared.state);
+        state.urgent_outstanding += 1;
+        state.urgent.push_back(Box::new(move || {
+            let _ = sender.send(task());
+        }));
+        drop(state);
+        shared.wake.notify_one();
+        receiver
+            .await
+            .map_err(|_| ApiError::internal("the request's work failed on the server"))
+    }
 }
 
 impl Drop for Handle {
@@ -164,14 +202,17 @@ impl std::fmt::Debug for HeavyPool {
 /// A worker: takes the tasks one by one until the pool closes.
 fn work(shared: &Shared) {
     loop {
-        let task = {
+        let (task, urgent) = {
             let mut state = lock(&shared.state);
             loop {
                 if state.closed {
                     return;
                 }
+                if let Some(task) = state.urgent.pop_front() {
+                    break (task, true);
+                }
                 if let Some(task) = state.waiting.pop_front() {
-                    break task;
+                    break (task, false);
                 }
                 state = shared
                     .wake
@@ -184,7 +225,12 @@ fn work(shared: &Shared) {
         if std::panic::catch_unwind(AssertUnwindSafe(task)).is_err() {
             tracing::error!("a heavy task panicked");
         }
-        lock(&shared.state).outstanding -= 1;
+        let mut state = lock(&shared.state);
+        if urgent {
+            state.urgent_outstanding -= 1;
+        } else {
+            state.outstanding -= 1;
+        }
     }
 }
 

@@ -228,7 +228,9 @@ pub fn app_with(
 > {
     let (app, api) = routes_app(cors).split_for_parts();
     let routes = web::Data::new(RouteTable::new(&api));
+    let runner = matches::runner::BotRunner::new(store.clone(), heavy.pool.clone());
     app.app_data(routes)
+        .app_data(web::Data::new(runner))
         .app_data(web::Data::new(store))
         .app_data(web::Data::new(heavy.pool))
         .app_data(web::Data::new(heavy.jobs))

@@ -5,6 +5,7 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use sternhalma_api::matches::runner::BotRunner;
 use sternhalma_api::{CorsPolicy, Heavy, HeavyPool, Store, app_with, openapi};
 use tracing_subscriber::EnvFilter;
 
@@ -266,6 +267,14 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     tracing::info!(heavy_workers, heavy_queue, "heavy-work pool ready");
     let heavy = Heavy::new(HeavyPool::new(heavy_workers, heavy_queue));
     actix_web::rt::System::new().block_on(async move {
+        // Matches left with a bot to move by the last run (stopped between
+        // a move and the bots' reply) go on.
+        let runner = BotRunner::new(store.clone(), heavy.pool().clone());
+        match runner.resume_all().await {
+            Ok(0) => {}
+            Ok(resumed) => tracing::info!(resumed, "resuming matches with a bot to move"),
+            Err(error) => tracing::warn!(error = %error.problem().detail, "cannot resume matches"),
+        }
         let server = actix_web::HttpServer::new(move || {
             app_with(cors.clone(), store.clone(), heavy.clone()).wrap(
                 actix_web::middleware::Logger::new("%r %s %b %Dms").log_target("sternhalma::http"),

@@ -35,6 +35,9 @@ struct Inner {
     writer: Mutex<mpsc::Sender<Job>>,
     readers: Mutex<Vec<Connection>>,
     watchers: Mutex<HashMap<i64, watch::Sender<i64>>>,
+    /// Matches whose built-in bots are being played, each with whether it
+    /// was asked to look again ([`Store::begin_bots`]).
+    bot_runs: Mutex<HashMap<i64, bool>>,
 }
 
 /// Idle read connections kept for reuse.
@@ -68,6 +71,7 @@ impl Store {
                 writer: Mutex::new(sender),
                 readers: Mutex::new(Vec::new()),
                 watchers: Mutex::new(HashMap::new()),
+                bot_runs: Mutex::new(HashMap::new()),
             }),
         };
         Ok((store, version))
@@ -162,6 +166,52 @@ impl Store {
             sender.send_replace(version);
         }
     }
+}
+
+impl Store {
+    /// Claims match `id` for playing its built-in bots: `true` when no one
+    /// was, and the caller now must; `false` when a run is under way, which
+    /// is told to look again before it stops ([`Store::end_bots`]).
+    pub fn begin_bots(&self, id: i64) -> bool {
+        let mut runs = lock(&self.inner.bot_runs);
+        match runs.get_mut(&id) {
+            Some(again) => {
+                *again = true;
+                false
+            }
+            None => {
+                runs.insert(id, false);
+                true
+            }
+        }
+    }
+
+    /// The run on match `id` found nothing to do: answers `true` if it
+    /// must look again (someone asked meanwhile), else releases the match
+    /// and answers `false`.
+    pub fn end_bots(&self, id: i64) -> bool {
+        let mut runs = lock(&self.inner.bot_runs);
+        if let Some(again) = runs.get_mut(&id) {
+            if *again {
+                *again = false;
+                return true;
+            }
+        }
+        runs.remove(&id);
+        false
+    }
+
+    /// Releases match `id` whether or not it was asked to look again: a
+    /// run that gives up.
+    pub fn release_bots(&self, id: i64) {
+        lock(&self.inner.bot_runs).remove(&id);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn unavailable() -> ApiError {

@@ -203,7 +203,11 @@ fn a_full_match_between_two_clients_and_a_bot() {
     }));
     assert_eq!(created.tokens.len(), 2, "a token per open seat only");
     assert_eq!(created.state["seats"][1]["kind"], "bot");
-    assert_eq!(created.state["seats"][1]["bot"]["seed"], 11);
+    assert_eq!(created.state["seats"][1]["bot"]["kind"], "random");
+    assert!(
+        created.state["seats"][1]["bot"].get("seed").is_none(),
+        "a bot's seed is hidden while the match is in progress"
+    );
     let id = created.id;
     let mut view = created.state.clone();
     let mut submitted = 0;
@@ -235,6 +239,7 @@ fn a_full_match_between_two_clients_and_a_bot() {
     assert_eq!(view["result"]["ending"], "outcome");
     assert!(view["legal_moves"].as_array().unwrap().is_empty());
     assert!(submitted > 10);
+    assert_eq!(view["seats"][1]["bot"]["seed"], 11, "shown once over");
     // The history has every move, each with seat and time; seats take turns.
     let history = get(&format!("/v1/matches/{id}/moves")).json();
     let moves = history["moves"].as_array().unwrap();
@@ -434,9 +439,15 @@ fn creation_is_checked() {
     assert_eq!(created.state["ply"], 1);
     assert_eq!(created.state["to_move"], 1);
     assert_eq!(created.state["seats"][1]["name"], "seat 1");
+    assert!(created.state["seats"][0]["bot"].get("seed").is_none());
+    let abandoned = post_empty(
+        &format!("/v1/matches/{}/abandon", created.id),
+        Some(&created.admin),
+    );
+    assert_eq!(abandoned.status, 200, "{}", abandoned.body);
     assert!(
-        created.state["seats"][0]["bot"]["seed"].is_u64(),
-        "a seed is chosen and stored"
+        abandoned.json()["seats"][0]["bot"]["seed"].is_u64(),
+        "a seed is chosen, stored, and shown once the match is over"
     );
 }
 

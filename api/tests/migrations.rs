@@ -105,7 +105,8 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
     assert_eq!(state.ply, 2);
     assert_eq!(state.version, 3);
     assert_eq!(state.seats[0].name, "ada");
-    assert_eq!(state.seats[1].bot.as_ref().unwrap().seed, Some(7));
+    // The seed is kept, and shown only once the match is over.
+    assert_eq!(state.seats[1].bot.as_ref().unwrap().seed, None);
     assert_eq!(state.to_move, Some(0));
     assert_eq!(state.created_at, "2026-02-01T10:00:00.000Z");
     let history = game::history(&connection, 7).unwrap();
@@ -116,7 +117,7 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
         ["22-19", "1-4"]
     );
     // And the upgraded match goes on: seat 0's token still plays.
-    let accepted = game::submit(
+    game::submit(
         &mut connection,
         7,
         &[2_u8; 32],
@@ -124,6 +125,10 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
         &state.legal_moves[0].text.parse().unwrap(),
     )
     .unwrap();
-    assert_eq!(accepted.played[0].ply, 2);
+    // The bot seat replies with its stored seed.
+    let turn = game::bot_turn(&connection, 7).unwrap().unwrap();
+    assert_eq!((turn.ply, turn.spec.seed), (3, Some(7)));
+    game::play_bots(&mut connection, 7).unwrap();
+    assert_eq!(game::view(&connection, 7).unwrap().ply, 4);
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }

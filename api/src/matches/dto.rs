@@ -101,7 +101,8 @@ pub struct SeatView {
     pub name: String,
     /// Who plays it.
     pub kind: SeatKind,
-    /// The bot, for a bot seat (with the seed it uses).
+    /// The bot, for a bot seat. Its `seed` is shown only once the match is
+    /// over: with it, anyone could compute the bot's next move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotSpec>,
 }

@@ -2,9 +2,14 @@
 //! over any [`MatchStore`].
 //!
 //! A write loads the match, checks (token, status, ply, turn, legality),
-//! plays the built-in bots' replies, stores the moves and the new state,
-//! all inside one [`MatchStore::write`]; on any error nothing is stored.
-//! Results come from [`Outcome`]: the board's, or a resignation's.
+//! stores the move and the new state, all inside one
+//! [`MatchStore::write`]; on any error nothing is stored. Built-in bots
+//! never search inside a write: [`bot_turn`] reads what a bot must answer,
+//! the bot searches elsewhere (the heavy-work pool, see
+//! `crate::matches::runner`), and [`play_bot`] stores its move only if the
+//! match has not changed meanwhile (its version), so a concurrent change
+//! means a new search, never a lost or doubled move. Results come from
+//! [`Outcome`]: the board's, or a resignation's.
 
 use sternhalma::search::eval::progress_ranking;
 use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
@@ -13,15 +18,15 @@ use crate::bots;
 use crate::error::ApiError;
 use crate::matches::dto::{
     Ending, ExportedGame, History, MatchList, MatchResult, MatchStatus, MatchView, MoveRecord,
-    MovesAccepted,
 };
 use crate::matches::storage::{MatchRow, MatchStore, MoveRow, SeatPlan, SeatRow, corrupt};
 use crate::matches::tokens::TokenHash;
 use crate::matches::views;
 
-/// The most plies built-in bots play in one request when no open seat is
-/// left to move (for instance when every open seat has finished in a
-/// ranking game); past it the match is abandoned (`bot_limit`).
+/// The most plies built-in bots play in a row, since the last move of an
+/// open seat (or the start): reached only when no open seat is left to move
+/// (every open seat finished in a ranking game, or resigned) in a game
+/// without a move limit; past it the match is abandoned (`bot_limit`).
 pub const MAX_BOT_PLIES: u32 = 5_000;
 
 fn load_match<S: MatchStore>(store: &S, id: i64) -> Result<MatchRow, ApiError> {
@@ -157,7 +162,10 @@ impl Progress {
         }
     }
 
-    /// Stores `played`, a move of the current position, and plays it.
+    /// Stores `played`, a move of the current position, and plays it. The
+    /// stored path is the move's canonical one (the fewest hops,
+    /// [`Position::played`]), not whatever chain the client typed: what a
+    /// move takes in the database is bounded by the board.
     fn record<S: MatchStore>(
         &mut self,
         store: &S,
@@ -165,6 +173,7 @@ impl Progress {
         played: &Played,
         now: &str,
     ) -> Result<(), ApiError> {
+        let played = &self.position.played(played.mv);
         store.insert_move(
             id,
             &MoveRow {
@@ -204,40 +213,9 @@ impl Progress {
     }
 }
 
-/// Plays the built-in bots' moves while a bot seat is to move. Answers the
-/// ending when the game ends or the bots reach `limit` plies
-/// ([`MAX_BOT_PLIES`]).
-fn advance_bots<S: MatchStore>(
-    store: &S,
-    id: i64,
-    seats: &[SeatRow],
-    progress: &mut Progress,
-    now: &str,
-    limit: u32,
-) -> Result<Option<Ending>, ApiError> {
-    let mut bot_plies = 0;
-    loop {
-        let position = &progress.position;
-        if position.outcome() != Outcome::InProgress {
-            return Ok(Some(Ending::Outcome));
-        }
-        let seat = position.side_to_move();
-        let Some(spec) = seats.get(seat).and_then(|s| s.bot.as_ref()) else {
-            return Ok(None);
-        };
-        if bot_plies == limit {
-            return Ok(Some(Ending::BotLimit));
-        }
-        let seed = bots::ply_seed(spec.seed.unwrap_or(0), progress.ply);
-        let played = position.played(bots::choose_move(spec, position, seed));
-        progress.record(store, id, &played, now)?;
-        bot_plies += 1;
-    }
-}
-
 /// Creates a match from its start position and seats (validated by the
-/// caller), plays the bots' moves if a bot moves first, and answers its
-/// state.
+/// caller) and answers its state. Built-in bots to move first are not
+/// played here: see [`bot_turn`].
 ///
 /// # Errors
 /// Only database failures.
@@ -247,31 +225,177 @@ pub fn create<S: MatchStore>(
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
 ) -> Result<MatchView, ApiError> {
-    create_with_bot_limit(store, start, seats, admin_token_hash, MAX_BOT_PLIES)
-}
-
-fn create_with_bot_limit<S: MatchStore>(
-    store: &mut S,
-    start: &Position,
-    seats: &[SeatPlan],
-    admin_token_hash: &TokenHash,
-    bot_limit: u32,
-) -> Result<MatchView, ApiError> {
     let id = store.write(|store| {
         let now = store.now()?;
         let id = store.insert_match(&start.to_string(), admin_token_hash.as_slice(), &now)?;
         for (seat, plan) in seats.iter().enumerate() {
             store.insert_seat(id, seat, plan)?;
         }
-        let seat_rows = store.load_seats(id)?;
-        let mut progress = Progress::new(start.clone(), 0);
-        let ending = advance_bots(store, id, &seat_rows, &mut progress, &now, bot_limit)?;
-        if progress.ply > 0 || ending.is_some() {
-            progress.save(store, id, ending, &now)?;
-        }
         Ok(id)
     })?;
     view(store, id)
+}
+
+/// The ending of a match whose position is `position`, if the board has
+/// decided it.
+fn board_ending(position: &Position) -> Option<Ending> {
+    (position.outcome() != Outcome::InProgress).then_some(Ending::Outcome)
+}
+
+/// What a built-in bot must answer in a match: read outside any write,
+/// searched outside the writer, stored by [`play_bot`] if the match is
+/// still at `version`.
+#[derive(Clone, Debug)]
+pub struct BotTurn {
+    /// The match.
+    pub id: i64,
+    /// The match's version when this was read.
+    pub version: i64,
+    /// The ply the bot's move is for.
+    pub ply: u32,
+    /// The position to move in.
+    pub position: Position,
+    /// The bot to move (with its seed).
+    pub spec: bots::BotSpec,
+    /// Plies the bots have played in a row before this one.
+    pub bot_plies: u32,
+}
+
+impl BotTurn {
+    /// The bot's move: the search, reproducible from the seat's seed and
+    /// the ply. CPU-bound; run it off the writer and off actix's workers.
+    /// Past [`MAX_BOT_PLIES`] there is no search ([`play_bot`] abandons the
+    /// match): a pass.
+    pub fn choose(&self) -> sternhalma::Move {
+        if self.bot_plies >= MAX_BOT_PLIES {
+            return sternhalma::Move::Pass;
+        }
+        let seed = bots::ply_seed(self.spec.seed.unwrap_or(0), self.ply);
+        bots::choose_move(&self.spec, &self.position, seed)
+    }
+}
+
+/// The built-in bot to move in match `id`, if the match is in progress and
+/// a bot seat is to move.
+///
+/// # Errors
+/// 404 for an unknown match; database failures.
+pub fn bot_turn<S: MatchStore>(store: &S, id: i64) -> Result<Option<BotTurn>, ApiError> {
+    let row = load_match(store, id)?;
+    if row.status != MatchStatus::InProgress {
+        return Ok(None);
+    }
+    let position = parse_position(&row.position)?;
+    if position.outcome() != Outcome::InProgress {
+        return Ok(None);
+    }
+    let seats = store.load_seats(id)?;
+    let Some(spec) = seats
+        .get(position.side_to_move())
+        .and_then(|seat| seat.bot.clone())
+    else {
+        return Ok(None);
+    };
+    let since = store.last_open_seat_ply(id)?.map_or(0, |ply| ply + 1);
+    Ok(Some(BotTurn {
+        id,
+        version: row.version,
+        ply: row.ply,
+        position,
+        spec,
+        bot_plies: row.ply.saturating_sub(since),
+    }))
+}
+
+/// Stores `mv`, the move `turn`'s bot chose, if the match is still at
+/// `turn.version`; past [`MAX_BOT_PLIES`] bot plies in a row it abandons
+/// the match (`bot_limit`) instead. Answers the match's new version, or
+/// `None` when the match changed meanwhile (nothing stored: read the turn
+/// again and search again).
+///
+/// # Errors
+/// Database failures.
+pub fn play_bot<S: MatchStore>(
+    store: &mut S,
+    turn: &BotTurn,
+    mv: sternhalma::Move,
+) -> Result<Option<i64>, ApiError> {
+    store.write(|store| {
+        let row = load_match(store, turn.id)?;
+        if row.version != turn.version || row.status != MatchStatus::InProgress {
+            return Ok(None);
+        }
+        let now = store.now()?;
+        if turn.bot_plies >= MAX_BOT_PLIES {
+            let ending = Ending::BotLimit;
+            store.close(turn.id, ending.status(), ending, None, &now)?;
+            return Ok(Some(row.version + 1));
+        }
+        if !turn.position.is_legal(mv) {
+            // A bot plays only legal moves; never store anything else.
+            return Err(ApiError::internal(format!(
+                "the bot of match {} chose an illegal move {mv}",
+                turn.id
+            )));
+        }
+        let mut progress = Progress::new(turn.position.clone(), turn.ply);
+        progress.record(store, turn.id, &turn.position.played(mv), &now)?;
+        progress.save(store, turn.id, board_ending(&progress.position), &now)?;
+        Ok(Some(row.version + 1))
+    })
+}
+
+/// Whether match `id` waits for its built-in bots before an open seat
+/// moves again: in progress, a bot to move, and some open seat still
+/// taking turns. (When no open seat takes turns any more, the bots play on
+/// by themselves and nobody waits for them.)
+///
+/// # Errors
+/// 404 for an unknown match; database failures.
+pub fn waits_for_bots<S: MatchStore>(store: &S, id: i64) -> Result<bool, ApiError> {
+    let row = load_match(store, id)?;
+    if row.status != MatchStatus::InProgress {
+        return Ok(false);
+    }
+    let position = parse_position(&row.position)?;
+    let seats = store.load_seats(id)?;
+    let bot_to_move = seats
+        .get(position.side_to_move())
+        .is_some_and(|seat| seat.bot.is_some());
+    Ok(bot_to_move
+        && position.outcome() == Outcome::InProgress
+        && seats
+            .iter()
+            .any(|seat| seat.bot.is_none() && position.takes_turns(seat.seat)))
+}
+
+/// The matches in progress with a built-in bot to move: what a server
+/// resumes when it starts.
+///
+/// # Errors
+/// Database failures.
+pub fn with_bot_to_move<S: MatchStore>(store: &S) -> Result<Vec<i64>, ApiError> {
+    let mut ids = Vec::new();
+    for id in store.list_ids(Some(MatchStatus::InProgress), i64::MAX, u32::MAX)? {
+        if bot_turn(store, id)?.is_some() {
+            ids.push(id);
+        }
+    }
+    Ok(ids)
+}
+
+/// Plays match `id`'s built-in bots, one stored move at a time, until no
+/// bot is to move: the same steps as the server's runner, on the caller's
+/// thread (for tests and tools).
+///
+/// # Errors
+/// Database failures.
+pub fn play_bots<S: MatchStore>(store: &mut S, id: i64) -> Result<(), ApiError> {
+    while let Some(turn) = bot_turn(store, id)? {
+        let mv = turn.choose();
+        play_bot(store, &turn, mv)?;
+    }
+    Ok(())
 }
 
 fn seat_of(seats: &[SeatRow], token: &TokenHash) -> Result<usize, ApiError> {
@@ -302,9 +426,9 @@ fn ensure_open(row: &MatchRow) -> Result<(), ApiError> {
     }
 }
 
-/// Plays `text` for the seat holding `token` at `ply`, then the bots'
-/// replies; all stored in one transaction. Answers the stored moves and the
-/// new state.
+/// Plays `text` for the seat holding `token` at `ply`, stored in one
+/// transaction. Answers the match's new version (the bots' replies come
+/// after, from [`bot_turn`] and [`play_bot`]).
 ///
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, `stale_ply` or
@@ -315,8 +439,8 @@ pub fn submit<S: MatchStore>(
     token: &TokenHash,
     ply: u32,
     text: &MoveText,
-) -> Result<MovesAccepted, ApiError> {
-    let played = store.write(|store| {
+) -> Result<i64, ApiError> {
+    store.write(|store| {
         let row = load_match(store, id)?;
         let seats = store.load_seats(id)?;
         let seat = seat_of(&seats, token)?;
@@ -344,21 +468,16 @@ pub fn submit<S: MatchStore>(
         let now = store.now()?;
         let mut progress = Progress::new(position, row.ply);
         progress.record(store, id, &played, &now)?;
-        let ending = advance_bots(store, id, &seats, &mut progress, &now, MAX_BOT_PLIES)?;
-        progress.save(store, id, ending, &now)?;
-        Ok(progress.played)
-    })?;
-    Ok(MovesAccepted {
-        played,
-        state: view(store, id)?,
+        progress.save(store, id, board_ending(&progress.position), &now)?;
+        Ok(row.version + 1)
     })
 }
 
 /// The seat holding `token` resigns. With two seats (or one) the match is
 /// over: the resigner loses. With three or more the seat leaves the game
 /// (`Position::resign`: its pegs stay as obstacles, its turns are skipped,
-/// it ranks last) and the others play on; built-in bots to move then move.
-/// The match ends when one seat is left or the game ends by the rules.
+/// it ranks last) and the others play on. The match ends when one seat is
+/// left or the game ends by the rules.
 ///
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, 409
@@ -390,9 +509,8 @@ pub fn resign<S: MatchStore>(
         let resigned = position
             .resign(seat)
             .map_err(|e| ApiError::conflict(e.code(), e.to_string()))?;
-        let mut progress = Progress::new(resigned, row.ply);
-        let ending = advance_bots(store, id, &seats, &mut progress, &now, MAX_BOT_PLIES)?;
-        progress.save(store, id, ending, &now)
+        let progress = Progress::new(resigned, row.ply);
+        progress.save(store, id, board_ending(&progress.position), &now)
     })?;
     view(store, id)
 }
@@ -455,6 +573,20 @@ pub fn history<S: MatchStore>(store: &S, id: i64) -> Result<History, ApiError> {
         start_position: row.start_position,
         moves,
     })
+}
+
+/// The moves of match `id` from `ply` on, as [`history`] shows them.
+///
+/// # Errors
+/// 404 for an unknown match.
+pub fn moves_since<S: MatchStore>(
+    store: &S,
+    id: i64,
+    ply: u32,
+) -> Result<Vec<MoveRecord>, ApiError> {
+    let mut moves = history(store, id)?.moves;
+    moves.retain(|record| record.ply >= ply);
+    Ok(moves)
 }
 
 /// Match `id` as a game record for `POST /v1/replay`.
@@ -553,26 +685,35 @@ mod tests {
         start_with(2, rules)
     }
 
+    /// Creates a match and plays its bots as the server's runner does.
+    fn create_and_play(
+        connection: &mut Connection,
+        start: &Position,
+        seats: &[SeatPlan],
+    ) -> MatchView {
+        let id = create(connection, start, seats, &[0; 32]).unwrap().id;
+        play_bots(connection, id).unwrap();
+        view(connection, id).unwrap()
+    }
+
     // The routes refuse matches without an open seat; the match logic
-    // plays whatever bots are to move, so two bots show both ways a bot chain
+    // plays whatever bots are to move, so two bots show how a bot chain
     // ends.
     #[test]
-    fn bots_play_to_the_outcome_within_one_request() {
+    fn bots_play_to_the_outcome() {
         let mut connection = scratch("outcome");
-        let state = create_with_bot_limit(
+        let state = create_and_play(
             &mut connection,
             &start("classic,max_plies=6"),
             &[bot(1), bot(2)],
-            &[0; 32],
-            100,
-        )
-        .unwrap();
+        );
         assert_eq!(state.status, MatchStatus::Finished);
         assert_eq!(state.ply, 6);
         let result = state.result.unwrap();
         assert_eq!(result.ending, Ending::Outcome);
         assert_eq!(result.results, [0.0, 0.0], "a draw by the move limit");
         assert_eq!(history(&connection, state.id).unwrap().moves.len(), 6);
+        assert!(bot_turn(&connection, state.id).unwrap().is_none());
     }
 
     // The README's own match under the defaults, with both seats random
@@ -587,7 +728,7 @@ mod tests {
             .with_max_plies(game.program_move_limit())
             .start()
             .unwrap();
-        let state = create(&mut connection, &start, &[bot(21), bot(22)], &[0; 32]).unwrap();
+        let state = create_and_play(&mut connection, &start, &[bot(21), bot(22)]);
         assert_eq!(state.status, MatchStatus::Finished);
         assert_eq!(state.ply, 400);
         let result = state.result.unwrap();
@@ -598,22 +739,92 @@ mod tests {
         assert_eq!(by_progress.concat().len(), 2, "{by_progress:?}");
     }
 
+    // Bot plies in a row are counted from the last open seat's move; at
+    // the limit the match is abandoned instead of searched.
     #[test]
     fn bots_that_do_not_finish_are_stopped_at_the_limit() {
         let mut connection = scratch("limit");
-        let state = create_with_bot_limit(
+        let id = create(
             &mut connection,
             &start("classic"),
             &[bot(3), bot(4)],
             &[0; 32],
-            10,
         )
-        .unwrap();
+        .unwrap()
+        .id;
+        for _ in 0..3 {
+            let turn = bot_turn(&connection, id).unwrap().unwrap();
+            play_bot(&mut connection, &turn, turn.choose())
+                .unwrap()
+                .unwrap();
+        }
+        let mut turn = bot_turn(&connection, id).unwrap().unwrap();
+        assert_eq!(turn.bot_plies, 3);
+        turn.bot_plies = MAX_BOT_PLIES;
+        assert_eq!(turn.choose(), sternhalma::Move::Pass, "no search");
+        play_bot(&mut connection, &turn, turn.choose())
+            .unwrap()
+            .unwrap();
+        let state = view(&connection, id).unwrap();
         assert_eq!(state.status, MatchStatus::Abandoned);
-        assert_eq!(state.ply, 10);
+        assert_eq!(state.ply, 3);
         assert_eq!(state.result.unwrap().ending, Ending::BotLimit);
         assert!(state.legal_moves.is_empty());
-        assert_eq!(export(&connection, state.id).unwrap().moves.len(), 10);
+        assert_eq!(export(&connection, id).unwrap().moves.len(), 3);
+        assert!(bot_turn(&connection, id).unwrap().is_none());
+    }
+
+    // A bot's move searched for a version the match has left (another
+    // change came first) is not stored: nothing lost, nothing doubled.
+    #[test]
+    fn a_bot_move_for_a_stale_version_is_dropped() {
+        let mut connection = scratch("stale");
+        let seats = [open(0), bot(5), open(2)];
+        let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
+            .unwrap()
+            .id;
+        let first = view(&connection, id).unwrap().legal_moves[0].text.clone();
+        let version = submit(&mut connection, id, &[1; 32], 0, &first.parse().unwrap()).unwrap();
+        let turn = bot_turn(&connection, id).unwrap().unwrap();
+        assert_eq!((turn.version, turn.ply), (version, 1));
+        let searched = turn.choose();
+        // Meanwhile seat 2 resigns: the bot's search is for a stale state.
+        resign(&mut connection, id, &[3; 32]).unwrap();
+        assert_eq!(play_bot(&mut connection, &turn, searched).unwrap(), None);
+        assert_eq!(export(&connection, id).unwrap().moves.len(), 1);
+        // Searched again, it is stored once, and the history replays.
+        let again = bot_turn(&connection, id).unwrap().unwrap();
+        assert!(again.version > version);
+        play_bot(&mut connection, &again, again.choose())
+            .unwrap()
+            .unwrap();
+        let moves = history(&connection, id).unwrap().moves;
+        assert_eq!(
+            moves.iter().map(|m| (m.ply, m.seat)).collect::<Vec<_>>(),
+            [(0, 0), (1, 1)]
+        );
+        assert!(!waits_for_bots(&connection, id).unwrap(), "seat 0 to move");
+    }
+
+    // The stored path is the move's canonical one, whatever chain the
+    // client sent.
+    #[test]
+    fn a_move_is_stored_with_its_canonical_path() {
+        let mut connection = scratch("canonical");
+        let id = create(
+            &mut connection,
+            &start("classic"),
+            &[open(0), open(1)],
+            &[0; 32],
+        )
+        .unwrap()
+        .id;
+        // 115-104 is a hop over 110; the chain may come back and hop again.
+        let long = "115-104-115-104".parse().unwrap();
+        submit(&mut connection, id, &[1; 32], 0, &long).unwrap();
+        assert_eq!(export(&connection, id).unwrap().moves, ["115-104"]);
+        let moves = history(&connection, id).unwrap().moves;
+        assert_eq!(moves[0].mv.path, [115, 104]);
     }
 
     // With one or two seats a resignation ends the match: the resigner -1,

@@ -125,6 +125,13 @@ pub trait MatchStore {
         limit: u32,
     ) -> Result<Vec<i64>, ApiError>;
 
+    /// The last ply an open seat (not a built-in bot) played in match
+    /// `id`, if any.
+    ///
+    /// # Errors
+    /// A database failure.
+    fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, ApiError>;
+
     /// Stores a new match, in progress at its start position; answers its
     /// id.
     ///
@@ -328,6 +335,17 @@ impl MatchStore for Connection {
                 |row| row.get::<_, i64>(0),
             )?
             .collect::<Result<Vec<i64>, _>>()?)
+    }
+
+    fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, ApiError> {
+        let ply: Option<i64> = self
+            .prepare_cached(
+                "SELECT MAX(moves.ply) FROM moves
+                 JOIN seats ON seats.match_id = moves.match_id AND seats.seat = moves.seat
+                 WHERE moves.match_id = ?1 AND seats.bot IS NULL",
+            )?
+            .query_row([id], |row| row.get(0))?;
+        ply.map(|ply| count(ply, "ply")).transpose()
     }
 
     fn insert_match(

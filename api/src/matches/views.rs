@@ -9,8 +9,15 @@ use crate::matches::dto::{
 };
 use crate::matches::storage::{MatchRow, SeatRow};
 
-/// A seat as the wire shows it.
-pub fn seat(row: &SeatRow) -> SeatView {
+/// A seat as the wire shows it. A bot's seed is shown only once the match
+/// is over (`reveal`): with it, anyone could compute the bot's next move.
+pub fn seat(row: &SeatRow, reveal: bool) -> SeatView {
+    let mut bot = row.bot.clone();
+    if !reveal {
+        if let Some(spec) = bot.as_mut() {
+            spec.seed = None;
+        }
+    }
     SeatView {
         seat: row.seat,
         name: row.name.clone(),
@@ -19,7 +26,7 @@ pub fn seat(row: &SeatRow) -> SeatView {
         } else {
             SeatKind::Open
         },
-        bot: row.bot.clone(),
+        bot,
     }
 }
 
@@ -47,7 +54,7 @@ pub fn state(
         version: row.version,
         created_at: row.created_at.clone(),
         updated_at: row.updated_at.clone(),
-        seats: seats.iter().map(seat).collect(),
+        seats: seats.iter().map(|s| seat(s, !in_progress)).collect(),
         ply: row.ply,
         to_move: in_progress.then(|| position.side_to_move()),
         start_position: row.start_position.clone(),
@@ -59,12 +66,13 @@ pub fn state(
 
 /// A match in the list.
 pub fn summary(row: MatchRow, seats: &[SeatRow]) -> MatchSummary {
+    let reveal = row.status != MatchStatus::InProgress;
     MatchSummary {
         id: row.id,
         status: row.status,
         ending: row.ending,
         ply: row.ply,
-        seats: seats.iter().map(seat).collect(),
+        seats: seats.iter().map(|s| seat(s, reveal)).collect(),
         start_position: row.start_position,
         created_at: row.created_at,
         updated_at: row.updated_at,

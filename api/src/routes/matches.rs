@@ -19,9 +19,10 @@ use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use crate::matches::dto::{
     CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_PAGE,
     MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
-    NewMatchRequest, SeatToken, WaitQuery,
+    NewMatchRequest, SeatKind, SeatToken, WaitQuery,
 };
 use crate::matches::game;
+use crate::matches::runner::BotRunner;
 use crate::matches::storage::SeatPlan;
 use crate::matches::tokens::{TokenHash, bearer, new_token, random_u64};
 use crate::store::Store;
@@ -38,6 +39,36 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(export)
         .service(resign)
         .service(abandon);
+}
+
+/// The longest a request waits for the built-in bots to reach an open
+/// seat's turn before answering (a safety net: each bot move is bounded by
+/// the seat caps, so the wait normally ends by the work, not by this).
+const BOT_REPLY_WAIT: Duration = Duration::from_secs(30);
+
+/// Waits until match `id` no longer waits for its built-in bots
+/// ([`game::waits_for_bots`]): an open seat is to move, the match is over,
+/// or only bots are left to play (they go on in the background, and
+/// nobody waits for them).
+async fn settle(store: &Store, id: i64) -> Result<(), ApiError> {
+    // Subscribe before reading, so a commit in between is not missed.
+    let mut changes = store.subscribe(id);
+    let deadline = Instant::now() + BOT_REPLY_WAIT;
+    while store
+        .read(move |connection| game::waits_for_bots(connection, id))
+        .await?
+    {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero()
+            || !matches!(
+                actix_web::rt::time::timeout(left, changes.changed()).await,
+                Ok(Ok(()))
+            )
+        {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// A match id from the path: ids beyond SQLite's range name no match.
@@ -63,7 +94,8 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
 
 /// Creates a match. The answer holds, once only, a token per open seat and
 /// the admin token; the server keeps only their hashes. Built-in bots to
-/// move first have moved already.
+/// move first have moved already (they search on the heavy-work pool, not
+/// on the database writer).
 #[utoipa::path(
     tag = "matches",
     request_body = NewMatch,
@@ -78,6 +110,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
 #[post("/v1/matches")]
 pub async fn create_match(
     store: web::Data<Store>,
+    runner: web::Data<BotRunner>,
     body: web::Json<Object<NewMatchRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
@@ -135,8 +168,14 @@ pub async fn create_match(
         ));
     }
     let (admin_token, admin_hash) = new_token()?;
-    let state = store
+    let id = store
         .write(move |connection| game::create(connection, &start, &plans, &admin_hash))
+        .await?
+        .id;
+    runner.kick(id);
+    settle(&store, id).await?;
+    let state = store
+        .read(move |connection| game::view(connection, id))
         .await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/matches/{}", state.id)))
@@ -208,6 +247,7 @@ fn etag(state: &MatchView) -> EntityTag {
 #[get("/v1/matches/{id}")]
 pub async fn get_match(
     store: web::Data<Store>,
+    runner: web::Data<BotRunner>,
     id: web::Path<u64>,
     query: web::Query<WaitQuery>,
     request: HttpRequest,
@@ -252,6 +292,15 @@ pub async fn get_match(
     let state = store
         .read(move |connection| game::view(connection, id))
         .await?;
+    // A bot to move and nobody playing it (a run gave up on a database
+    // failure): reading the match starts it again. Cheap when it runs.
+    if state
+        .to_move
+        .and_then(|seat| state.seats.get(seat))
+        .is_some_and(|seat| seat.kind == SeatKind::Bot)
+    {
+        runner.kick(id);
+    }
     let tag = etag(&state);
     let unchanged = request.headers().contains_key(header::IF_NONE_MATCH)
         && match IfNoneMatch::parse(&request) {
@@ -271,8 +320,11 @@ pub async fn get_match(
 }
 
 /// Plays a move for the seat whose token is sent, at the ply the client
-/// expects. The server checks token, turn, ply and legality, stores the
-/// move (and the built-in bots' replies) durably, then answers.
+/// expects. The server checks token, turn, ply and legality and stores the
+/// move durably; built-in bots then reply (searched off the database
+/// writer, each reply stored as it comes), and the answer holds the moves
+/// up to the next open seat's turn. The stored path is the move's
+/// canonical one (fewest hops), whatever chain was sent.
 #[utoipa::path(
     tag = "matches",
     params(("id" = u64, Path, description = "The match id", minimum = 0)),
@@ -292,6 +344,7 @@ pub async fn get_match(
 #[post("/v1/matches/{id}/moves")]
 pub async fn submit_move(
     store: web::Data<Store>,
+    runner: web::Data<BotRunner>,
     id: web::Path<u64>,
     body: web::Json<Object<MoveSubmission>>,
     request: HttpRequest,
@@ -300,14 +353,27 @@ pub async fn submit_move(
     let token = bearer(&request)?;
     let submission = body.into_inner().0;
     let text = submission.mv.text()?;
+    let ply = submission.ply;
     let notifier = store.get_ref().clone();
-    let accepted = store
+    store
         .write(move |connection| {
-            let accepted = game::submit(connection, id, &token, submission.ply, &text)?;
+            let version = game::submit(connection, id, &token, ply, &text)?;
             // From the writer thread, right after the commit: waiters are
             // woken even if this client has gone away meanwhile.
-            notifier.publish(id, accepted.state.version);
-            Ok(accepted)
+            notifier.publish(id, version);
+            Ok(version)
+        })
+        .await?;
+    runner.kick(id);
+    settle(&store, id).await?;
+    let accepted = store
+        .read(move |connection| {
+            let state = game::view(connection, id)?;
+            let mut played = game::moves_since(connection, id, ply)?;
+            // Bots may have moved between the two reads: answer what the
+            // state shows.
+            played.retain(|record| record.ply < state.ply);
+            Ok(MovesAccepted { played, state })
         })
         .await?;
     Ok(web::Json(accepted))
@@ -387,10 +453,20 @@ pub async fn export(
 #[post("/v1/matches/{id}/resign")]
 pub async fn resign(
     store: web::Data<Store>,
+    runner: web::Data<BotRunner>,
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    end_match(&store, id.into_inner(), &request, game::resign).await
+    let state = end_match(&store, id.into_inner(), &request, game::resign).await?;
+    // With three or more seats the game goes on, perhaps with a bot to move.
+    let id = state.id;
+    runner.kick(id);
+    settle(&store, id).await?;
+    Ok(web::Json(
+        store
+            .read(move |connection| game::view(connection, id))
+            .await?,
+    ))
 }
 
 /// The creator abandons the match (admin token): it is over, with no
@@ -414,7 +490,9 @@ pub async fn abandon(
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    end_match(&store, id.into_inner(), &request, game::abandon).await
+    Ok(web::Json(
+        end_match(&store, id.into_inner(), &request, game::abandon).await?,
+    ))
 }
 
 /// Ends match `id` by `end` (a resignation or an abandonment) with the
@@ -424,16 +502,15 @@ async fn end_match(
     id: u64,
     request: &HttpRequest,
     end: fn(&mut rusqlite::Connection, i64, &TokenHash) -> Result<MatchView, ApiError>,
-) -> Result<web::Json<MatchView>, ApiError> {
+) -> Result<MatchView, ApiError> {
     let id = match_id(id)?;
     let token = bearer(request)?;
     let notifier = store.clone();
-    let state = store
+    store
         .write(move |connection| {
             let state = end(connection, id, &token)?;
             notifier.publish(id, state.version);
             Ok(state)
         })
-        .await?;
-    Ok(web::Json(state))
+        .await
 }

@@ -1,0 +1,114 @@
+//! The built-in bots of stored matches, played in the background.
+//!
+//! After any change that may leave a bot to move (a match created, a move,
+//! a resignation, a server start), the route [kicks](BotRunner::kick) the
+//! match. One task per match then loops: read the bot's turn
+//! ([`game::bot_turn`], on a read connection), search on the heavy-work
+//! pool's urgent lane (never on the writer, never on actix's workers), and
+//! store the move with a version check ([`game::play_bot`]), waking the
+//! match's long-polls. If the match changed meanwhile, the move is dropped
+//! and the turn read and searched again. The task stops when no bot is to
+//! move; a match is never played by two tasks at once
+//! ([`Store::begin_bots`]).
+//!
+//! Each step is one ply, so bot-only continuations (every open seat
+//! finished or resigned) run in bounded steps that the long-poll shows as
+//! they come, and a request never plays more than its own move.
+
+use std::time::Duration;
+
+use crate::error::ApiError;
+use crate::heavy::HeavyPool;
+use crate::matches::game;
+use crate::store::Store;
+
+/// Failed steps in a row (the database unavailable) before a run gives up;
+/// the next kick (a read of the match, a move, a server start) resumes it.
+const MAX_FAILURES: u32 = 5;
+
+/// Plays stored matches' bots in the background. Cheap to clone.
+#[derive(Clone)]
+pub struct BotRunner {
+    store: Store,
+    pool: HeavyPool,
+}
+
+impl BotRunner {
+    /// Bots of `store`'s matches, searching on `pool`.
+    pub fn new(store: Store, pool: HeavyPool) -> BotRunner {
+        BotRunner { store, pool }
+    }
+
+    /// Makes sure match `id`'s bots are played if one is to move: starts a
+    /// task, or tells the running one to look again. Must be called on an
+    /// actix (tokio) runtime.
+    pub fn kick(&self, id: i64) {
+        if self.store.begin_bots(id) {
+            actix_web::rt::spawn(self.clone().run(id));
+        }
+    }
+
+    /// Kicks every match in progress with a bot to move: at a server start.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub async fn resume_all(&self) -> Result<usize, ApiError> {
+        let ids = self
+            .store
+            .read(|connection| game::with_bot_to_move(connection))
+            .await?;
+        for &id in &ids {
+            self.kick(id);
+        }
+        Ok(ids.len())
+    }
+
+    async fn run(self, id: i64) {
+        let mut failures = 0;
+        loop {
+            match self.step(id).await {
+                Ok(true) => failures = 0,
+                Ok(false) => {
+                    if !self.store.end_bots(id) {
+                        return;
+                    }
+                }
+                Err(error) => {
+                    failures += 1;
+                    tracing::warn!(match_id = id, failures, error = %error.problem().detail, "a bot step failed");
+                    if failures >= MAX_FAILURES {
+                        // Released, so the next kick starts afresh.
+                        self.store.release_bots(id);
+                        return;
+                    }
+                    actix_web::rt::time::sleep(Duration::from_millis(100 << failures)).await;
+                }
+            }
+        }
+    }
+
+    /// One bot move of match `id`: `false` when no bot is to move.
+    async fn step(&self, id: i64) -> Result<bool, ApiError> {
+        let Some(turn) = self
+            .store
+            .read(move |connection| game::bot_turn(connection, id))
+            .await?
+        else {
+            return Ok(false);
+        };
+        let searched = turn.clone();
+        let mv = self.pool.run_urgent(move || searched.choose()).await?;
+        let notifier = self.store.clone();
+        self.store
+            .write(move |connection| {
+                let version = game::play_bot(connection, &turn, mv)?;
+                if let Some(version) = version {
+                    notifier.publish(id, version);
+                }
+                Ok(version)
+            })
+            .await?;
+        // Stored, or the match changed meanwhile: either way, look again.
+        Ok(true)
+    }
+}
