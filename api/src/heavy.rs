@@ -4,8 +4,8 @@
 //! end: when every worker is busy and the queue is full, a request is
 //! refused at once with 503 `busy` and `Retry-After`.
 //!
-//! Solitaire solves and solve jobs use it; bot searches, replays and renders
-//! can move onto it the same way.
+//! Solitaire solves, solve jobs, bot searches (`POST /v1/bots/move`),
+//! replays and renders use it.
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -20,7 +20,12 @@ pub const RETRY_AFTER_SECONDS: u32 = 5;
 /// Tasks a pool may hold waiting per worker, unless configured otherwise.
 pub const QUEUE_PER_WORKER: usize = 4;
 
-type Task = Box<dyn FnOnce() + Send + 'static>;
+/// A task: does the work, and hands back what delivers its answer. The
+/// worker counts the task out before it delivers, so whoever gets an answer
+/// finds the task's place in the pool free again.
+type Task = Box<dyn FnOnce() -> Deliver + Send + 'static>;
+
+type Deliver = Box<dyn FnOnce() + Send + 'static>;
 
 /// A bounded pool of threads for CPU-heavy work. Clones share one pool; its
 /// threads stop when the last clone is dropped (a task already running
@@ -39,6 +44,8 @@ struct Handle {
 struct Shared {
     state: Mutex<State>,
     wake: Condvar,
+    /// Signalled when the last outstanding task is counted out.
+    idle: Condvar,
     workers: usize,
     queue: usize,
 }
@@ -62,6 +69,7 @@ impl HeavyPool {
                 closed: false,
             }),
             wake: Condvar::new(),
+            idle: Condvar::new(),
             workers,
             queue,
         });
@@ -99,12 +107,32 @@ impl HeavyPool {
         lock(&self.handle.shared.state).outstanding
     }
 
+    /// Blocks the calling thread until no task is outstanding (for tests
+    /// and tools: never call it on an actix worker).
+    pub fn wait_until_idle(&self) {
+        let shared = &self.handle.shared;
+        let mut state = lock(&shared.state);
+        while state.outstanding > 0 {
+            state = shared
+                .idle
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
     /// Runs `task` on the pool, without waiting for it.
     ///
     /// # Errors
     /// 503 `busy` with `Retry-After` when every worker is busy and the queue
     /// is full; the task is dropped unrun.
     pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), ApiError> {
+        self.submit(Box::new(move || {
+            task();
+            Box::new(|| {})
+        }))
+    }
+
+    fn submit(&self, task: Task) -> Result<(), ApiError> {
         let shared = &self.handle.shared;
         let mut state = lock(&shared.state);
         if state.outstanding >= shared.workers + shared.queue {
@@ -117,14 +145,15 @@ impl HeavyPool {
             ));
         }
         state.outstanding += 1;
-        state.waiting.push_back(Box::new(task));
+        state.waiting.push_back(task);
         drop(state);
         shared.wake.notify_one();
         Ok(())
     }
 
     /// Runs `task` on the pool and waits (without blocking the caller's
-    /// thread) for its answer.
+    /// thread) for its answer. By the time the answer arrives the task is
+    /// counted out of the pool, so a next request finds its place free.
     ///
     /// # Errors
     /// 503 `busy` as [`HeavyPool::spawn`]; 500 `internal` if the task
@@ -134,10 +163,19 @@ impl HeavyPool {
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
         let (sender, receiver) = tokio::sync::oneshot::channel();
-        self.spawn(move || {
-            // The requester may have gone away: nobody to tell.
-            let _ = sender.send(task());
-        })?;
+        self.submit(Box::new(move || {
+            // Caught here, so the sender outlives a panic until delivery:
+            // the requester hears of the failure after the count drops too.
+            let answer = std::panic::catch_unwind(AssertUnwindSafe(task));
+            Box::new(move || match answer {
+                // The requester may have gone away: nobody to tell.
+                Ok(answer) => drop(sender.send(answer)),
+                Err(_) => {
+                    tracing::error!("a heavy task panicked");
+                    drop(sender);
+                }
+            })
+        }))?;
         receiver
             .await
             .map_err(|_| ApiError::internal("the request's work failed on the server"))
@@ -179,12 +217,21 @@ fn work(shared: &Shared) {
                     .unwrap_or_else(PoisonError::into_inner);
             }
         };
-        // A panicking task must not take its worker with it; whoever waits
-        // for its answer sees the channel closed.
-        if std::panic::catch_unwind(AssertUnwindSafe(task)).is_err() {
+        // A panicking task must not take its worker with it.
+        let deliver = std::panic::catch_unwind(AssertUnwindSafe(task));
+        if deliver.is_err() {
             tracing::error!("a heavy task panicked");
         }
-        lock(&shared.state).outstanding -= 1;
+        {
+            let mut state = lock(&shared.state);
+            state.outstanding -= 1;
+            if state.outstanding == 0 {
+                shared.idle.notify_all();
+            }
+        }
+        if let Ok(deliver) = deliver {
+            deliver();
+        }
     }
 }
 
@@ -221,26 +268,39 @@ mod tests {
         assert_eq!(pool.outstanding(), 2);
         release.send(()).unwrap();
         assert_eq!(finished.recv().unwrap(), 2);
-        // Free again (the counter drops just after the task ends).
-        let mut polls = 0;
-        while pool.outstanding() > 0 {
-            polls += 1;
-            assert!(polls < 10_000, "the pool never emptied");
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        // Free again once both tasks are counted out.
+        pool.wait_until_idle();
+        assert_eq!(pool.outstanding(), 0);
         pool.spawn(move || done.send(3).unwrap()).unwrap();
         assert_eq!(finished.recv().unwrap(), 3);
     }
 
     #[test]
     fn a_panicking_task_does_not_lose_its_worker() {
-        // A queue of one: the failed task may not be counted out yet.
-        let pool = HeavyPool::new(1, 1);
+        // No queue: the second task is accepted only if the failed one was
+        // counted out before its failure was answered.
+        let pool = HeavyPool::new(1, 0);
         let answer = actix_web::rt::System::new().block_on(async {
             let failed = pool.run(|| panic!("on purpose")).await.unwrap_err();
             assert_eq!(failed.problem().status, 500);
             pool.run(|| 7).await
         });
         assert_eq!(answer.unwrap(), 7);
+    }
+
+    #[test]
+    fn an_answer_arrives_after_its_task_is_counted_out() {
+        // One worker and no queue: each run is accepted only if the one
+        // before it freed its place before its answer came.
+        let pool = HeavyPool::new(1, 0);
+        let answers = actix_web::rt::System::new().block_on(async {
+            let mut answers = Vec::new();
+            for n in 0..100 {
+                answers.push(pool.run(move || n).await.unwrap());
+                assert_eq!(pool.outstanding(), 0);
+            }
+            answers
+        });
+        assert_eq!(answers, (0..100).collect::<Vec<_>>());
     }
 }
