@@ -3,8 +3,8 @@
 //! (`api/src/limits.rs`, BENCHMARKS.md).
 //!
 //! ```sh
-//! cargo run --release --example bot_budgets                  # alpha-beta and paranoid at 1,000,000 nodes, MCTS at 50,000 playouts
-//! cargo run --release --example bot_budgets -- 200000 10000  # other budgets: nodes, then playouts
+//! cargo run --release --example bot_budgets                 # at the HTTP caps: 400,000 nodes, 4,000 playouts
+//! cargo run --release --example bot_budgets -- 200000 5000  # other budgets: nodes, then playouts
 //! ```
 //!
 //! The positions are star4 (the largest star) with six players and
@@ -21,8 +21,8 @@ use sternhalma::{Board, Layout, Position, Rules};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let nodes: u64 = args.next().map_or(Ok(1_000_000), |s| s.parse())?;
-    let playouts: u64 = args.next().map_or(Ok(50_000), |s| s.parse())?;
+    let nodes: u64 = args.next().map_or(Ok(400_000), |s| s.parse())?;
+    let playouts: u64 = args.next().map_or(Ok(4_000), |s| s.parse())?;
     println!(
         "| board | players | rules | plies played | legal moves | bot | budget | nodes | seconds | per second |"
     );

@@ -7,15 +7,16 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// The most positions (moves made, quiescence included) an `alphabeta` or
 /// `paranoid` search of `POST /v1/bots/move` may visit: about a second of one
 /// heavy-work thread on the slowest position measured (rhombus11x10 under
-/// `super`, about 400,000 a second; star4 with six players runs 0.9 to 2.5
-/// million a second; `examples/bot_budgets.rs`, BENCHMARKS.md). Counted in
-/// work, not time, so the same request gets the same move on any machine.
+/// `super`: 1.3 s on the loaded 2-core machine, about 400,000 a second of
+/// one core; star4 with six players runs 0.7 to 2.7 million a second;
+/// `examples/bot_budgets.rs`, BENCHMARKS.md). Counted in work, not time, so
+/// the same request gets the same move on any machine.
 pub const MAX_BOT_NODES: u64 = 400_000;
 
 /// The most playouts an `mcts` search of `POST /v1/bots/move` may run: about
-/// a second on the slowest position measured (star4, six players, `super`:
-/// about 4,000 a second; a playout plays five rounds, 30 plies with six
-/// players).
+/// a second on the slowest position measured (star4, six players, `super`,
+/// after 60 plies: 1.3 s on the loaded 2-core machine, 3,200 a second; a
+/// playout plays five rounds, 30 plies with six players).
 pub const MAX_BOT_PLAYOUTS: u64 = 4_000;
 
 /// The longest time budget of `POST /v1/bots/move`, in milliseconds. A time
