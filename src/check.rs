@@ -11,7 +11,8 @@ impl Position {
     /// `pass`; two holes name a move by its ends (any legal step, hop chain
     /// or swap between them); three or more holes are a hop chain, checked
     /// hop by hop, whose last hop may land on a peg to swap with (under the
-    /// swap rule).
+    /// swap rule). A path names at most as many holes as the board has
+    /// ([`Position::path_cells`]).
     ///
     /// ```
     /// use sternhalma::{Board, IllegalMove, Layout, Position, Rules};
@@ -31,16 +32,8 @@ impl Position {
     pub fn parse_move(&self, text: &MoveText) -> Result<Move, IllegalMove> {
         match text {
             MoveText::Pass => self.check_move(Move::Pass).map(|()| Move::Pass),
-            MoveText::Path(holes) => {
-                let path = holes
-                    .iter()
-                    .map(|&hole| {
-                        self.geometry.cell(hole).ok_or(IllegalMove::OffBoard {
-                            hole,
-                            holes: self.geometry.len(),
-                        })
-                    })
-                    .collect::<Result<Vec<Cell>, _>>()?;
+            MoveText::Path(_) => {
+                let path = self.path_cells(text)?;
                 if path.len() == 2 {
                     self.move_between(path[0], path[1])
                 } else {
@@ -48,6 +41,51 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// The holes of a path written as a move text, each on the board, not
+    /// checked as a move (for drawing a highlight, say); none for `pass`.
+    ///
+    /// A path names at most as many holes as the board has. A chain may
+    /// come back to a hole it left (`docs/rules.md`), but one longer than
+    /// that must, and cutting the loop out leaves a chain between the same
+    /// ends: the same move. So the limit refuses no move, and bounds the
+    /// work a submitted path can ask for.
+    ///
+    /// ```
+    /// use sternhalma::{Board, IllegalMove, Layout, Position, Rules};
+    /// let start = Position::start(Board::STANDARD, Layout::standard(2)?, Rules::classic())?;
+    /// let cells = start.path_cells(&"115-104".parse()?)?;
+    /// assert_eq!(cells.iter().map(|c| c.id()).collect::<Vec<_>>(), [115, 104]);
+    /// let looping = ["115", "104"].repeat(61).join("-");
+    /// let err = start.path_cells(&looping.parse()?).unwrap_err();
+    /// assert_eq!(err, IllegalMove::PathTooLong { length: 122, holes: 121 });
+    /// assert_eq!(err.code(), "path_too_long");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`IllegalMove::PathTooLong`], or [`IllegalMove::OffBoard`] for the
+    /// first hole the board does not have.
+    pub fn path_cells(&self, text: &MoveText) -> Result<Vec<Cell>, IllegalMove> {
+        let MoveText::Path(holes) = text else {
+            return Ok(Vec::new());
+        };
+        if holes.len() > self.geometry.len() {
+            return Err(IllegalMove::PathTooLong {
+                length: holes.len(),
+                holes: self.geometry.len(),
+            });
+        }
+        holes
+            .iter()
+            .map(|&hole| {
+                self.geometry.cell(hole).ok_or(IllegalMove::OffBoard {
+                    hole,
+                    holes: self.geometry.len(),
+                })
+            })
+            .collect()
     }
 
     /// As [`Position::parse_move`], for a move submitted on behalf of

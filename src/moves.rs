@@ -248,6 +248,14 @@ pub enum IllegalMove {
         /// Holes on the board.
         holes: usize,
     },
+    /// A path with more holes than the board: it must come back to a hole
+    /// it left, and the same move has a path without the loop.
+    PathTooLong {
+        /// Holes in the path.
+        length: usize,
+        /// Holes on the board: the most a path may name.
+        holes: usize,
+    },
     /// No peg at the start hole.
     EmptyHole {
         /// The start hole.
@@ -359,6 +367,7 @@ impl IllegalMove {
             IllegalMove::GameOver => "game_over",
             IllegalMove::NotYourTurn { .. } => "not_your_turn",
             IllegalMove::OffBoard { .. } => "off_board",
+            IllegalMove::PathTooLong { .. } => "path_too_long",
             IllegalMove::EmptyHole { .. } => "empty_hole",
             IllegalMove::NotYourPeg { .. } => "not_your_peg",
             IllegalMove::ReturnsToStart { .. } => "returns_to_start",
@@ -393,6 +402,10 @@ impl fmt::Display for IllegalMove {
                     holes - 1
                 )
             }
+            IllegalMove::PathTooLong { length, holes } => write!(
+                f,
+                "the path names {length} holes, more than the board's {holes}: it comes back to a hole it left, and the same move has a path without the loop"
+            ),
             IllegalMove::EmptyHole { hole } => write!(f, "there is no peg on hole {hole}"),
             IllegalMove::NotYourPeg {
                 hole,

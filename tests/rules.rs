@@ -193,6 +193,42 @@ fn a_chain_back_to_its_start_is_not_a_move() {
 }
 
 #[test]
+fn a_chain_may_revisit_holes_but_names_at_most_the_boards_holes() {
+    // (0,0) hops over (1,0) to (2,0) and back, again and again, then on over
+    // (0,1) to (0,2): the same move as the loop-free (0,0)-(0,2).
+    let p = Scene::new("classic")
+        .south(&[(0, 0)])
+        .north(&[(1, 0), (0, 1)])
+        .build();
+    let chain = |loops: usize| {
+        let mut holes = vec![(0, 0)];
+        for _ in 0..loops {
+            holes.extend([(2, 0), (0, 0)]);
+        }
+        holes.push((0, 2));
+        path(&holes)
+    };
+    let hop = Move::Hop {
+        from: cell(0, 0),
+        to: cell(0, 2),
+    };
+    let holes = Board::STANDARD.geometry().len();
+    // 2 * loops + 2 holes: 60 loops make 122, one more than the board's 121.
+    assert_eq!(p.parse_move(&chain(1)), Ok(hop));
+    assert_eq!(p.parse_move(&chain(59)), Ok(hop));
+    assert_eq!(
+        p.parse_move(&chain(60)),
+        Err(IllegalMove::PathTooLong {
+            length: holes + 1,
+            holes
+        })
+    );
+    assert_eq!(p.resolve(&chain(60)).unwrap_err().code(), "path_too_long");
+    assert_eq!(p.path_cells(&chain(59)).unwrap().len(), holes - 1);
+    assert_eq!(p.path_cells(&MoveText::Pass), Ok(Vec::new()));
+}
+
+#[test]
 fn two_chains_to_one_hole_are_one_move() {
     // (0,0) reaches (2,2) through (2,0) and through (0,2).
     let p = Scene::new("classic")

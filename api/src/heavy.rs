@@ -4,11 +4,12 @@
 //! end: when every worker is busy and the queue is full, a request is
 //! refused at once with 503 `busy` and `Retry-After`.
 //!
-//! Solitaire solves and solve jobs use it. Stored matches' built-in bots
-//! use its urgent lane ([`HeavyPool::run_urgent`]): never refused (a match
-//! must not stall because strangers filled the queue), taken before the
-//! ordinary queue, and bounded by the matches waiting for a bot's move (one
-//! task each, a few tenths of a second at the seat caps).
+//! Solitaire solves, solve jobs, bot searches (`POST /v1/bots/move`),
+//! replays and renders use it. Stored matches' built-in bots use its urgent
+//! lane ([`HeavyPool::run_urgent`]): never refused (a match must not stall
+//! because strangers filled the queue), taken before the ordinary queue,
+//! and bounded by the matches waiting for a bot's move (one task each, at
+//! most about a second at the seat caps).
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -23,7 +24,12 @@ pub const RETRY_AFTER_SECONDS: u32 = 5;
 /// Tasks a pool may hold waiting per worker, unless configured otherwise.
 pub const QUEUE_PER_WORKER: usize = 4;
 
-type Task = Box<dyn FnOnce() + Send + 'static>;
+/// A task: does the work, and hands back what delivers its answer. The
+/// worker counts the task out before it delivers, so whoever gets an answer
+/// finds the task's place in the pool free again.
+type Task = Box<dyn FnOnce() -> Deliver + Send + 'static>;
+
+type Deliver = Box<dyn FnOnce() + Send + 'static>;
 
 /// A bounded pool of threads for CPU-heavy work. Clones share one pool; its
 /// threads stop when the last clone is dropped (a task already running
@@ -42,6 +48,8 @@ struct Handle {
 struct Shared {
     state: Mutex<State>,
     wake: Condvar,
+    /// Signalled when the last outstanding task is counted out.
+    idle: Condvar,
     workers: usize,
     queue: usize,
 }
@@ -71,6 +79,7 @@ impl HeavyPool {
                 closed: false,
             }),
             wake: Condvar::new(),
+            idle: Condvar::new(),
             workers,
             queue,
         });
@@ -113,12 +122,32 @@ impl HeavyPool {
         lock(&self.handle.shared.state).urgent_outstanding
     }
 
+    /// Blocks the calling thread until no task is outstanding, ordinary or
+    /// urgent (for tests and tools: never call it on an actix worker).
+    pub fn wait_until_idle(&self) {
+        let shared = &self.handle.shared;
+        let mut state = lock(&shared.state);
+        while state.outstanding + state.urgent_outstanding > 0 {
+            state = shared
+                .idle
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
     /// Runs `task` on the pool, without waiting for it.
     ///
     /// # Errors
     /// 503 `busy` with `Retry-After` when every worker is busy and the queue
     /// is full; the task is dropped unrun.
     pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), ApiError> {
+        self.submit(Box::new(move || {
+            task();
+            Box::new(|| {})
+        }))
+    }
+
+    fn submit(&self, task: Task) -> Result<(), ApiError> {
         let shared = &self.handle.shared;
         let mut state = lock(&shared.state);
         if state.outstanding >= shared.workers + shared.queue {
@@ -131,14 +160,15 @@ impl HeavyPool {
             ));
         }
         state.outstanding += 1;
-        state.waiting.push_back(Box::new(task));
+        state.waiting.push_back(task);
         drop(state);
         shared.wake.notify_one();
         Ok(())
     }
 
     /// Runs `task` on the pool and waits (without blocking the caller's
-    /// thread) for its answer.
+    /// thread) for its answer. By the time the answer arrives the task is
+    /// counted out of the pool, so a next request finds its place free.
     ///
     /// # Errors
     /// 503 `busy` as [`HeavyPool::spawn`]; 500 `internal` if the task
@@ -147,39 +177,57 @@ impl HeavyPool {
         &self,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
-        let (sender, receiver) = tokio::sync::oneshot::channel();
-        self.spawn(move || {
-            // The requester may have gone away: nobody to tell.
-            let _ = sender.send(task());
-        })?;
-        receiver
-            .await
-            .map_err(|_| ApiError::internal("the request's work failed on the server"))
+        let (task, answer) = answering(task);
+        self.submit(task)?;
+        answer.await
     }
 
     /// Runs `task` in the urgent lane and waits for its answer: never
     /// refused, and started before any ordinary task still waiting.
     ///
     /// # Errors
-    /// 500 `internal` if the task panicked or the pool closed before
-    /// running it.
+    /// 500 `internal` if the task panicked.
     pub async fn run_urgent<R: Send + 'static>(
         &self,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
-        let (sender, receiver) = tokio::sync::oneshot::channel();
+        let (task, answer) = answering(task);
         let shared = &self.handle.shared;
-        let mut state = lock(&shared.state);
-        state.urgent_outstanding += 1;
-        state.urgent.push_back(Box::new(move || {
-            let _ = sender.send(task());
-        }));
-        drop(state);
+        {
+            let mut state = lock(&shared.state);
+            state.urgent_outstanding += 1;
+            state.urgent.push_back(task);
+        }
         shared.wake.notify_one();
+        answer.await
+    }
+}
+
+/// `task` as the pool runs it, and the answer its requester awaits: the
+/// task's value, or 500 `internal` if it panicked.
+fn answering<R: Send + 'static>(
+    task: impl FnOnce() -> R + Send + 'static,
+) -> (Task, impl Future<Output = Result<R, ApiError>>) {
+    let (sender, receiver) = tokio::sync::oneshot::channel();
+    let task: Task = Box::new(move || {
+        // Caught here, so the sender outlives a panic until delivery: the
+        // requester hears of the failure after the count drops too.
+        let answer = std::panic::catch_unwind(AssertUnwindSafe(task));
+        Box::new(move || match answer {
+            // The requester may have gone away: nobody to tell.
+            Ok(answer) => drop(sender.send(answer)),
+            Err(_) => {
+                tracing::error!("a heavy task panicked");
+                drop(sender);
+            }
+        })
+    });
+    let answer = async move {
         receiver
             .await
             .map_err(|_| ApiError::internal("the request's work failed on the server"))
-    }
+    };
+    (task, answer)
 }
 
 impl Drop for Handle {
@@ -220,16 +268,24 @@ fn work(shared: &Shared) {
                     .unwrap_or_else(PoisonError::into_inner);
             }
         };
-        // A panicking task must not take its worker with it; whoever waits
-        // for its answer sees the channel closed.
-        if std::panic::catch_unwind(AssertUnwindSafe(task)).is_err() {
+        // A panicking task must not take its worker with it.
+        let deliver = std::panic::catch_unwind(AssertUnwindSafe(task));
+        if deliver.is_err() {
             tracing::error!("a heavy task panicked");
         }
-        let mut state = lock(&shared.state);
-        if urgent {
-            state.urgent_outstanding -= 1;
-        } else {
-            state.outstanding -= 1;
+        {
+            let mut state = lock(&shared.state);
+            if urgent {
+                state.urgent_outstanding -= 1;
+            } else {
+                state.outstanding -= 1;
+            }
+            if state.outstanding + state.urgent_outstanding == 0 {
+                shared.idle.notify_all();
+            }
+        }
+        if let Ok(deliver) = deliver {
+            deliver();
         }
     }
 }
@@ -267,26 +323,75 @@ mod tests {
         assert_eq!(pool.outstanding(), 2);
         release.send(()).unwrap();
         assert_eq!(finished.recv().unwrap(), 2);
-        // Free again (the counter drops just after the task ends).
-        let mut polls = 0;
-        while pool.outstanding() > 0 {
-            polls += 1;
-            assert!(polls < 10_000, "the pool never emptied");
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        // Free again once both tasks are counted out.
+        pool.wait_until_idle();
+        assert_eq!(pool.outstanding(), 0);
         pool.spawn(move || done.send(3).unwrap()).unwrap();
         assert_eq!(finished.recv().unwrap(), 3);
     }
 
     #[test]
     fn a_panicking_task_does_not_lose_its_worker() {
-        // A queue of one: the failed task may not be counted out yet.
-        let pool = HeavyPool::new(1, 1);
+        // No queue: the second task is accepted only if the failed one was
+        // counted out before its failure was answered.
+        let pool = HeavyPool::new(1, 0);
         let answer = actix_web::rt::System::new().block_on(async {
             let failed = pool.run(|| panic!("on purpose")).await.unwrap_err();
             assert_eq!(failed.problem().status, 500);
             pool.run(|| 7).await
         });
         assert_eq!(answer.unwrap(), 7);
+    }
+
+    #[test]
+    fn an_answer_arrives_after_its_task_is_counted_out() {
+        // One worker and no queue: each run is accepted only if the one
+        // before it freed its place before its answer came.
+        let pool = HeavyPool::new(1, 0);
+        let answers = actix_web::rt::System::new().block_on(async {
+            let mut answers = Vec::new();
+            for n in 0..100 {
+                answers.push(pool.run(move || n).await.unwrap());
+                assert_eq!(pool.outstanding(), 0);
+            }
+            answers
+        });
+        assert_eq!(answers, (0..100).collect::<Vec<_>>());
+    }
+
+    // Urgent tasks (stored matches' bots) go before ordinary ones still
+    // waiting, and are never refused, even when the ordinary queue is full.
+    #[test]
+    fn urgent_tasks_go_first_and_are_never_refused() {
+        let pool = HeavyPool::new(1, 1);
+        let (open_gate, gate) = mpsc::channel::<()>();
+        let (started, running) = mpsc::channel::<()>();
+        pool.spawn(move || {
+            started.send(()).unwrap();
+            gate.recv().unwrap();
+        })
+        .unwrap();
+        running.recv().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        let ordinary = order.clone();
+        pool.spawn(move || ordinary.send("ordinary").unwrap())
+            .unwrap();
+        assert_eq!(pool.spawn(|| {}).unwrap_err().problem().status, 503);
+        let urgent = pool.clone();
+        let waiter = std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(urgent.run_urgent(move || {
+                order.send("urgent").unwrap();
+                7
+            }))
+        });
+        while pool.urgent_outstanding() == 0 {
+            std::thread::yield_now();
+        }
+        open_gate.send(()).unwrap();
+        assert_eq!(waiter.join().unwrap().unwrap(), 7);
+        assert_eq!(ran.recv().unwrap(), "urgent");
+        assert_eq!(ran.recv().unwrap(), "ordinary");
+        pool.wait_until_idle();
+        assert_eq!((pool.outstanding(), pool.urgent_outstanding()), (0, 0));
     }
 }

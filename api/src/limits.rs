@@ -4,6 +4,42 @@
 /// thousands of moves.
 pub const MAX_BODY_BYTES: usize = 1 << 20;
 
+/// The most positions (moves made, quiescence included) an `alphabeta` or
+/// `paranoid` search of `POST /v1/bots/move` may visit: about a second of one
+/// heavy-work thread on the slowest position measured (rhombus11x10 under
+/// `super`: 1.3 s on the loaded 2-core machine, about 400,000 a second of
+/// one core; star4 with six players runs 0.7 to 2.7 million a second;
+/// `examples/bot_budgets.rs`, BENCHMARKS.md). Counted in work, not time, so
+/// the same request gets the same move on any machine.
+pub const MAX_BOT_NODES: u64 = 400_000;
+
+/// The most playouts an `mcts` search of `POST /v1/bots/move` may run: about
+/// a second on the slowest position measured (star4, six players, `super`,
+/// after 60 plies: 1.3 s on the loaded 2-core machine, 3,200 a second; a
+/// playout plays five rounds, 30 plies with six players).
+pub const MAX_BOT_PLAYOUTS: u64 = 4_000;
+
+/// The longest time budget of `POST /v1/bots/move`, in milliseconds. A time
+/// budget can only stop a search before its node cap, which is about a
+/// second of work anyway; an answer it shaped is marked not reproducible.
+pub const MAX_BOT_MILLIS: u64 = 1_000;
+
+/// The deepest depth budget of `POST /v1/bots/move` (the node cap applies
+/// too).
+pub const MAX_BOT_DEPTH: u32 = 64;
+
+/// The most moves `POST /v1/replay` plays. A game under the program move
+/// limit has at most 200 turns a player, 1,200 plies with six players
+/// (`NewGame::PROGRAM_TURNS_PER_PLAYER`); rules may set a longer
+/// `max_plies` or none, so a record may be longer, and 10,000 leaves room
+/// for eight times that. Each move answers a position string and an
+/// outcome, so the answer stays under about 3 MB.
+pub const MAX_REPLAY_MOVES: usize = 10_000;
+
+/// The most resignations `POST /v1/replay` takes: a game has at most six
+/// players, and each resigns once.
+pub const MAX_REPLAY_RESIGNATIONS: usize = sternhalma::MAX_SETS;
+
 /// The most positions one solitaire solve may expand: at most about 30 s of
 /// one heavy-work thread on the busy 2-core machine (rhombus11x8;
 /// BENCHMARKS.md).

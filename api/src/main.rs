@@ -110,8 +110,8 @@ struct Serve {
     /// Worker threads (default: one per core).
     #[arg(long, env = "STERNHALMA_WORKERS")]
     workers: Option<usize>,
-    /// Threads for heavy work: solitaire solves and solve jobs (default: one
-    /// per core).
+    /// Threads for heavy work: solitaire solves and jobs, bot moves,
+    /// replays and pictures (default: one per core).
     #[arg(long, env = "STERNHALMA_HEAVY_WORKERS")]
     heavy_workers: Option<usize>,
     /// Heavy requests that may wait for a thread; beyond them the answer is

@@ -20,6 +20,22 @@ fn get(base: &str, path: &str) -> Reply {
     finish(agent().get(format!("{base}{path}")).call().unwrap())
 }
 
+/// A long-poll of match `id` from the version of `state` (its ETag): it
+/// answers as soon as the match differs from that version.
+fn poll(base: &str, id: u64, state: &Value) -> Reply {
+    let ply = &state["ply"];
+    let tag = format!("\"{id}-{}\"", state["version"]);
+    finish(
+        agent()
+            .get(format!(
+                "{base}/v1/matches/{id}?wait_ply={ply}&timeout_ms=30000"
+            ))
+            .header("If-None-Match", tag)
+            .call()
+            .unwrap(),
+    )
+}
+
 fn post(base: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Reply {
     let mut request = agent().post(format!("{base}{path}"));
     if let Some(token) = token {
@@ -42,13 +58,7 @@ fn wait_until(base: &str, id: u64, done: impl Fn(&Value) -> bool) -> Value {
         if done(&state) {
             return state;
         }
-        let ply = state["ply"].as_u64().unwrap();
-        let polled = get(
-            base,
-            &format!("/v1/matches/{id}?wait_ply={ply}&timeout_ms=30000"),
-        )
-        .json();
-        if polled["version"] == state["version"] {
+        if poll(base, id, &state).status == 304 {
             unchanged += 1;
             assert!(
                 unchanged < 20,

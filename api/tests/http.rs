@@ -431,6 +431,71 @@ fn render_svg_by_get_and_post() {
         422,
         "off_board",
     );
+    // A highlight may not name more holes than the board has (star4: 121).
+    let looping = ["115", "104"].repeat(61).join("-");
+    let long = assert_problem(
+        &post(
+            "/v1/render",
+            json!({"position": START, "highlight": looping}),
+        ),
+        422,
+        "path_too_long",
+    );
+    assert!(long["detail"].as_str().unwrap().contains("121"), "{long}");
+    assert_problem(
+        &get(&format!(
+            "/v1/render.svg?position=star1%20classic%20south%3A2%2Fnorth%3A6%200%200%20-&highlight={}",
+            ["2", "0"].repeat(7).join("-")
+        )),
+        422,
+        "path_too_long",
+    );
+}
+
+#[test]
+fn replays_and_move_paths_are_bounded() {
+    // More moves than a replay takes: refused before any is played.
+    let moves = vec![json!("115-104"); 10_001];
+    let problem = assert_problem(
+        &post("/v1/replay", json!({"start": START, "moves": moves})),
+        422,
+        "too_long",
+    );
+    assert!(
+        problem["detail"].as_str().unwrap().contains("10000"),
+        "{problem}"
+    );
+    let resignations = vec![json!({"player": 0, "ply": 0}); 7];
+    assert_problem(
+        &post(
+            "/v1/replay",
+            json!({"start": START, "moves": [], "resigned": resignations}),
+        ),
+        422,
+        "too_long",
+    );
+    // A path that loops past the board's holes: refused at its index; the
+    // same chain with fewer loops plays.
+    // 115 hops to 104 and back over the same peg: 2 * loops + 2 holes.
+    let looping = |loops: usize| ["115", "104"].repeat(loops + 1).join("-");
+    let long = assert_problem(
+        &post(
+            "/v1/replay",
+            json!({"start": START, "moves": [looping(60)]}),
+        ),
+        422,
+        "path_too_long",
+    );
+    assert_eq!(long["move_index"], 0);
+    let played = post("/v1/apply", json!({"position": START, "move": looping(59)}));
+    assert_eq!(played.status, 200, "{}", played.body);
+    assert_eq!(
+        played.json()["played"]["move"]["path"]
+            .as_array()
+            .unwrap()
+            .len(),
+        120
+    );
 }
 
 #[test]
@@ -630,7 +695,44 @@ fn bots_are_listed_with_their_default_budgets() {
     assert_eq!(list["bots"][2]["default_budget"]["nodes"], 20000);
     assert_eq!(list["bots"][4]["default_budget"]["nodes"], 1000);
     assert!(!list["bots"][0]["description"].as_str().unwrap().is_empty());
-    assert_eq!(list["max"]["millis"], 10000);
+    // Caps per kind, in work: about a second of search each.
+    assert_eq!(list["bots"][2]["max_budget"]["nodes"], 400_000);
+    assert_eq!(list["bots"][3]["max_budget"]["nodes"], 400_000);
+    assert_eq!(list["bots"][4]["max_budget"]["nodes"], 4_000);
+    assert_eq!(list["max"]["nodes"], 400_000);
+    assert_eq!(list["max"]["millis"], 1000);
+    assert_eq!(list["max"]["depth"], 64);
+}
+
+#[test]
+fn a_bot_searches_within_a_node_budget_and_says_whether_it_replays() {
+    // A depth alone: the kind's node cap applies, and the answer replays.
+    let deep = post(
+        "/v1/bots/move",
+        json!({"position": START, "bot": {"kind": "alphabeta", "depth": 2}}),
+    )
+    .json();
+    assert_eq!(
+        deep["budget"],
+        json!({"nodes": 400_000, "millis": null, "depth": 2})
+    );
+    assert_eq!(deep["reproducible"], true);
+    // No budget: the kind's default.
+    let default = post(
+        "/v1/bots/move",
+        json!({"position": START, "bot": {"kind": "mcts"}}),
+    )
+    .json();
+    assert_eq!(default["budget"]["nodes"], 1000);
+    assert_eq!(default["nodes"], 1000);
+    // A time budget: bounded by the cap too, and marked as not replaying.
+    let timed = post(
+        "/v1/bots/move",
+        json!({"position": START, "bot": {"kind": "mcts", "millis": 1000, "nodes": 50}}),
+    )
+    .json();
+    assert_eq!(timed["reproducible"], false, "{timed}");
+    assert!(timed["nodes"].as_u64().unwrap() <= 50, "{timed}");
 }
 
 #[test]
@@ -688,13 +790,33 @@ fn a_bot_takes_a_win_in_one_and_the_json_form_of_a_position() {
 fn bot_requests_are_refused_with_reasons() {
     let ask = |bot: Value| post("/v1/bots/move", json!({"position": START, "bot": bot}));
     assert_problem(&ask(json!({"kind": "minimax"})), 422, "unknown_bot");
-    assert_problem(
-        &ask(json!({"kind": "mcts", "nodes": 10_000_001})),
+    // Over a kind's cap: refused, naming the cap.
+    let playouts = assert_problem(
+        &ask(json!({"kind": "mcts", "nodes": 4_001})),
         422,
         "budget_too_large",
     );
+    assert!(
+        playouts["detail"]
+            .as_str()
+            .unwrap()
+            .contains("limit of 4000"),
+        "{playouts}"
+    );
+    let nodes = assert_problem(
+        &ask(json!({"kind": "paranoid", "nodes": 400_001})),
+        422,
+        "budget_too_large",
+    );
+    assert!(
+        nodes["detail"]
+            .as_str()
+            .unwrap()
+            .contains("limit of 400000"),
+        "{nodes}"
+    );
     assert_problem(
-        &ask(json!({"kind": "mcts", "millis": 10_001})),
+        &ask(json!({"kind": "mcts", "millis": 1_001})),
         422,
         "budget_too_large",
     );

@@ -53,10 +53,7 @@ impl BotRunner {
     /// # Errors
     /// The database cannot be read.
     pub async fn resume_all(&self) -> Result<usize, ApiError> {
-        let ids = self
-            .store
-            .read(|connection| game::with_bot_to_move(connection))
-            .await?;
+        let ids = self.store.read(game::with_bot_to_move).await?;
         for &id in &ids {
             self.kick(id);
         }

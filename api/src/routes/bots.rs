@@ -9,26 +9,21 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::bots;
 use crate::dto::{MoveView, PositionInput};
-use crate::error::{ApiError, BodyErrors, Problem};
+use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
+use crate::heavy::HeavyPool;
+use crate::limits::{MAX_BOT_DEPTH, MAX_BOT_MILLIS, MAX_BOT_NODES, MAX_BOT_PLAYOUTS};
 use sternhalma::wire::whole::Object;
 
-/// The largest node (or playout) budget a request may ask for.
-pub const MAX_NODES: u64 = 10_000_000;
-/// The longest time budget a request may ask for, in milliseconds; also
-/// the limit of every search that sets none.
-pub const MAX_MILLIS: u64 = 10_000;
 /// The largest seed (JSON Schema integers stop at 2^63 - 1).
 pub const MAX_SEED: u64 = i64::MAX as u64;
-/// The deepest depth budget a request may ask for.
-pub const MAX_DEPTH: u32 = 64;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
     config.service(list_bots).service(bot_move);
 }
 
-/// A budget: any limit left out does not apply; none at all means the
-/// kind's default.
+/// A budget: positions (or playouts), milliseconds and plies; a limit that
+/// is null does not apply.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 pub struct BudgetView {
     /// Positions searched (alpha-beta, paranoid) or playouts (MCTS).
@@ -52,7 +47,7 @@ impl From<Budget> for BudgetView {
 
 /// One kind of bot.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = json!({"kind": "mcts", "description": "Monte Carlo tree search", "default_budget": {"nodes": 1000, "millis": null, "depth": null}}))]
+#[schema(example = json!({"kind": "mcts", "description": "Monte Carlo tree search", "default_budget": {"nodes": 1000, "millis": null, "depth": null}, "max_budget": {"nodes": 4000, "millis": 1000, "depth": 64}}))]
 pub struct BotKindView {
     /// The name to ask for.
     #[schema(example = "alphabeta", value_type = sternhalma::search::BotKind)]
@@ -61,6 +56,10 @@ pub struct BotKindView {
     pub description: String,
     /// The budget it runs with when the request sets none.
     pub default_budget: BudgetView,
+    /// The largest budget a request may ask of it (`budget_too_large`
+    /// beyond); a request with a depth or time budget but no `nodes` gets
+    /// `max_budget.nodes`.
+    pub max_budget: BudgetView,
 }
 
 /// The bots on offer, simplest first.
@@ -68,8 +67,9 @@ pub struct BotKindView {
 pub struct BotList {
     /// Every kind.
     pub bots: Vec<BotKindView>,
-    /// The largest budgets a request may ask for (a search with no time
-    /// limit stops after `max.millis` anyway).
+    /// The largest budgets of any kind: alpha-beta's and paranoid's
+    /// `nodes`; each kind's own caps are its `max_budget` (MCTS runs at
+    /// most 4,000 playouts).
     pub max: BudgetView,
 }
 
@@ -87,15 +87,28 @@ pub async fn list_bots() -> web::Json<BotList> {
                 kind: kind.name().to_owned(),
                 description: kind.description().to_owned(),
                 default_budget: Budget::default_for(kind).into(),
+                max_budget: max_budget(kind).into(),
             })
             .collect(),
-        max: Budget {
-            nodes: Some(MAX_NODES),
-            millis: Some(MAX_MILLIS),
-            depth: Some(MAX_DEPTH),
-        }
-        .into(),
+        max: max_budget(BotKind::AlphaBeta).into(),
     })
+}
+
+/// The largest node (playout) budget of `kind` over HTTP: each is about a
+/// second of search on the slowest position measured (`crate::limits`).
+pub fn max_nodes(kind: BotKind) -> u64 {
+    match kind {
+        BotKind::Mcts => MAX_BOT_PLAYOUTS,
+        BotKind::Random | BotKind::Greedy | BotKind::AlphaBeta | BotKind::Paranoid => MAX_BOT_NODES,
+    }
+}
+
+fn max_budget(kind: BotKind) -> Budget {
+    Budget {
+        nodes: Some(max_nodes(kind)),
+        millis: Some(MAX_BOT_MILLIS),
+        depth: Some(MAX_BOT_DEPTH),
+    }
 }
 
 /// Which bot, with which budget and seed.
@@ -110,15 +123,20 @@ pub struct BotRequest {
     #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<u64>, minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
     pub seed: Option<u64>,
-    /// Node (or playout) budget, at most 10 000 000.
+    /// Node budget: positions for `alphabeta` and `paranoid` (at most
+    /// 400,000), playouts for `mcts` (at most 4,000); unused by `random` and
+    /// `greedy`. Left out, it is the kind's default if no other budget is
+    /// given, and the kind's cap otherwise, so every search is bounded.
     #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
-    #[schema(value_type = Option<u64>, minimum = 0, maximum = 10_000_000)]
+    #[schema(value_type = Option<u64>, minimum = 0, maximum = 400_000)]
     pub nodes: Option<u64>,
-    /// Time budget in milliseconds, at most 10 000.
+    /// Time budget in milliseconds, at most 1,000: the search also stops
+    /// when it runs out, so the answer depends on the machine and its load
+    /// (`reproducible` is false). Leave it out for answers that replay.
     #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
-    #[schema(value_type = Option<u64>, minimum = 0, maximum = 10_000)]
+    #[schema(value_type = Option<u64>, minimum = 0, maximum = 1_000)]
     pub millis: Option<u64>,
-    /// Depth budget in plies, at most 64.
+    /// Depth budget in plies, at most 64 (the node budget applies too).
     #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
     #[schema(value_type = Option<u32>, minimum = 0, maximum = 64)]
     pub depth: Option<u32>,
@@ -126,18 +144,25 @@ pub struct BotRequest {
 
 impl BotRequest {
     /// The bot's configuration, within the caps: a 422 for an unknown kind
-    /// or a budget over the limits.
+    /// or a budget over the limits. Every search it makes has a node (or
+    /// playout) limit: the request's, or else the kind's default when the
+    /// request gives no budget, or else the kind's cap.
+    ///
+    /// # Errors
+    /// 422 `unknown_bot`, `budget_too_large` (naming the cap) or
+    /// `invalid_seed`.
     pub fn config(&self) -> Result<BotConfig, ApiError> {
         let kind = bots::parse_kind(&self.kind)?;
         let over = bots::budget_too_large;
-        if let Some(nodes) = self.nodes.filter(|&n| n > MAX_NODES) {
-            return Err(over("nodes", nodes, MAX_NODES));
+        let max_nodes = max_nodes(kind);
+        if let Some(nodes) = self.nodes.filter(|&n| n > max_nodes) {
+            return Err(over(&format!("{kind}'s nodes"), nodes, max_nodes));
         }
-        if let Some(millis) = self.millis.filter(|&m| m > MAX_MILLIS) {
-            return Err(over("millis", millis, MAX_MILLIS));
+        if let Some(millis) = self.millis.filter(|&m| m > MAX_BOT_MILLIS) {
+            return Err(over("millis", millis, MAX_BOT_MILLIS));
         }
-        if let Some(depth) = self.depth.filter(|&d| d > MAX_DEPTH) {
-            return Err(over("depth", u64::from(depth), u64::from(MAX_DEPTH)));
+        if let Some(depth) = self.depth.filter(|&d| d > MAX_BOT_DEPTH) {
+            return Err(over("depth", u64::from(depth), u64::from(MAX_BOT_DEPTH)));
         }
         if let Some(seed) = self.seed.filter(|&s| s > MAX_SEED) {
             return Err(ApiError::unprocessable(
@@ -145,22 +170,33 @@ impl BotRequest {
                 format!("seed = {seed} is over the limit of {MAX_SEED}"),
             ));
         }
-        let mut budget = Budget {
+        let requested = Budget {
             nodes: self.nodes,
             millis: self.millis,
             depth: self.depth,
         };
-        if budget.is_unlimited() {
-            budget = Budget::default_for(kind);
-        }
-        // No search holds a worker thread longer than the cap.
-        budget.millis = Some(budget.millis.unwrap_or(MAX_MILLIS));
+        let budget = if requested.is_unlimited() {
+            Budget::default_for(kind)
+        } else {
+            // A depth or a time alone would not bound the work.
+            Budget {
+                nodes: Some(self.nodes.unwrap_or(max_nodes)),
+                ..requested
+            }
+        };
         Ok(BotConfig {
             kind,
             budget,
             seed: self.seed.unwrap_or(0),
         })
     }
+}
+
+/// Whether a bot's answer can depend on the clock: only a search kind with
+/// a time budget.
+fn reads_the_clock(config: &BotConfig) -> bool {
+    let searches = !matches!(config.kind, BotKind::Random | BotKind::Greedy);
+    searches && config.budget.millis.is_some()
 }
 
 /// A position and a bot to move in it.
@@ -199,23 +235,35 @@ pub struct BotMove {
     /// Depth reached (completed iterations for alpha-beta and paranoid, the
     /// deepest tree node for MCTS, 1 for greedy, 0 for random).
     pub depth: u32,
+    /// The budget the search ran with, defaults and caps filled in.
+    pub budget: BudgetView,
+    /// Whether the same request always gets this answer, on any machine:
+    /// true unless a searching bot had a `millis` budget, which stops it by
+    /// the clock.
+    pub reproducible: bool,
 }
 
 /// A bot's move on a position: the move, its evaluation, the principal
-/// variation, nodes searched and time. Deterministic under the same seed
-/// and a node or depth budget.
+/// variation, nodes searched and time. Budgets are counted in work (positions
+/// or playouts), capped per kind at about a second of search (`GET /v1/bots`
+/// gives the caps), so the same request with the same seed gets the same
+/// answer on any machine, unless it sets `millis` (then `reproducible` is
+/// false). The search runs on the heavy-work pool: 503 `busy` with
+/// `Retry-After` when it is full.
 #[utoipa::path(
     tag = "bots",
     request_body = BotMoveRequest,
     responses(
         (status = 200, description = "The bot's move", body = BotMove),
         BodyErrors,
-        (status = 422, description = "Invalid position, unknown bot kind (`unknown_bot`), a budget over the limits (`budget_too_large`), or a finished game (`game_over`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, unknown bot kind (`unknown_bot`), a budget over the limits (`budget_too_large`, naming the cap), or a finished game (`game_over`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        HeavyErrors,
     )
 )]
 #[post("/v1/bots/move")]
 pub async fn bot_move(
     body: web::Json<Object<BotMoveRequest>>,
+    pool: web::Data<HeavyPool>,
 ) -> Result<web::Json<BotMove>, ApiError> {
     let request = body.into_inner().0;
     let position = request.position.resolve()?;
@@ -224,16 +272,9 @@ pub async fn bot_move(
         return Err(IllegalMove::GameOver.into());
     }
     let searched = position.clone();
-    let result = web::block(move || search::new_bot(&config).search(&searched))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
-                "internal_error",
-                "Internal error",
-                format!("the search failed: {e}"),
-            )
-        })?;
+    let result = pool
+        .run(move || search::new_bot(&config).search(&searched))
+        .await?;
     Ok(web::Json(BotMove {
         best_move: MoveView::new(&position, result.best_move),
         evaluation: result.score,
@@ -245,5 +286,92 @@ pub async fn bot_move(
         nodes: result.nodes,
         millis: result.elapsed.as_secs_f64() * 1000.0,
         depth: result.depth,
+        budget: config.budget.into(),
+        reproducible: !reads_the_clock(&config),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(
+        kind: &str,
+        nodes: Option<u64>,
+        millis: Option<u64>,
+        depth: Option<u32>,
+    ) -> BotRequest {
+        BotRequest {
+            kind: kind.to_owned(),
+            seed: None,
+            nodes,
+            millis,
+            depth,
+        }
+    }
+
+    #[test]
+    fn every_budget_is_bounded_in_work() {
+        let budget = |r: BotRequest| r.config().unwrap().budget;
+        // No budget: the kind's default.
+        assert_eq!(
+            budget(request("alphabeta", None, None, None)),
+            Budget::nodes(20_000)
+        );
+        assert_eq!(
+            budget(request("mcts", None, None, None)),
+            Budget::nodes(1_000)
+        );
+        // A depth or a time alone: the kind's cap on nodes.
+        let deep = budget(request("paranoid", None, None, Some(9)));
+        assert_eq!((deep.nodes, deep.depth), (Some(MAX_BOT_NODES), Some(9)));
+        let timed = budget(request("mcts", None, Some(500), None));
+        assert_eq!(
+            (timed.nodes, timed.millis),
+            (Some(MAX_BOT_PLAYOUTS), Some(500))
+        );
+        // Never a time limit the request did not give.
+        assert_eq!(
+            budget(request("alphabeta", Some(5), None, None)).millis,
+            None
+        );
+    }
+
+    #[test]
+    fn caps_are_per_kind_and_named_in_the_refusal() {
+        let refusal = |r: BotRequest| r.config().unwrap_err().problem().clone();
+        let mcts = refusal(request("mcts", Some(MAX_BOT_PLAYOUTS + 1), None, None));
+        assert_eq!(mcts.code, "budget_too_large");
+        assert!(mcts.detail.contains("4000"), "{}", mcts.detail);
+        let alphabeta = refusal(request("alphabeta", Some(MAX_BOT_NODES + 1), None, None));
+        assert!(alphabeta.detail.contains("400000"), "{}", alphabeta.detail);
+        assert!(
+            request("alphabeta", Some(MAX_BOT_NODES), None, None)
+                .config()
+                .is_ok()
+        );
+        assert!(
+            request("mcts", Some(MAX_BOT_PLAYOUTS), None, None)
+                .config()
+                .is_ok()
+        );
+        assert_eq!(
+            refusal(request("greedy", None, Some(MAX_BOT_MILLIS + 1), None)).code,
+            "budget_too_large"
+        );
+    }
+
+    #[test]
+    fn only_a_clock_makes_an_answer_unreproducible() {
+        let clock = |kind: &str, millis| {
+            reads_the_clock(&request(kind, None, millis, None).config().unwrap())
+        };
+        assert!(clock("alphabeta", Some(100)));
+        assert!(clock("mcts", Some(100)));
+        assert!(!clock("alphabeta", None));
+        assert!(
+            !clock("greedy", Some(100)),
+            "greedy never looks at the clock"
+        );
+    }
 }

@@ -227,10 +227,30 @@ fn etag(state: &MatchView) -> EntityTag {
     EntityTag::new_strong(format!("{}-{}", state.id, state.version))
 }
 
+/// The version of match `id` named by the request's `If-None-Match` (an
+/// [`etag`] of this match), if any.
+fn known_version(request: &HttpRequest, id: i64) -> Option<i64> {
+    if !request.headers().contains_key(header::IF_NONE_MATCH) {
+        return None;
+    }
+    let Ok(IfNoneMatch::Items(tags)) = IfNoneMatch::parse(request) else {
+        return None;
+    };
+    tags.iter().find_map(|tag| {
+        let (match_id, version) = tag.tag().split_once('-')?;
+        (match_id.parse::<i64>().ok()? == id)
+            .then(|| version.parse().ok())
+            .flatten()
+    })
+}
+
 /// The state of a match: seats, position, legal moves, result. With
 /// `wait_ply=N` it is a long-poll: the answer comes once the match is past
-/// ply N or over, or after `timeout_ms`. Carries an `ETag`; a request whose
-/// `If-None-Match` holds the current one is answered 304 without a body.
+/// ply N, or over, or changed, or after `timeout_ms`. Carries an `ETag`; a
+/// request whose `If-None-Match` holds the current one is answered 304
+/// without a body. A long-poll that sends its `If-None-Match` is answered
+/// as soon as the match differs from that version (even if the change
+/// came just before the request), else 304 at the timeout.
 #[utoipa::path(
     tag = "matches",
     params(("id" = u64, Path, description = "The match id", minimum = 0), WaitQuery),
@@ -268,7 +288,10 @@ pub async fn get_match(
         // Subscribe before reading, so a commit in between is not missed.
         let mut changes = store.subscribe(id);
         let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));
-        let mut first_version = None;
+        // The version the client holds, from its `If-None-Match`: any
+        // change since then answers at once (none is missed between the
+        // client's last read and this request). Else: since the first read.
+        let mut first_version = known_version(&request, id);
         loop {
             let (ply, status, version) = store
                 .read(move |connection| game::progress(connection, id))

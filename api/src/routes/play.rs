@@ -10,7 +10,9 @@ use crate::dto::{
     HoleId, MoveInput, MoveView, OutcomeView, Played, PositionInput, PositionRequest, PositionView,
     hole,
 };
-use crate::error::{ApiError, BodyErrors, Problem};
+use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
+use crate::heavy::HeavyPool;
+use crate::limits::{MAX_REPLAY_MOVES, MAX_REPLAY_RESIGNATIONS};
 use sternhalma::wire::whole::Object;
 
 /// Registers this module's routes.
@@ -160,10 +162,11 @@ pub async fn outcome(
 pub struct ReplayRequest {
     /// The start position, as a string or as JSON.
     pub start: PositionInput,
-    /// The moves, in order.
+    /// The moves, in order: at most 10,000 (`too_long` beyond), each path
+    /// at most the board's holes (`path_too_long`).
     pub moves: Vec<MoveInput>,
     /// Players who resigned a game of three or more, each made at its ply
-    /// (as `GET /v1/matches/{id}/export` gives them).
+    /// (as `GET /v1/matches/{id}/export` gives them); at most 6.
     #[serde(default)]
     #[schema(value_type = Vec<sternhalma::Resignation>)]
     pub resigned: Vec<Object<sternhalma::Resignation>>,
@@ -192,20 +195,48 @@ pub struct Replay {
 
 /// Plays a list of moves from a start, checking each; answers every
 /// intermediate position and outcome. A game record is valid if this
-/// succeeds.
+/// succeeds. At most 10,000 moves (a game under the program move limit has
+/// at most 1,200) and 6 resignations: 422 `too_long` beyond. The moves are
+/// played on the heavy-work pool: 503 `busy` with `Retry-After` when it is
+/// full.
 #[utoipa::path(
     tag = "play",
     request_body = ReplayRequest,
     responses(
         (status = 200, description = "Every step", body = Replay),
         BodyErrors,
-        (status = 422, description = "Invalid start, or an illegal or malformed move; `move_index` says which; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid start, or an illegal or malformed move (`move_index` says which); more than 10,000 moves or 6 resignations (`too_long`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        HeavyErrors,
     )
 )]
 #[post("/v1/replay")]
-pub async fn replay(body: web::Json<Object<ReplayRequest>>) -> Result<web::Json<Replay>, ApiError> {
+pub async fn replay(
+    body: web::Json<Object<ReplayRequest>>,
+    pool: web::Data<HeavyPool>,
+) -> Result<web::Json<Replay>, ApiError> {
     let request = body.into_inner().0;
-    let mut position = request.start.resolve()?;
+    if request.moves.len() > MAX_REPLAY_MOVES {
+        return Err(too_long("moves", request.moves.len(), MAX_REPLAY_MOVES));
+    }
+    if request.resigned.len() > MAX_REPLAY_RESIGNATIONS {
+        let count = request.resigned.len();
+        return Err(too_long("resignations", count, MAX_REPLAY_RESIGNATIONS));
+    }
+    let start = request.start.resolve()?;
+    let replayed = pool.run(move || replay_from(start, &request)).await??;
+    Ok(web::Json(replayed))
+}
+
+/// A 422 `too_long`: `count` `what` are more than `max`.
+fn too_long(what: &str, count: usize, max: usize) -> ApiError {
+    ApiError::unprocessable(
+        "too_long",
+        format!("{count} {what} are more than the limit of {max}"),
+    )
+}
+
+/// Plays `request`'s moves from `position`, its start.
+fn replay_from(mut position: Position, request: &ReplayRequest) -> Result<Replay, ApiError> {
     let mut steps = Vec::with_capacity(request.moves.len());
     let resigned: Vec<sternhalma::Resignation> =
         request.resigned.iter().map(|Object(r)| *r).collect();
@@ -225,16 +256,14 @@ pub async fn replay(body: web::Json<Object<ReplayRequest>>) -> Result<web::Json<
     let position = position
         .resign_due(&resigned)
         .map_err(|e| ApiError::from(e).at_move(request.moves.len()))?;
-    Ok(web::Json(Replay {
+    Ok(Replay {
         steps,
         last: (&position).into(),
-    }))
+    })
 }
 
-/// The holes of a path written as a move text, all on the board.
+/// The holes of a path written as a move text: all on the board, and at
+/// most as many as it has (`path_too_long`).
 pub fn path_cells(position: &Position, text: &str) -> Result<Vec<Cell>, ApiError> {
-    match text.parse::<MoveText>()? {
-        MoveText::Pass => Ok(Vec::new()),
-        MoveText::Path(holes) => holes.into_iter().map(|id| hole(position, id)).collect(),
-    }
+    Ok(position.path_cells(&text.parse::<MoveText>()?)?)
 }

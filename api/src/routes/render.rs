@@ -7,7 +7,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{HoleId, PositionInput, hole};
-use crate::error::{ApiError, BodyErrors, Problem};
+use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
+use crate::heavy::HeavyPool;
 use crate::routes::play::path_cells;
 use sternhalma::wire::whole::Object;
 
@@ -27,7 +28,8 @@ pub struct RenderQuery {
     /// The position string (URL-encoded).
     #[param(example = "star4 classic south:111-120/north:0-9 0 0 -")]
     pub position: String,
-    /// A path to draw, as a move text (e.g. the last move: `115-104`).
+    /// A path to draw, as a move text (e.g. the last move: `115-104`), of
+    /// at most as many holes as the board has.
     #[param(example = "115-104")]
     pub highlight: Option<String>,
     /// Mark the legal destinations of the peg on this hole.
@@ -47,7 +49,8 @@ pub struct RenderQuery {
 pub struct RenderRequest {
     /// The position, as a string or as JSON.
     pub position: PositionInput,
-    /// A path to draw, as a move text.
+    /// A path to draw, as a move text, of at most as many holes as the
+    /// board has.
     pub highlight: Option<String>,
     /// Mark the legal destinations of the peg on this hole.
     #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
@@ -61,8 +64,10 @@ pub struct RenderRequest {
     pub ids: Option<bool>,
 }
 
-fn render(
-    position: &Position,
+/// Checks what to draw, then draws it on the heavy-work pool.
+async fn render(
+    pool: &HeavyPool,
+    position: Position,
     highlight: Option<&str>,
     peg: Option<usize>,
     size: Option<u32>,
@@ -78,59 +83,72 @@ fn render(
             ),
         ));
     }
-    let destinations_of = peg.map(|id| hole(position, id)).transpose()?;
+    let destinations_of = peg.map(|id| hole(&position, id)).transpose()?;
     let options = SvgOptions {
         size,
-        highlight_path: highlight.map_or(Ok(Vec::new()), |text| path_cells(position, text))?,
+        highlight_path: highlight.map_or(Ok(Vec::new()), |text| path_cells(&position, text))?,
         destinations_of,
         show_ids: ids.unwrap_or(false),
     };
-    Ok(HttpResponse::Ok()
-        .content_type("image/svg+xml")
-        .body(render_svg(position, &options)))
+    let svg = pool.run(move || render_svg(&position, &options)).await?;
+    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
 
-/// An SVG picture of a position, from a query string.
+/// An SVG picture of a position, from a query string. Drawn on the
+/// heavy-work pool: 503 `busy` with `Retry-After` when it is full.
 #[utoipa::path(
     tag = "render",
     params(RenderQuery),
     responses(
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
         (status = 400, description = "Malformed query string", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid position, highlight, peg or size", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, highlight (`path_too_long` beyond the board's holes), peg or size", body = Problem, content_type = "application/problem+json"),
+        HeavyErrors,
     )
 )]
 #[get("/v1/render.svg")]
-pub async fn render_get(query: web::Query<RenderQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn render_get(
+    query: web::Query<RenderQuery>,
+    pool: web::Data<HeavyPool>,
+) -> Result<HttpResponse, ApiError> {
     let position: Position = query.position.parse()?;
     render(
-        &position,
+        &pool,
+        position,
         query.highlight.as_deref(),
         query.peg,
         query.size,
         query.ids,
     )
+    .await
 }
 
-/// An SVG picture of a position, from JSON.
+/// An SVG picture of a position, from JSON. Drawn on the heavy-work pool:
+/// 503 `busy` with `Retry-After` when it is full.
 #[utoipa::path(
     tag = "render",
     request_body = RenderRequest,
     responses(
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
         BodyErrors,
-        (status = 422, description = "Invalid position, highlight, peg or size; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, highlight (`path_too_long` beyond the board's holes), peg or size; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        HeavyErrors,
     )
 )]
 #[post("/v1/render")]
-pub async fn render_post(body: web::Json<Object<RenderRequest>>) -> Result<HttpResponse, ApiError> {
+pub async fn render_post(
+    body: web::Json<Object<RenderRequest>>,
+    pool: web::Data<HeavyPool>,
+) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
     let position = request.position.resolve()?;
     render(
-        &position,
+        &pool,
+        position,
         request.highlight.as_deref(),
         request.peg,
         request.size,
         request.ids,
     )
+    .await
 }

@@ -9,6 +9,7 @@ use sternhalma_api::{CorsPolicy, Heavy, Store, app_with};
 /// named after `name` and the process, on `workers` threads; answers its
 /// base URL. The server lives as long as the test process. Heavy work runs
 /// on the process's default pool.
+#[allow(dead_code)] // a test file with its own pool starts its server with it
 pub fn start_server(name: &str, workers: usize) -> String {
     start_server_with(name, workers, Heavy::process_default())
 }
