@@ -83,6 +83,17 @@ class Tally:
     cancelled_at_drain: int = 0
     latencies: list[float] = field(default_factory=list)
     bytes_received: int = 0
+    error_examples: dict[str, str] = field(default_factory=dict)
+    # Set for the polite client: every request as [start s, ms, status or
+    # "timeout" or "connection"], to see when the trouble came.
+    started_at: float | None = None
+    timeline: list[list[Any]] = field(default_factory=list)
+
+    def note(self, started: float, outcome: int | str) -> None:
+        """Files one request in the timeline, if kept."""
+        if self.started_at is not None:
+            took = round((time.perf_counter() - started) * 1000, 1)
+            self.timeline.append([round(started - self.started_at, 2), took, outcome])
 
     def summary(self, include_timeouts_in_latency: bool) -> dict[str, Any]:
         """The counts by bucket, and latency percentiles in milliseconds."""
@@ -103,9 +114,11 @@ class Tally:
             "client_timeouts": self.timeouts,
             "connection_errors": sum(self.connection_errors.values()),
             "connection_error_kinds": dict(self.connection_errors),
+            "connection_error_examples": self.error_examples,
             "cancelled_at_drain": self.cancelled_at_drain,
             "bytes_received": self.bytes_received,
             "latency_ms": percentiles(latencies),
+            **({"timeline": self.timeline} if self.started_at is not None else {}),
         }
 
 
@@ -186,10 +199,15 @@ async def call(
         raise
     except TimeoutError:
         tally.timeouts += 1
+        tally.note(started, "timeout")
         return Answer(None)
     except (aiohttp.ClientError, OSError) as error:
-        tally.connection_errors[type(error).__name__] += 1
+        kind = type(error).__name__
+        tally.connection_errors[kind] += 1
+        tally.error_examples.setdefault(kind, str(error)[:200])
+        tally.note(started, "connection")
         return Answer(None)
+    tally.note(started, status)
     tally.latencies.append(time.perf_counter() - started)
     tally.statuses[status] += 1
     if status >= 400 and isinstance(parsed, dict) and "code" in parsed:
@@ -591,7 +609,7 @@ def polite_main(url: str, seconds: float, interval: float, two_start: str) -> di
 async def polite(url: str, seconds: float, interval: float, two_start: str) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     measures = ("healthz", "legal_moves", "match_move", "match_create", "match_read")
-    tallies = {name: Tally() for name in measures}
+    tallies = {name: Tally(started_at=time.perf_counter()) for name in measures}
     acks: dict[int, dict[int, tuple[int, list[int]]]] = {}
     matches_played = 0
 
@@ -912,14 +930,18 @@ def targets(report: dict) -> list[dict[str, Any]]:
 def print_report(report: dict) -> None:
     """The tables."""
     print("\npolite client (one request at a time per measure)")
-    print(f"{'measure':13} {'count':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  statuses")
+    print(
+        f"{'measure':13} {'sent':>5} {'answered':>8} {'timeout':>7} {'conn':>5}"
+        f" {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  statuses"
+    )
     for name, tally in report["polite"].items():
         lat = tally["latency_ms"]
         print(
-            f"{name:13} {lat['count']:6} {fmt(lat['p50']):>8} {fmt(lat['p99']):>8}"
+            f"{name:13} {tally['requests']:5} {tally['answered']:8} {tally['client_timeouts']:7}"
+            f" {tally['connection_errors']:5} {fmt(lat['p50']):>8} {fmt(lat['p99']):>8}"
             f" {fmt(lat['max']):>8}  {tally['by_status']}"
-            f" timeouts {tally['client_timeouts']} conn errors {tally['connection_errors']}"
         )
+    print("  (latencies: every answer, and each client time-out counted as 30 s)")
     print("\nhostile classes (answers by status)")
     head = " ".join(f"{b:>8}" for b in BUCKETS)
     print(f"{'class':13} {head} {'timeout':>8} {'conn':>6} {'p50 ms':>8} {'p99 ms':>8}")
@@ -942,6 +964,11 @@ def print_report(report: dict) -> None:
         f"no-move-lost: {check['acknowledged_moves']} acknowledged moves in {check['matches']}"
         f" matches; missing {check['missing']}, different {check['different']},"
         f" unreadable matches {check['unreadable_matches']}"
+    )
+    machine = report["machine"]
+    print(
+        f"machine: {machine['cpu_count']} cores; load average (1, 5, 15 min)"
+        f" {machine['load_average_before']} before, {machine['load_average_after']} after"
     )
     print("\ntargets")
     for row in report["targets"]:
@@ -971,6 +998,7 @@ def main() -> int:
     if (args.url is None) == (args.server is None):
         parser.error("give a server URL or --server BINARY (one of them)")
     open_files = raise_open_files()
+    load_before = os.getloadavg()
 
     def log(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
@@ -995,6 +1023,7 @@ def main() -> int:
                 except subprocess.TimeoutExpired:
                     server.kill()
                     server.wait()
+    load_after = os.getloadavg()
     report = {
         "command": " ".join(sys.argv),
         "server": {
@@ -1026,6 +1055,11 @@ def main() -> int:
             "client_timeout_seconds": CLIENT_TIMEOUT_S,
             "long_poll_client_timeout_seconds": LONG_POLL_MS / 1000 + LONG_POLL_GRACE_S,
             "open_files_limit": open_files,
+        },
+        "machine": {
+            "cpu_count": os.cpu_count(),
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in load_after],
         },
         **report,
     }
