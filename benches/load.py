@@ -500,25 +500,35 @@ async def replayer(session: aiohttp.ClientSession, state: Hostile) -> None:
             await asyncio.sleep(0.1)
 
 
-async def match_player(session: aiohttp.ClientSession, state: Hostile, index: int) -> None:
-    """Creates heavy matches and plays their open seat as fast as it can."""
-    url = state.plan.url
-    rng = random.Random(index)
+def heavy_match(index: int, playouts: int) -> dict[str, Any]:
+    """A six-player match: seat 0 open, five `mcts` seats at `playouts`."""
     bots = [
         {
             "name": f"mcts {seat}",
-            "bot": {"kind": "mcts", "seed": index * 10 + seat, "nodes": state.plan.seat_playouts},
+            "bot": {"kind": "mcts", "seed": index * 10 + seat, "nodes": playouts},
         }
         for seat in range(1, 6)
     ]
-    request = {
+    return {
         "board": "star4",
         "layout": "6",
         "rules": "masters",
         "seats": [{"name": f"hostile {index}"}, *bots],
     }
-    match: dict[str, Any] | None = None
-    token = ""
+
+
+async def match_player(
+    session: aiohttp.ClientSession, state: Hostile, index: int, first: dict[str, Any]
+) -> None:
+    """Plays the open seat of its heavy match as fast as it can, and creates
+    another when it ends. The first was made before the load (`first`, as
+    `POST /v1/matches` answered it), so the long-polls have their matches
+    from the start."""
+    url = state.plan.url
+    rng = random.Random(index)
+    request = heavy_match(index, state.plan.seat_playouts)
+    match: dict[str, Any] | None = first["match"]
+    token = first["seat_tokens"][0]["token"]
     while state.running():
         if match is None or match["status"] != "in_progress":
             if match is not None:
@@ -821,7 +831,15 @@ async def run_load(args: argparse.Namespace, plan: Plan, server_pid: int | None,
     )
     await polite_future
 
+    # The match clients' first matches, and so the long-polls' targets.
+    async with aiohttp.ClientSession() as session:
+        firsts = [
+            await post_json(session, f"{plan.url}/v1/matches", heavy_match(i, plan.seat_playouts))
+            for i in range(args.match_clients)
+        ]
     state = Hostile(plan=plan, deadline=time.monotonic() + args.seconds)
+    for created in firsts:
+        state.live[created["match"]["id"]] = created["match"]["ply"]
     samples: list[dict[str, int]] = []
     cpu_before = proc_cpu_seconds(server_pid) if server_pid else None
     connector = aiohttp.TCPConnector(limit=0, ttl_dns_cache=None)
@@ -834,8 +852,8 @@ async def run_load(args: argparse.Namespace, plan: Plan, server_pid: int | None,
             [asyncio.create_task(bot_mover(session, state, i)) for i in range(args.bot_clients)]
             + [asyncio.create_task(replayer(session, state)) for _ in range(args.replay_loops)]
             + [
-                asyncio.create_task(match_player(session, state, i))
-                for i in range(args.match_clients)
+                asyncio.create_task(match_player(session, state, i, first))
+                for i, first in enumerate(firsts)
             ]
             + [asyncio.create_task(long_poller(session, state, i)) for i in range(args.long_polls)]
         )
