@@ -109,6 +109,14 @@ def verify(url: str, tracked: list[Tracked]) -> tuple[int, int]:
     for match in tracked:
         status, state = call(url, "GET", f"/v1/matches/{match.id}")
         assert status == 200, f"match {match.id} was acknowledged but is gone: {status}"
+        # A bot's reply to a move in flight at the kill is played after the
+        # restart, in the background: wait until it is stored.
+        while (
+            state["status"] == "in_progress" and state["seats"][state["to_move"]]["kind"] == "bot"
+        ):
+            wait = f"/v1/matches/{match.id}?wait_ply={state['ply']}&timeout_ms=20000"
+            status, state = call(url, "GET", wait)
+            assert status == 200, f"match {match.id}: long-poll answered {status}"
         status, history = call(url, "GET", f"/v1/matches/{match.id}/moves")
         assert status == 200
         stored = [(m["ply"], m["seat"], path_text(m["move"])) for m in history["moves"]]
