@@ -19,10 +19,13 @@ use utoipa::ToSchema;
 use crate::error::ApiError;
 
 /// The most positions a searching seat (`alphabeta`, `paranoid`) may search
-/// per move: about a tenth of a second.
+/// per move: at most about half a second of one heavy-work thread
+/// (rhombus11x10 under `super`; most boards far less; BENCHMARKS.md).
 pub const MAX_SEAT_NODES: u64 = 200_000;
-/// The most playouts an `mcts` seat may run per move: about a tenth of a
-/// second on a full board.
+/// The most playouts an `mcts` seat may run per move: at most about 1.5 s
+/// of one heavy-work thread (star4 with six players under `super`;
+/// BENCHMARKS.md). Kept above the stateless route's cap so that matches
+/// stored with it still replay the same.
 pub const MAX_SEAT_PLAYOUTS: u64 = 5_000;
 /// The deepest a seat's search may go.
 pub const MAX_SEAT_DEPTH: u32 = 64;
