@@ -99,6 +99,11 @@ impl HeavyPool {
         lock(&self.handle.shared.state).outstanding
     }
 
+    /// Tasks accepted and waiting for a thread (the queue's depth).
+    pub fn waiting(&self) -> usize {
+        lock(&self.handle.shared.state).waiting.len()
+    }
+
     /// Runs `task` on the pool, without waiting for it.
     ///
     /// # Errors
