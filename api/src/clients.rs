@@ -374,6 +374,14 @@ pub struct LongPollGuard {
     key: IpAddr,
 }
 
+impl std::fmt::Debug for LongPollGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LongPollGuard")
+            .field("client", &self.key)
+            .finish()
+    }
+}
+
 impl Drop for LongPollGuard {
     fn drop(&mut self) {
         let mut per_client = self
