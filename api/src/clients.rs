@@ -332,8 +332,9 @@ impl LongPolls {
     }
 
     /// Opens a long-poll for `client`; it stays counted until the guard is
-    /// dropped (when the handler answers, or when actix drops the handler
-    /// because the client went away).
+    /// dropped: when the handler answers, or when actix drops the handler
+    /// because the client closed its connection (`sternhalma serve` turns
+    /// off HTTP/1 half-closed connections so that actix does).
     ///
     /// # Errors
     /// 429 `too_many_waits` with `Retry-After` when the client holds as many

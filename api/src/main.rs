@@ -365,6 +365,10 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
             )
         })
         .workers(workers)
+        // A client that closes its connection ends its request at once: a
+        // long-poll it left frees its slot (and its socket) now, not at its
+        // timeout. Clients that half-close after sending are rare.
+        .h1_allow_half_closed(false)
         .shutdown_timeout(10)
         .listen(listener)?
         .run();
