@@ -104,6 +104,40 @@ pub enum HeavyErrors {
     Busy(Problem),
 }
 
+/// The refusal of an operation limited per client (`--write-rate`,
+/// `--heavy-rate`), documented once; added to each limited operation from
+/// the table that enforces the limits (`crate::clients`).
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum RateLimited {
+    /// This client (its IP address) has sent more of these requests than its
+    /// rate allows (`rate_limited`): nothing was done; try again after
+    /// `Retry-After` seconds.
+    #[response(
+        status = 429,
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))
+    )]
+    RateLimited(Problem),
+}
+
+/// The refusal of a long-poll beyond the client's cap
+/// (`--long-polls-per-client`), documented once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum TooManyWaits {
+    /// With `wait_ply` / `wait_ms`: this client (its IP address) already has
+    /// as many long-polls open as it may (`too_many_waits`); wait for one to
+    /// answer, or try again after `Retry-After` seconds. Also `rate_limited`
+    /// for the other limits, where the operation has them.
+    #[response(
+        status = 429,
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))
+    )]
+    TooManyWaits(Problem),
+}
+
 /// The error type of every handler.
 #[derive(Clone, Debug)]
 pub struct ApiError {
@@ -189,6 +223,19 @@ impl ApiError {
             detail,
         );
         error.retry_after = Some(retry_after);
+        error
+    }
+
+    /// 429: this client has sent too much; it is asked to wait
+    /// `retry_after` seconds (`Retry-After`, at least 1).
+    pub fn too_many_requests(code: &str, detail: impl Into<String>, retry_after: u32) -> ApiError {
+        let mut error = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            code,
+            "Too many requests",
+            detail,
+        );
+        error.retry_after = Some(retry_after.max(1));
         error
     }
 

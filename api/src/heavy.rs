@@ -135,6 +135,11 @@ impl HeavyPool {
         }
     }
 
+    /// Tasks accepted and waiting for a thread (the queue's depth).
+    pub fn waiting(&self) -> usize {
+        lock(&self.handle.shared.state).waiting.len()
+    }
+
     /// Runs `task` on the pool, without waiting for it.
     ///
     /// # Errors

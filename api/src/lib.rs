@@ -4,7 +4,9 @@
 //! live in the `sternhalma` crate; this crate converts, calls it, and
 //! converts back.
 
+pub mod admin;
 pub mod bots;
+pub mod clients;
 pub mod db;
 pub mod dto;
 pub mod error;
@@ -12,6 +14,7 @@ pub mod heavy;
 pub mod jobs;
 pub mod limits;
 pub mod matches;
+pub mod metrics;
 pub mod routes;
 pub mod store;
 
@@ -19,26 +22,78 @@ use std::sync::OnceLock;
 
 use actix_cors::Cors;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::{Condition, from_fn};
 use actix_web::{App, HttpRequest, HttpResponse, web};
 use utoipa::openapi::{OpenApi, PathItem};
 use utoipa::{Modify, OpenApi as _};
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
+pub use crate::admin::AdminKey;
+pub use crate::clients::{ClientLimits, RateLimit};
 use crate::error::ApiError;
 pub use crate::heavy::HeavyPool;
 use crate::jobs::SolveJobs;
+pub use crate::metrics::Metrics;
 pub use crate::store::Store;
 
-/// Who may call the API from a browser page of another origin.
+/// Who may call the API from a browser page of another origin. Programs
+/// (scripts, notebooks, bots) are not browsers and may call whatever the
+/// policy.
 #[derive(Clone, Debug)]
 pub enum CorsPolicy {
-    /// Any origin (the default: notebooks and bot pages run anywhere).
+    /// Any origin (`--cors-origins '*'`): pages served from anywhere may
+    /// call, e.g. a student's bot page opened from a file.
     Any,
-    /// Only these origins.
+    /// Only these origins (`--cors-origins https://a.example,...`).
     Origins(Vec<String>),
-    /// No cross-origin calls.
+    /// Same origin only, the default of `sternhalma serve`: no CORS headers
+    /// at all, so a browser lets only pages served by this server call it,
+    /// and a page elsewhere cannot make a visitor's browser fill the
+    /// server's database.
     Off,
+}
+
+/// How one server treats its clients: CORS, the per-client limits, the
+/// admin key and the metrics. The limits and the metrics hold state (counts
+/// per client, the registry): build the configuration once per server and
+/// clone it into every worker's app, so that all workers count together.
+#[derive(Clone)]
+pub struct ServerConfig {
+    /// Who may call from browser pages of other origins.
+    pub cors: CorsPolicy,
+    /// Rates of writes and heavy work per client, and the long-poll cap.
+    pub limits: ClientLimits,
+    /// When set, creating a match needs `Authorization: Bearer <key>`.
+    pub admin_key: Option<AdminKey>,
+    /// The registry behind `/metrics`.
+    pub metrics: Metrics,
+}
+
+impl Default for ServerConfig {
+    /// The defaults of `sternhalma serve`: same origin only, the classroom
+    /// limits ([`ClientLimits::classroom`]), no admin key, a fresh registry.
+    fn default() -> ServerConfig {
+        ServerConfig {
+            cors: CorsPolicy::Off,
+            limits: ClientLimits::classroom(),
+            admin_key: None,
+            metrics: Metrics::new(),
+        }
+    }
+}
+
+impl ServerConfig {
+    /// `cors`, no per-client limit, no admin key, a fresh registry: what
+    /// [`app_with`] serves.
+    pub fn unlimited(cors: CorsPolicy) -> ServerConfig {
+        ServerConfig {
+            cors,
+            limits: ClientLimits::off(),
+            admin_key: None,
+            metrics: Metrics::new(),
+        }
+    }
 }
 
 /// Document-level facts the handlers cannot state.
@@ -93,17 +148,24 @@ impl Modify for Security {
             "admin_token",
             bearer("The match creator's token, given once when the match is created"),
         );
+        components.add_security_scheme(
+            "admin_key",
+            bearer(
+                "The server's admin key (`sternhalma serve --admin-key`), on servers that set one",
+            ),
+        );
     }
 }
 
 /// The OpenAPI document of every route.
 pub fn openapi() -> OpenApi {
-    let (_, api) = routes_app(CorsPolicy::Any).split_for_parts();
+    let (_, mut api) = routes_app(ServerConfig::unlimited(CorsPolicy::Any)).split_for_parts();
+    clients::document(&mut api);
     api
 }
 
 fn routes_app(
-    cors: CorsPolicy,
+    config: ServerConfig,
 ) -> utoipa_actix_web::UtoipaApp<
     impl ServiceFactory<
         ServiceRequest,
@@ -113,8 +175,18 @@ fn routes_app(
         InitError = (),
     >,
 > {
+    let limits = config.limits;
+    // The last wrapped runs first: metrics see every answer, CORS headers
+    // go on refusals too, and a refused request costs no routing.
     App::new()
-        .wrap(cors_middleware(cors))
+        .wrap(from_fn(move |request, next| {
+            clients::enforce(limits.clone(), request, next)
+        }))
+        .wrap(Condition::new(
+            !matches!(config.cors, CorsPolicy::Off),
+            cors_middleware(config.cors),
+        ))
+        .wrap(config.metrics.middleware())
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .app_data(
@@ -132,6 +204,7 @@ fn routes_app(
         .configure(routes::bots::configure)
         .configure(routes::solitaire::configure)
         .configure(routes::solitaire_jobs::configure)
+        .configure(metrics::configure)
 }
 
 fn cors_middleware(policy: CorsPolicy) -> Cors {
@@ -212,7 +285,8 @@ pub fn app(
 
 /// [`app`] with heavy work on `heavy`: build it once per server and clone it
 /// into every worker's app, so that all of them share one pool and one table
-/// of jobs.
+/// of jobs. No per-client limit and no admin key; `/metrics` counts this
+/// app's requests only ([`app_configured`] shares one registry).
 pub fn app_with(
     cors: CorsPolicy,
     store: Store,
@@ -226,11 +300,37 @@ pub fn app_with(
         InitError = (),
     >,
 > {
-    let (app, api) = routes_app(cors).split_for_parts();
+    app_configured(ServerConfig::unlimited(cors), store, heavy)
+}
+
+/// [`app_with`] configured by `config` (limits, admin key, metrics, CORS):
+/// build `config` and `heavy` once per server and clone them into every
+/// worker's app.
+pub fn app_configured(
+    config: ServerConfig,
+    store: Store,
+    heavy: Heavy,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let (app, mut api) = routes_app(config.clone()).split_for_parts();
+    clients::document(&mut api);
     let routes = web::Data::new(RouteTable::new(&api));
     let runner = matches::runner::BotRunner::new(store.clone(), heavy.pool.clone());
+    let app = match config.admin_key {
+        Some(key) => app.app_data(web::Data::new(key)),
+        None => app,
+    };
     app.app_data(routes)
         .app_data(web::Data::new(runner))
+        .app_data(web::Data::new(config.limits))
+        .app_data(web::Data::new(config.metrics))
         .app_data(web::Data::new(store))
         .app_data(web::Data::new(heavy.pool))
         .app_data(web::Data::new(heavy.jobs))

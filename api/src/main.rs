@@ -5,8 +5,15 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use sternhalma_api::clients::{
+    DEFAULT_HEAVY_BURST, DEFAULT_HEAVY_PER_MINUTE, DEFAULT_LONG_POLLS_PER_CLIENT,
+    DEFAULT_WRITE_BURST, DEFAULT_WRITES_PER_MINUTE,
+};
 use sternhalma_api::matches::runner::BotRunner;
-use sternhalma_api::{CorsPolicy, Heavy, HeavyPool, Store, app_with, openapi};
+use sternhalma_api::{
+    AdminKey, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics, RateLimit, ServerConfig, Store,
+    app_configured, openapi,
+};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Parser)]
@@ -103,10 +110,45 @@ struct Serve {
         default_value = "text"
     )]
     log_format: LogFormat,
-    /// Origins allowed to call from browsers: `*` for any, a comma-separated
-    /// list, or `none`.
-    #[arg(long, env = "STERNHALMA_CORS_ORIGINS", default_value = "*")]
+    /// Origins whose browser pages may call the API: `*` for any, or a
+    /// comma-separated list (`https://a.example,http://localhost:3000`).
+    /// Default (or `none`): same origin only, no CORS headers. Programs
+    /// outside browsers are not affected.
+    #[arg(long, env = "STERNHALMA_CORS_ORIGINS", default_value = "none")]
     cors_origins: String,
+    /// Writes (`POST`s that store: matches, moves, resignations) one client
+    /// (IP address) may send per minute, after a burst; 0: no limit. Over
+    /// it: 429 `rate_limited` with `Retry-After`. Default: five a second,
+    /// so thirty bots ask the one database writer for at most 150 commits
+    /// a second.
+    #[arg(long, env = "STERNHALMA_WRITE_RATE", default_value_t = DEFAULT_WRITES_PER_MINUTE)]
+    write_rate: u32,
+    /// Writes one client may send at once before `--write-rate` applies.
+    #[arg(long, env = "STERNHALMA_WRITE_BURST", default_value_t = DEFAULT_WRITE_BURST)]
+    write_burst: u32,
+    /// Heavy requests (bot moves, replays, renders, solitaire solves and
+    /// jobs) one client may send per minute, after a burst; 0: no limit.
+    /// Default: one a second, so thirty students share two cores without one
+    /// of them filling the heavy queue.
+    #[arg(long, env = "STERNHALMA_HEAVY_RATE", default_value_t = DEFAULT_HEAVY_PER_MINUTE)]
+    heavy_rate: u32,
+    /// Heavy requests one client may send at once before `--heavy-rate`
+    /// applies (a page of rendered positions loads whole).
+    #[arg(long, env = "STERNHALMA_HEAVY_BURST", default_value_t = DEFAULT_HEAVY_BURST)]
+    heavy_burst: u32,
+    /// Long-polls (`?wait_ply=`, `?wait_ms=`) one client may hold open at
+    /// once; 0: no cap. Beyond: 429 `too_many_waits` with `Retry-After`.
+    #[arg(long, env = "STERNHALMA_LONG_POLLS_PER_CLIENT", default_value_t = DEFAULT_LONG_POLLS_PER_CLIENT)]
+    long_polls_per_client: usize,
+    /// Turn every per-client limit off (rates and the long-poll cap), e.g.
+    /// behind a proxy or JupyterHub where all clients share one address.
+    #[arg(long, env = "STERNHALMA_NO_LIMITS")]
+    no_limits: bool,
+    /// When set, creating a match needs `Authorization: Bearer <key>`.
+    /// Prefer the environment variable: arguments are visible to every
+    /// user of the machine. Never logged.
+    #[arg(long, env = "STERNHALMA_ADMIN_KEY", hide_env_values = true)]
+    admin_key: Option<String>,
     /// Worker threads (default: one per core).
     #[arg(long, env = "STERNHALMA_WORKERS")]
     workers: Option<usize>,
@@ -232,9 +274,25 @@ fn solve(options: &Solve) -> std::process::ExitCode {
     }
 }
 
+/// Raises the soft limit of open files to the hard limit: each connection,
+/// long-polls included, holds one, and the usual soft limit of 1024 would
+/// cap a class's long-polls and pages well below what the machine allows.
+fn raise_open_files_limit() {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(
+            open_files = limit,
+            "open-file limit raised to the hard limit"
+        ),
+        Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
+    }
+}
+
 fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let filter = EnvFilter::try_new(&serve.log_level)
-        .map_err(|e| format!("invalid --log-level {:?}: {e}", serve.log_level))?;
+        .map_err(|e| format!("invalid --log-level {:?}: {e}", serve.log_level))?
+        // actix-web-prom warns about every request refused before routing
+        // (its path parameters are not parsed yet): a flood to log.
+        .add_directive("actix_web_prom=error".parse()?);
     // Logs go to stderr (colours only on a terminal); stdout carries just the
     // address line, for scripts that start the server on port 0.
     let subscriber = tracing_subscriber::fmt()
@@ -248,10 +306,42 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let (store, version) = Store::open(&serve.database)
         .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
     tracing::info!(database = %serve.database.display(), schema_version = version, "database ready");
-    let cors = match serve.cors_origins.as_str() {
+    raise_open_files_limit();
+    let cors = match serve.cors_origins.trim() {
         "*" => CorsPolicy::Any,
-        "none" => CorsPolicy::Off,
+        "none" | "" => CorsPolicy::Off,
         list => CorsPolicy::Origins(list.split(',').map(|s| s.trim().to_owned()).collect()),
+    };
+    let limits = if serve.no_limits {
+        ClientLimits::off()
+    } else {
+        ClientLimits::new(
+            RateLimit::per_minute(serve.write_rate, serve.write_burst),
+            RateLimit::per_minute(serve.heavy_rate, serve.heavy_burst),
+            (serve.long_polls_per_client > 0).then_some(serve.long_polls_per_client),
+        )
+    };
+    let admin_key = serve
+        .admin_key
+        .as_deref()
+        .map(AdminKey::new)
+        .transpose()
+        .map_err(|e| format!("invalid --admin-key: {e}"))?;
+    tracing::info!(
+        cors = ?cors,
+        write_rate = if serve.no_limits { 0 } else { serve.write_rate },
+        write_burst = serve.write_burst,
+        heavy_rate = if serve.no_limits { 0 } else { serve.heavy_rate },
+        heavy_burst = serve.heavy_burst,
+        long_polls_per_client = if serve.no_limits { 0 } else { serve.long_polls_per_client },
+        admin_key = admin_key.is_some(),
+        "client limits (per IP address; 0: none)"
+    );
+    let config = ServerConfig {
+        cors,
+        limits,
+        admin_key,
+        metrics: Metrics::new(),
     };
     let listener = TcpListener::bind((serve.bind.as_str(), serve.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", serve.bind, serve.port))?;
@@ -276,11 +366,18 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
             Err(error) => tracing::warn!(error = %error.problem().detail, "cannot resume matches"),
         }
         let server = actix_web::HttpServer::new(move || {
-            app_with(cors.clone(), store.clone(), heavy.clone()).wrap(
-                actix_web::middleware::Logger::new("%r %s %b %Dms").log_target("sternhalma::http"),
+            // `%a` is the peer's address (not a header a client could
+            // forge); headers, where the tokens travel, are never logged.
+            app_configured(config.clone(), store.clone(), heavy.clone()).wrap(
+                actix_web::middleware::Logger::new("%a \"%r\" %s %b %Dms")
+                    .log_target("sternhalma::http"),
             )
         })
         .workers(workers)
+        // A client that closes its connection ends its request at once: a
+        // long-poll it left frees its slot (and its socket) now, not at its
+        // timeout. Clients that half-close after sending are rare.
+        .h1_allow_half_closed(false)
         .shutdown_timeout(10)
         .listen(listener)?
         .run();

@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use actix_web::http::StatusCode;
@@ -38,6 +39,9 @@ struct Inner {
     /// Matches whose built-in bots are being played, each with whether it
     /// was asked to look again ([`Store::begin_bots`]).
     bot_runs: Mutex<HashMap<i64, bool>>,
+    /// Write jobs sent and not finished (waiting or running): the writer's
+    /// queue depth, for `/metrics`.
+    pending_writes: Arc<AtomicUsize>,
 }
 
 /// Idle read connections kept for reuse.
@@ -72,6 +76,7 @@ impl Store {
                 readers: Mutex::new(Vec::new()),
                 watchers: Mutex::new(HashMap::new()),
                 bot_runs: Mutex::new(HashMap::new()),
+                pending_writes: Arc::default(),
             }),
         };
         Ok((store, version))
@@ -87,7 +92,10 @@ impl Store {
         F: FnOnce(&mut Connection) -> Result<T, ApiError> + Send + 'static,
     {
         let (answer, answered) = oneshot::channel();
+        // Counted until the job is dropped: run, panicked, or never sent.
+        let pending = PendingWrite::new(&self.inner.pending_writes);
         let job: Job = Box::new(move |connection| {
+            let _pending = pending;
             let _ = answer.send(job(connection));
         });
         self.inner
@@ -97,6 +105,11 @@ impl Store {
             .send(job)
             .map_err(|_| unavailable())?;
         answered.await.map_err(|_| internal())?
+    }
+
+    /// Write jobs sent to the writer thread and not finished yet.
+    pub fn pending_writes(&self) -> usize {
+        self.inner.pending_writes.load(Ordering::Relaxed)
     }
 
     /// Runs `job` with a read connection on the blocking thread pool.
@@ -212,6 +225,22 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// One write job counted in [`Store::pending_writes`] while it lives.
+struct PendingWrite(Arc<AtomicUsize>);
+
+impl PendingWrite {
+    fn new(count: &Arc<AtomicUsize>) -> PendingWrite {
+        count.fetch_add(1, Ordering::Relaxed);
+        PendingWrite(Arc::clone(count))
+    }
+}
+
+impl Drop for PendingWrite {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 fn unavailable() -> ApiError {

@@ -14,9 +14,23 @@ BINARY = ROOT / "target" / "release" / "sternhalma"
 
 
 def start_server(database: Path, binary: Path = BINARY) -> tuple[subprocess.Popen[str], str]:
-    """Start `sternhalma serve` on a free port; answer the process and its URL."""
+    """Start `sternhalma serve` on a free port; answer the process and its URL.
+
+    Without per-client limits: the crash test is a whole class's load sent
+    from one address (the limits have their own tests, api/tests/limits.rs).
+    """
     process = subprocess.Popen(
-        [str(binary), "serve", "--port", "0", "--database", str(database), "--log-level", "warn"],
+        [
+            str(binary),
+            "serve",
+            "--port",
+            "0",
+            "--database",
+            str(database),
+            "--log-level",
+            "warn",
+            "--no-limits",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

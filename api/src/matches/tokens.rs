@@ -53,24 +53,13 @@ fn hash(bytes: &[u8]) -> TokenHash {
 /// `malformed_token` when it is not a bearer token of 64 hexadecimal
 /// digits.
 pub fn bearer(request: &HttpRequest) -> Result<TokenHash, ApiError> {
-    let header = request.headers().get(AUTHORIZATION).ok_or_else(|| {
-        ApiError::unauthorized(
-            "missing_token",
-            "this operation needs a token: send the header Authorization: Bearer <token>",
-        )
-    })?;
     let malformed = || {
         ApiError::unauthorized(
             "malformed_token",
             "the Authorization header must be Bearer followed by a token of 64 hexadecimal digits",
         )
     };
-    let value = header.to_str().map_err(|_| malformed())?.trim();
-    let (scheme, token) = value.split_once(' ').ok_or_else(malformed)?;
-    if !scheme.eq_ignore_ascii_case("bearer") {
-        return Err(malformed());
-    }
-    let token = token.trim();
+    let token = bearer_text(request, malformed)?;
     // Checked first: `from_str_radix` alone would take a `+` sign.
     if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(malformed());
@@ -81,6 +70,35 @@ pub fn bearer(request: &HttpRequest) -> Result<TokenHash, ApiError> {
         *byte = u8::from_str_radix(pair, 16).map_err(|_| malformed())?;
     }
     Ok(hash(&bytes))
+}
+
+/// The text of the bearer token of a request (`Authorization: Bearer
+/// <text>`), trimmed; `malformed` makes the error for a header that is not
+/// a bearer token (its message says which tokens the operation takes).
+///
+/// # Errors
+/// 401 `missing_token` without an `Authorization` header; `malformed()`
+/// when the header is not `Bearer` and a token.
+pub fn bearer_text(
+    request: &HttpRequest,
+    malformed: impl Fn() -> ApiError,
+) -> Result<&str, ApiError> {
+    let header = request.headers().get(AUTHORIZATION).ok_or_else(|| {
+        ApiError::unauthorized(
+            "missing_token",
+            "this operation needs a token: send the header Authorization: Bearer <token>",
+        )
+    })?;
+    let value = header.to_str().map_err(|_| malformed())?.trim();
+    let (scheme, token) = value.split_once(' ').ok_or_else(&malformed)?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(malformed());
+    }
+    let token = token.trim();
+    if token.is_empty() {
+        return Err(malformed());
+    }
+    Ok(token)
 }
 
 #[cfg(test)]

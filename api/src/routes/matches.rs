@@ -15,6 +15,8 @@ use actix_web::http::header::{self, EntityTag, Header as _, IfNoneMatch};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::admin::Admin;
+use crate::clients::LongPollSlot;
 use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use crate::matches::dto::{
     CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_PAGE,
@@ -99,16 +101,20 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
 #[utoipa::path(
     tag = "matches",
     request_body = NewMatch,
+    security((), ("admin_key" = [])),
     responses(
         (status = 201, description = "The match, and its tokens (shown only now)", body = CreatedMatch,
          headers(("Location" = String, description = "The match's URL"))),
         BodyErrors,
+        (status = 401, description = "On a server with an admin key (`--admin-key`): no token (`missing_token`) or not a bearer token (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
     )
 )]
 #[post("/v1/matches")]
 pub async fn create_match(
+    _admin: Admin,
     store: web::Data<Store>,
     runner: web::Data<BotRunner>,
     body: web::Json<Object<NewMatchRequest>>,
@@ -271,6 +277,7 @@ pub async fn get_match(
     id: web::Path<u64>,
     query: web::Query<WaitQuery>,
     request: HttpRequest,
+    long_poll: LongPollSlot,
 ) -> Result<HttpResponse, ApiError> {
     let id = match_id(id.into_inner())?;
     let WaitQuery {
@@ -285,6 +292,7 @@ pub async fn get_match(
         ));
     }
     if let Some(wait_ply) = wait_ply {
+        let _open = long_poll.enter()?;
         // Subscribe before reading, so a commit in between is not missed.
         let mut changes = store.subscribe(id);
         let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));

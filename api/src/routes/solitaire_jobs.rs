@@ -9,6 +9,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::clients::LongPollSlot;
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
 use crate::heavy::HeavyPool;
 use crate::jobs::{JobView, SolveJobs};
@@ -114,6 +115,7 @@ pub async fn get_job(
     id: web::Path<u64>,
     query: web::Query<JobQuery>,
     jobs: web::Data<SolveJobs>,
+    long_poll: LongPollSlot,
 ) -> Result<web::Json<JobView>, ApiError> {
     let id = id.into_inner();
     let wait_ms = query.into_inner().wait_ms.unwrap_or(0);
@@ -124,6 +126,7 @@ pub async fn get_job(
         ));
     }
     if wait_ms > 0 {
+        let _open = long_poll.enter()?;
         jobs.wait(id, Duration::from_millis(u64::from(wait_ms)))
             .await?;
     }

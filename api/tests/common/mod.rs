@@ -3,13 +3,13 @@
 
 use std::net::TcpListener;
 
-use sternhalma_api::{CorsPolicy, Heavy, Store, app_with};
+use sternhalma_api::{CorsPolicy, Heavy, ServerConfig, Store, app_configured, app_with};
 
 /// Starts the app on `127.0.0.1` (a free port) with a fresh database file
 /// named after `name` and the process, on `workers` threads; answers its
 /// base URL. The server lives as long as the test process. Heavy work runs
 /// on the process's default pool.
-#[allow(dead_code)] // a test file with its own pool starts its server with it
+#[allow(dead_code)] // not every test file starts its server this way
 pub fn start_server(name: &str, workers: usize) -> String {
     start_server_with(name, workers, Heavy::process_default())
 }
@@ -27,6 +27,31 @@ pub fn start_server_with(name: &str, workers: usize, heavy: Heavy) -> String {
         actix_web::rt::System::new().block_on(async move {
             actix_web::HttpServer::new(move || {
                 app_with(CorsPolicy::Any, store.clone(), heavy.clone())
+            })
+            .workers(workers)
+            .listen(listener)
+            .unwrap()
+            .run()
+            .await
+        })
+    });
+    format!("http://{address}")
+}
+
+/// [`start_server`] configured by `config` (limits, admin key, CORS).
+#[allow(dead_code)] // only the limit tests configure their server
+pub fn start_server_configured(name: &str, workers: usize, config: ServerConfig) -> String {
+    let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (store, _) = Store::open(&dir.join(format!("{name}.sqlite3"))).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let heavy = Heavy::process_default();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            actix_web::HttpServer::new(move || {
+                app_configured(config.clone(), store.clone(), heavy.clone())
             })
             .workers(workers)
             .listen(listener)

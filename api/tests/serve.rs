@@ -1,0 +1,191 @@
+//! The real `sternhalma serve` as a class meets it: the access log names
+//! every client and no secret (the admin key, seat and admin tokens travel
+//! in headers, which are not logged); a long-poll whose client went away
+//! frees its slot at once.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+#[test]
+fn the_access_log_names_the_client_and_no_secret() {
+    let dir = std::env::temp_dir().join(format!("sternhalma-access-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let key = "teacher-key-5f1c0e9a7b3d";
+    let mut server = Server(
+        Command::new(env!("CARGO_BIN_EXE_sternhalma"))
+            .args(["serve", "--port", "0", "--log-level", "info"])
+            .env("STERNHALMA_DATABASE", dir.join("log.sqlite3"))
+            .env("STERNHALMA_ADMIN_KEY", key)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut server.0;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("sternhalma listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    let agent = agent();
+    let created: Value = agent
+        .post(format!("{url}/v1/matches"))
+        .header("Authorization", format!("Bearer {key}"))
+        .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    let id = created["match"]["id"].as_i64().unwrap();
+    let seat_token = created["seat_tokens"][0]["token"].as_str().unwrap();
+    let admin_token = created["admin_token"].as_str().unwrap();
+    let first_move = created["match"]["legal_moves"][0]["text"].clone();
+    let moved = agent
+        .post(format!("{url}/v1/matches/{id}/moves"))
+        .header("Authorization", format!("Bearer {seat_token}"))
+        .send_json(json!({"ply": 0, "move": first_move}))
+        .unwrap();
+    assert_eq!(moved.status(), 200);
+    let wrong = agent
+        .post(format!("{url}/v1/matches"))
+        .header("Authorization", format!("Bearer {seat_token}"))
+        .send_json(json!({}))
+        .unwrap();
+    assert_eq!(wrong.status(), 403);
+    let abandoned = agent
+        .post(format!("{url}/v1/matches/{id}/abandon"))
+        .header("Authorization", format!("Bearer {admin_token}"))
+        .send_empty()
+        .unwrap();
+    assert_eq!(abandoned.status(), 200);
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let access: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("sternhalma::http"))
+        .collect();
+    assert_eq!(access.len(), 4, "one line a request:\n{log}");
+    for line in &access {
+        assert!(line.contains("127.0.0.1 \""), "no client address: {line}");
+    }
+    assert!(access[1].contains(&format!("\"POST /v1/matches/{id}/moves HTTP/1.1\" 200")));
+    for secret in [key, seat_token, admin_token] {
+        assert!(!log.contains(secret), "a secret is in the log:\n{log}");
+    }
+    assert!(
+        log.contains("admin_key=true"),
+        "the key's presence is logged:\n{log}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A server process, killed when dropped (also when a test panics, so that
+/// no server outlives its test).
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the binary with `args` on a free port; the process and its URL.
+fn serve(args: &[&str], database: &std::path::Path) -> (Server, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sternhalma"))
+        .args(["serve", "--port", "0", "--log-level", "warn"])
+        .args(args)
+        .env("STERNHALMA_DATABASE", database)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("sternhalma listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    (Server(child), url)
+}
+
+/// Reads `/metrics` until `line` is in it (the server reached that state);
+/// fails if it never does in 1,500 reads (15 s at the very least: half the
+/// long-poll's timeout, so a slot freed only by the timeout fails).
+fn wait_for_metric(url: &str, line: &str) {
+    for _ in 0..1500 {
+        let text = agent()
+            .get(format!("{url}/metrics"))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_to_string()
+            .unwrap();
+        if text.lines().any(|l| l == line) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("/metrics never showed {line}");
+}
+
+#[test]
+fn a_long_poll_left_by_its_client_frees_its_slot() {
+    let dir = std::env::temp_dir().join(format!("sternhalma-left-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (server, url) = serve(&["--long-polls-per-client", "1"], &dir.join("left.sqlite3"));
+    let created: Value = agent()
+        .post(format!("{url}/v1/matches"))
+        .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    let id = created["match"]["id"].as_i64().unwrap();
+    let wait = format!("/v1/matches/{id}?wait_ply=0&timeout_ms=30000");
+    let address = url.strip_prefix("http://").unwrap();
+    let mut socket = TcpStream::connect(address).unwrap();
+    write!(socket, "GET {wait} HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    wait_for_metric(&url, "sternhalma_long_polls_open 1");
+    let refused = agent().get(format!("{url}{wait}")).call().unwrap();
+    assert_eq!(refused.status(), 429, "the one slot is taken");
+    // The client goes away 30 s before its timeout: the slot is free again.
+    drop(socket);
+    wait_for_metric(&url, "sternhalma_long_polls_open 0");
+    let answered = agent()
+        .get(format!("{url}/v1/matches/{id}?wait_ply=0&timeout_ms=0"))
+        .call()
+        .unwrap();
+    assert_eq!(answered.status(), 200);
+    drop(server);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
