@@ -6,7 +6,7 @@ For `--seconds` (default 60), all at once:
   allows (`GET /v1/bots` -> `max`), `alphabeta` and `mcts` in turn, on
   middle-game positions of star4 with six and with two players;
 - 8 loops of `POST /v1/replay` with the largest body the server accepts
-  (`GET /v1/catalogue` -> `max_body_bytes`): a legal game record that fills it;
+  (`GET /v1/catalogue` -> `max_body_bytes`, `max_replay_moves`): a legal game record that fills it;
 - 8 clients creating six-player matches with five `mcts` seats at the largest
   seat budget (probed: the server's `budget_too_large` names it) and one open
   seat, which they play as fast as they can;
@@ -234,12 +234,18 @@ def encode(value: Any) -> bytes:
 
 
 async def post_json(session: aiohttp.ClientSession, url: str, value: Any) -> Any:
-    """A setup request that must succeed: its parsed answer."""
-    async with session.post(url, data=encode(value), headers=JSON_HEADERS) as response:
-        answer = await response.json(content_type=None)
-        if response.status >= 300:
-            raise RuntimeError(f"POST {url} answered {response.status}: {answer}")
-        return answer
+    """A setup request that must succeed: its parsed answer. A refusal
+    (429 rate limit, 503 busy) is retried after its `Retry-After`, as a
+    polite client does."""
+    while True:
+        async with session.post(url, data=encode(value), headers=JSON_HEADERS) as response:
+            answer = await response.json(content_type=None)
+            if response.status in (429, 503):
+                await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+                continue
+            if response.status >= 300:
+                raise RuntimeError(f"POST {url} answered {response.status}: {answer}")
+            return answer
 
 
 async def get_json(session: aiohttp.ClientSession, url: str) -> Any:
@@ -259,7 +265,7 @@ class Plan:
     """Everything the load needs, read from the server."""
 
     url: str
-    bot_max: dict[str, Any]
+    bot_max: dict[str, dict[str, Any]]
     seat_playouts: int
     seat_playouts_source: str
     max_body_bytes: int
@@ -360,19 +366,23 @@ async def shuffle_cycle(
     raise RuntimeError("found no cycle of steps to fill the game record with")
 
 
-def fill_record(start: str, prefix: list[str], cycle: list[str], limit: int) -> list[str]:
-    """`prefix`, then `cycle` over and over, as long as the body stays within `limit`."""
+def fill_record(
+    start: str, prefix: list[str], cycle: list[str], limit: int, max_moves: int
+) -> list[str]:
+    """`prefix`, then `cycle` over and over, as long as the body stays within
+    `limit` bytes and `max_moves` moves."""
     moves = list(prefix)
     size = len(encode({"start": start, "moves": moves}))
     index = 0
-    while True:
+    while len(moves) < max_moves:
         text = cycle[index % len(cycle)]
         extra = len(encode(text)) + (1 if moves else 0)
         if size + extra > limit:
-            return moves
+            break
         moves.append(text)
         size += extra
         index += 1
+    return moves
 
 
 async def make_plan(url: str, log: Any) -> Plan:
@@ -382,6 +392,8 @@ async def make_plan(url: str, log: Any) -> Plan:
         bots = await get_json(session, f"{url}/v1/bots")
         catalogue = await get_json(session, f"{url}/v1/catalogue")
         max_body = int(catalogue.get("max_body_bytes", 1 << 20))
+        # Servers before issue 13 take as many moves as fit the body.
+        max_moves = int(catalogue.get("max_replay_moves", 1 << 40))
         playouts, source = await seat_playouts_cap(session, url)
         six = await post_json(
             session, f"{url}/v1/positions", {"board": "star4", "layout": "6", "rules": "masters"}
@@ -394,21 +406,31 @@ async def make_plan(url: str, log: Any) -> Plan:
         six_middle, six_moves = await middle_game(session, url, six_start, 6 * 12)
         two_middle, _ = await middle_game(session, url, two_start, 2 * 15)
         cycle = await shuffle_cycle(session, url, six_middle, 6)
-        moves = fill_record(six_start, six_moves, cycle, max_body)
+        moves = fill_record(six_start, six_moves, cycle, max_body, max_moves)
         body = encode({"start": six_start, "moves": moves})
         log(f"game record: {len(moves)} moves, {len(body)} bytes; replaying it once")
         started = time.perf_counter()
-        async with session.post(f"{url}/v1/replay", data=body, headers=JSON_HEADERS) as response:
-            answer_bytes = 0
-            async for chunk in response.content.iter_chunked(1 << 16):
-                answer_bytes += len(chunk)
-            if response.status != 200:
-                raise RuntimeError(f"the game record is refused: {response.status}")
+        while True:
+            async with session.post(
+                f"{url}/v1/replay", data=body, headers=JSON_HEADERS
+            ) as response:
+                answer_bytes = 0
+                async for chunk in response.content.iter_chunked(1 << 16):
+                    answer_bytes += len(chunk)
+                if response.status in (429, 503):
+                    await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+                    started = time.perf_counter()
+                    continue
+                if response.status != 200:
+                    raise RuntimeError(f"the game record is refused: {response.status}")
+                break
         seconds = time.perf_counter() - started
         log(f"  200 in {seconds:.2f} s, {answer_bytes / 2**20:.1f} MiB answered")
     return Plan(
         url=url,
-        bot_max=bots["max"],
+        # Each kind's own cap where the server lists one (MCTS counts
+        # playouts), else the one overall cap.
+        bot_max={view["kind"]: view.get("max_budget", bots["max"]) for view in bots["bots"]},
         seat_playouts=playouts,
         seat_playouts_source=source,
         max_body_bytes=max_body,
@@ -485,13 +507,14 @@ async def refused_pause(answer: Answer) -> None:
 
 async def bot_mover(session: aiohttp.ClientSession, state: Hostile, index: int) -> None:
     """Asks for bot moves at the largest budget, one after the other."""
-    cap = state.plan.bot_max
     tally = state.tallies["bot_move"]
     kinds = ("alphabeta", "mcts")
     request = 0
     while state.running():
+        kind = kinds[(index + request) % 2]
+        cap = state.plan.bot_max[kind]
         bot = {
-            "kind": kinds[(index + request) % 2],
+            "kind": kind,
             "seed": index * 1000 + request,
             "nodes": cap["nodes"],
             "millis": cap["millis"],
@@ -645,14 +668,18 @@ async def long_poller(session: aiohttp.ClientSession, state: Hostile, index: int
 
 
 def polite_main(
-    url: str, seconds: float, interval: float, two_start: str, nice: int
+    url: str, seconds: float, interval: float, two_start: str, nice: int, source: str | None
 ) -> dict[str, Any]:
-    """Runs the polite client for `seconds`; its tallies and acknowledged moves."""
+    """Runs the polite client for `seconds`; its tallies and acknowledged moves.
+    `source`: the local address it connects from (another student's machine:
+    the server's per-client limits count it apart from the hostile clients)."""
     set_nice(nice)
-    return asyncio.run(polite(url, seconds, interval, two_start))
+    return asyncio.run(polite(url, seconds, interval, two_start, source))
 
 
-async def polite(url: str, seconds: float, interval: float, two_start: str) -> dict[str, Any]:
+async def polite(
+    url: str, seconds: float, interval: float, two_start: str, source: str | None
+) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     measures = ("healthz", "legal_moves", "match_move", "match_create", "match_read")
     tallies = {name: Tally(started_at=time.perf_counter()) for name in measures}
@@ -735,7 +762,7 @@ async def polite(url: str, seconds: float, interval: float, two_start: str) -> d
             current["match"] = {**match, "to_move": None}
         return answer
 
-    connector = aiohttp.TCPConnector(limit=0)
+    connector = aiohttp.TCPConnector(limit=0, local_addr=(source, 0) if source else None)
     async with aiohttp.ClientSession(connector=connector) as session:
         *_, lag = await asyncio.gather(paced(health), paced(legal), paced(move), loop_lag(seconds))
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -877,7 +904,14 @@ async def run_load(args: argparse.Namespace, plan: Plan, server_pid: int | None,
     )
     # Start the polite process first (its interpreter takes a moment).
     polite_future = loop.run_in_executor(
-        pool, polite_main, plan.url, 0.0, args.interval, plan.two_start, args.client_nice
+        pool,
+        polite_main,
+        plan.url,
+        0.0,
+        args.interval,
+        plan.two_start,
+        args.client_nice,
+        args.polite_address,
     )
     await polite_future
 
@@ -903,6 +937,7 @@ async def run_load(args: argparse.Namespace, plan: Plan, server_pid: int | None,
             args.interval,
             plan.two_start,
             args.client_nice,
+            args.polite_address,
         )
         lag_task = asyncio.create_task(loop_lag(float(args.seconds)))
         tasks = (
@@ -1084,7 +1119,14 @@ def main() -> int:
     parser.add_argument(
         "--client-nice", type=int, default=-10, help="the clients' priority (the server keeps 0)"
     )
+    parser.add_argument(
+        "--polite-address",
+        default="127.0.0.2",
+        help="the local address the polite client connects from (another machine of the"
+        " class, as far as per-client limits go); empty: the default",
+    )
     args = parser.parse_args()
+    args.polite_address = args.polite_address or None
     if (args.url is None) == (args.server is None):
         parser.error("give a server URL or --server BINARY (one of them)")
     open_files = raise_open_files()

@@ -7,8 +7,8 @@
 //! Solitaire solves, solve jobs, bot searches (`POST /v1/bots/move`),
 //! replays and renders use it. Stored matches' built-in bots use its urgent
 //! lane ([`HeavyPool::run_urgent`]): never refused (a match must not stall
-//! because strangers filled the queue), taken before the ordinary queue,
-//! and bounded by the matches waiting for a bot's move (one task each, at
+//! because strangers filled the queue), ahead of the ordinary queue (the
+//! lanes take turns when both wait, so neither starves), and bounded by the matches waiting for a bot's move (one task each, at
 //! most about a second at the seat caps).
 
 use std::collections::VecDeque;
@@ -62,6 +62,9 @@ struct State {
     outstanding: usize,
     /// Urgent tasks accepted and not finished.
     urgent_outstanding: usize,
+    /// Whether the last task taken was urgent: when both lanes wait, the
+    /// workers take them in turn, so neither starves the other.
+    last_urgent: bool,
     closed: bool,
 }
 
@@ -76,6 +79,7 @@ impl HeavyPool {
                 urgent: VecDeque::new(),
                 outstanding: 0,
                 urgent_outstanding: 0,
+                last_urgent: false,
                 closed: false,
             }),
             wake: Condvar::new(),
@@ -188,7 +192,9 @@ impl HeavyPool {
     }
 
     /// Runs `task` in the urgent lane and waits for its answer: never
-    /// refused, and started before any ordinary task still waiting.
+    /// refused, and started ahead of the ordinary queue (when both lanes
+    /// wait, the workers take them in turn, so a stream of urgent tasks
+    /// cannot starve the ordinary ones).
     ///
     /// # Errors
     /// 500 `internal` if the task panicked.
@@ -261,11 +267,18 @@ fn work(shared: &Shared) {
                 if state.closed {
                     return;
                 }
-                if let Some(task) = state.urgent.pop_front() {
-                    break (task, true);
-                }
-                if let Some(task) = state.waiting.pop_front() {
-                    break (task, false);
+                // Urgent first, unless the last task taken was urgent and
+                // an ordinary one waits: the lanes take turns.
+                let urgent =
+                    !state.urgent.is_empty() && !(state.last_urgent && !state.waiting.is_empty());
+                let task = if urgent {
+                    state.urgent.pop_front()
+                } else {
+                    state.waiting.pop_front()
+                };
+                if let Some(task) = task {
+                    state.last_urgent = urgent;
+                    break (task, urgent);
                 }
                 state = shared
                     .wake
@@ -398,5 +411,43 @@ mod tests {
         assert_eq!(ran.recv().unwrap(), "ordinary");
         pool.wait_until_idle();
         assert_eq!((pool.outstanding(), pool.urgent_outstanding()), (0, 0));
+    }
+
+    // When both lanes wait, the workers take them in turn: a stream of
+    // urgent tasks cannot starve the ordinary queue.
+    #[test]
+    fn the_lanes_take_turns_when_both_wait() {
+        let pool = HeavyPool::new(1, 2);
+        let (open_gate, gate) = mpsc::channel::<()>();
+        let (started, running) = mpsc::channel::<()>();
+        pool.spawn(move || {
+            started.send(()).unwrap();
+            gate.recv().unwrap();
+        })
+        .unwrap();
+        running.recv().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        let urgent: Vec<_> = (0..2)
+            .map(|_| {
+                let (pool, order) = (pool.clone(), order.clone());
+                std::thread::spawn(move || {
+                    actix_web::rt::System::new()
+                        .block_on(pool.run_urgent(move || order.send("urgent").unwrap()))
+                })
+            })
+            .collect();
+        while pool.urgent_outstanding() < 2 {
+            std::thread::yield_now();
+        }
+        for _ in 0..2 {
+            let order = order.clone();
+            pool.spawn(move || order.send("ordinary").unwrap()).unwrap();
+        }
+        open_gate.send(()).unwrap();
+        for waiter in urgent {
+            waiter.join().unwrap().unwrap();
+        }
+        let seen: Vec<&str> = (0..4).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen, ["urgent", "ordinary", "urgent", "ordinary"]);
     }
 }

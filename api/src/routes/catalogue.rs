@@ -9,7 +9,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::RulesView;
 use crate::error::{ApiError, Problem};
-use crate::limits::MAX_BODY_BYTES;
+use crate::limits::{MAX_BODY_BYTES, MAX_REPLAY_MOVES};
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -119,6 +119,8 @@ pub struct Catalogue {
     pub layouts: Vec<LayoutView>,
     /// The largest request body accepted, in bytes.
     pub max_body_bytes: usize,
+    /// The most moves `POST /v1/replay` takes in one game record.
+    pub max_replay_moves: usize,
     /// The preset to use for games between programs, and why.
     pub for_programs: ForPrograms,
 }
@@ -185,6 +187,7 @@ pub async fn catalogue() -> web::Json<Catalogue> {
         boards: Board::all().map(summary).collect(),
         layouts,
         max_body_bytes: MAX_BODY_BYTES,
+        max_replay_moves: MAX_REPLAY_MOVES,
     })
 }
 
