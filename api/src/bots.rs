@@ -116,7 +116,7 @@ impl BotSpec {
         let default = Budget::default_for(kind);
         let budget = Budget {
             // Always a node budget for a searching kind, so a depth alone
-            // cannot run away on the writer thread.
+            // cannot run away with a heavy-work thread.
             nodes: self.nodes.or(default.nodes),
             millis: None,
             depth: self.depth,

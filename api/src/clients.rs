@@ -296,7 +296,10 @@ pub async fn enforce<B: MessageBody>(
     next: Next<B>,
 ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
     if let Some(peer) = request.peer_addr() {
-        if let Err(refused) = limits.check(peer.ip(), request.method(), request.path()) {
+        // The decoded path, as the router matches it: `/v1/bots/mov%65`
+        // is `/v1/bots/move` here too.
+        let path = request.match_info().as_str();
+        if let Err(refused) = limits.check(peer.ip(), request.method(), path) {
             let response = refused.error_response();
             return Ok(request.into_response(response).map_into_right_body());
         }

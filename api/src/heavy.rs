@@ -8,8 +8,11 @@
 //! replays and renders use it. Stored matches' built-in bots use its urgent
 //! lane ([`HeavyPool::run_urgent`]): never refused (a match must not stall
 //! because strangers filled the queue), ahead of the ordinary queue (the
-//! lanes take turns when both wait, so neither starves), and bounded by the matches waiting for a bot's move (one task each, at
-//! most about a second at the seat caps).
+//! lanes take turns when both wait, so neither starves), and bounded by
+//! the matches waiting for a bot's move (one task each, at most about 1.5 s
+//! at the seat caps). Bots left to play alone (no open seat waits) use the
+//! background lane: never refused either, but taken only when no other
+//! task waits.
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -65,7 +68,19 @@ struct State {
     /// Whether the last task taken was urgent: when both lanes wait, the
     /// workers take them in turn, so neither starves the other.
     last_urgent: bool,
+    /// Background tasks, taken only when no other task waits.
+    background: VecDeque<Task>,
+    /// Background tasks accepted and not finished.
+    background_outstanding: usize,
     closed: bool,
+}
+
+/// Where a task waits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Ordinary,
+    Urgent,
+    Background,
 }
 
 impl HeavyPool {
@@ -80,6 +95,8 @@ impl HeavyPool {
                 outstanding: 0,
                 urgent_outstanding: 0,
                 last_urgent: false,
+                background: VecDeque::new(),
+                background_outstanding: 0,
                 closed: false,
             }),
             wake: Condvar::new(),
@@ -126,12 +143,12 @@ impl HeavyPool {
         lock(&self.handle.shared.state).urgent_outstanding
     }
 
-    /// Blocks the calling thread until no task is outstanding, ordinary or
-    /// urgent (for tests and tools: never call it on an actix worker).
+    /// Blocks the calling thread until no task is outstanding, in any lane
+    /// (for tests and tools: never call it on an actix worker).
     pub fn wait_until_idle(&self) {
         let shared = &self.handle.shared;
         let mut state = lock(&shared.state);
-        while state.outstanding + state.urgent_outstanding > 0 {
+        while state.all_outstanding() > 0 {
             state = shared
                 .idle
                 .wait(state)
@@ -202,15 +219,70 @@ impl HeavyPool {
         &self,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
+        self.push(Lane::Urgent, task).await
+    }
+
+    /// Runs `task` in the background lane and waits for its answer: never
+    /// refused, and started only when no other task waits (work nobody
+    /// waits for, such as bots playing on alone, uses only spare threads).
+    ///
+    /// # Errors
+    /// 500 `internal` if the task panicked.
+    pub async fn run_background<R: Send + 'static>(
+        &self,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, ApiError> {
+        self.push(Lane::Background, task).await
+    }
+
+    /// Background tasks accepted and not finished (running or waiting).
+    pub fn background_outstanding(&self) -> usize {
+        lock(&self.handle.shared.state).background_outstanding
+    }
+
+    /// Queues `task` in a lane that never refuses, and waits for its answer.
+    async fn push<R: Send + 'static>(
+        &self,
+        lane: Lane,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, ApiError> {
         let (task, answer) = answering(task);
         let shared = &self.handle.shared;
         {
             let mut state = lock(&shared.state);
-            state.urgent_outstanding += 1;
-            state.urgent.push_back(task);
+            if lane == Lane::Background {
+                state.background_outstanding += 1;
+                state.background.push_back(task);
+            } else {
+                state.urgent_outstanding += 1;
+                state.urgent.push_back(task);
+            }
         }
         shared.wake.notify_one();
         answer.await
+    }
+}
+
+impl State {
+    /// Tasks accepted and not finished, in every lane.
+    fn all_outstanding(&self) -> usize {
+        self.outstanding + self.urgent_outstanding + self.background_outstanding
+    }
+
+    /// The next task to run, and its lane: urgent first, unless the last
+    /// task taken was urgent and an ordinary one waits (the two take
+    /// turns); background only when neither waits.
+    fn next(&mut self) -> Option<(Task, Lane)> {
+        let urgent = !self.urgent.is_empty() && (!self.last_urgent || self.waiting.is_empty());
+        let (task, lane) = if urgent {
+            (self.urgent.pop_front()?, Lane::Urgent)
+        } else if let Some(task) = self.waiting.pop_front() {
+            (task, Lane::Ordinary)
+        } else {
+            (self.background.pop_front()?, Lane::Background)
+        };
+        self.last_urgent = lane == Lane::Urgent;
+        Some((task, lane))
     }
 }
 
@@ -261,24 +333,14 @@ impl std::fmt::Debug for HeavyPool {
 /// A worker: takes the tasks one by one until the pool closes.
 fn work(shared: &Shared) {
     loop {
-        let (task, urgent) = {
+        let (task, lane) = {
             let mut state = lock(&shared.state);
             loop {
                 if state.closed {
                     return;
                 }
-                // Urgent first, unless the last task taken was urgent and
-                // an ordinary one waits: the lanes take turns.
-                let urgent =
-                    !state.urgent.is_empty() && !(state.last_urgent && !state.waiting.is_empty());
-                let task = if urgent {
-                    state.urgent.pop_front()
-                } else {
-                    state.waiting.pop_front()
-                };
-                if let Some(task) = task {
-                    state.last_urgent = urgent;
-                    break (task, urgent);
+                if let Some(next) = state.next() {
+                    break next;
                 }
                 state = shared
                     .wake
@@ -293,12 +355,12 @@ fn work(shared: &Shared) {
         }
         {
             let mut state = lock(&shared.state);
-            if urgent {
-                state.urgent_outstanding -= 1;
-            } else {
-                state.outstanding -= 1;
+            match lane {
+                Lane::Ordinary => state.outstanding -= 1,
+                Lane::Urgent => state.urgent_outstanding -= 1,
+                Lane::Background => state.background_outstanding -= 1,
             }
-            if state.outstanding + state.urgent_outstanding == 0 {
+            if state.all_outstanding() == 0 {
                 shared.idle.notify_all();
             }
         }
@@ -449,5 +511,49 @@ mod tests {
         }
         let seen: Vec<&str> = (0..4).map(|_| ran.recv().unwrap()).collect();
         assert_eq!(seen, ["urgent", "ordinary", "urgent", "ordinary"]);
+    }
+
+    // The background lane (bots playing on alone) runs only when nothing
+    // else waits.
+    #[test]
+    fn background_tasks_wait_for_every_other_lane() {
+        let pool = HeavyPool::new(1, 1);
+        let (open_gate, gate) = mpsc::channel::<()>();
+        let (started, running) = mpsc::channel::<()>();
+        pool.spawn(move || {
+            started.send(()).unwrap();
+            gate.recv().unwrap();
+        })
+        .unwrap();
+        running.recv().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        let background = {
+            let (pool, order) = (pool.clone(), order.clone());
+            std::thread::spawn(move || {
+                actix_web::rt::System::new()
+                    .block_on(pool.run_background(move || order.send("background").unwrap()))
+            })
+        };
+        while pool.background_outstanding() == 0 {
+            std::thread::yield_now();
+        }
+        let urgent = {
+            let (pool, order) = (pool.clone(), order.clone());
+            std::thread::spawn(move || {
+                actix_web::rt::System::new()
+                    .block_on(pool.run_urgent(move || order.send("urgent").unwrap()))
+            })
+        };
+        while pool.urgent_outstanding() == 0 {
+            std::thread::yield_now();
+        }
+        pool.spawn(move || order.send("ordinary").unwrap()).unwrap();
+        open_gate.send(()).unwrap();
+        background.join().unwrap().unwrap();
+        urgent.join().unwrap().unwrap();
+        let seen: Vec<&str> = (0..3).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen, ["urgent", "ordinary", "background"]);
+        pool.wait_until_idle();
+        assert_eq!(pool.background_outstanding(), 0);
     }
 }

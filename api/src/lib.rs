@@ -177,7 +177,9 @@ fn routes_app(
 > {
     let limits = config.limits;
     // The last wrapped runs first: metrics see every answer, CORS headers
-    // go on refusals too, and a refused request costs no routing.
+    // go on refusals too, and a refused request costs no routing. A method
+    // HTTP does not define is answered before the metrics, whose labels
+    // would otherwise grow with every name a client makes up.
     App::new()
         .wrap(from_fn(move |request, next| {
             clients::enforce(limits.clone(), request, next)
@@ -187,6 +189,7 @@ fn routes_app(
             cors_middleware(config.cors),
         ))
         .wrap(config.metrics.middleware())
+        .wrap(from_fn(standard_methods_only))
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .app_data(
@@ -408,9 +411,43 @@ async fn fallback(
     request: HttpRequest,
     routes: web::Data<RouteTable>,
 ) -> Result<HttpResponse, ApiError> {
+    Err(no_route(&request, &routes))
+}
+
+/// 405 for a known path called with another method, else 404.
+fn no_route(request: &HttpRequest, routes: &RouteTable) -> ApiError {
     let path = request.path();
-    Err(match routes.allowed(path) {
+    match routes.allowed(path) {
         Some(methods) => ApiError::method_not_allowed(request.method().as_str(), path, methods),
         None => ApiError::not_found(format!("no route {path}; see /openapi.json or /docs/")),
-    })
+    }
+}
+
+/// Answers a request whose method HTTP does not define (`FOO`) as the
+/// fallback would (405 or 404), before anything counts it.
+async fn standard_methods_only<B: actix_web::body::MessageBody>(
+    request: ServiceRequest,
+    next: actix_web::middleware::Next<B>,
+) -> Result<ServiceResponse<actix_web::body::EitherBody<B>>, actix_web::Error> {
+    use actix_web::http::Method;
+    const STANDARD: [Method; 9] = [
+        Method::GET,
+        Method::POST,
+        Method::PUT,
+        Method::DELETE,
+        Method::PATCH,
+        Method::HEAD,
+        Method::OPTIONS,
+        Method::TRACE,
+        Method::CONNECT,
+    ];
+    if STANDARD.contains(request.method()) {
+        return Ok(next.call(request).await?.map_into_left_body());
+    }
+    let error = match request.app_data::<web::Data<RouteTable>>() {
+        Some(routes) => no_route(request.request(), routes),
+        None => ApiError::not_found(format!("no route {}", request.path())),
+    };
+    let response = actix_web::ResponseError::error_response(&error);
+    Ok(request.into_response(response).map_into_right_body())
 }

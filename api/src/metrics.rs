@@ -10,7 +10,9 @@
 //! - Gauges read at each scrape: `sternhalma_heavy_outstanding` (heavy
 //!   tasks running or waiting), `sternhalma_heavy_waiting` (the heavy
 //!   queue's depth), `sternhalma_heavy_urgent` (stored matches' bot moves
-//!   searching or waiting in the urgent lane), `sternhalma_writer_pending` (database writes queued or
+//!   searching or waiting in the urgent lane), `sternhalma_heavy_background`
+//!   (those of matches only bots are left to play, in the background lane),
+//!   `sternhalma_writer_pending` (database writes queued or
 //!   running on the writer thread), `sternhalma_long_polls_open`.
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -41,6 +43,7 @@ struct Gauges {
     heavy_outstanding: IntGauge,
     heavy_waiting: IntGauge,
     heavy_urgent: IntGauge,
+    heavy_background: IntGauge,
     writer_pending: IntGauge,
     long_polls_open: IntGauge,
     refused: IntCounterVec,
@@ -76,6 +79,10 @@ impl Metrics {
             heavy_urgent: gauge(
                 "heavy_urgent",
                 "Stored matches' bot moves searching or waiting in the heavy pool's urgent lane",
+            ),
+            heavy_background: gauge(
+                "heavy_background",
+                "Bot moves of matches only bots are left to play, searching or waiting in the background lane",
             ),
             writer_pending: gauge(
                 "writer_pending",
@@ -114,6 +121,9 @@ impl Metrics {
         gauges
             .heavy_urgent
             .set(as_gauge(heavy.urgent_outstanding()));
+        gauges
+            .heavy_background
+            .set(as_gauge(heavy.background_outstanding()));
         gauges.writer_pending.set(as_gauge(store.pending_writes()));
         gauges
             .long_polls_open

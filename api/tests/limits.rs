@@ -134,6 +134,15 @@ fn heavy_work_over_the_rate_is_429_and_leaves_writes_alone() {
         )),
         "rate_limited",
     );
+    // A path spelt with escapes is the route the router finds: still heavy.
+    assert_refused(
+        &finish(post(
+            &format!("{base}/v1/bots/mov%65"),
+            &bot.to_string(),
+            None,
+        )),
+        "rate_limited",
+    );
     // Writes are not heavy.
     for _ in 0..2 {
         let created = finish(post(&format!("{base}/v1/matches"), MATCH, None));
@@ -291,6 +300,7 @@ fn metrics_count_requests_by_route_pattern() {
         "sternhalma_heavy_outstanding 0",
         "sternhalma_heavy_waiting 0",
         "sternhalma_heavy_urgent 0",
+        "sternhalma_heavy_background 0",
         "sternhalma_writer_pending 0",
         "sternhalma_long_polls_open 0",
     ];
@@ -367,4 +377,29 @@ fn the_document_states_every_limit() {
         json!([{}, {"admin_key": []}])
     );
     assert!(api["paths"]["/metrics"]["get"].is_object());
+}
+
+// A method HTTP does not define is answered like the fallback (405 on a
+// known path) before the metrics count it: made-up names add no series.
+#[test]
+fn made_up_methods_are_refused_before_the_metrics() {
+    let base = common::start_server_configured("limits-methods", 1, unlimited());
+    // HTTP clients refuse such methods: the request is written by hand.
+    use std::io::{Read, Write};
+    let address = base.trim_start_matches("http://");
+    let mut socket = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        socket,
+        "FROB /v1/bots HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    socket.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 405"), "{answer}");
+    assert!(
+        answer.contains("\"code\":\"method_not_allowed\""),
+        "{answer}"
+    );
+    let metrics = get(&format!("{base}/metrics")).body;
+    assert!(!metrics.contains("FROB"), "{metrics}");
 }

@@ -111,12 +111,16 @@ def verify(url: str, tracked: list[Tracked]) -> tuple[int, int]:
         assert status == 200, f"match {match.id} was acknowledged but is gone: {status}"
         # A bot's reply to a move in flight at the kill is played after the
         # restart, in the background: wait until it is stored.
+        unchanged = 0
         while (
             state["status"] == "in_progress" and state["seats"][state["to_move"]]["kind"] == "bot"
         ):
             wait = f"/v1/matches/{match.id}?wait_ply={state['ply']}&timeout_ms=20000"
-            status, state = call(url, "GET", wait)
+            status, polled = call(url, "GET", wait)
             assert status == 200, f"match {match.id}: long-poll answered {status}"
+            unchanged = unchanged + 1 if polled["version"] == state["version"] else 0
+            assert unchanged < 5, f"match {match.id}: its bot never replied"
+            state = polled
         status, history = call(url, "GET", f"/v1/matches/{match.id}/moves")
         assert status == 200
         stored = [(m["ply"], m["seat"], path_text(m["move"])) for m in history["moves"]]

@@ -259,6 +259,9 @@ pub struct BotTurn {
     pub spec: bots::BotSpec,
     /// Plies the bots have played in a row before this one.
     pub bot_plies: u32,
+    /// Whether an open seat still takes turns, and so waits for this move;
+    /// if not, only bots are left to play (a background continuation).
+    pub open_seat_waits: bool,
 }
 
 impl BotTurn {
@@ -297,7 +300,11 @@ pub fn bot_turn<S: MatchStore>(store: &S, id: i64) -> Result<Option<BotTurn>, Ap
         return Ok(None);
     };
     let since = store.last_open_seat_ply(id)?.map_or(0, |ply| ply + 1);
+    let open_seat_waits = seats
+        .iter()
+        .any(|seat| seat.bot.is_none() && position.takes_turns(seat.seat));
     Ok(Some(BotTurn {
+        open_seat_waits,
         id,
         version: row.version,
         ply: row.ply,
@@ -353,20 +360,7 @@ pub fn play_bot<S: MatchStore>(
 /// # Errors
 /// 404 for an unknown match; database failures.
 pub fn waits_for_bots<S: MatchStore>(store: &S, id: i64) -> Result<bool, ApiError> {
-    let row = load_match(store, id)?;
-    if row.status != MatchStatus::InProgress {
-        return Ok(false);
-    }
-    let position = parse_position(&row.position)?;
-    let seats = store.load_seats(id)?;
-    let bot_to_move = seats
-        .get(position.side_to_move())
-        .is_some_and(|seat| seat.bot.is_some());
-    Ok(bot_to_move
-        && position.outcome() == Outcome::InProgress
-        && seats
-            .iter()
-            .any(|seat| seat.bot.is_none() && position.takes_turns(seat.seat)))
+    Ok(bot_turn(store, id)?.is_some_and(|turn| turn.open_seat_waits))
 }
 
 /// The matches in progress with a built-in bot to move: what a server

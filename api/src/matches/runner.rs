@@ -4,7 +4,9 @@
 //! a resignation, a server start), the route [kicks](BotRunner::kick) the
 //! match. One task per match then loops: read the bot's turn
 //! ([`game::bot_turn`], on a read connection), search on the heavy-work
-//! pool's urgent lane (never on the writer, never on actix's workers), and
+//! pool (never on the writer, never on actix's workers: its urgent lane for
+//! a reply an open seat waits for, its background lane when only bots are
+//! left to play), and
 //! store the move with a version check ([`game::play_bot`]), waking the
 //! match's long-polls. If the match changed meanwhile, the move is dropped
 //! and the turn read and searched again. The task stops when no bot is to
@@ -61,12 +63,20 @@ impl BotRunner {
     }
 
     async fn run(self, id: i64) {
+        // Should this task be dropped before it ends (its worker stopped),
+        // the claim is released, so the next kick starts a new run.
+        let mut claim = Claim {
+            store: self.store.clone(),
+            id,
+            held: true,
+        };
         let mut failures = 0;
         loop {
             match self.step(id).await {
                 Ok(true) => failures = 0,
                 Ok(false) => {
                     if !self.store.end_bots(id) {
+                        claim.held = false;
                         return;
                     }
                 }
@@ -76,6 +86,7 @@ impl BotRunner {
                     if failures >= MAX_FAILURES {
                         // Released, so the next kick starts afresh.
                         self.store.release_bots(id);
+                        claim.held = false;
                         return;
                     }
                     actix_web::rt::time::sleep(Duration::from_millis(100 << failures)).await;
@@ -94,7 +105,13 @@ impl BotRunner {
             return Ok(false);
         };
         let searched = turn.clone();
-        let mv = self.pool.run_urgent(move || searched.choose()).await?;
+        // A reply an open seat waits for goes in the urgent lane; bots left
+        // alone (a continuation nobody waits for) only use what is spare.
+        let mv = if turn.open_seat_waits {
+            self.pool.run_urgent(move || searched.choose()).await?
+        } else {
+            self.pool.run_background(move || searched.choose()).await?
+        };
         let notifier = self.store.clone();
         self.store
             .write(move |connection| {
@@ -107,5 +124,21 @@ impl BotRunner {
             .await?;
         // Stored, or the match changed meanwhile: either way, look again.
         Ok(true)
+    }
+}
+
+/// A match claimed by a run ([`Store::begin_bots`]), released if the run
+/// is dropped while it `held` it.
+struct Claim {
+    store: Store,
+    id: i64,
+    held: bool,
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        if self.held {
+            self.store.release_bots(self.id);
+        }
     }
 }

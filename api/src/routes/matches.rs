@@ -174,11 +174,14 @@ pub async fn create_match(
         ));
     }
     let (admin_token, admin_hash) = new_token()?;
-    let id = store
-        .write(move |connection| game::create(connection, &start, &plans, &admin_hash))
-        .await?
-        .id;
-    runner.kick(id);
+    let id = write_then_kick(
+        &store,
+        &runner,
+        |state: &MatchView| state.id,
+        move |connection| game::create(connection, &start, &plans, &admin_hash),
+    )
+    .await?
+    .id;
     settle(&store, id).await?;
     let state = store
         .read(move |connection| game::view(connection, id))
@@ -256,7 +259,8 @@ fn known_version(request: &HttpRequest, id: i64) -> Option<i64> {
 /// request whose `If-None-Match` holds the current one is answered 304
 /// without a body. A long-poll that sends its `If-None-Match` is answered
 /// as soon as the match differs from that version (even if the change
-/// came just before the request), else 304 at the timeout.
+/// came just before the request), else 304: at the timeout, or at once if
+/// the match is already past ply N or over.
 #[utoipa::path(
     tag = "matches",
     params(("id" = u64, Path, description = "The match id", minimum = 0), WaitQuery),
@@ -354,7 +358,8 @@ pub async fn get_match(
 /// expects. The server checks token, turn, ply and legality and stores the
 /// move durably; built-in bots then reply (searched off the database
 /// writer, each reply stored as it comes), and the answer holds the moves
-/// up to the next open seat's turn. The stored path is the move's
+/// up to the next open seat's turn (should the bots take longer than 30 s,
+/// the moves stored by then: `to_move` says whose turn it is). The stored path is the move's
 /// canonical one (fewest hops), whatever chain was sent.
 #[utoipa::path(
     tag = "matches",
@@ -386,16 +391,19 @@ pub async fn submit_move(
     let text = submission.mv.text()?;
     let ply = submission.ply;
     let notifier = store.get_ref().clone();
-    store
-        .write(move |connection| {
+    write_then_kick(
+        &store,
+        &runner,
+        move |_| id,
+        move |connection| {
             let version = game::submit(connection, id, &token, ply, &text)?;
             // From the writer thread, right after the commit: waiters are
             // woken even if this client has gone away meanwhile.
             notifier.publish(id, version);
             Ok(version)
-        })
-        .await?;
-    runner.kick(id);
+        },
+    )
+    .await?;
     settle(&store, id).await?;
     let accepted = store
         .read(move |connection| {
@@ -488,10 +496,10 @@ pub async fn resign(
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
-    let state = end_match(&store, id.into_inner(), &request, game::resign).await?;
     // With three or more seats the game goes on, perhaps with a bot to move.
-    let id = state.id;
-    runner.kick(id);
+    let id = end_match(&store, &runner, id.into_inner(), &request, game::resign)
+        .await?
+        .id;
     settle(&store, id).await?;
     Ok(web::Json(
         store
@@ -518,18 +526,20 @@ pub async fn resign(
 #[post("/v1/matches/{id}/abandon")]
 pub async fn abandon(
     store: web::Data<Store>,
+    runner: web::Data<BotRunner>,
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
     Ok(web::Json(
-        end_match(&store, id.into_inner(), &request, game::abandon).await?,
+        end_match(&store, &runner, id.into_inner(), &request, game::abandon).await?,
     ))
 }
 
 /// Ends match `id` by `end` (a resignation or an abandonment) with the
-/// request's bearer token, then wakes the match's long-polls.
+/// request's bearer token, then wakes the match's long-polls and its bots.
 async fn end_match(
     store: &Store,
+    runner: &BotRunner,
     id: u64,
     request: &HttpRequest,
     end: fn(&mut rusqlite::Connection, i64, &TokenHash) -> Result<MatchView, ApiError>,
@@ -537,11 +547,39 @@ async fn end_match(
     let id = match_id(id)?;
     let token = bearer(request)?;
     let notifier = store.clone();
-    store
-        .write(move |connection| {
+    write_then_kick(
+        store,
+        runner,
+        |state: &MatchView| state.id,
+        move |connection| {
             let state = end(connection, id, &token)?;
             notifier.publish(id, state.version);
             Ok(state)
-        })
-        .await
+        },
+    )
+    .await
+}
+
+/// Runs `job` on the writer, then kicks the bots of the match it names
+/// (`id_of` its answer), in a task of its own: a client that goes away
+/// mid-request (which drops its handler) cannot leave a committed change
+/// without its bots' reply.
+async fn write_then_kick<T, F>(
+    store: &Store,
+    runner: &BotRunner,
+    id_of: impl FnOnce(&T) -> i64 + 'static,
+    job: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut rusqlite::Connection) -> Result<T, ApiError> + Send + 'static,
+{
+    let (store, runner) = (store.clone(), runner.clone());
+    actix_web::rt::spawn(async move {
+        let done = store.write(job).await?;
+        runner.kick(id_of(&done));
+        Ok(done)
+    })
+    .await
+    .map_err(|_| ApiError::internal("the request failed inside the server; try again"))?
 }
