@@ -161,6 +161,24 @@ impl HeavyPool {
         lock(&self.handle.shared.state).waiting.len()
     }
 
+    /// Holds one worker busy until the answer is released (or dropped),
+    /// and returns once it is: a pool in a known state, with no clock in
+    /// it, for tests and tools.
+    ///
+    /// # Errors
+    /// 503 `busy` as [`HeavyPool::spawn`].
+    pub fn occupy(&self) -> Result<Occupied, ApiError> {
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let (started, running) = std::sync::mpsc::channel::<()>();
+        self.spawn(move || {
+            let _ = started.send(());
+            // Until a release, or the holder drops its end.
+            let _ = gate.recv();
+        })?;
+        let _ = running.recv();
+        Ok(Occupied(release))
+    }
+
     /// Runs `task` on the pool, without waiting for it.
     ///
     /// # Errors
@@ -286,6 +304,18 @@ impl State {
     }
 }
 
+/// A worker held by [`HeavyPool::occupy`]; released by
+/// [`Occupied::release`] or when dropped.
+#[derive(Debug)]
+pub struct Occupied(std::sync::mpsc::Sender<()>);
+
+impl Occupied {
+    /// Lets the held worker go.
+    pub fn release(self) {
+        let _ = self.0.send(());
+    }
+}
+
 /// `task` as the pool runs it, and the answer its requester awaits: the
 /// task's value, or 500 `internal` if it panicked.
 fn answering<R: Send + 'static>(
@@ -384,14 +414,7 @@ mod tests {
     #[test]
     fn a_full_pool_refuses_with_retry_after_and_accepts_again_when_free() {
         let pool = HeavyPool::new(1, 1);
-        let (release, gate) = mpsc::channel::<()>();
-        let (started, running) = mpsc::channel::<()>();
-        pool.spawn(move || {
-            started.send(()).unwrap();
-            gate.recv().unwrap();
-        })
-        .unwrap();
-        running.recv().unwrap();
+        let held = pool.occupy().unwrap();
         // One running, one waiting: full.
         let (done, finished) = mpsc::channel::<u32>();
         let second = done.clone();
@@ -401,7 +424,7 @@ mod tests {
         assert_eq!(refused.problem().code, "busy");
         assert_eq!(refused.retry_after(), Some(RETRY_AFTER_SECONDS));
         assert_eq!(pool.outstanding(), 2);
-        release.send(()).unwrap();
+        held.release();
         assert_eq!(finished.recv().unwrap(), 2);
         // Free again once both tasks are counted out.
         pool.wait_until_idle();
@@ -444,14 +467,7 @@ mod tests {
     #[test]
     fn urgent_tasks_go_first_and_are_never_refused() {
         let pool = HeavyPool::new(1, 1);
-        let (open_gate, gate) = mpsc::channel::<()>();
-        let (started, running) = mpsc::channel::<()>();
-        pool.spawn(move || {
-            started.send(()).unwrap();
-            gate.recv().unwrap();
-        })
-        .unwrap();
-        running.recv().unwrap();
+        let held = pool.occupy().unwrap();
         let (order, ran) = mpsc::channel::<&str>();
         let ordinary = order.clone();
         pool.spawn(move || ordinary.send("ordinary").unwrap())
@@ -467,7 +483,7 @@ mod tests {
         while pool.urgent_outstanding() == 0 {
             std::thread::yield_now();
         }
-        open_gate.send(()).unwrap();
+        held.release();
         assert_eq!(waiter.join().unwrap().unwrap(), 7);
         assert_eq!(ran.recv().unwrap(), "urgent");
         assert_eq!(ran.recv().unwrap(), "ordinary");
@@ -480,14 +496,7 @@ mod tests {
     #[test]
     fn the_lanes_take_turns_when_both_wait() {
         let pool = HeavyPool::new(1, 2);
-        let (open_gate, gate) = mpsc::channel::<()>();
-        let (started, running) = mpsc::channel::<()>();
-        pool.spawn(move || {
-            started.send(()).unwrap();
-            gate.recv().unwrap();
-        })
-        .unwrap();
-        running.recv().unwrap();
+        let held = pool.occupy().unwrap();
         let (order, ran) = mpsc::channel::<&str>();
         let urgent: Vec<_> = (0..2)
             .map(|_| {
@@ -505,7 +514,7 @@ mod tests {
             let order = order.clone();
             pool.spawn(move || order.send("ordinary").unwrap()).unwrap();
         }
-        open_gate.send(()).unwrap();
+        held.release();
         for waiter in urgent {
             waiter.join().unwrap().unwrap();
         }
@@ -518,14 +527,7 @@ mod tests {
     #[test]
     fn background_tasks_wait_for_every_other_lane() {
         let pool = HeavyPool::new(1, 1);
-        let (open_gate, gate) = mpsc::channel::<()>();
-        let (started, running) = mpsc::channel::<()>();
-        pool.spawn(move || {
-            started.send(()).unwrap();
-            gate.recv().unwrap();
-        })
-        .unwrap();
-        running.recv().unwrap();
+        let held = pool.occupy().unwrap();
         let (order, ran) = mpsc::channel::<&str>();
         let background = {
             let (pool, order) = (pool.clone(), order.clone());
@@ -548,7 +550,7 @@ mod tests {
             std::thread::yield_now();
         }
         pool.spawn(move || order.send("ordinary").unwrap()).unwrap();
-        open_gate.send(()).unwrap();
+        held.release();
         background.join().unwrap().unwrap();
         urgent.join().unwrap().unwrap();
         let seen: Vec<&str> = (0..3).map(|_| ran.recv().unwrap()).collect();

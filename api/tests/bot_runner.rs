@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::sync::mpsc;
-
 use common::{Reply, agent, finish};
 use serde_json::{Value, json};
 use sternhalma_api::{Heavy, HeavyPool};
@@ -88,14 +86,7 @@ fn token(created: &Value, seat: u64) -> String {
 fn a_change_during_a_bots_search_means_a_new_search_never_a_lost_or_doubled_move() {
     // One heavy-work thread, held by a gate until the test opens it.
     let pool = HeavyPool::new(1, 1);
-    let (open_gate, gate) = mpsc::channel::<()>();
-    let (started, running) = mpsc::channel::<()>();
-    pool.spawn(move || {
-        started.send(()).unwrap();
-        gate.recv().unwrap();
-    })
-    .unwrap();
-    running.recv().unwrap();
+    let held = pool.occupy().unwrap();
     let base = common::start_server_with("bot-runner-race", 4, Heavy::new(pool.clone()));
 
     let created = post(
@@ -165,7 +156,7 @@ fn a_change_during_a_bots_search_means_a_new_search_never_a_lost_or_doubled_move
 
     // The bot's search (for the state before the resignation) finishes;
     // its move is dropped, searched again, and stored once.
-    open_gate.send(()).unwrap();
+    held.release();
     let answer = mover.join().unwrap();
     assert_eq!(answer.status, 200, "{}", answer.body);
     let resign_answer = resigner.join().unwrap();

@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::sync::mpsc;
-
 use common::{Reply, agent, finish};
 use serde_json::{Value, json};
 use sternhalma_api::{Heavy, HeavyPool};
@@ -31,14 +29,7 @@ fn heavy_routes_answer_503_with_retry_after_while_the_pool_is_full() {
     // One heavy thread and no queue; the test's task holds the thread.
     let pool = HeavyPool::new(1, 0);
     let base = common::start_server_with("heavy-busy", 2, Heavy::new(pool.clone()));
-    let (release, gate) = mpsc::channel::<()>();
-    let (started, running) = mpsc::channel::<()>();
-    pool.spawn(move || {
-        started.send(()).unwrap();
-        gate.recv().unwrap();
-    })
-    .unwrap();
-    running.recv().unwrap();
+    let held = pool.occupy().unwrap();
     let bot = json!({"position": START, "bot": {"kind": "alphabeta", "seed": 1, "nodes": 2000}});
     let render_query = format!(
         "/v1/render.svg?position={}",
@@ -73,7 +64,7 @@ fn heavy_routes_answer_503_with_retry_after_while_the_pool_is_full() {
     // Cheap requests do not wait for the pool.
     let legal = post_at(&base, "/v1/legal-moves", &json!({"position": START}));
     assert_eq!(legal.status, 200, "{}", legal.body);
-    release.send(()).unwrap();
+    held.release();
     pool.wait_until_idle();
     let first = post_at(&base, "/v1/bots/move", &bot);
     assert_eq!(first.status, 200, "{}", first.body);

@@ -6,7 +6,6 @@
 mod common;
 
 use std::sync::OnceLock;
-use std::sync::mpsc;
 
 use common::{Reply, finish};
 
@@ -269,8 +268,7 @@ fn a_full_pool_answers_503_with_retry_after_and_cheap_requests_still_pass() {
     // One heavy thread, no queue: a task the test holds fills it.
     let pool = HeavyPool::new(1, 0);
     let base = common::start_server_with("solitaire-busy", 2, Heavy::new(pool.clone()));
-    let (release, gate) = mpsc::channel::<()>();
-    pool.spawn(move || gate.recv().unwrap()).unwrap();
+    let held = pool.occupy().unwrap();
     let request = json!({"board": "rhombus5x2"});
     for path in ["/v1/solitaire/solve", "/v1/solitaire/jobs"] {
         let busy = post_at(&base, path, &request);
@@ -291,7 +289,7 @@ fn a_full_pool_answers_503_with_retry_after_and_cheap_requests_still_pass() {
         .status,
         200
     );
-    release.send(()).unwrap();
+    held.release();
     pool.wait_until_idle();
     let solved = post_at(&base, "/v1/solitaire/solve", &request);
     assert_eq!(solved.status, 200, "{}", solved.body);
@@ -302,8 +300,7 @@ fn a_full_pool_answers_503_with_retry_after_and_cheap_requests_still_pass() {
 fn a_job_waits_in_the_queue_while_the_pool_is_busy() {
     let pool = HeavyPool::new(1, 1);
     let base = common::start_server_with("solitaire-queue", 2, Heavy::new(pool.clone()));
-    let (release, gate) = mpsc::channel::<()>();
-    pool.spawn(move || gate.recv().unwrap()).unwrap();
+    let held = pool.occupy().unwrap();
     let created = post_at(&base, "/v1/solitaire/jobs", &json!({"board": "rhombus5x2"}));
     assert_eq!(created.status, 202, "{}", created.body);
     let url = created.json()["url"].as_str().unwrap().to_owned();
@@ -321,7 +318,7 @@ fn a_job_waits_in_the_queue_while_the_pool_is_busy() {
         503,
         "busy",
     );
-    release.send(()).unwrap();
+    held.release();
     let done = until_finished(&base, &url);
     assert_eq!(done["status"], "done", "{done}");
     assert_eq!(done["solution"]["length"], 11);
