@@ -3,7 +3,7 @@
 
 use std::net::TcpListener;
 
-use sternhalma_api::{CorsPolicy, Heavy, ServerConfig, Store, app_configured, app_with};
+use sternhalma_api::{CorsPolicy, Heavy, ServerConfig, Store, app_configured};
 
 /// Starts the app on `127.0.0.1` (a free port) with a fresh database file
 /// named after `name` and the process, on `workers` threads; answers its
@@ -17,37 +17,27 @@ pub fn start_server(name: &str, workers: usize) -> String {
 /// [`start_server`] with heavy work on `heavy` (e.g. a pool the test fills).
 #[allow(dead_code)] // not every test file builds its own pool
 pub fn start_server_with(name: &str, workers: usize, heavy: Heavy) -> String {
-    let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let (store, _) = Store::open(&dir.join(format!("{name}.sqlite3"))).unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            actix_web::HttpServer::new(move || {
-                app_with(CorsPolicy::Any, store.clone(), heavy.clone())
-            })
-            .workers(workers)
-            .listen(listener)
-            .unwrap()
-            .run()
-            .await
-        })
-    });
-    format!("http://{address}")
+    start(
+        name,
+        workers,
+        ServerConfig::unlimited(CorsPolicy::Any),
+        heavy,
+    )
 }
 
 /// [`start_server`] configured by `config` (limits, admin key, CORS).
 #[allow(dead_code)] // only the limit tests configure their server
 pub fn start_server_configured(name: &str, workers: usize, config: ServerConfig) -> String {
+    start(name, workers, config, Heavy::process_default())
+}
+
+fn start(name: &str, workers: usize, config: ServerConfig, heavy: Heavy) -> String {
     let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let (store, _) = Store::open(&dir.join(format!("{name}.sqlite3"))).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();
-    let heavy = Heavy::process_default();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             actix_web::HttpServer::new(move || {
