@@ -195,6 +195,25 @@ pub struct BotConfig {
 }
 
 impl BotConfig {
+    /// Whether the bot's move depends only on the position, the seed and
+    /// the budget: false for a searching kind with a time budget (`millis`),
+    /// whose search stops wherever the clock finds it. Random and greedy
+    /// never read the clock.
+    ///
+    /// ```
+    /// use sternhalma::search::{BotConfig, BotKind, Budget};
+    /// let mut config = BotConfig::new(BotKind::AlphaBeta);
+    /// assert!(config.is_reproducible());
+    /// config.budget = Budget { millis: Some(100), ..Budget::UNLIMITED };
+    /// assert!(!config.is_reproducible());
+    /// config.kind = BotKind::Greedy;
+    /// assert!(config.is_reproducible());
+    /// ```
+    #[must_use]
+    pub fn is_reproducible(&self) -> bool {
+        matches!(self.kind, BotKind::Random | BotKind::Greedy) || self.budget.millis.is_none()
+    }
+
     /// A bot of `kind` with its default budget and seed 0.
     #[must_use]
     pub fn new(kind: BotKind) -> BotConfig {

@@ -192,13 +192,6 @@ impl BotRequest {
     }
 }
 
-/// Whether a bot's answer can depend on the clock: only a search kind with
-/// a time budget.
-fn reads_the_clock(config: &BotConfig) -> bool {
-    let searches = !matches!(config.kind, BotKind::Random | BotKind::Greedy);
-    searches && config.budget.millis.is_some()
-}
-
 /// A position and a bot to move in it.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -287,7 +280,7 @@ pub async fn bot_move(
         millis: result.elapsed.as_secs_f64() * 1000.0,
         depth: result.depth,
         budget: config.budget.into(),
-        reproducible: !reads_the_clock(&config),
+        reproducible: config.is_reproducible(),
     }))
 }
 
@@ -364,7 +357,10 @@ mod tests {
     #[test]
     fn only_a_clock_makes_an_answer_unreproducible() {
         let clock = |kind: &str, millis| {
-            reads_the_clock(&request(kind, None, millis, None).config().unwrap())
+            !request(kind, None, millis, None)
+                .config()
+                .unwrap()
+                .is_reproducible()
         };
         assert!(clock("alphabeta", Some(100)));
         assert!(clock("mcts", Some(100)));
