@@ -205,6 +205,14 @@ ILLEGAL = [
         ["player 0"],
     ),
     ("star2 research south:2,34,35/north:0,1,15 0 34 0@34", "34-29", "game_over", ["over"]),
+    # A chain may come back to a hole, but a path of more holes than the
+    # board has (star2: 37) must have, so it is refused at once.
+    (
+        "star2 classic south:34-36/north:0-2 0 0 -",
+        "-".join(["36", "29"] * 19),
+        "path_too_long",
+        ["38", "37"],
+    ),
 ]
 
 
