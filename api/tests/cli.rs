@@ -2,7 +2,8 @@
 //! file, stop gracefully on SIGTERM; print the OpenAPI document; solve a
 //! solitaire crossing.
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::process::{Command, Stdio};
 
 fn binary() -> Command {
@@ -20,15 +21,7 @@ fn serve_creates_the_database_answers_and_stops_on_sigterm() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("sternhalma listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
+    let url = common::listening_url(&mut child);
     assert!(database.exists(), "the database file is created at start");
     let health: serde_json::Value = ureq::get(format!("{url}/healthz"))
         .call()

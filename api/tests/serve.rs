@@ -3,19 +3,15 @@
 //! in headers, which are not logged); a long-poll whose client went away
 //! frees its slot at once.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use common::agent;
 use serde_json::{Value, json};
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into()
-}
 
 #[test]
 fn the_access_log_names_the_client_and_no_secret() {
@@ -33,15 +29,7 @@ fn the_access_log_names_the_client_and_no_secret() {
             .unwrap(),
     );
     let child = &mut server.0;
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("sternhalma listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
+    let url = common::listening_url(child);
     let agent = agent();
     let created: Value = agent
         .post(format!("{url}/v1/matches"))
@@ -126,15 +114,7 @@ fn serve(args: &[&str], database: &std::path::Path) -> (Server, String) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("sternhalma listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
+    let url = common::listening_url(&mut child);
     (Server(child), url)
 }
 

@@ -53,13 +53,27 @@ const BOT_REPLY_WAIT: Duration = Duration::from_secs(30);
 /// or only bots are left to play (they go on in the background, and
 /// nobody waits for them).
 async fn settle(store: &Store, id: i64) -> Result<(), ApiError> {
-    // Subscribe before reading, so a commit in between is not missed.
+    wait_on_match(store, id, BOT_REPLY_WAIT, async || {
+        let waits = store
+            .read(move |connection| game::waits_for_bots(connection, id))
+            .await?;
+        Ok(!waits)
+    })
+    .await
+}
+
+/// Waits until `done` answers true, checking it at first and after each
+/// change of match `id`, for at most `wait`. Subscribed before the first
+/// check, so a change in between is not missed.
+async fn wait_on_match(
+    store: &Store,
+    id: i64,
+    wait: Duration,
+    mut done: impl AsyncFnMut() -> Result<bool, ApiError>,
+) -> Result<(), ApiError> {
     let mut changes = store.subscribe(id);
-    let deadline = Instant::now() + BOT_REPLY_WAIT;
-    while store
-        .read(move |connection| game::waits_for_bots(connection, id))
-        .await?
-    {
+    let deadline = Instant::now() + wait;
+    while !done().await? {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero()
             || !matches!(
@@ -297,32 +311,21 @@ pub async fn get_match(
     }
     if let Some(wait_ply) = wait_ply {
         let _open = long_poll.enter()?;
-        // Subscribe before reading, so a commit in between is not missed.
-        let mut changes = store.subscribe(id);
-        let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));
         // The version the client holds, from its `If-None-Match`: any
         // change since then answers at once (none is missed between the
         // client's last read and this request). Else: since the first read.
         let mut first_version = known_version(&request, id);
-        loop {
+        let wait = Duration::from_millis(u64::from(timeout_ms));
+        wait_on_match(&store, id, wait, async || {
             let (ply, status, version) = store
                 .read(move |connection| game::progress(connection, id))
                 .await?;
             // A change that is not a move (a resignation with three or more
             // seats passes the turn without a ply) wakes waiters too.
             let changed = *first_version.get_or_insert(version) != version;
-            if ply > wait_ply || status != MatchStatus::InProgress || changed {
-                break;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero()
-                || actix_web::rt::time::timeout(left, changes.changed())
-                    .await
-                    .is_err()
-            {
-                break;
-            }
-        }
+            Ok(ply > wait_ply || status != MatchStatus::InProgress || changed)
+        })
+        .await?;
     }
     let state = store
         .read(move |connection| game::view(connection, id))

@@ -1,6 +1,9 @@
 //! What the socket tests share: a real server on a free port, over a fresh
 //! database file, and an HTTP client that hands back every status.
 
+// Each test file uses the part it needs.
+#![allow(dead_code)]
+
 use std::net::TcpListener;
 
 use sternhalma_api::{CorsPolicy, Heavy, ServerConfig, Store, app_configured};
@@ -9,13 +12,11 @@ use sternhalma_api::{CorsPolicy, Heavy, ServerConfig, Store, app_configured};
 /// named after `name` and the process, on `workers` threads; answers its
 /// base URL. The server lives as long as the test process. Heavy work runs
 /// on the process's default pool.
-#[allow(dead_code)] // not every test file starts its server this way
 pub fn start_server(name: &str, workers: usize) -> String {
     start_server_with(name, workers, Heavy::process_default())
 }
 
 /// [`start_server`] with heavy work on `heavy` (e.g. a pool the test fills).
-#[allow(dead_code)] // not every test file builds its own pool
 pub fn start_server_with(name: &str, workers: usize, heavy: Heavy) -> String {
     start(
         name,
@@ -26,7 +27,6 @@ pub fn start_server_with(name: &str, workers: usize, heavy: Heavy) -> String {
 }
 
 /// [`start_server`] configured by `config` (limits, admin key, CORS).
-#[allow(dead_code)] // only the limit tests configure their server
 pub fn start_server_configured(name: &str, workers: usize, config: ServerConfig) -> String {
     start(name, workers, config, Heavy::process_default())
 }
@@ -53,6 +53,20 @@ fn start(name: &str, workers: usize, config: ServerConfig, heavy: Heavy) -> Stri
     format!("http://{address}")
 }
 
+/// The base URL a `sternhalma serve --port 0` child prints as its first
+/// line of standard output (which must be piped).
+pub fn listening_url(child: &mut std::process::Child) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout is piped"))
+        .read_line(&mut line)
+        .unwrap();
+    line.trim()
+        .strip_prefix("sternhalma listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned()
+}
+
 /// A client that reports 4xx and 5xx as answers, not errors.
 pub fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
@@ -63,7 +77,6 @@ pub fn agent() -> ureq::Agent {
 
 /// A reply as the tests read it: the status, the headers they look at, and
 /// the body.
-#[allow(dead_code)] // each test file reads the fields it needs
 pub struct Reply {
     pub status: u16,
     pub content_type: String,
@@ -73,7 +86,6 @@ pub struct Reply {
     pub body: String,
 }
 
-#[allow(dead_code)]
 impl Reply {
     /// The body as JSON (a panic naming the body if it is not).
     pub fn json(&self) -> serde_json::Value {
@@ -82,7 +94,6 @@ impl Reply {
 }
 
 /// Reads a whole response.
-#[allow(dead_code)]
 pub fn finish(mut response: ureq::http::Response<ureq::Body>) -> Reply {
     let header = |name: &str| {
         response
