@@ -19,13 +19,14 @@ use utoipa::ToSchema;
 use crate::error::ApiError;
 
 /// The most positions a searching seat (`alphabeta`, `paranoid`) may search
-/// per move: at most about half a second of one heavy-work thread
-/// (rhombus11x10 under `super`; most boards far less; BENCHMARKS.md).
+/// per move: at most 0.53 s of one thread (rhombus11x10 under `super`;
+/// 0.21 s or less on every board under `classic`; BENCHMARKS.md, "Seat
+/// caps").
 pub const MAX_SEAT_NODES: u64 = 200_000;
-/// The most playouts an `mcts` seat may run per move: at most about 1.5 s
-/// of one heavy-work thread (star4 with six players under `super`;
-/// BENCHMARKS.md). Kept above the stateless route's cap so that matches
-/// stored with it still replay the same.
+/// The most playouts an `mcts` seat may run per move: at most 1.15 s of one
+/// thread (star4 with six players under `super`; 0.3 s or less under
+/// `classic`; BENCHMARKS.md, "Seat caps"). Kept above the stateless route's
+/// cap so that matches stored with it still replay the same.
 pub const MAX_SEAT_PLAYOUTS: u64 = 5_000;
 /// The deepest a seat's search may go.
 pub const MAX_SEAT_DEPTH: u32 = 64;

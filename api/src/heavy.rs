@@ -9,10 +9,10 @@
 //! lane ([`HeavyPool::run_urgent`]): never refused (a match must not stall
 //! because strangers filled the queue), ahead of the ordinary queue (the
 //! lanes take turns when both wait, so neither starves), and bounded by
-//! the matches waiting for a bot's move (one task each, at most about 1.5 s
-//! at the seat caps). Bots left to play alone (no open seat waits) use the
-//! background lane: never refused either, but taken only when no other
-//! task waits.
+//! the matches waiting for a bot's move (one task each, at most 1.15 s at
+//! the seat caps; BENCHMARKS.md). Bots left to play alone (no open seat
+//! waits) use the background lane: never refused either, but taken only
+//! when no other task waits.
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
