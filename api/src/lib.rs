@@ -17,6 +17,7 @@ pub mod matches;
 pub mod metrics;
 pub mod routes;
 pub mod store;
+pub mod tournaments;
 
 use std::sync::OnceLock;
 

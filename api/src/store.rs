@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 
 use actix_web::http::StatusCode;
 use rusqlite::Connection;
@@ -22,6 +22,7 @@ use tokio::sync::{oneshot, watch};
 
 use crate::db;
 use crate::error::ApiError;
+use crate::tournaments::director::Tournaments;
 
 type Job = Box<dyn FnOnce(&mut Connection) + Send>;
 
@@ -42,6 +43,9 @@ struct Inner {
     /// Write jobs sent and not finished (waiting or running): the writer's
     /// queue depth, for `/metrics`.
     pending_writes: Arc<AtomicUsize>,
+    /// The tournament director of this database, once started: told of
+    /// every published change ([`Store::publish`]).
+    director: OnceLock<Tournaments>,
 }
 
 /// Idle read connections kept for reuse.
@@ -77,6 +81,7 @@ impl Store {
                 watchers: Mutex::new(HashMap::new()),
                 bot_runs: Mutex::new(HashMap::new()),
                 pending_writes: Arc::default(),
+                director: OnceLock::new(),
             }),
         };
         Ok((store, version))
@@ -178,6 +183,16 @@ impl Store {
         if let Some(sender) = watchers.get(&id) {
             sender.send_replace(version);
         }
+        drop(watchers);
+        if let Some(director) = self.inner.director.get() {
+            director.match_changed(id);
+        }
+    }
+
+    /// The tournament director of this database: started by `start` on
+    /// first use, the same one ever after (one per database file opened).
+    pub fn director(&self, start: impl FnOnce() -> Tournaments) -> Tournaments {
+        self.inner.director.get_or_init(start).clone()
     }
 }
 

@@ -29,13 +29,13 @@ use crate::matches::views;
 /// without a move limit; past it the match is abandoned (`bot_limit`).
 pub const MAX_BOT_PLIES: u32 = 5_000;
 
-fn load_match<S: MatchStore>(store: &S, id: i64) -> Result<MatchRow, ApiError> {
+pub(crate) fn load_match<S: MatchStore>(store: &S, id: i64) -> Result<MatchRow, ApiError> {
     store
         .load_match(id)?
         .ok_or_else(|| ApiError::not_found(format!("no match {id}")))
 }
 
-fn parse_position(text: &str) -> Result<Position, ApiError> {
+pub(crate) fn parse_position(text: &str) -> Result<Position, ApiError> {
     text.parse::<Position>().map_err(corrupt)
 }
 
@@ -51,7 +51,11 @@ fn path_text(path: &[Cell]) -> String {
 
 /// The result of a match that is over: the board's outcome, a
 /// resignation's, or none for an abandoned match.
-fn result(row: &MatchRow, seats: &[SeatRow], position: &Position) -> Option<MatchResult> {
+pub(crate) fn result(
+    row: &MatchRow,
+    seats: &[SeatRow],
+    position: &Position,
+) -> Option<MatchResult> {
     let ending = row.ending?;
     let players = seats.len();
     Some(match ending {
@@ -225,15 +229,27 @@ pub fn create<S: MatchStore>(
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
 ) -> Result<MatchView, ApiError> {
-    let id = store.write(|store| {
-        let now = store.now()?;
-        let id = store.insert_match(&start.to_string(), admin_token_hash.as_slice(), &now)?;
-        for (seat, plan) in seats.iter().enumerate() {
-            store.insert_seat(id, seat, plan)?;
-        }
-        Ok(id)
-    })?;
+    let id = store.write(|store| insert(store, start, seats, admin_token_hash))?;
     view(store, id)
+}
+
+/// Stores a new match inside the caller's write ([`create`] without its
+/// own transaction); answers its id.
+///
+/// # Errors
+/// Only database failures.
+pub fn insert<S: MatchStore>(
+    store: &S,
+    start: &Position,
+    seats: &[SeatPlan],
+    admin_token_hash: &TokenHash,
+) -> Result<i64, ApiError> {
+    let now = store.now()?;
+    let id = store.insert_match(&start.to_string(), admin_token_hash.as_slice(), &now)?;
+    for (seat, plan) in seats.iter().enumerate() {
+        store.insert_seat(id, seat, plan)?;
+    }
+    Ok(id)
 }
 
 /// The ending of a match whose position is `position`, if the board has
@@ -345,11 +361,28 @@ pub fn play_bot<S: MatchStore>(
                 turn.id
             )));
         }
-        let mut progress = Progress::new(turn.position.clone(), turn.ply);
-        progress.record(store, turn.id, &turn.position.played(mv), &now)?;
-        progress.save(store, turn.id, board_ending(&progress.position), &now)?;
+        play_checked(store, turn.id, &turn.position, turn.ply, mv, &now)?;
         Ok(Some(row.version + 1))
     })
+}
+
+/// Stores `mv`, a legal move of `position` (match `id`'s current position,
+/// at `ply`), and the state after it, inside the caller's write. The
+/// caller has checked the match is in progress at the version it read.
+///
+/// # Errors
+/// Database failures.
+pub fn play_checked<S: MatchStore>(
+    store: &S,
+    id: i64,
+    position: &Position,
+    ply: u32,
+    mv: sternhalma::Move,
+    now: &str,
+) -> Result<(), ApiError> {
+    let mut progress = Progress::new(position.clone(), ply);
+    progress.record(store, id, &position.played(mv), now)?;
+    progress.save(store, id, board_ending(&progress.position), now)
 }
 
 /// Whether match `id` waits for its built-in bots before an open seat
@@ -487,26 +520,43 @@ pub fn resign<S: MatchStore>(
         let seat = seat_of(&seats, token)?;
         ensure_open(&row)?;
         let now = store.now()?;
-        if seats.len() < 3 {
-            let ending = Ending::Resignation;
-            return store.close(id, ending.status(), ending, Some(seat), &now);
-        }
-        let position = parse_position(&row.position)?;
-        if position.is_resigned(seat) {
-            return Err(ApiError::conflict(
-                "already_resigned",
-                format!("seat {seat} has resigned already"),
-            ));
-        }
-        // A seat that has finished cannot resign: a conflict with the
-        // match's state, like a closed match.
-        let resigned = position
-            .resign(seat)
-            .map_err(|e| ApiError::conflict(e.code(), e.to_string()))?;
-        let progress = Progress::new(resigned, row.ply);
-        progress.save(store, id, board_ending(&progress.position), &now)
+        resign_seat(store, &row, seats.len(), seat, &now)
     })?;
     view(store, id)
+}
+
+/// Seat `seat` of match `row` (in progress, with `players` seats) resigns,
+/// inside the caller's write: the match ends with two seats or fewer, the
+/// seat leaves the game with more.
+///
+/// # Errors
+/// 409 `already_resigned`, or `cannot_resign` for a seat that finished;
+/// database failures.
+pub fn resign_seat<S: MatchStore>(
+    store: &S,
+    row: &MatchRow,
+    players: usize,
+    seat: usize,
+    now: &str,
+) -> Result<(), ApiError> {
+    if players < 3 {
+        let ending = Ending::Resignation;
+        return store.close(row.id, ending.status(), ending, Some(seat), now);
+    }
+    let position = parse_position(&row.position)?;
+    if position.is_resigned(seat) {
+        return Err(ApiError::conflict(
+            "already_resigned",
+            format!("seat {seat} has resigned already"),
+        ));
+    }
+    // A seat that has finished cannot resign: a conflict with the
+    // match's state, like a closed match.
+    let resigned = position
+        .resign(seat)
+        .map_err(|e| ApiError::conflict(e.code(), e.to_string()))?;
+    let progress = Progress::new(resigned, row.ply);
+    progress.save(store, row.id, board_ending(&progress.position), now)
 }
 
 /// The creator (admin token) abandons the match.

@@ -1,0 +1,538 @@
+//! The tournament director: one background task per database that runs
+//! every tournament.
+//!
+//! It is told of every committed change of a match ([`Store::publish`]
+//! calls [`Tournaments::match_changed`]) and of every change of a
+//! tournament's status ([`Tournaments::tournament_changed`]). For a
+//! tournament game it then reads the new moves and sends them as events,
+//! notices the end of the game, and starts the next games whose entrants
+//! are free ([`logic::start_ready_games`]); the built-in bots of every game
+//! are played by the same runner as any match's (on the heavy-work pool).
+//!
+//! **Deadlines.** When an open entrant is to move, the director gives it
+//! the tournament's `move_ms` from the moment it sees the turn (just after
+//! the commit). When the time is up it searches the greedy bot's move on
+//! the heavy-work pool's urgent lane and stores it with a timeout, or, at
+//! the entrant's `max_timeouts`-th timeout in that game, forfeits the game
+//! for it ([`logic::record_timeout`]); a move that came first wins (the
+//! write checks the match's version). The timeouts are stored, so they
+//! count after a restart; at a start the director follows every game
+//! under way again and gives each waiting entrant a full `move_ms` from
+//! then (it could not move while the server was down).
+//!
+//! **Waiters.** The [`Hub`] holds what requests wait on: a change counter
+//! per tournament (the entrants' long-poll) and an event stream per
+//! tournament (the SSE route), and the current deadlines.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{broadcast, mpsc, watch};
+
+use crate::error::ApiError;
+use crate::heavy::HeavyPool;
+use crate::matches::dto::MatchStatus;
+use crate::matches::runner::BotRunner;
+use crate::store::Store;
+use crate::tournaments::dto::{EventSeat, TournamentEvent};
+use crate::tournaments::logic::{self, Tracked};
+
+/// Events kept for a slow SSE reader before it is told it lagged.
+const EVENT_BUFFER: usize = 1024;
+
+/// What the director is told.
+#[derive(Clone, Copy, Debug)]
+enum Message {
+    Match(i64),
+    Tournament(i64),
+}
+
+/// The handle to a database's director: cheap to clone.
+#[derive(Clone)]
+pub struct Tournaments {
+    messages: mpsc::UnboundedSender<Message>,
+    hub: Arc<Hub>,
+}
+
+impl Tournaments {
+    /// The director of `store`'s database, started on first use (on a
+    /// thread of its own, with its own runtime), its bots searching on
+    /// `pool`.
+    pub fn of(store: &Store, pool: &HeavyPool) -> Tournaments {
+        store.director(|| {
+            let (messages, inbox) = mpsc::unbounded_channel();
+            let hub = Arc::new(Hub::default());
+            let director = Director {
+                store: store.clone(),
+                pool: pool.clone(),
+                hub: hub.clone(),
+                inbox,
+                messages: messages.clone(),
+                games: HashMap::new(),
+            };
+            std::thread::Builder::new()
+                .name("sternhalma-tournaments".to_owned())
+                .spawn(move || actix_web::rt::System::new().block_on(director.run()))
+                .expect("a thread for the tournament director");
+            Tournaments { messages, hub }
+        })
+    }
+
+    /// Match `id` changed (a move, a resignation, an end).
+    pub fn match_changed(&self, id: i64) {
+        let _ = self.messages.send(Message::Match(id));
+    }
+
+    /// Tournament `id` was created or its status changed.
+    pub fn tournament_changed(&self, id: i64) {
+        let _ = self.messages.send(Message::Tournament(id));
+    }
+
+    /// What requests wait on.
+    pub fn hub(&self) -> &Hub {
+        &self.hub
+    }
+}
+
+/// What requests wait on: per tournament, a change counter and an event
+/// stream; per match, the deadline of the turn under way.
+#[derive(Default)]
+pub struct Hub {
+    changes: Mutex<HashMap<i64, watch::Sender<u64>>>,
+    events: Mutex<HashMap<i64, broadcast::Sender<TournamentEvent>>>,
+    deadlines: Mutex<HashMap<i64, (u32, Instant)>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Hub {
+    /// A receiver woken at every change of tournament `id` (a game
+    /// started, a move, a game over, a status): subscribe before reading.
+    pub fn changes(&self, id: i64) -> watch::Receiver<u64> {
+        let mut changes = lock(&self.changes);
+        changes.retain(|_, sender| sender.receiver_count() > 0);
+        changes
+            .entry(id)
+            .or_insert_with(|| watch::channel(0).0)
+            .subscribe()
+    }
+
+    /// The events of tournament `id` from now on.
+    pub fn events(&self, id: i64) -> broadcast::Receiver<TournamentEvent> {
+        let mut events = lock(&self.events);
+        events.retain(|_, sender| sender.receiver_count() > 0);
+        events
+            .entry(id)
+            .or_insert_with(|| broadcast::channel(EVENT_BUFFER).0)
+            .subscribe()
+    }
+
+    /// Milliseconds left to move in match `match_id` at `ply`, if a
+    /// deadline runs.
+    pub fn deadline_ms(&self, match_id: i64, ply: u32) -> Option<u64> {
+        let deadlines = lock(&self.deadlines);
+        let &(at_ply, at) = deadlines.get(&match_id)?;
+        (at_ply == ply).then(|| {
+            u64::try_from(at.saturating_duration_since(Instant::now()).as_millis())
+                .unwrap_or(u64::MAX)
+        })
+    }
+
+    fn listened(&self, id: i64) -> bool {
+        lock(&self.events)
+            .get(&id)
+            .is_some_and(|sender| sender.receiver_count() > 0)
+    }
+
+    fn emit(&self, id: i64, event: TournamentEvent) {
+        if let Some(sender) = lock(&self.events).get(&id) {
+            let _ = sender.send(event);
+        }
+    }
+
+    fn bump(&self, id: i64) {
+        if let Some(sender) = lock(&self.changes).get(&id) {
+            sender.send_modify(|n| *n += 1);
+        }
+    }
+
+    fn set_deadline(&self, match_id: i64, deadline: Option<(u32, Instant)>) {
+        let mut deadlines = lock(&self.deadlines);
+        match deadline {
+            Some(deadline) => deadlines.insert(match_id, deadline),
+            None => deadlines.remove(&match_id),
+        };
+    }
+}
+
+/// A game the director follows.
+struct Game {
+    tracked: Tracked,
+    /// Plies already sent as events.
+    seen_ply: u32,
+    /// The version its deadline was set for.
+    version: i64,
+    /// The open seat to move and when its time is up.
+    deadline: Option<(usize, Instant)>,
+    /// A timeout is being played: do not fire again until the game changes.
+    timing_out: bool,
+}
+
+struct Director {
+    store: Store,
+    pool: HeavyPool,
+    hub: Arc<Hub>,
+    inbox: mpsc::UnboundedReceiver<Message>,
+    messages: mpsc::UnboundedSender<Message>,
+    games: HashMap<i64, Game>,
+}
+
+impl Director {
+    async fn run(mut self) {
+        let runner = BotRunner::new(self.store.clone(), self.pool.clone());
+        if let Err(error) = self.resume(&runner).await {
+            tracing::warn!(error = %error.problem().detail, "cannot resume the tournaments");
+        }
+        loop {
+            let next = self
+                .games
+                .values()
+                .filter(|game| !game.timing_out)
+                .filter_map(|game| game.deadline.map(|(_, at)| at))
+                .min();
+            let first = match next {
+                Some(at) => tokio::select! {
+                    message = self.inbox.recv() => message.map(Some),
+                    () = actix_web::rt::time::sleep_until(at.into()) => Some(None),
+                },
+                None => self.inbox.recv().await.map(Some),
+            };
+            let Some(first) = first else {
+                return;
+            };
+            // Everything queued now, each match read once.
+            let mut matches = Vec::new();
+            let mut tournaments = Vec::new();
+            let mut seen = HashSet::new();
+            let mut take = |message: Message| match message {
+                Message::Match(id) => {
+                    if seen.insert(id) {
+                        matches.push(id);
+                    }
+                }
+                Message::Tournament(id) => tournaments.push(id),
+            };
+            if let Some(message) = first {
+                take(message);
+            }
+            while let Ok(message) = self.inbox.try_recv() {
+                take(message);
+            }
+            for id in matches {
+                if let Err(error) = self.on_match(&runner, id).await {
+                    tracing::warn!(match_id = id, error = %error.problem().detail, "tournament game not followed");
+                }
+            }
+            for id in tournaments {
+                if let Err(error) = self.on_tournament(&runner, id).await {
+                    tracing::warn!(tournament_id = id, error = %error.problem().detail, "tournament change not followed");
+                }
+            }
+            self.fire_due_deadlines(&runner);
+        }
+    }
+
+    async fn resume(&mut self, runner: &BotRunner) -> Result<(), ApiError> {
+        let tracked = self.store.read(|c| logic::tracked_games(c)).await?;
+        if !tracked.is_empty() {
+            tracing::info!(games = tracked.len(), "resuming tournament games");
+        }
+        for game in tracked {
+            let id = game.match_id;
+            let probe = game.clone();
+            let now = self
+                .store
+                .read(move |c| logic::progress(c, &probe, u32::MAX))
+                .await?;
+            self.games.insert(
+                id,
+                Game {
+                    tracked: game,
+                    seen_ply: now.ply,
+                    version: 0,
+                    deadline: None,
+                    timing_out: false,
+                },
+            );
+            runner.kick(id);
+            self.on_match(runner, id).await?;
+        }
+        for id in self.store.read(|c| logic::running(c)).await? {
+            self.schedule(runner, id).await?;
+        }
+        Ok(())
+    }
+
+    async fn on_match(&mut self, runner: &BotRunner, id: i64) -> Result<(), ApiError> {
+        let Some(game) = self.games.get_mut(&id) else {
+            return Ok(());
+        };
+        let tracked = game.tracked.clone();
+        let since = game.seen_ply;
+        let probe = tracked.clone();
+        let progress = self
+            .store
+            .read(move |c| logic::progress(c, &probe, since))
+            .await?;
+        let tournament = tracked.tournament;
+        for stored in &progress.moves {
+            self.hub.emit(
+                tournament,
+                TournamentEvent::Move {
+                    game: tracked.game,
+                    match_id: id,
+                    ply: stored.ply,
+                    seat: stored.seat,
+                    entrant: tracked.entrants.get(stored.seat).copied().unwrap_or(0),
+                    text: stored.path.clone(),
+                },
+            );
+        }
+        let game = self.games.get_mut(&id).expect("followed above");
+        game.seen_ply = progress.moves.last().map_or(since, |m| m.ply + 1);
+        game.timing_out = false;
+        if progress.status != MatchStatus::InProgress {
+            self.games.remove(&id);
+            self.hub.set_deadline(id, None);
+            let number = tracked.game;
+            let view = self
+                .store
+                .read(move |c| logic::one_game(c, tournament, number))
+                .await?;
+            self.hub.emit(
+                tournament,
+                TournamentEvent::GameOver {
+                    game: number,
+                    match_id: id,
+                    status: view.status,
+                    result: view.result,
+                },
+            );
+            self.send_standings(tournament).await?;
+            self.hub.bump(tournament);
+            return self.schedule(runner, tournament).await;
+        }
+        match progress.open_to_move {
+            Some(seat) if game.version != progress.version || game.deadline.is_none() => {
+                let at = Instant::now() + Duration::from_millis(u64::from(tracked.move_ms));
+                game.deadline = Some((seat, at));
+                self.hub.set_deadline(id, Some((progress.ply, at)));
+            }
+            Some(_) => {}
+            None => {
+                game.deadline = None;
+                self.hub.set_deadline(id, None);
+            }
+        }
+        game.version = progress.version;
+        self.hub.bump(tournament);
+        Ok(())
+    }
+
+    async fn send_standings(&self, tournament: i64) -> Result<(), ApiError> {
+        if self.hub.listened(tournament) {
+            let standings = self
+                .store
+                .read(move |c| logic::standings(c, tournament))
+                .await?;
+            self.hub.emit(
+                tournament,
+                TournamentEvent::Standings {
+                    standings: Box::new(standings),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    async fn on_tournament(&mut self, runner: &BotRunner, id: i64) -> Result<(), ApiError> {
+        let view = self.store.read(move |c| logic::view(c, id)).await?;
+        let status = view.status;
+        self.hub.emit(
+            id,
+            TournamentEvent::Tournament {
+                tournament: Box::new(view),
+            },
+        );
+        self.hub.bump(id);
+        if status.is_over() {
+            let over: Vec<i64> = self
+                .games
+                .iter()
+                .filter(|(_, game)| game.tracked.tournament == id)
+                .map(|(&match_id, _)| match_id)
+                .collect();
+            for match_id in over {
+                self.games.remove(&match_id);
+                self.hub.set_deadline(match_id, None);
+            }
+            return Ok(());
+        }
+        self.schedule(runner, id).await
+    }
+
+    /// Starts the games of tournament `id` that can start; announces its
+    /// end when none is left.
+    async fn schedule(&mut self, runner: &BotRunner, id: i64) -> Result<(), ApiError> {
+        let scheduled = self
+            .store
+            .write(move |c| logic::start_ready_games(c, id))
+            .await?;
+        for tracked in scheduled.started {
+            let match_id = tracked.match_id;
+            let names = self
+                .store
+                .read(move |c| crate::matches::game::view(c, match_id))
+                .await?
+                .seats;
+            self.hub.emit(
+                id,
+                TournamentEvent::GameStarted {
+                    game: tracked.game,
+                    match_id,
+                    seats: tracked
+                        .entrants
+                        .iter()
+                        .zip(names)
+                        .enumerate()
+                        .map(|(seat, (&entrant, view))| EventSeat {
+                            seat,
+                            entrant,
+                            name: view.name,
+                        })
+                        .collect(),
+                },
+            );
+            self.games.insert(
+                match_id,
+                Game {
+                    tracked,
+                    seen_ply: 0,
+                    version: 0,
+                    deadline: None,
+                    timing_out: false,
+                },
+            );
+            runner.kick(match_id);
+            // Read at the next turn of the loop: its first deadline.
+            let _ = self.messages.send(Message::Match(match_id));
+        }
+        if scheduled.finished {
+            self.send_standings(id).await?;
+            let _ = self.messages.send(Message::Tournament(id));
+        }
+        Ok(())
+    }
+
+    /// Plays a timeout for every game whose deadline has passed, each in a
+    /// task of its own.
+    fn fire_due_deadlines(&mut self, runner: &BotRunner) {
+        let now = Instant::now();
+        for (&match_id, game) in &mut self.games {
+            let Some((seat, at)) = game.deadline else {
+                continue;
+            };
+            if game.timing_out || at > now {
+                continue;
+            }
+            game.timing_out = true;
+            let timeout = Timeout {
+                store: self.store.clone(),
+                pool: self.pool.clone(),
+                hub: self.hub.clone(),
+                runner: runner.clone(),
+                messages: self.messages.clone(),
+                tracked: game.tracked.clone(),
+                version: game.version,
+                seat,
+            };
+            actix_web::rt::spawn(async move {
+                if let Err(error) = timeout.play().await {
+                    tracing::warn!(match_id, error = %error.problem().detail, "a timeout could not be played");
+                    // Tried again after a pause, unless the game changes.
+                    actix_web::rt::time::sleep(Duration::from_secs(1)).await;
+                }
+                let _ = timeout.messages.send(Message::Match(match_id));
+            });
+        }
+    }
+}
+
+/// A missed deadline being played.
+struct Timeout {
+    store: Store,
+    pool: HeavyPool,
+    hub: Arc<Hub>,
+    runner: BotRunner,
+    messages: mpsc::UnboundedSender<Message>,
+    tracked: Tracked,
+    version: i64,
+    seat: usize,
+}
+
+impl Timeout {
+    async fn play(&self) -> Result<(), ApiError> {
+        let (match_id, version, seat) = (self.tracked.match_id, self.version, self.seat);
+        let Some((position, ply)) = self
+            .store
+            .read(move |c| logic::timeout_position(c, match_id, version, seat))
+            .await?
+        else {
+            return Ok(());
+        };
+        let mv = self
+            .pool
+            .run_urgent(move || logic::timeout_move(match_id, &position, ply))
+            .await?;
+        let max_timeouts = self.tracked.max_timeouts;
+        let notifier = self.store.clone();
+        let Some(record) = self
+            .store
+            .write(move |c| {
+                let record = logic::record_timeout(c, match_id, version, seat, mv, max_timeouts)?;
+                if let Some(record) = record {
+                    notifier.publish(match_id, record.version);
+                }
+                Ok(record)
+            })
+            .await?
+        else {
+            return Ok(());
+        };
+        tracing::info!(
+            match_id,
+            seat,
+            ply = record.ply,
+            timeouts = record.timeouts,
+            forfeited = record.forfeited,
+            "an entrant missed its deadline"
+        );
+        self.hub.emit(
+            self.tracked.tournament,
+            TournamentEvent::Timeout {
+                game: self.tracked.game,
+                match_id,
+                ply: record.ply,
+                seat,
+                entrant: self.tracked.entrants.get(seat).copied().unwrap_or(0),
+                timeouts: record.timeouts,
+                forfeited: record.forfeited,
+            },
+        );
+        self.runner.kick(match_id);
+        Ok(())
+    }
+}

@@ -1,0 +1,874 @@
+//! What the `/v1/tournaments` operations check and do, and what the
+//! director needs to run tournaments: start the games whose entrants are
+//! free, follow them, record timeouts.
+//!
+//! A tournament game is an ordinary stored match (so every match route
+//! works on it: the state, the long-poll, the history, the export), linked
+//! from the tournament's schedule. An open entrant's seats carry its token
+//! hash, so its one token plays all its games through
+//! `POST /v1/matches/{id}/moves`.
+
+use std::collections::HashSet;
+
+use rusqlite::Connection;
+use sternhalma::Position;
+
+use crate::bots::{self, BotSpec};
+use crate::dto::{MoveView, PositionView};
+use crate::error::ApiError;
+use crate::matches::dto::{Ending, MatchStatus, SeatKind};
+use crate::matches::game;
+use crate::matches::storage::{MatchStore, MoveRow, SeatPlan, corrupt};
+use crate::matches::tokens::TokenHash;
+use crate::tournaments::dto::{
+    EntrantTurns, EntrantView, GameCounts, GameResult, GameSeat, GameStatus, PlaceView,
+    TournamentGame, TournamentGames, TournamentList, TournamentStatus, TournamentView, Turn,
+};
+use crate::tournaments::schedule::Format;
+use crate::tournaments::standings::{self, EntrantRef, FinishedGame, Points, Standings};
+use crate::tournaments::storage::{self, EntrantRow, GameRow, TournamentRow};
+
+/// A tournament as created: validated by the route.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Display name.
+    pub name: String,
+    /// Every game's start position.
+    pub start: Position,
+    /// The format.
+    pub format: Format,
+    /// Games per group.
+    pub games_per_pairing: u32,
+    /// Time per move.
+    pub move_ms: u32,
+    /// Timeouts before a forfeit.
+    pub max_timeouts: u32,
+    /// Games at once.
+    pub concurrency: u32,
+    /// Points per opponent.
+    pub points: Points,
+    /// Running at once, or waiting for its start.
+    pub status: TournamentStatus,
+    /// The entrants (bots with their seeds).
+    pub entrants: Vec<EntrantRow>,
+    /// The games: the entrant of every seat.
+    pub schedule: Vec<Vec<usize>>,
+}
+
+fn load(connection: &Connection, id: i64) -> Result<TournamentRow, ApiError> {
+    storage::load_tournament(connection, id)?
+        .ok_or_else(|| ApiError::not_found(format!("no tournament {id}")))
+}
+
+/// Stores a tournament with its entrants and schedule; answers its id.
+///
+/// # Errors
+/// Database failures.
+pub fn create(
+    connection: &mut Connection,
+    plan: &Plan,
+    admin_token_hash: &TokenHash,
+) -> Result<i64, ApiError> {
+    connection.write(|connection| {
+        let now = connection.now()?;
+        let id = storage::insert_tournament(
+            connection,
+            &plan.name,
+            &plan.start.to_string(),
+            plan.format,
+            plan.games_per_pairing,
+            plan.move_ms,
+            plan.max_timeouts,
+            plan.concurrency,
+            plan.points,
+            plan.status,
+            admin_token_hash,
+            &now,
+        )?;
+        for entrant in &plan.entrants {
+            storage::insert_entrant(connection, id, entrant)?;
+        }
+        for (game, seats) in plan.schedule.iter().enumerate() {
+            storage::insert_game(connection, id, game, seats)?;
+        }
+        Ok(id)
+    })
+}
+
+fn game_status(row: &GameRow) -> GameStatus {
+    match row.match_status {
+        None => GameStatus::Pending,
+        Some(MatchStatus::InProgress) => GameStatus::InProgress,
+        Some(MatchStatus::Finished) => GameStatus::Finished,
+        Some(MatchStatus::Abandoned) => GameStatus::Abandoned,
+    }
+}
+
+fn entrant_view(row: &EntrantRow, reveal: bool) -> EntrantView {
+    let mut bot = row.bot.clone();
+    if !reveal {
+        if let Some(spec) = bot.as_mut() {
+            spec.seed = None;
+        }
+    }
+    EntrantView {
+        entrant: row.entrant,
+        name: row.name.clone(),
+        kind: if row.bot.is_some() {
+            SeatKind::Bot
+        } else {
+            SeatKind::Open
+        },
+        bot,
+        reference: row.reference,
+    }
+}
+
+fn view_of(connection: &Connection, row: TournamentRow) -> Result<TournamentView, ApiError> {
+    let entrants = storage::load_entrants(connection, row.id)?;
+    let games = storage::load_games(connection, row.id)?;
+    let mut counts = GameCounts {
+        total: games.len(),
+        ..GameCounts::default()
+    };
+    for game in &games {
+        match game_status(game) {
+            GameStatus::Pending => counts.pending += 1,
+            GameStatus::InProgress => counts.in_progress += 1,
+            GameStatus::Finished => counts.finished += 1,
+            GameStatus::Abandoned => counts.abandoned += 1,
+        }
+    }
+    let start = game::parse_position(&row.start_position)?;
+    let reveal = row.status.is_over();
+    Ok(TournamentView {
+        id: row.id,
+        name: row.name,
+        status: row.status,
+        version: row.version,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        players: start.layout().player_count(),
+        start_position: row.start_position,
+        format: row.format,
+        games_per_pairing: row.games_per_pairing,
+        move_ms: row.move_ms,
+        max_timeouts: row.max_timeouts,
+        concurrency: row.concurrency,
+        points: row.points,
+        entrants: entrants.iter().map(|e| entrant_view(e, reveal)).collect(),
+        games: counts,
+    })
+}
+
+/// Tournament `id`.
+///
+/// # Errors
+/// 404 for an unknown tournament.
+pub fn view(connection: &Connection, id: i64) -> Result<TournamentView, ApiError> {
+    view_of(connection, load(connection, id)?)
+}
+
+/// A page of tournaments, newest first.
+///
+/// # Errors
+/// Database failures.
+pub fn list(
+    connection: &Connection,
+    status: Option<TournamentStatus>,
+    limit: u32,
+    before: i64,
+) -> Result<TournamentList, ApiError> {
+    let ids = storage::list_ids(connection, status, before, limit.saturating_add(1))?;
+    let more = ids.len() > limit as usize;
+    let mut tournaments = Vec::new();
+    for &id in ids.iter().take(limit as usize) {
+        tournaments.push(view(connection, id)?);
+    }
+    Ok(TournamentList {
+        next_before: if more {
+            tournaments.last().map(|t| t.id)
+        } else {
+            None
+        },
+        tournaments,
+    })
+}
+
+/// What the admin token asks of a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Waiting or paused: run.
+    Start,
+    /// Running: start no new game.
+    Pause,
+    /// Not over: stop, abandoning the games under way.
+    Abandon,
+}
+
+/// Applies `action` to tournament `id` with the admin token `token`.
+/// Answers the matches it abandoned, each with its new version (to wake
+/// their waiters).
+///
+/// # Errors
+/// 404 unknown tournament, 403 `wrong_token`, 409 `tournament_closed`
+/// (over), `already_running` (start while running), `not_running` (pause
+/// while not running).
+pub fn act(
+    connection: &mut Connection,
+    id: i64,
+    token: &TokenHash,
+    action: Action,
+) -> Result<Vec<(i64, i64)>, ApiError> {
+    connection.write(|connection| {
+        let row = load(connection, id)?;
+        if row.admin_token_hash.as_slice() != token.as_slice() {
+            return Err(ApiError::forbidden(
+                "wrong_token",
+                "this token is not the admin token of this tournament",
+            ));
+        }
+        if row.status.is_over() {
+            return Err(ApiError::conflict(
+                "tournament_closed",
+                format!("tournament {id} is {}", row.status.as_str()),
+            ));
+        }
+        let now = connection.now()?;
+        let mut abandoned = Vec::new();
+        let status = match (action, row.status) {
+            (Action::Start, TournamentStatus::Running) => {
+                return Err(ApiError::conflict(
+                    "already_running",
+                    format!("tournament {id} is running already"),
+                ));
+            }
+            (Action::Start, _) => TournamentStatus::Running,
+            (Action::Pause, TournamentStatus::Running) => TournamentStatus::Paused,
+            (Action::Pause, status) => {
+                return Err(ApiError::conflict(
+                    "not_running",
+                    format!("tournament {id} is {}, not running", status.as_str()),
+                ));
+            }
+            (Action::Abandon, _) => {
+                for game in storage::load_games(connection, id)? {
+                    if let (Some(match_id), Some(MatchStatus::InProgress)) =
+                        (game.match_id, game.match_status)
+                    {
+                        let ending = Ending::Abandoned;
+                        connection.close(match_id, ending.status(), ending, None, &now)?;
+                        let version = game::load_match(connection, match_id)?.version;
+                        abandoned.push((match_id, version));
+                    }
+                }
+                TournamentStatus::Abandoned
+            }
+        };
+        storage::set_status(connection, id, status, &now)?;
+        Ok(abandoned)
+    })
+}
+
+/// A tournament game the director follows.
+#[derive(Clone, Debug)]
+pub struct Tracked {
+    /// The tournament.
+    pub tournament: i64,
+    /// The game's number.
+    pub game: usize,
+    /// Its match.
+    pub match_id: i64,
+    /// The entrant of every seat.
+    pub entrants: Vec<usize>,
+    /// Whether every seat is an open entrant's.
+    pub open: Vec<bool>,
+    /// The tournament's time per move.
+    pub move_ms: u32,
+    /// The tournament's timeouts before a forfeit.
+    pub max_timeouts: u32,
+}
+
+fn tracked(
+    row: &TournamentRow,
+    entrants: &[EntrantRow],
+    game: usize,
+    seats: &[usize],
+    match_id: i64,
+) -> Tracked {
+    Tracked {
+        tournament: row.id,
+        game,
+        match_id,
+        entrants: seats.to_vec(),
+        open: seats
+            .iter()
+            .map(|&e| entrants.get(e).is_some_and(|e| e.bot.is_none()))
+            .collect(),
+        move_ms: row.move_ms,
+        max_timeouts: row.max_timeouts,
+    }
+}
+
+/// What [`start_ready_games`] did.
+#[derive(Clone, Debug, Default)]
+pub struct Scheduled {
+    /// The games it started.
+    pub started: Vec<Tracked>,
+    /// Whether the tournament has just finished (no game left).
+    pub finished: bool,
+}
+
+/// Starts the pending games of tournament `id` whose open entrants are not
+/// playing another game, in schedule order, up to its concurrency; marks
+/// the tournament finished when no game is left. Only a running
+/// tournament starts games. Built-in bot entrants play any number of games
+/// at once; an open entrant plays one at a time.
+///
+/// # Errors
+/// Database failures.
+pub fn start_ready_games(connection: &mut Connection, id: i64) -> Result<Scheduled, ApiError> {
+    connection.write(|connection| {
+        let Some(row) = storage::load_tournament(connection, id)? else {
+            return Ok(Scheduled::default());
+        };
+        if row.status != TournamentStatus::Running {
+            return Ok(Scheduled::default());
+        }
+        let entrants = storage::load_entrants(connection, id)?;
+        let games = storage::load_games(connection, id)?;
+        let is_open = |e: usize| entrants.get(e).is_some_and(|e| e.bot.is_none());
+        let under_way: Vec<&GameRow> = games
+            .iter()
+            .filter(|g| g.match_status == Some(MatchStatus::InProgress))
+            .collect();
+        let mut busy: HashSet<usize> = under_way
+            .iter()
+            .flat_map(|g| g.entrants.iter().copied())
+            .filter(|&e| is_open(e))
+            .collect();
+        let mut free = (row.concurrency as usize).saturating_sub(under_way.len());
+        let start = game::parse_position(&row.start_position)?;
+        let mut scheduled = Scheduled::default();
+        for pending in games.iter().filter(|g| g.match_id.is_none()) {
+            if free == 0 {
+                break;
+            }
+            if pending.entrants.iter().any(|e| busy.contains(e)) {
+                continue;
+            }
+            let mut plans = Vec::with_capacity(pending.entrants.len());
+            for (seat, &e) in pending.entrants.iter().enumerate() {
+                let entrant = entrants
+                    .get(e)
+                    .ok_or_else(|| corrupt(format!("entrant {e} of game {}", pending.game)))?;
+                let bot = entrant.bot.clone().map(|mut spec| {
+                    // Each game (and each seat of one game) searches with a
+                    // seed of its own, reproducible from the entrant's.
+                    let seed = spec.seed.unwrap_or(0) ^ (seat as u64) << 56;
+                    spec.seed = Some(bots::ply_seed(seed, pending.game as u32));
+                    spec
+                });
+                let token_hash = match &entrant.token_hash {
+                    Some(hash) => Some(
+                        TokenHash::try_from(hash.as_slice())
+                            .map_err(|_| corrupt(format!("token of entrant {e}")))?,
+                    ),
+                    None => None,
+                };
+                plans.push(SeatPlan {
+                    name: entrant.name.clone(),
+                    bot,
+                    token_hash,
+                });
+            }
+            let admin = TokenHash::try_from(row.admin_token_hash.as_slice())
+                .map_err(|_| corrupt("tournament admin token"))?;
+            let match_id = game::insert(connection, &start, &plans, &admin)?;
+            storage::link_game(connection, id, pending.game, match_id)?;
+            busy.extend(pending.entrants.iter().copied().filter(|&e| is_open(e)));
+            free -= 1;
+            scheduled.started.push(tracked(
+                &row,
+                &entrants,
+                pending.game,
+                &pending.entrants,
+                match_id,
+            ));
+        }
+        let left = games
+            .iter()
+            .any(|g| g.match_id.is_none() || g.match_status == Some(MatchStatus::InProgress));
+        if !left && scheduled.started.is_empty() {
+            let now = connection.now()?;
+            storage::set_status(connection, id, TournamentStatus::Finished, &now)?;
+            scheduled.finished = true;
+        }
+        Ok(scheduled)
+    })
+}
+
+/// The games under way of every running or paused tournament: what the
+/// director follows after a start.
+///
+/// # Errors
+/// Database failures.
+pub fn tracked_games(connection: &Connection) -> Result<Vec<Tracked>, ApiError> {
+    let mut all = Vec::new();
+    for id in storage::active_ids(connection)? {
+        let row = load(connection, id)?;
+        let entrants = storage::load_entrants(connection, id)?;
+        for game in storage::load_games(connection, id)? {
+            if let (Some(match_id), Some(MatchStatus::InProgress)) =
+                (game.match_id, game.match_status)
+            {
+                all.push(tracked(
+                    &row,
+                    &entrants,
+                    game.game,
+                    &game.entrants,
+                    match_id,
+                ));
+            }
+        }
+    }
+    Ok(all)
+}
+
+/// The ids of the running tournaments.
+///
+/// # Errors
+/// Database failures.
+pub fn running(connection: &Connection) -> Result<Vec<i64>, ApiError> {
+    let mut ids = Vec::new();
+    for id in storage::active_ids(connection)? {
+        if load(connection, id)?.status == TournamentStatus::Running {
+            ids.push(id);
+        }
+    }
+    Ok(ids)
+}
+
+/// A tournament game as the director reads it after a change.
+#[derive(Clone, Debug)]
+pub struct GameProgress {
+    /// The match's version.
+    pub version: i64,
+    /// Plies played.
+    pub ply: u32,
+    /// Where it stands.
+    pub status: MatchStatus,
+    /// The moves from the ply asked for.
+    pub moves: Vec<MoveRow>,
+    /// The open entrant's seat to move, if one is.
+    pub open_to_move: Option<usize>,
+}
+
+/// Match `tracked.match_id` since ply `since`.
+///
+/// # Errors
+/// 404 for an unknown match; database failures.
+pub fn progress(
+    connection: &Connection,
+    tracked: &Tracked,
+    since: u32,
+) -> Result<GameProgress, ApiError> {
+    let row = game::load_match(connection, tracked.match_id)?;
+    let moves = storage::moves_from(connection, tracked.match_id, since)?;
+    let open_to_move = if row.status == MatchStatus::InProgress {
+        let side = game::parse_position(&row.position)?.side_to_move();
+        tracked
+            .open
+            .get(side)
+            .copied()
+            .unwrap_or(false)
+            .then_some(side)
+    } else {
+        None
+    };
+    Ok(GameProgress {
+        version: row.version,
+        ply: row.ply,
+        status: row.status,
+        moves,
+        open_to_move,
+    })
+}
+
+/// The position of match `match_id` if it is still at `version`, in
+/// progress, with `seat` to move: what a missed deadline plays in.
+///
+/// # Errors
+/// 404 for an unknown match; database failures.
+pub fn timeout_position(
+    connection: &Connection,
+    match_id: i64,
+    version: i64,
+    seat: usize,
+) -> Result<Option<(Position, u32)>, ApiError> {
+    let row = game::load_match(connection, match_id)?;
+    if row.version != version || row.status != MatchStatus::InProgress {
+        return Ok(None);
+    }
+    let position = game::parse_position(&row.position)?;
+    Ok((position.side_to_move() == seat).then_some((position, row.ply)))
+}
+
+/// The move played for an entrant that missed its deadline: the greedy
+/// bot's, seeded by the match and the ply (so it is reproducible).
+pub fn timeout_move(match_id: i64, position: &Position, ply: u32) -> sternhalma::Move {
+    let spec = BotSpec {
+        kind: "greedy".to_owned(),
+        seed: None,
+        nodes: None,
+        millis: None,
+        depth: None,
+    };
+    bots::choose_move(&spec, position, bots::ply_seed(match_id as u64, ply))
+}
+
+/// A recorded timeout.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeoutRecord {
+    /// The match's new version.
+    pub version: i64,
+    /// The ply it happened at.
+    pub ply: u32,
+    /// The seat's timeouts in the match, this one included.
+    pub timeouts: u32,
+    /// Whether the seat forfeited (resigned by the server).
+    pub forfeited: bool,
+}
+
+/// Seat `seat` of match `match_id` missed its deadline at `version`:
+/// records the timeout and plays `mv` for it, or, at its `max_timeouts`-th
+/// timeout, forfeits the game for it (a resignation). Nothing happens if
+/// the match has moved on (the move came in time after all).
+///
+/// # Errors
+/// Database failures.
+pub fn record_timeout(
+    connection: &mut Connection,
+    match_id: i64,
+    version: i64,
+    seat: usize,
+    mv: sternhalma::Move,
+    max_timeouts: u32,
+) -> Result<Option<TimeoutRecord>, ApiError> {
+    connection.write(|connection| {
+        let row = game::load_match(connection, match_id)?;
+        if row.version != version || row.status != MatchStatus::InProgress {
+            return Ok(None);
+        }
+        let position = game::parse_position(&row.position)?;
+        if position.side_to_move() != seat || !position.is_legal(mv) {
+            return Ok(None);
+        }
+        let now = connection.now()?;
+        storage::insert_timeout(connection, match_id, row.ply, seat, &now)?;
+        let timeouts = storage::timeouts(connection, match_id)?
+            .into_iter()
+            .find_map(|(s, n)| (s == seat).then_some(n))
+            .unwrap_or(0);
+        let forfeited = timeouts >= max_timeouts;
+        if forfeited {
+            let players = position.layout().player_count();
+            game::resign_seat(connection, &row, players, seat, &now)?;
+        } else {
+            game::play_checked(connection, match_id, &position, row.ply, mv, &now)?;
+        }
+        Ok(Some(TimeoutRecord {
+            version: row.version + 1,
+            ply: row.ply,
+            timeouts,
+            forfeited,
+        }))
+    })
+}
+
+fn per_seat_timeouts(
+    connection: &Connection,
+    match_id: i64,
+    seats: usize,
+) -> Result<Vec<u32>, ApiError> {
+    let mut counts = vec![0; seats];
+    for (seat, n) in storage::timeouts(connection, match_id)? {
+        if let Some(slot) = counts.get_mut(seat) {
+            *slot = n;
+        }
+    }
+    Ok(counts)
+}
+
+/// A finished game's result naming entrants, with every seat's result.
+fn game_result(
+    connection: &Connection,
+    match_id: i64,
+    seats_entrants: &[usize],
+    entrants: &[EntrantRow],
+    forfeited: &[bool],
+) -> Result<Option<(GameResult, Vec<f64>)>, ApiError> {
+    let row = game::load_match(connection, match_id)?;
+    let seats = connection.load_seats(match_id)?;
+    let position = game::parse_position(&row.position)?;
+    let Some(result) = game::result(&row, &seats, &position) else {
+        return Ok(None);
+    };
+    if matches!(result.ending, Ending::Abandoned | Ending::BotLimit) {
+        return Ok(None);
+    }
+    let name = |seat: usize| {
+        seats_entrants
+            .get(seat)
+            .and_then(|&e| entrants.get(e))
+            .map_or_else(|| format!("seat {seat}"), |e| e.name.clone())
+    };
+    let mut places: Vec<PlaceView> = result
+        .results
+        .iter()
+        .enumerate()
+        .map(|(seat, &value)| PlaceView {
+            place: 1 + result
+                .results
+                .iter()
+                .filter(|&&other| other > value)
+                .count(),
+            seat,
+            entrant: seats_entrants.get(seat).copied().unwrap_or(seat),
+            name: name(seat),
+            result: value,
+        })
+        .collect();
+    places.sort_by_key(|p| (p.place, p.seat));
+    let mut summary = if places.iter().all(|p| p.place == 1) {
+        format!(
+            "draw between {}",
+            places
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else if places.len() == 2 {
+        format!("{} beat {}", places[0].name, places[1].name)
+    } else {
+        places
+            .iter()
+            .map(|p| format!("{}. {}", p.place, p.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let forfeits: Vec<String> = (0..seats_entrants.len())
+        .filter(|&s| forfeited.get(s).copied().unwrap_or(false))
+        .map(name)
+        .collect();
+    if !forfeits.is_empty() {
+        summary.push_str(&format!(" ({} forfeited)", forfeits.join(", ")));
+    } else if result.ending == Ending::Resignation {
+        summary.push_str(&format!(
+            " ({} resigned)",
+            name(result.resigned_seat.unwrap_or(0))
+        ));
+    }
+    Ok(Some((
+        GameResult {
+            ending: result.ending,
+            summary,
+            places,
+        },
+        result.results,
+    )))
+}
+
+/// Tournament `id`'s schedule with every game's state and result.
+///
+/// # Errors
+/// 404 for an unknown tournament; database failures.
+pub fn games(connection: &Connection, id: i64) -> Result<TournamentGames, ApiError> {
+    let row = load(connection, id)?;
+    let entrants = storage::load_entrants(connection, id)?;
+    let mut games = Vec::new();
+    for game in storage::load_games(connection, id)? {
+        games.push(tournament_game(connection, &row, &entrants, &game)?.0);
+    }
+    Ok(TournamentGames {
+        tournament_id: id,
+        games,
+    })
+}
+
+/// One game of the schedule, and its seats' results once finished.
+fn tournament_game(
+    connection: &Connection,
+    row: &TournamentRow,
+    entrants: &[EntrantRow],
+    game: &GameRow,
+) -> Result<(TournamentGame, Option<Vec<f64>>), ApiError> {
+    let status = game_status(game);
+    let timeouts = match game.match_id {
+        Some(match_id) => per_seat_timeouts(connection, match_id, game.entrants.len())?,
+        None => vec![0; game.entrants.len()],
+    };
+    let forfeited: Vec<bool> = timeouts.iter().map(|&n| n >= row.max_timeouts).collect();
+    let (result, results) = match (game.match_id, status) {
+        (Some(match_id), GameStatus::Finished) => {
+            match game_result(connection, match_id, &game.entrants, entrants, &forfeited)? {
+                Some((result, results)) => (Some(result), Some(results)),
+                None => (None, None),
+            }
+        }
+        _ => (None, None),
+    };
+    let seats = game
+        .entrants
+        .iter()
+        .enumerate()
+        .map(|(seat, &e)| GameSeat {
+            seat,
+            entrant: e,
+            name: entrants.get(e).map_or_else(String::new, |e| e.name.clone()),
+            timeouts: timeouts[seat],
+            forfeited: forfeited[seat],
+        })
+        .collect();
+    Ok((
+        TournamentGame {
+            game: game.game,
+            status,
+            match_id: game.match_id,
+            seats,
+            result,
+        },
+        results,
+    ))
+}
+
+/// The game `game` of tournament `id` as the schedule shows it.
+///
+/// # Errors
+/// 404 for an unknown tournament; database failures.
+pub fn one_game(connection: &Connection, id: i64, game: usize) -> Result<TournamentGame, ApiError> {
+    let row = load(connection, id)?;
+    let entrants = storage::load_entrants(connection, id)?;
+    let games = storage::load_games(connection, id)?;
+    let game = games
+        .get(game)
+        .ok_or_else(|| ApiError::not_found(format!("tournament {id} has no game {game}")))?;
+    Ok(tournament_game(connection, &row, &entrants, game)?.0)
+}
+
+/// Tournament `id`'s standings, computed from the stored results.
+///
+/// # Errors
+/// 404 for an unknown tournament; database failures.
+pub fn standings(connection: &Connection, id: i64) -> Result<Standings, ApiError> {
+    let row = load(connection, id)?;
+    let entrants = storage::load_entrants(connection, id)?;
+    let mut finished = Vec::new();
+    for game in storage::load_games(connection, id)? {
+        if game_status(&game) != GameStatus::Finished {
+            continue;
+        }
+        let (view, results) = tournament_game(connection, &row, &entrants, &game)?;
+        if let Some(results) = results {
+            finished.push(FinishedGame {
+                game: game.game,
+                entrants: game.entrants.clone(),
+                results,
+                timeouts: view.seats.iter().map(|s| s.timeouts).collect(),
+                forfeited: view.seats.iter().map(|s| s.forfeited).collect(),
+            });
+        }
+    }
+    let refs: Vec<EntrantRef> = entrants
+        .iter()
+        .map(|e| EntrantRef {
+            entrant: e.entrant,
+            name: e.name.clone(),
+            kind: if e.bot.is_some() {
+                SeatKind::Bot
+            } else {
+                SeatKind::Open
+            },
+        })
+        .collect();
+    Ok(standings::compute(&refs, &finished, row.points))
+}
+
+/// The entrant of tournament `id` holding `token`.
+fn entrant_by_token(
+    entrants: &[EntrantRow],
+    id: i64,
+    token: &TokenHash,
+) -> Result<EntrantRow, ApiError> {
+    entrants
+        .iter()
+        .find(|e| e.token_hash.as_deref() == Some(token.as_slice()))
+        .cloned()
+        .ok_or_else(|| {
+            ApiError::forbidden(
+                "wrong_token",
+                format!("this token is not the token of any open entrant of tournament {id}"),
+            )
+        })
+}
+
+/// The games of tournament `id` waiting for the move of the entrant
+/// holding `token` (deadlines not filled in: the director keeps them).
+///
+/// # Errors
+/// 404 unknown tournament, 403 `wrong_token`; database failures.
+pub fn turns(
+    connection: &Connection,
+    id: i64,
+    token: &TokenHash,
+) -> Result<EntrantTurns, ApiError> {
+    let row = load(connection, id)?;
+    let entrants = storage::load_entrants(connection, id)?;
+    let entrant = entrant_by_token(&entrants, id, token)?;
+    let mut turns = Vec::new();
+    let mut left = false;
+    for game in storage::load_games(connection, id)? {
+        if !game.entrants.contains(&entrant.entrant) {
+            continue;
+        }
+        match (game.match_id, game.match_status) {
+            (None, _) => left = true,
+            (Some(match_id), Some(MatchStatus::InProgress)) => {
+                left = true;
+                let state = game::load_match(connection, match_id)?;
+                let position = game::parse_position(&state.position)?;
+                let seat = position.side_to_move();
+                if state.status != MatchStatus::InProgress
+                    || game.entrants.get(seat) != Some(&entrant.entrant)
+                {
+                    continue;
+                }
+                let timeouts = per_seat_timeouts(connection, match_id, game.entrants.len())?;
+                turns.push(Turn {
+                    match_id,
+                    game: game.game,
+                    seat,
+                    ply: state.ply,
+                    legal_moves: position
+                        .legal_moves()
+                        .into_iter()
+                        .map(|mv| MoveView::new(&position, mv))
+                        .collect(),
+                    position: PositionView::from(&position),
+                    deadline_ms: None,
+                    timeouts: timeouts[seat],
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(EntrantTurns {
+        tournament_id: id,
+        entrant: entrant.entrant,
+        name: entrant.name,
+        status: row.status,
+        done: row.status.is_over() || !left,
+        turns,
+    })
+}

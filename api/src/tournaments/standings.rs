@@ -1,0 +1,807 @@
+//! A tournament's standings, computed from its stored results: pure
+//! functions, no database, no HTTP.
+//!
+//! # Scoring
+//!
+//! Every finished game is scored pairwise, seat against seat. For each pair
+//! of seats in a game, the seat with the higher result beat the other (a win
+//! for it, a loss for the other); equal results are a draw for both. A seat
+//! earns [`Points::win`], [`Points::draw`] or [`Points::loss`] per opponent.
+//! So in a 2-player game a win is worth one `win` (1 point with the
+//! defaults), and in a `k`-player ranking game the first place earns
+//! `(k-1)·win`: points by place fall out of the same rule (a 4-player game
+//! ranked 1st, 2nd, 3rd, 4th gives 3, 2, 1, 0 with the defaults; two seats
+//! sharing a place draw with each other). The `wins`, `draws` and `losses`
+//! of a row count these pairwise results: for 2-player games, the usual
+//! game wins, draws and losses.
+//!
+//! # Ratings
+//!
+//! Every entrant starts at the Weng-Lin default (mu 25, sigma 25/3). The
+//! games are then taken in schedule order ([`FinishedGame::game`]; equal
+//! indices in the order given) and each one updates the ratings of its
+//! seats with skillratings' [`weng_lin_multi_team`], each seat a one-player
+//! team, ranked by result (equal results share a rank), with the default
+//! [`WengLinConfig`] (beta 25/6). An entrant without games keeps the
+//! default.
+//!
+//! # Ranking
+//!
+//! Points descending, then rating descending, then entrant index. Entrants
+//! equal on points and rating share a rank ("1, 1, 3").
+//!
+//! # Games that are not counted
+//!
+//! A game is skipped (and not counted in [`Standings::games_counted`]) when
+//! it has fewer than two seats, when its per-seat lists differ in length,
+//! when a seat names an entrant not in the list of entrants, when an entrant
+//! sits more than once, or when a result is not a finite number. The caller
+//! stores only well-formed games, so none of this is expected; it keeps a
+//! bad record from breaking a whole table.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+use utoipa::ToSchema;
+
+use crate::matches::dto::SeatKind;
+
+/// The name of the rating system, as [`Standings::rating_system`] gives it.
+pub const RATING_SYSTEM: &str = "weng_lin";
+
+/// An entrant as the standings show it.
+#[derive(Clone, Debug)]
+pub struct EntrantRef {
+    /// The entrant's index in the tournament (what [`FinishedGame::entrants`]
+    /// names).
+    pub entrant: usize,
+    /// Its display name.
+    pub name: String,
+    /// Who plays it.
+    pub kind: SeatKind,
+}
+
+/// One finished (not abandoned) game: who sat where and how each seat did.
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    /// The game's index in the schedule; ratings are updated in this order.
+    pub game: usize,
+    /// The entrant index of each seat, in seat order.
+    pub entrants: Vec<usize>,
+    /// Each seat's result: higher is better, equal values are a tie between
+    /// those seats (`[1, -1]`, `[0, 0]`, `[1, 0, -1]`, `[1, 0.5, 0.5, -1]`).
+    pub results: Vec<f64>,
+    /// Each seat's timeouts recorded in this game.
+    pub timeouts: Vec<u32>,
+    /// Whether each seat forfeited this game (too many timeouts).
+    pub forfeited: Vec<bool>,
+}
+
+/// Points per opponent: a game is scored pairwise, seat against seat, and
+/// each seat earns these for each other seat it beat, drew or lost to.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schema(example = json!({"win": 1.0, "draw": 0.5, "loss": 0.0}))]
+pub struct Points {
+    /// For each opponent with a lower result; default 1.
+    #[schema(example = 1.0)]
+    pub win: f64,
+    /// For each opponent with an equal result; default 0.5.
+    #[schema(example = 0.5)]
+    pub draw: f64,
+    /// For each opponent with a higher result; default 0.
+    #[schema(example = 0.0)]
+    pub loss: f64,
+}
+
+impl Default for Points {
+    /// Win 1, draw 0.5, loss 0.
+    fn default() -> Points {
+        Points {
+            win: 1.0,
+            draw: 0.5,
+            loss: 0.0,
+        }
+    }
+}
+
+/// A tournament's standings: the ranked table and the cross table.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Standings {
+    /// One row per entrant, ranked: points descending, then rating
+    /// descending, then entrant index.
+    pub rows: Vec<StandingRow>,
+    /// One row per entrant, in entrant order: its results against each
+    /// entrant it met.
+    pub cross_table: Vec<CrossRow>,
+    /// The finished games counted.
+    #[schema(example = 12)]
+    pub games_counted: usize,
+    /// The points per opponent used.
+    pub points: Points,
+    /// The rating system: `weng_lin`, Weng-Lin (a Bayesian approximation
+    /// like TrueSkill) as computed by the `skillratings` crate. A rating is
+    /// the estimated skill (mu, 25 at the start) and its uncertainty the
+    /// standard deviation of that estimate (sigma, 25/3 ≈ 8.333 at the
+    /// start), which shrinks as an entrant plays.
+    #[schema(example = "weng_lin")]
+    pub rating_system: String,
+}
+
+/// One entrant's line of the standings.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StandingRow {
+    /// The rank, from 1; entrants equal on points and rating share a rank.
+    #[schema(example = 1)]
+    pub rank: usize,
+    /// The entrant's index in the tournament.
+    #[schema(example = 0)]
+    pub entrant: usize,
+    /// Its display name.
+    #[schema(example = "alice")]
+    pub name: String,
+    /// Who plays it.
+    pub kind: SeatKind,
+    /// Finished games it played.
+    #[schema(example = 4)]
+    pub games: u32,
+    /// Opponents it beat, counted pairwise per game (for 2-player games,
+    /// games won).
+    #[schema(example = 3)]
+    pub wins: u32,
+    /// Opponents it drew with, counted pairwise per game.
+    #[schema(example = 0)]
+    pub draws: u32,
+    /// Opponents it lost to, counted pairwise per game.
+    #[schema(example = 1)]
+    pub losses: u32,
+    /// Its points: `wins·win + draws·draw + losses·loss`.
+    #[schema(example = 3.0)]
+    pub points: f64,
+    /// Timeouts recorded in its finished games.
+    #[schema(example = 0)]
+    pub timeouts: u32,
+    /// Finished games it forfeited (too many timeouts).
+    #[schema(example = 0)]
+    pub forfeits: u32,
+    /// Its Weng-Lin rating (mu): the estimated skill, 25 at the start.
+    #[schema(example = 27.635)]
+    pub rating: f64,
+    /// The uncertainty of its rating (Weng-Lin sigma): 25/3 ≈ 8.333 at the
+    /// start, smaller as it plays.
+    #[schema(example = 7.171)]
+    pub uncertainty: f64,
+}
+
+/// One entrant's row of the cross table.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CrossRow {
+    /// The entrant's index in the tournament.
+    #[schema(example = 0)]
+    pub entrant: usize,
+    /// Its display name.
+    #[schema(example = "alice")]
+    pub name: String,
+    /// One cell per other entrant that it met at least once, in entrant
+    /// order.
+    pub against: Vec<CrossCell>,
+}
+
+/// An entrant's results against one opponent.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CrossCell {
+    /// The opponent's entrant index.
+    #[schema(example = 1)]
+    pub opponent: usize,
+    /// Finished games both played in.
+    #[schema(example = 2)]
+    pub games: u32,
+    /// The points this entrant scored against that opponent in those games
+    /// (pairwise).
+    #[schema(example = 1.5)]
+    pub points: f64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    points: f64,
+    timeouts: u32,
+    forfeits: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Meeting {
+    games: u32,
+    points: f64,
+}
+
+/// The standings of `entrants` after `games`, scored with `points` (see the
+/// module documentation for the rules). Entrants are identified by
+/// [`EntrantRef::entrant`]; a repeated index keeps its first entry.
+pub fn compute(entrants: &[EntrantRef], games: &[FinishedGame], points: Points) -> Standings {
+    let mut order: Vec<&EntrantRef> = entrants.iter().collect();
+    order.sort_by_key(|e| e.entrant); // stable: the first of a repeated index stays first
+    order.dedup_by_key(|e| e.entrant);
+    let slot: BTreeMap<usize, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(slot, e)| (e.entrant, slot))
+        .collect();
+    let n = order.len();
+
+    let mut counted: Vec<&FinishedGame> = games.iter().filter(|g| usable(g, &slot)).collect();
+    counted.sort_by_key(|g| g.game); // stable: equal indices keep their order
+
+    let mut tallies = vec![Tally::default(); n];
+    let mut meetings = vec![vec![Meeting::default(); n]; n];
+    let mut ratings = vec![WengLinRating::new(); n];
+    let config = WengLinConfig::new();
+
+    for game in &counted {
+        let seats: Vec<usize> = game.entrants.iter().map(|e| slot[e]).collect();
+        for (seat, &a) in seats.iter().enumerate() {
+            let tally = &mut tallies[a];
+            tally.games += 1;
+            tally.timeouts += game.timeouts[seat];
+            tally.forfeits += u32::from(game.forfeited[seat]);
+        }
+        for i in 0..seats.len() {
+            for j in i + 1..seats.len() {
+                let (a, b) = (seats[i], seats[j]);
+                let (to_a, to_b) = match game.results[i].total_cmp(&game.results[j]) {
+                    Ordering::Greater => {
+                        tallies[a].wins += 1;
+                        tallies[b].losses += 1;
+                        (points.win, points.loss)
+                    }
+                    Ordering::Less => {
+                        tallies[a].losses += 1;
+                        tallies[b].wins += 1;
+                        (points.loss, points.win)
+                    }
+                    Ordering::Equal => {
+                        tallies[a].draws += 1;
+                        tallies[b].draws += 1;
+                        (points.draw, points.draw)
+                    }
+                };
+                tallies[a].points += to_a;
+                tallies[b].points += to_b;
+                meetings[a][b].games += 1;
+                meetings[a][b].points += to_a;
+                meetings[b][a].games += 1;
+                meetings[b][a].points += to_b;
+            }
+        }
+        let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&a| [ratings[a]]).collect();
+        let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(&game.results)
+            .map(|(team, &result)| {
+                let above = game.results.iter().filter(|&&r| r > result).count();
+                (&team[..], MultiTeamOutcome::new(1 + above))
+            })
+            .collect();
+        let updated = weng_lin_multi_team(&ranked, &config);
+        for (&a, team) in seats.iter().zip(updated) {
+            ratings[a] = team[0];
+        }
+    }
+
+    let mut ranked: Vec<usize> = (0..n).collect();
+    ranked.sort_by(|&a, &b| {
+        tallies[b]
+            .points
+            .total_cmp(&tallies[a].points)
+            .then(ratings[b].rating.total_cmp(&ratings[a].rating))
+            .then(order[a].entrant.cmp(&order[b].entrant))
+    });
+    let mut rows: Vec<StandingRow> = Vec::with_capacity(n);
+    for (place, &a) in ranked.iter().enumerate() {
+        let rank = match rows.last() {
+            Some(previous)
+                if previous.points == tallies[a].points && previous.rating == ratings[a].rating =>
+            {
+                previous.rank
+            }
+            _ => place + 1,
+        };
+        let tally = tallies[a];
+        rows.push(StandingRow {
+            rank,
+            entrant: order[a].entrant,
+            name: order[a].name.clone(),
+            kind: order[a].kind,
+            games: tally.games,
+            wins: tally.wins,
+            draws: tally.draws,
+            losses: tally.losses,
+            points: tally.points,
+            timeouts: tally.timeouts,
+            forfeits: tally.forfeits,
+            rating: ratings[a].rating,
+            uncertainty: ratings[a].uncertainty,
+        });
+    }
+
+    let cross_table = (0..n)
+        .map(|a| CrossRow {
+            entrant: order[a].entrant,
+            name: order[a].name.clone(),
+            against: (0..n)
+                .filter(|&b| b != a && meetings[a][b].games > 0)
+                .map(|b| CrossCell {
+                    opponent: order[b].entrant,
+                    games: meetings[a][b].games,
+                    points: meetings[a][b].points,
+                })
+                .collect(),
+        })
+        .collect();
+
+    Standings {
+        rows,
+        cross_table,
+        games_counted: counted.len(),
+        points,
+        rating_system: RATING_SYSTEM.to_owned(),
+    }
+}
+
+/// Whether `game` is counted (see the module documentation).
+fn usable(game: &FinishedGame, slot: &BTreeMap<usize, usize>) -> bool {
+    let seats = game.entrants.len();
+    let mut seen = std::collections::BTreeSet::new();
+    seats >= 2
+        && game.results.len() == seats
+        && game.timeouts.len() == seats
+        && game.forfeited.len() == seats
+        && game.results.iter().all(|r| r.is_finite())
+        && game
+            .entrants
+            .iter()
+            .all(|e| slot.contains_key(e) && seen.insert(*e))
+}
+
+/// The standings as CSV (RFC 4180, lines ended by `\r\n`, the last one
+/// too): the header `rank,entrant,name,kind,games,wins,draws,losses,points,
+/// timeouts,forfeits,rating,uncertainty` and one column `vs <name>` per
+/// entrant in entrant order, then one line per row in rank order. A `vs`
+/// column holds the points scored against that entrant, empty for the
+/// entrant itself and for entrants never met. Points are printed in their
+/// shortest exact form (`1`, `0.5`, `2.5`), rating and uncertainty with 3
+/// decimals. Fields holding a comma, a quote, CR or LF are quoted, inner
+/// quotes doubled.
+pub fn to_csv(standings: &Standings) -> String {
+    let mut out = String::new();
+    let mut header: Vec<String> = [
+        "rank",
+        "entrant",
+        "name",
+        "kind",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "points",
+        "timeouts",
+        "forfeits",
+        "rating",
+        "uncertainty",
+    ]
+    .iter()
+    .map(|h| (*h).to_owned())
+    .collect();
+    header.extend(
+        standings
+            .cross_table
+            .iter()
+            .map(|c| format!("vs {}", c.name)),
+    );
+    write_line(&mut out, &header);
+    for row in &standings.rows {
+        let mut fields = vec![
+            row.rank.to_string(),
+            row.entrant.to_string(),
+            row.name.clone(),
+            match row.kind {
+                SeatKind::Open => "open",
+                SeatKind::Bot => "bot",
+            }
+            .to_owned(),
+            row.games.to_string(),
+            row.wins.to_string(),
+            row.draws.to_string(),
+            row.losses.to_string(),
+            row.points.to_string(),
+            row.timeouts.to_string(),
+            row.forfeits.to_string(),
+            format!("{:.3}", row.rating),
+            format!("{:.3}", row.uncertainty),
+        ];
+        let against = standings
+            .cross_table
+            .iter()
+            .find(|c| c.entrant == row.entrant)
+            .map(|c| c.against.as_slice())
+            .unwrap_or_default();
+        fields.extend(standings.cross_table.iter().map(|column| {
+            against
+                .iter()
+                .find(|cell| cell.opponent == column.entrant && column.entrant != row.entrant)
+                .map(|cell| cell.points.to_string())
+                .unwrap_or_default()
+        }));
+        write_line(&mut out, &fields);
+    }
+    out
+}
+
+fn write_line(out: &mut String, fields: &[String]) {
+    for (i, field) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if field.contains([',', '"', '\r', '\n']) {
+            let _ = write!(out, "\"{}\"", field.replace('"', "\"\""));
+        } else {
+            out.push_str(field);
+        }
+    }
+    out.push_str("\r\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entrant(entrant: usize, name: &str) -> EntrantRef {
+        EntrantRef {
+            entrant,
+            name: name.to_owned(),
+            kind: if entrant % 2 == 0 {
+                SeatKind::Open
+            } else {
+                SeatKind::Bot
+            },
+        }
+    }
+
+    fn entrants(names: &[&str]) -> Vec<EntrantRef> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| entrant(i, name))
+            .collect()
+    }
+
+    fn game(game: usize, seats: &[usize], results: &[f64]) -> FinishedGame {
+        FinishedGame {
+            game,
+            entrants: seats.to_vec(),
+            results: results.to_vec(),
+            timeouts: vec![0; seats.len()],
+            forfeited: vec![false; seats.len()],
+        }
+    }
+
+    fn row(standings: &Standings, entrant: usize) -> &StandingRow {
+        standings
+            .rows
+            .iter()
+            .find(|r| r.entrant == entrant)
+            .expect("a row per entrant")
+    }
+
+    /// A mixed schedule: 2-, 3- and 4-player games, decided and drawn pairs.
+    fn schedule() -> Vec<FinishedGame> {
+        vec![
+            game(0, &[0, 1], &[1.0, -1.0]),
+            game(1, &[2, 3], &[0.0, 0.0]),
+            game(2, &[0, 2, 3], &[1.0, 0.0, -1.0]),
+            game(3, &[1, 2, 3, 0], &[1.0, 0.5, 0.5, -1.0]),
+            game(4, &[3, 1], &[1.0, -1.0]),
+            game(5, &[0, 1, 2, 3], &[0.0, 0.0, 0.0, 0.0]),
+        ]
+    }
+
+    #[test]
+    fn points_add_up() {
+        let points = Points {
+            win: 3.0,
+            draw: 1.0,
+            loss: -0.5,
+        };
+        let games = schedule();
+        let standings = compute(&entrants(&["a", "b", "c", "d"]), &games, points);
+        let mut expected = 0.0;
+        for g in &games {
+            for i in 0..g.results.len() {
+                for j in i + 1..g.results.len() {
+                    expected += if g.results[i] == g.results[j] {
+                        2.0 * points.draw
+                    } else {
+                        points.win + points.loss
+                    };
+                }
+            }
+        }
+        let total: f64 = standings.rows.iter().map(|r| r.points).sum();
+        assert_eq!(total, expected);
+        let wins: u32 = standings.rows.iter().map(|r| r.wins).sum();
+        let losses: u32 = standings.rows.iter().map(|r| r.losses).sum();
+        assert_eq!(wins, losses);
+        for r in &standings.rows {
+            let own = f64::from(r.wins) * points.win
+                + f64::from(r.draws) * points.draw
+                + f64::from(r.losses) * points.loss;
+            assert_eq!(r.points, own, "{}", r.name);
+        }
+        assert_eq!(standings.games_counted, games.len());
+    }
+
+    #[test]
+    fn two_player_win_draw_loss() {
+        // a beats b, a draws c, c beats a, b beats c.
+        let mut games = vec![
+            game(0, &[0, 1], &[1.0, -1.0]),
+            game(1, &[2, 0], &[0.0, 0.0]),
+            game(2, &[0, 2], &[-1.0, 1.0]),
+            game(3, &[1, 2], &[1.0, -1.0]),
+        ];
+        games[2].timeouts = vec![2, 0];
+        games[2].forfeited = vec![true, false];
+        let standings = compute(&entrants(&["a", "b", "c"]), &games, Points::default());
+        let a = row(&standings, 0);
+        assert_eq!(
+            (a.games, a.wins, a.draws, a.losses, a.points),
+            (3, 1, 1, 1, 1.5)
+        );
+        assert_eq!((a.timeouts, a.forfeits), (2, 1));
+        let b = row(&standings, 1);
+        assert_eq!(
+            (b.games, b.wins, b.draws, b.losses, b.points),
+            (2, 1, 0, 1, 1.0)
+        );
+        assert_eq!((b.timeouts, b.forfeits), (0, 0));
+        let c = row(&standings, 2);
+        assert_eq!(
+            (c.games, c.wins, c.draws, c.losses, c.points),
+            (3, 1, 1, 1, 1.5)
+        );
+        assert_eq!(standings.rows[2].entrant, 1, "b is last on points");
+        assert_eq!(standings.rows[2].rank, 3);
+        assert_eq!(standings.games_counted, 4);
+    }
+
+    #[test]
+    fn four_player_ranking_game_gives_places() {
+        let names = entrants(&["a", "b", "c", "d"]);
+        let standings = compute(
+            &names,
+            &[game(0, &[2, 0, 3, 1], &[1.0, 0.0, -1.0, 0.5])],
+            Points::default(),
+        );
+        let by_rank: Vec<(usize, usize, f64)> = standings
+            .rows
+            .iter()
+            .map(|r| (r.rank, r.entrant, r.points))
+            .collect();
+        assert_eq!(
+            by_rank,
+            [(1, 2, 3.0), (2, 1, 2.0), (3, 0, 1.0), (4, 3, 0.0)]
+        );
+        let first = row(&standings, 2);
+        assert_eq!((first.wins, first.draws, first.losses), (3, 0, 0));
+
+        // Two seats sharing second place draw with each other.
+        let shared = compute(
+            &names,
+            &[game(0, &[0, 1, 2, 3], &[1.0, 0.5, 0.5, -1.0])],
+            Points::default(),
+        );
+        let points: Vec<f64> = (0..4).map(|e| row(&shared, e).points).collect();
+        assert_eq!(points, [3.0, 1.5, 1.5, 0.0]);
+        let b = row(&shared, 1);
+        assert_eq!((b.wins, b.draws, b.losses), (1, 1, 1));
+        let c = row(&shared, 2);
+        assert_eq!(b.rank, c.rank, "equal points and rating share a rank");
+        assert_eq!(b.rating, c.rating);
+        assert_eq!(b.rank, 2);
+        assert_eq!(row(&shared, 3).rank, 4);
+    }
+
+    #[test]
+    fn cross_table_is_symmetric() {
+        let games = schedule();
+        let points = Points::default();
+        let standings = compute(&entrants(&["a", "b", "c", "d"]), &games, points);
+        assert_eq!(standings.cross_table.len(), 4);
+        let mut pairs = 0;
+        for row in &standings.cross_table {
+            let opponents: Vec<usize> = row.against.iter().map(|c| c.opponent).collect();
+            assert!(opponents.windows(2).all(|w| w[0] < w[1]), "entrant order");
+            assert!(!opponents.contains(&row.entrant), "not against itself");
+            for cell in &row.against {
+                let back = standings.cross_table[cell.opponent]
+                    .against
+                    .iter()
+                    .find(|c| c.opponent == row.entrant)
+                    .expect("the opponent met it too");
+                assert_eq!(cell.games, back.games);
+                pairs += 1;
+            }
+        }
+        assert_eq!(pairs, 12, "everyone met everyone");
+        let cell = |a: usize, b: usize| {
+            standings.cross_table[a]
+                .against
+                .iter()
+                .find(|c| c.opponent == b)
+                .unwrap()
+                .clone()
+        };
+        // a and b met in games 0, 3 and 5: a won, lost, drew.
+        assert_eq!(cell(0, 1).games, 3);
+        assert_eq!((cell(0, 1).points, cell(1, 0).points), (1.5, 1.5));
+
+        // Without draws, each pair's points add up to games·(win+loss).
+        let decided = vec![
+            game(0, &[0, 1], &[1.0, -1.0]),
+            game(1, &[0, 1, 2], &[-1.0, 1.0, 0.0]),
+            game(2, &[2, 0], &[1.0, -1.0]),
+        ];
+        let points = Points {
+            win: 2.0,
+            draw: 1.0,
+            loss: 0.25,
+        };
+        let standings = compute(&entrants(&["a", "b", "c", "d"]), &decided, points);
+        for row in &standings.cross_table {
+            for cell in &row.against {
+                let back = standings.cross_table[cell.opponent]
+                    .against
+                    .iter()
+                    .find(|c| c.opponent == row.entrant)
+                    .unwrap();
+                assert_eq!(
+                    cell.points + back.points,
+                    f64::from(cell.games) * (points.win + points.loss)
+                );
+            }
+        }
+        assert!(
+            standings.cross_table[3].against.is_empty(),
+            "d never played"
+        );
+    }
+
+    #[test]
+    fn winner_rating_rises_and_uncertainty_falls() {
+        let standings = compute(
+            &entrants(&["a", "b"]),
+            &[game(0, &[1, 0], &[1.0, -1.0])],
+            Points::default(),
+        );
+        let start = WengLinRating::new();
+        let winner = row(&standings, 1);
+        let loser = row(&standings, 0);
+        assert!(winner.rating > start.rating);
+        assert!(winner.uncertainty < start.uncertainty);
+        assert!(loser.rating < start.rating);
+        assert!(loser.uncertainty < start.uncertainty);
+        assert_eq!(standings.rows[0].entrant, 1);
+        assert_eq!(standings.rating_system, "weng_lin");
+    }
+
+    #[test]
+    fn ratings_follow_schedule_order_and_are_deterministic() {
+        let names = entrants(&["a", "b", "c", "d"]);
+        let games = schedule();
+        let once = compute(&names, &games, Points::default());
+        let mut shuffled = games.clone();
+        shuffled.reverse();
+        let again = compute(&names, &shuffled, Points::default());
+        for (x, y) in once.rows.iter().zip(&again.rows) {
+            assert_eq!(
+                (x.rank, x.entrant, x.points, x.rating, x.uncertainty),
+                (y.rank, y.entrant, y.points, y.rating, y.uncertainty)
+            );
+        }
+        assert_eq!(to_csv(&once), to_csv(&again));
+        // Order matters to Weng-Lin: a loss then a win is not a win then a loss.
+        let forward = compute(
+            &names,
+            &[
+                game(0, &[0, 1], &[1.0, -1.0]),
+                game(1, &[0, 1], &[-1.0, 1.0]),
+            ],
+            Points::default(),
+        );
+        let backward = compute(
+            &names,
+            &[
+                game(1, &[0, 1], &[1.0, -1.0]),
+                game(0, &[0, 1], &[-1.0, 1.0]),
+            ],
+            Points::default(),
+        );
+        assert!(row(&forward, 0).rating < row(&backward, 0).rating);
+    }
+
+    #[test]
+    fn csv_quotes_names() {
+        let names = vec![entrant(0, "Smith, \"Ace\""), entrant(1, "bob")];
+        let standings = compute(&names, &[game(0, &[0, 1], &[1.0, -1.0])], Points::default());
+        let csv = to_csv(&standings);
+        let lines: Vec<&str> = csv.split_terminator("\r\n").collect();
+        assert!(csv.ends_with("\r\n"));
+        assert_eq!(lines.len(), 3);
+        assert_eq!(
+            lines[0],
+            "rank,entrant,name,kind,games,wins,draws,losses,points,timeouts,forfeits,\
+             rating,uncertainty,\"vs Smith, \"\"Ace\"\"\",vs bob"
+        );
+        let winner = row(&standings, 0);
+        assert_eq!(
+            lines[1],
+            format!(
+                "1,0,\"Smith, \"\"Ace\"\"\",open,1,1,0,0,1,0,0,{:.3},{:.3},,1",
+                winner.rating, winner.uncertainty
+            )
+        );
+        assert!(lines[2].starts_with("2,1,bob,bot,1,0,0,1,0,0,0,"));
+        assert!(lines[2].ends_with(",0,"), "{}", lines[2]);
+    }
+
+    #[test]
+    fn entrant_without_games() {
+        let names = entrants(&["a", "b", "idle"]);
+        let standings = compute(&names, &[game(0, &[0, 1], &[0.0, 0.0])], Points::default());
+        let idle = row(&standings, 2);
+        assert_eq!(
+            (idle.games, idle.wins, idle.draws, idle.losses, idle.points),
+            (0, 0, 0, 0, 0.0)
+        );
+        let start = WengLinRating::new();
+        assert_eq!(
+            (idle.rating, idle.uncertainty),
+            (start.rating, start.uncertainty)
+        );
+        assert_eq!(idle.rank, 3);
+        assert!(standings.cross_table[2].against.is_empty());
+        let csv = to_csv(&standings);
+        let line = csv.lines().find(|l| l.contains(",idle,")).unwrap();
+        assert_eq!(line, "3,2,idle,open,0,0,0,0,0,0,0,25.000,8.333,,,");
+        // Draws share a rank only if the ratings agree too: a and b drew
+        // from equal starts, so they do.
+        assert_eq!(row(&standings, 0).rank, 1);
+        assert_eq!(row(&standings, 1).rank, 1);
+    }
+
+    #[test]
+    fn malformed_games_are_skipped() {
+        let names = entrants(&["a", "b"]);
+        let mut short = game(1, &[0, 1], &[1.0, -1.0]);
+        short.timeouts.pop();
+        let games = vec![
+            game(0, &[0, 1], &[1.0, -1.0]),
+            short,
+            game(2, &[0, 7], &[1.0, -1.0]),
+            game(3, &[0, 0], &[1.0, -1.0]),
+            game(4, &[0, 1], &[f64::NAN, -1.0]),
+            game(5, &[0], &[1.0]),
+        ];
+        let standings = compute(&names, &games, Points::default());
+        assert_eq!(standings.games_counted, 1);
+        assert_eq!(row(&standings, 0).games, 1);
+    }
+}
