@@ -114,6 +114,7 @@ impl ServerConfig {
         (name = "matches", description = "Stored matches: seats, tokens, moves, long-poll, history, export"),
         (name = "bots", description = "Bots: a move chosen by search on a stateless position"),
         (name = "solitaire", description = "Shortest solitaire crossings, proven shortest: answered while the client waits, or as jobs polled for progress"),
+        (name = "tournaments", description = "Tournaments: entrants with one token each, round robins and gauntlets played by the server, deadlines, events, standings with ratings"),
     ),
     modifiers(&Servers, &Security)
 )]
@@ -147,7 +148,11 @@ impl Modify for Security {
         );
         components.add_security_scheme(
             "admin_token",
-            bearer("The match creator's token, given once when the match is created"),
+            bearer("The creator's token of a match or a tournament, given once when it is created (a tournament's also abandons its games)"),
+        );
+        components.add_security_scheme(
+            "entrant_token",
+            bearer("A tournament entrant's token, given once when the tournament is created: it plays all the entrant's games"),
         );
         components.add_security_scheme(
             "admin_key",
@@ -208,6 +213,7 @@ fn routes_app(
         .configure(routes::bots::configure)
         .configure(routes::solitaire::configure)
         .configure(routes::solitaire_jobs::configure)
+        .configure(routes::tournaments::configure)
         .configure(metrics::configure)
 }
 
@@ -327,12 +333,14 @@ pub fn app_configured(
     clients::document(&mut api);
     let routes = web::Data::new(RouteTable::new(&api));
     let runner = matches::runner::BotRunner::new(store.clone(), heavy.pool.clone());
+    let tournaments = tournaments::director::Tournaments::of(&store, &heavy.pool);
     let app = match config.admin_key {
         Some(key) => app.app_data(web::Data::new(key)),
         None => app,
     };
     app.app_data(routes)
         .app_data(web::Data::new(runner))
+        .app_data(web::Data::new(tournaments))
         .app_data(web::Data::new(config.limits))
         .app_data(web::Data::new(config.metrics))
         .app_data(web::Data::new(store))

@@ -21,7 +21,7 @@ use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use crate::matches::dto::{
     CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_PAGE,
     MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
-    NewMatchRequest, SeatKind, SeatToken, WaitQuery,
+    NewMatchRequest, SeatKind, SeatToken, WaitQuery, is_valid_name,
 };
 use crate::matches::game;
 use crate::matches::runner::BotRunner;
@@ -96,8 +96,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
     let Some(name) = name else {
         return Ok(format!("seat {seat}"));
     };
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+    if !is_valid_name(name) {
         return Err(ApiError::unprocessable(
             "invalid_seat_name",
             format!(

@@ -1,0 +1,741 @@
+//! Tournaments: create, list, read, the schedule, the standings (JSON and
+//! CSV), an entrant's long-poll for its turns, the event stream, and
+//! start / pause / abandon for the admin token.
+//!
+//! Entrants move with `POST /v1/matches/{id}/moves` and their entrant
+//! token (each tournament game is a stored match whose open seats carry
+//! the entrant's token).
+
+use std::time::{Duration, Instant};
+
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use futures_util::stream;
+use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::admin::Admin;
+use crate::clients::LongPollSlot;
+use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
+use crate::matches::dto::{DEFAULT_WAIT_MS, MAX_NAME_CHARS, MAX_PAGE, MAX_WAIT_MS, is_valid_name};
+use crate::matches::tokens::{bearer, new_token, random_u64};
+use crate::store::Store;
+use crate::tournaments::director::Tournaments;
+use crate::tournaments::dto::{
+    CreatedTournament, DEFAULT_CONCURRENCY, DEFAULT_MAX_TIMEOUTS, DEFAULT_MOVE_MS, EntrantToken,
+    EntrantTurns, MAX_CONCURRENCY, MAX_ENTRANTS, MAX_GAMES, MAX_MOVE_MS, MIN_MOVE_MS,
+    NewTournament, NewTournamentRequest, TournamentEvent, TournamentGames, TournamentList,
+    TournamentListQuery, TournamentStatus, TournamentView, TurnsQuery,
+};
+use crate::tournaments::logic::{self, Action, Plan};
+use crate::tournaments::schedule::{self, Format};
+use crate::tournaments::standings::{self, Standings};
+use crate::tournaments::storage::EntrantRow;
+use sternhalma::wire::whole::Object;
+
+/// Registers this module's routes.
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .service(create_tournament)
+        .service(list_tournaments)
+        .service(get_tournament)
+        .service(tournament_games)
+        .service(standings_json)
+        .service(standings_csv)
+        .service(entrant_turns)
+        .service(tournament_events)
+        .service(start_tournament)
+        .service(pause_tournament)
+        .service(abandon_tournament);
+}
+
+/// The longest name of a tournament.
+const MAX_TOURNAMENT_NAME_CHARS: usize = 80;
+/// The most games per group.
+const MAX_GAMES_PER_PAIRING: u32 = 1_000;
+/// The most timeouts before a forfeit.
+const MAX_MAX_TIMEOUTS: u32 = 100;
+/// A comment line sent on an idle event stream, so that proxies keep it.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+fn tournament_id(id: u64) -> Result<i64, ApiError> {
+    i64::try_from(id).map_err(|_| ApiError::not_found(format!("no tournament {id}")))
+}
+
+fn setting(
+    name: &str,
+    value: Option<u32>,
+    default: u32,
+    range: (u32, u32),
+) -> Result<u32, ApiError> {
+    let value = value.unwrap_or(default);
+    if !(range.0..=range.1).contains(&value) {
+        return Err(ApiError::unprocessable(
+            "invalid_setting",
+            format!("{name} must be {} to {}, not {value}", range.0, range.1),
+        ));
+    }
+    Ok(value)
+}
+
+/// Validates a creation request into a plan and the open entrants'
+/// tokens.
+fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), ApiError> {
+    let name = request.name.unwrap_or_else(|| "tournament".to_owned());
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_TOURNAMENT_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(ApiError::unprocessable(
+            "invalid_name",
+            format!(
+                "a tournament's name has 1 to {MAX_TOURNAMENT_NAME_CHARS} characters and no control characters"
+            ),
+        ));
+    }
+    let game = sternhalma::wire::new_game(&serde_json::Value::Object(request.game))?;
+    let max_plies = match request.max_plies {
+        None => game.program_move_limit(),
+        Some(limit) => limit,
+    };
+    let start = game.with_max_plies(max_plies).start()?;
+    let players = start.layout().player_count();
+    if !(2..=6).contains(&players) {
+        return Err(ApiError::unprocessable(
+            "players_per_game",
+            format!("a tournament game has 2 to 6 players; this layout has {players}"),
+        ));
+    }
+    let format = request.format.unwrap_or(Format::RoundRobin);
+    let games_per_pairing = setting(
+        "games_per_pairing",
+        request.games_per_pairing,
+        players as u32,
+        (1, MAX_GAMES_PER_PAIRING),
+    )?;
+    let move_ms = setting(
+        "move_ms",
+        request.move_ms,
+        DEFAULT_MOVE_MS,
+        (MIN_MOVE_MS, MAX_MOVE_MS),
+    )?;
+    let max_timeouts = setting(
+        "max_timeouts",
+        request.max_timeouts,
+        DEFAULT_MAX_TIMEOUTS,
+        (1, MAX_MAX_TIMEOUTS),
+    )?;
+    let concurrency = setting(
+        "concurrency",
+        request.concurrency,
+        DEFAULT_CONCURRENCY,
+        (1, MAX_CONCURRENCY),
+    )?;
+    let points = request.points.unwrap_or_default();
+    if ![points.win, points.draw, points.loss]
+        .iter()
+        .all(|p| p.is_finite())
+    {
+        return Err(ApiError::unprocessable(
+            "invalid_setting",
+            "points must be finite numbers",
+        ));
+    }
+    let mut entrants = Vec::new();
+    let mut tokens = Vec::new();
+    if format == Format::Gauntlet {
+        if players != 2 {
+            return Err(ApiError::unprocessable(
+                "gauntlet_players",
+                format!(
+                    "a gauntlet is played one against one (a two-player layout), not {players} players"
+                ),
+            ));
+        }
+        let mut reference = request.reference.map_or_else(
+            || crate::bots::BotSpec {
+                kind: "greedy".to_owned(),
+                seed: None,
+                nodes: None,
+                millis: None,
+                depth: None,
+            },
+            |Object(spec)| spec,
+        );
+        reference.validate()?;
+        reference.seed = Some(reference.seed.map_or_else(random_u64, Ok)?);
+        entrants.push(EntrantRow {
+            entrant: 0,
+            name: format!("reference ({})", reference.kind),
+            bot: Some(reference),
+            token_hash: None,
+            reference: true,
+        });
+    } else if request.reference.is_some() {
+        return Err(ApiError::unprocessable(
+            "reference_not_allowed",
+            "only a gauntlet has a reference bot",
+        ));
+    }
+    if request.entrants.len() > MAX_ENTRANTS {
+        return Err(ApiError::unprocessable(
+            "too_many_entrants",
+            format!(
+                "a tournament has at most {MAX_ENTRANTS} entrants, not {}",
+                request.entrants.len()
+            ),
+        ));
+    }
+    for Object(entrant) in request.entrants {
+        let number = entrants.len();
+        if !is_valid_name(&entrant.name) {
+            return Err(ApiError::unprocessable(
+                "invalid_entrant_name",
+                format!(
+                    "entrant {number}: a name has 1 to {MAX_NAME_CHARS} characters and no control characters"
+                ),
+            ));
+        }
+        if entrants.iter().any(|e: &EntrantRow| e.name == entrant.name) {
+            return Err(ApiError::unprocessable(
+                "duplicate_entrant_name",
+                format!(
+                    "two entrants are named {:?}; names must differ",
+                    entrant.name
+                ),
+            ));
+        }
+        match entrant.bot {
+            Some(Object(mut spec)) => {
+                spec.validate()?;
+                spec.seed = Some(spec.seed.map_or_else(random_u64, Ok)?);
+                entrants.push(EntrantRow {
+                    entrant: number,
+                    name: entrant.name,
+                    bot: Some(spec),
+                    token_hash: None,
+                    reference: false,
+                });
+            }
+            None => {
+                let (token, hash) = new_token()?;
+                tokens.push(EntrantToken {
+                    entrant: number,
+                    name: entrant.name.clone(),
+                    token,
+                });
+                entrants.push(EntrantRow {
+                    entrant: number,
+                    name: entrant.name,
+                    bot: None,
+                    token_hash: Some(hash.to_vec()),
+                    reference: false,
+                });
+            }
+        }
+    }
+    let (playing, reference): (Vec<usize>, Option<usize>) = match format {
+        Format::Gauntlet => ((1..entrants.len()).collect(), Some(0)),
+        Format::RoundRobin => ((0..entrants.len()).collect(), None),
+    };
+    let needed = if format == Format::Gauntlet {
+        1
+    } else {
+        players
+    };
+    if playing.len() < needed {
+        return Err(ApiError::unprocessable(
+            "too_few_entrants",
+            format!(
+                "this tournament needs at least {needed} entrants, not {}",
+                playing.len()
+            ),
+        ));
+    }
+    let count = schedule::count(format, playing.len(), players, games_per_pairing as usize);
+    if count > MAX_GAMES {
+        return Err(ApiError::unprocessable(
+            "too_many_games",
+            format!(
+                "the schedule would have {count} games; at most {MAX_GAMES}: fewer entrants or fewer games per pairing"
+            ),
+        ));
+    }
+    let games = schedule::games(
+        format,
+        &playing,
+        reference,
+        players,
+        games_per_pairing as usize,
+    );
+    Ok((
+        Plan {
+            name,
+            start,
+            format,
+            games_per_pairing,
+            move_ms,
+            max_timeouts,
+            concurrency,
+            points,
+            status: if request.start == Some(true) {
+                TournamentStatus::Running
+            } else {
+                TournamentStatus::Waiting
+            },
+            entrants,
+            schedule: games,
+        },
+        tokens,
+    ))
+}
+
+/// Creates a tournament: the game, the format, the entrants, the clock.
+/// The answer holds, once only, the admin token and one token per open
+/// entrant; the server keeps only their hashes. It starts waiting (no game
+/// is played) until the admin token starts it, or at once with
+/// `"start": true`.
+#[utoipa::path(
+    tag = "tournaments",
+    request_body = NewTournament,
+    security((), ("admin_key" = [])),
+    responses(
+        (status = 201, description = "The tournament, and its tokens (shown only now)", body = CreatedTournament,
+         headers(("Location" = String, description = "The tournament's URL"))),
+        BodyErrors,
+        (status = 401, description = "On a server with an admin key (`--admin-key`): no token (`missing_token`) or not a bearer token (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, layout or rules; a layout of other than 2 to 6 players (`players_per_game`); a bad name (`invalid_name`, `invalid_entrant_name`, `duplicate_entrant_name`); a setting out of range (`invalid_setting`); too few or too many entrants (`too_few_entrants`, `too_many_entrants`); a schedule over 10,000 games (`too_many_games`); a gauntlet of other than two players (`gauntlet_players`); a reference bot outside a gauntlet (`reference_not_allowed`); an unknown bot kind (`unknown_bot`), a `millis` budget (`budget_not_allowed`) or one over the seat caps (`budget_too_large`); a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/tournaments")]
+pub async fn create_tournament(
+    _admin: Admin,
+    store: web::Data<Store>,
+    tournaments: web::Data<Tournaments>,
+    body: web::Json<Object<NewTournamentRequest>>,
+) -> Result<HttpResponse, ApiError> {
+    let (plan, entrant_tokens) = plan(body.into_inner().0)?;
+    let (admin_token, admin_hash) = new_token()?;
+    let id = store
+        .write(move |connection| logic::create(connection, &plan, &admin_hash))
+        .await?;
+    tournaments.tournament_changed(id);
+    let tournament = store.read(move |c| logic::view(c, id)).await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/v1/tournaments/{id}")))
+        .json(CreatedTournament {
+            tournament,
+            admin_token,
+            entrant_tokens,
+        }))
+}
+
+/// Lists tournaments, newest first, optionally only those with one status.
+#[utoipa::path(
+    tag = "tournaments",
+    params(TournamentListQuery),
+    responses(
+        (status = 200, description = "A page of tournaments", body = TournamentList),
+        (status = 400, description = "Malformed query (`malformed_query`): an unknown status, a limit outside 1 to 200, `before` beyond 2^63-1", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/tournaments")]
+pub async fn list_tournaments(
+    store: web::Data<Store>,
+    query: web::Query<TournamentListQuery>,
+) -> Result<web::Json<TournamentList>, ApiError> {
+    let query = query.into_inner();
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request(
+            "malformed_query",
+            format!("limit must be 1 to {MAX_PAGE}"),
+        ));
+    }
+    let before = match query.before {
+        None => i64::MAX,
+        Some(before) => i64::try_from(before).map_err(|_| {
+            ApiError::bad_request("malformed_query", format!("before is at most {}", i64::MAX))
+        })?,
+    };
+    let status = query.status;
+    Ok(web::Json(
+        store
+            .read(move |c| logic::list(c, status, limit, before))
+            .await?,
+    ))
+}
+
+/// A tournament: its settings, entrants and how many games stand where.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentView),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/tournaments/{id}")]
+pub async fn get_tournament(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    let id = tournament_id(id.into_inner())?;
+    Ok(web::Json(store.read(move |c| logic::view(c, id)).await?))
+}
+
+/// The schedule: every game with its seats (entrants), its match once
+/// started, its timeouts and its result naming entrants.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
+    responses(
+        (status = 200, description = "The games, in schedule order", body = TournamentGames),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/tournaments/{id}/games")]
+pub async fn tournament_games(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+) -> Result<web::Json<TournamentGames>, ApiError> {
+    let id = tournament_id(id.into_inner())?;
+    Ok(web::Json(store.read(move |c| logic::games(c, id)).await?))
+}
+
+/// The standings, computed from the stored results of the finished games:
+/// points (pairwise, seat against seat: a win, a draw or a loss against
+/// every other seat of a game, so a ranking game scores by place), games,
+/// timeouts, forfeits, Weng-Lin ratings with their uncertainty, and the
+/// cross-table.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
+    responses(
+        (status = 200, description = "The standings", body = Standings),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/tournaments/{id}/standings")]
+pub async fn standings_json(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+) -> Result<web::Json<Standings>, ApiError> {
+    let id = tournament_id(id.into_inner())?;
+    Ok(web::Json(
+        store.read(move |c| logic::standings(c, id)).await?,
+    ))
+}
+
+/// The standings as CSV (RFC 4180): one row per entrant in rank order,
+/// then one column per entrant with the points scored against it.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
+    responses(
+        (status = 200, description = "The standings as CSV", body = String, content_type = "text/csv"),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/tournaments/{id}/standings.csv")]
+pub async fn standings_csv(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = tournament_id(id.into_inner())?;
+    let table = store.read(move |c| logic::standings(c, id)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"tournament-{id}-standings.csv\""),
+        ))
+        .body(standings::to_csv(&table)))
+}
+
+/// An entrant's long-poll (entrant token): its games waiting for its move
+/// now, each with the position, the legal moves and the time left. Answers
+/// at once when there is one, or when the entrant has no game left
+/// (`done`); else waits up to `timeout_ms` for one and answers an empty
+/// list at the timeout. Post each move to `/v1/matches/{match_id}/moves`
+/// with the same token.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0), TurnsQuery),
+    security(("entrant_token" = [])),
+    responses(
+        (status = 200, description = "The games waiting for the entrant's move (perhaps none)", body = EntrantTurns),
+        (status = 400, description = "Malformed query (`malformed_query`), e.g. `timeout_ms` over 30000", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an open entrant's token of this tournament (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many long-polls open from this client (`too_many_waits`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/tournaments/{id}/turns")]
+pub async fn entrant_turns(
+    store: web::Data<Store>,
+    tournaments: web::Data<Tournaments>,
+    id: web::Path<u64>,
+    query: web::Query<TurnsQuery>,
+    request: HttpRequest,
+    long_poll: LongPollSlot,
+) -> Result<web::Json<EntrantTurns>, ApiError> {
+    let id = tournament_id(id.into_inner())?;
+    let token = bearer(&request)?;
+    let timeout_ms = query.into_inner().timeout_ms.unwrap_or(DEFAULT_WAIT_MS);
+    if timeout_ms > MAX_WAIT_MS {
+        return Err(ApiError::bad_request(
+            "malformed_query",
+            format!("timeout_ms is at most {MAX_WAIT_MS}"),
+        ));
+    }
+    let hub = tournaments.hub();
+    let mut changes = hub.changes(id);
+    let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));
+    let mut slot = None;
+    loop {
+        let mut answer = store.read(move |c| logic::turns(c, id, &token)).await?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        if !answer.turns.is_empty() || answer.done || left.is_zero() {
+            for turn in &mut answer.turns {
+                turn.deadline_ms = hub.deadline_ms(turn.match_id, turn.ply);
+            }
+            return Ok(web::Json(answer));
+        }
+        if slot.is_none() {
+            slot = Some(long_poll.enter()?);
+        }
+        if !matches!(
+            actix_web::rt::time::timeout(left, changes.changed()).await,
+            Ok(Ok(()))
+        ) {
+            // At the timeout: answer what there is now.
+            let mut answer = store.read(move |c| logic::turns(c, id, &token)).await?;
+            for turn in &mut answer.turns {
+                turn.deadline_ms = hub.deadline_ms(turn.match_id, turn.ply);
+            }
+            return Ok(web::Json(answer));
+        }
+    }
+}
+
+/// The event stream's query.
+#[derive(Clone, Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// Close the stream after this many milliseconds (an `EventSource`
+    /// reconnects by itself); absent: when the tournament ends.
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 4294967295.0)]
+    pub max_ms: Option<u32>,
+}
+
+fn sse(event: &TournamentEvent) -> Bytes {
+    let data = serde_json::to_string(event).expect("events serialise");
+    Bytes::from(format!("event: {}\ndata: {data}\n\n", event.name()))
+}
+
+/// Server-Sent Events (`text/event-stream`) of a tournament, for watchers
+/// and boards: first its state (`tournament`), then `game_started`,
+/// `move`, `timeout`, `game_over`, `standings` (after each game) and
+/// `tournament` again at every change of status; the stream ends after
+/// the tournament does. Each event's `data` is the JSON of a
+/// `TournamentEvent`, its `event` field the type. A reader that falls
+/// more than 1,024 events behind gets `lagged` and should read the state
+/// again. A comment line keeps an idle stream open every 15 s.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0), EventsQuery),
+    responses(
+        (status = 200, description = "The event stream", body = TournamentEvent, content_type = "text/event-stream"),
+        (status = 400, description = "Malformed query (`malformed_query`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many long-polls and streams open from this client (`too_many_waits`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/tournaments/{id}/events")]
+pub async fn tournament_events(
+    store: web::Data<Store>,
+    tournaments: web::Data<Tournaments>,
+    id: web::Path<u64>,
+    query: web::Query<EventsQuery>,
+    long_poll: LongPollSlot,
+) -> Result<HttpResponse, ApiError> {
+    let id = tournament_id(id.into_inner())?;
+    let receiver = tournaments.hub().events(id);
+    let view = store.read(move |c| logic::view(c, id)).await?;
+    let over = view.status.is_over();
+    let mut first = vec![sse(&TournamentEvent::Tournament {
+        tournament: Box::new(view),
+    })];
+    if over {
+        let table = store.read(move |c| logic::standings(c, id)).await?;
+        first.push(sse(&TournamentEvent::Standings {
+            standings: Box::new(table),
+        }));
+    }
+    let slot = if over { None } else { long_poll.enter()? };
+    let end = query
+        .into_inner()
+        .max_ms
+        .map(|ms| Instant::now() + Duration::from_millis(u64::from(ms)));
+    let opening = stream::iter(first.into_iter().map(Ok::<Bytes, actix_web::Error>));
+    let state = (receiver, slot, over);
+    let rest = stream::unfold(state, move |(mut receiver, slot, done)| async move {
+        if done {
+            return None;
+        }
+        let left = end.map(|at| at.saturating_duration_since(Instant::now()));
+        if left.is_some_and(|left| left.is_zero()) {
+            return None;
+        }
+        let wait = left.map_or(KEEP_ALIVE, |left| left.min(KEEP_ALIVE));
+        let (bytes, done) = match actix_web::rt::time::timeout(wait, receiver.recv()).await {
+            Err(_) => (Bytes::from_static(b": keep-alive\n\n"), false),
+            Ok(Ok(event)) => {
+                let ends = matches!(&event, TournamentEvent::Tournament { tournament } if tournament.status.is_over());
+                (sse(&event), ends)
+            }
+            Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(skipped))) => {
+                (sse(&TournamentEvent::Lagged { skipped }), false)
+            }
+            Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return None,
+        };
+        Some((Ok::<Bytes, actix_web::Error>(bytes), (receiver, slot, done)))
+    });
+    use futures_util::StreamExt as _;
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(header::CacheControl(vec![header::CacheDirective::NoCache]))
+        .streaming(opening.chain(rest)))
+}
+
+async fn act(
+    store: &Store,
+    tournaments: &Tournaments,
+    id: u64,
+    request: &HttpRequest,
+    action: Action,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    let id = tournament_id(id)?;
+    let token = bearer(request)?;
+    let notifier = store.clone();
+    store
+        .write(move |connection| {
+            let abandoned = logic::act(connection, id, &token, action)?;
+            for (match_id, version) in abandoned {
+                notifier.publish(match_id, version);
+            }
+            Ok(())
+        })
+        .await?;
+    tournaments.tournament_changed(id);
+    Ok(web::Json(store.read(move |c| logic::view(c, id)).await?))
+}
+
+/// Starts (or resumes) the tournament (admin token): games start as their
+/// entrants are free, at most `concurrency` at once.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "Running", body = TournamentView),
+        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Running already (`already_running`), or over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/tournaments/{id}/start")]
+pub async fn start_tournament(
+    store: web::Data<Store>,
+    tournaments: web::Data<Tournaments>,
+    id: web::Path<u64>,
+    request: HttpRequest,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    act(
+        &store,
+        &tournaments,
+        id.into_inner(),
+        &request,
+        Action::Start,
+    )
+    .await
+}
+
+/// Pauses the tournament (admin token): no new game starts; the games
+/// under way play on (with their deadlines) to their end.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "Paused", body = TournamentView),
+        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not running (`not_running`), or over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/tournaments/{id}/pause")]
+pub async fn pause_tournament(
+    store: web::Data<Store>,
+    tournaments: web::Data<Tournaments>,
+    id: web::Path<u64>,
+    request: HttpRequest,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    act(
+        &store,
+        &tournaments,
+        id.into_inner(),
+        &request,
+        Action::Pause,
+    )
+    .await
+}
+
+/// Abandons the tournament (admin token): the games under way are
+/// abandoned (no result), no other starts; the standings keep the games
+/// finished before.
+#[utoipa::path(
+    tag = "tournaments",
+    params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, description = "Abandoned", body = TournamentView),
+        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Over already (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/tournaments/{id}/abandon")]
+pub async fn abandon_tournament(
+    store: web::Data<Store>,
+    tournaments: web::Data<Tournaments>,
+    id: web::Path<u64>,
+    request: HttpRequest,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    act(
+        &store,
+        &tournaments,
+        id.into_inner(),
+        &request,
+        Action::Abandon,
+    )
+    .await
+}
