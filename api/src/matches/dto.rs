@@ -138,6 +138,9 @@ pub struct MatchResult {
     /// The result in words.
     #[schema(example = "player 0 won")]
     pub summary: String,
+    /// Every seat by place, best first, with its name (empty for an
+    /// abandoned match).
+    pub places: Vec<Place>,
 }
 
 /// The state of a stored match: seats, the current position, its legal
@@ -291,6 +294,9 @@ pub struct MatchSummary {
     pub created_at: String,
     /// When it last changed.
     pub updated_at: String,
+    /// The result, once over (as in the match's state; seat names in
+    /// `seats`).
+    pub result: Option<MatchResult>,
 }
 
 /// A page of matches, newest first.
@@ -334,4 +340,18 @@ pub struct WaitQuery {
     /// 25000). Used only with `wait_ply`.
     #[param(value_type = Option<u64>, minimum = 0, maximum = 30000)]
     pub timeout_ms: Option<u32>,
+}
+
+/// A seat's place in a match's result.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Place {
+    /// 1 for the best; equal results share a place.
+    pub place: usize,
+    /// The seat.
+    pub seat: usize,
+    /// The seat's name (in a tournament, the entrant's).
+    #[schema(example = "ada")]
+    pub name: String,
+    /// The seat's result (as in `results`).
+    pub result: f64,
 }

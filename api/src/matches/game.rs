@@ -18,6 +18,7 @@ use crate::bots;
 use crate::error::ApiError;
 use crate::matches::dto::{
     Ending, ExportedGame, History, MatchList, MatchResult, MatchStatus, MatchView, MoveRecord,
+    Place,
 };
 use crate::matches::storage::{MatchRow, MatchStore, MoveRow, SeatPlan, SeatRow, corrupt};
 use crate::matches::tokens::TokenHash;
@@ -58,7 +59,7 @@ pub(crate) fn result(
 ) -> Option<MatchResult> {
     let ending = row.ending?;
     let players = seats.len();
-    Some(match ending {
+    let mut result = match ending {
         Ending::Outcome => {
             let outcome = position.outcome();
             // A game that reached its move limit with nobody finished: a
@@ -89,6 +90,7 @@ pub(crate) fn result(
                 reason,
                 by_progress: (reason == Some(DrawReason::MoveLimit))
                     .then(|| progress_ranking(position)),
+                places: Vec::new(),
             }
         }
         Ending::Resignation => {
@@ -106,6 +108,7 @@ pub(crate) fn result(
                 summary: format!("seat {resigned}{name} resigned"),
                 reason: None,
                 by_progress: None,
+                places: Vec::new(),
             }
         }
         Ending::Abandoned | Ending::BotLimit => MatchResult {
@@ -115,13 +118,34 @@ pub(crate) fn result(
             results: vec![0.0; players],
             reason: None,
             by_progress: None,
+            places: Vec::new(),
             summary: if ending == Ending::Abandoned {
                 "abandoned by its creator".to_owned()
             } else {
                 format!("abandoned: the bots did not finish within {MAX_BOT_PLIES} plies")
             },
         },
-    })
+    };
+    if !matches!(ending, Ending::Abandoned | Ending::BotLimit) {
+        result.places = places(&result.results, seats);
+    }
+    Some(result)
+}
+
+/// Every seat by place (1 the best; equal results share a place), named.
+fn places(results: &[f64], seats: &[SeatRow]) -> Vec<Place> {
+    let mut places: Vec<Place> = results
+        .iter()
+        .enumerate()
+        .map(|(seat, &value)| Place {
+            place: 1 + results.iter().filter(|&&other| other > value).count(),
+            seat,
+            name: seats.get(seat).map_or_else(String::new, |s| s.name.clone()),
+            result: value,
+        })
+        .collect();
+    places.sort_by_key(|place| (place.place, place.seat));
+    places
 }
 
 fn state_of(row: &MatchRow, seats: &[SeatRow]) -> Result<MatchView, ApiError> {
@@ -667,7 +691,11 @@ pub fn list<S: MatchStore>(
     for &id in ids.iter().take(limit as usize) {
         let row = load_match(store, id)?;
         let seats = store.load_seats(id)?;
-        matches.push(views::summary(row, &seats));
+        let result = match row.status {
+            MatchStatus::InProgress => None,
+            _ => result(&row, &seats, &parse_position(&row.position)?),
+        };
+        matches.push(views::summary(row, &seats, result));
     }
     Ok(MatchList {
         next_before: if more {

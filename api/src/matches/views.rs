@@ -65,7 +65,7 @@ pub fn state(
 }
 
 /// A match in the list.
-pub fn summary(row: MatchRow, seats: &[SeatRow]) -> MatchSummary {
+pub fn summary(row: MatchRow, seats: &[SeatRow], result: Option<MatchResult>) -> MatchSummary {
     let reveal = row.status != MatchStatus::InProgress;
     MatchSummary {
         id: row.id,
@@ -76,6 +76,7 @@ pub fn summary(row: MatchRow, seats: &[SeatRow]) -> MatchSummary {
         start_position: row.start_position,
         created_at: row.created_at,
         updated_at: row.updated_at,
+        result,
     }
 }
 

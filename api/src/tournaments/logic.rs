@@ -623,23 +623,18 @@ fn game_result(
             .and_then(|&e| entrants.get(e))
             .map_or_else(|| format!("seat {seat}"), |e| e.name.clone())
     };
-    let mut places: Vec<PlaceView> = result
-        .results
+    // The match's places, by seat name; the entrant of each seat added.
+    let places: Vec<PlaceView> = result
+        .places
         .iter()
-        .enumerate()
-        .map(|(seat, &value)| PlaceView {
-            place: 1 + result
-                .results
-                .iter()
-                .filter(|&&other| other > value)
-                .count(),
-            seat,
-            entrant: seats_entrants.get(seat).copied().unwrap_or(seat),
-            name: name(seat),
-            result: value,
+        .map(|p| PlaceView {
+            place: p.place,
+            seat: p.seat,
+            entrant: seats_entrants.get(p.seat).copied().unwrap_or(p.seat),
+            name: name(p.seat),
+            result: p.result,
         })
         .collect();
-    places.sort_by_key(|p| (p.place, p.seat));
     let mut summary = if places.iter().all(|p| p.place == 1) {
         format!(
             "draw between {}",
