@@ -542,7 +542,7 @@ fn every_json_body_must_be_an_object() {
             assert_problem(&reply, 400, "malformed_json");
         }
     }
-    assert_eq!(posts, 12);
+    assert_eq!(posts, 13);
 }
 
 #[test]

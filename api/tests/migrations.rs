@@ -48,7 +48,16 @@ fn a_version_1_file_is_upgraded_and_keeps_its_history() {
     assert_eq!(version, CURRENT_VERSION);
     assert_eq!(
         tables(&connection),
-        ["matches", "moves", "schema_migrations", "seats"]
+        [
+            "entrants",
+            "matches",
+            "moves",
+            "schema_migrations",
+            "seats",
+            "timeouts",
+            "tournament_games",
+            "tournaments"
+        ]
     );
     let applied: Vec<(i64, String)> = connection
         .prepare("SELECT version, applied_at FROM schema_migrations ORDER BY version")

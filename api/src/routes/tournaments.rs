@@ -502,29 +502,26 @@ pub async fn entrant_turns(
     let mut changes = hub.changes(id);
     let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));
     let mut slot = None;
+    let mut timed_out = false;
     loop {
         let mut answer = store.read(move |c| logic::turns(c, id, &token)).await?;
         let left = deadline.saturating_duration_since(Instant::now());
-        if !answer.turns.is_empty() || answer.done || left.is_zero() {
+        if !answer.turns.is_empty() || answer.done || left.is_zero() || timed_out {
             for turn in &mut answer.turns {
-                turn.deadline_ms = hub.deadline_ms(turn.match_id, turn.ply);
+                if let Some(left) = hub.deadline_ms(turn.match_id, turn.ply) {
+                    turn.deadline_ms = Some(left);
+                }
             }
             return Ok(web::Json(answer));
         }
         if slot.is_none() {
             slot = Some(long_poll.enter()?);
         }
-        if !matches!(
+        // At the timeout: one last read, answered whatever it holds.
+        timed_out = !matches!(
             actix_web::rt::time::timeout(left, changes.changed()).await,
             Ok(Ok(()))
-        ) {
-            // At the timeout: answer what there is now.
-            let mut answer = store.read(move |c| logic::turns(c, id, &token)).await?;
-            for turn in &mut answer.turns {
-                turn.deadline_ms = hub.deadline_ms(turn.match_id, turn.ply);
-            }
-            return Ok(web::Json(answer));
-        }
+        );
     }
 }
 

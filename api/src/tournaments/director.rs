@@ -246,7 +246,7 @@ impl Director {
     }
 
     async fn resume(&mut self, runner: &BotRunner) -> Result<(), ApiError> {
-        let tracked = self.store.read(|c| logic::tracked_games(c)).await?;
+        let tracked = self.store.read(logic::tracked_games).await?;
         if !tracked.is_empty() {
             tracing::info!(games = tracked.len(), "resuming tournament games");
         }
@@ -270,7 +270,7 @@ impl Director {
             runner.kick(id);
             self.on_match(runner, id).await?;
         }
-        for id in self.store.read(|c| logic::running(c)).await? {
+        for id in self.store.read(logic::running).await? {
             self.schedule(runner, id).await?;
         }
         Ok(())

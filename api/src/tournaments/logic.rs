@@ -809,7 +809,10 @@ fn entrant_by_token(
 }
 
 /// The games of tournament `id` waiting for the move of the entrant
-/// holding `token` (deadlines not filled in: the director keeps them).
+/// holding `token`, each with the whole `move_ms` left (the director knows
+/// the time left once it has seen the turn: [`Hub::deadline_ms`]).
+///
+/// [`Hub::deadline_ms`]: crate::tournaments::director::Hub::deadline_ms
 ///
 /// # Errors
 /// 404 unknown tournament, 403 `wrong_token`; database failures.
@@ -851,7 +854,9 @@ pub fn turns(
                         .map(|mv| MoveView::new(&position, mv))
                         .collect(),
                     position: PositionView::from(&position),
-                    deadline_ms: None,
+                    // Until the director has seen the turn its clock has
+                    // not started: the whole time is left.
+                    deadline_ms: Some(u64::from(row.move_ms)),
                     timeouts: timeouts[seat],
                 });
             }
