@@ -116,6 +116,7 @@ impl ServerConfig {
         (name = "solitaire", description = "Shortest solitaire crossings, proven shortest: answered while the client waits, or as jobs polled for progress"),
         (name = "tournaments", description = "Tournaments: entrants with one token each, round robins and gauntlets played by the server, deadlines, events, standings with ratings"),
     ),
+    components(schemas(tournaments::dto::TournamentEvent)),
     modifiers(&Servers, &Security)
 )]
 struct ApiDoc;

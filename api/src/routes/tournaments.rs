@@ -27,7 +27,7 @@ use crate::tournaments::dto::{
     CreatedTournament, DEFAULT_CONCURRENCY, DEFAULT_MAX_TIMEOUTS, DEFAULT_MOVE_MS, EntrantToken,
     EntrantTurns, MAX_CONCURRENCY, MAX_ENTRANTS, MAX_GAMES, MAX_MOVE_MS, MIN_MOVE_MS,
     NewTournament, NewTournamentRequest, TournamentEvent, TournamentGames, TournamentList,
-    TournamentListQuery, TournamentStatus, TournamentView, TurnsQuery,
+    TournamentListQuery, TournamentSseEvent, TournamentStatus, TournamentView, TurnsQuery,
 };
 use crate::tournaments::logic::{self, Action, Plan};
 use crate::tournaments::schedule::{self, Format};
@@ -553,7 +553,7 @@ fn sse(event: &TournamentEvent) -> Bytes {
     tag = "tournaments",
     params(("id" = u64, Path, description = "The tournament id", minimum = 0), EventsQuery),
     responses(
-        (status = 200, description = "The event stream", body = TournamentEvent, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream: each event's `data` is the JSON of a `TournamentEvent`", body = TournamentSseEvent, content_type = "text/event-stream"),
         (status = 400, description = "Malformed query (`malformed_query`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many long-polls and streams open from this client (`too_many_waits`)", body = Problem, content_type = "application/problem+json"),

@@ -132,6 +132,7 @@ pub struct NewTournamentRequest {
 /// entrants, and the clock. The layout's player count is the number of
 /// players per game (2 to 6).
 #[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 #[schema(example = json!({
     "name": "Class 3B",
@@ -547,4 +548,18 @@ impl TournamentEvent {
             TournamentEvent::Lagged { .. } => "lagged",
         }
     }
+}
+
+/// One event of the stream as SSE frames it: `event: <type>` and
+/// `data: <the JSON of a TournamentEvent>`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[allow(dead_code)]
+#[schema(example = json!({"event": "move", "data": "{\"type\":\"move\",\"game\":0,\"match_id\":7,\"ply\":0,\"seat\":0,\"entrant\":1,\"move\":\"22-19\"}"}))]
+pub struct TournamentSseEvent {
+    /// The event's type: `tournament`, `game_started`, `move`, `timeout`,
+    /// `game_over`, `standings` or `lagged`.
+    #[schema(example = "move")]
+    pub event: String,
+    /// The event as JSON: a `TournamentEvent` whose `type` is `event`.
+    pub data: String,
 }
