@@ -111,7 +111,15 @@ pub trait MatchStore {
     ///
     /// # Errors
     /// A database failure or a row that does not read back.
-    fn load_moves(&self, id: i64) -> Result<Vec<MoveRow>, ApiError>;
+    fn load_moves(&self, id: i64) -> Result<Vec<MoveRow>, ApiError> {
+        self.load_moves_from(id, 0)
+    }
+
+    /// The moves of match `id` from ply `ply` on, in ply order.
+    ///
+    /// # Errors
+    /// A database failure or a row that does not read back.
+    fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, ApiError>;
 
     /// The ids of at most `limit` matches below `before`, newest first;
     /// only those with `status`, if given.
@@ -294,11 +302,12 @@ impl MatchStore for Connection {
         Ok(seats)
     }
 
-    fn load_moves(&self, id: i64) -> Result<Vec<MoveRow>, ApiError> {
+    fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, ApiError> {
         let mut statement = self.prepare_cached(
-            "SELECT ply, seat, path, played_at FROM moves WHERE match_id = ?1 ORDER BY ply",
+            "SELECT ply, seat, path, played_at FROM moves WHERE match_id = ?1 AND ply >= ?2
+             ORDER BY ply",
         )?;
-        let rows = statement.query_map([id], |row| {
+        let rows = statement.query_map(params![id, i64::from(ply)], |row| {
             Ok((
                 row.get::<_, i64>(0)?,
                 row.get::<_, i64>(1)?,

@@ -3,29 +3,39 @@
 
 use sternhalma::{Played, Position};
 
+use crate::bots::BotSpec;
 use crate::dto::{MoveView, PositionView};
 use crate::matches::dto::{
     MatchResult, MatchStatus, MatchSummary, MatchView, MoveRecord, SeatKind, SeatView,
 };
 use crate::matches::storage::{MatchRow, SeatRow};
 
-/// A seat as the wire shows it. A bot's seed is shown only once the match
-/// is over (`reveal`): with it, anyone could compute the bot's next move.
-pub fn seat(row: &SeatRow, reveal: bool) -> SeatView {
-    let mut bot = row.bot.clone();
+/// A seat's (or an entrant's) kind and bot as shown: the seed only when
+/// `reveal` (once the game is over: with it anyone could predict the bot's
+/// next move).
+pub fn shown_bot(bot: Option<&BotSpec>, reveal: bool) -> (SeatKind, Option<BotSpec>) {
+    let kind = if bot.is_some() {
+        SeatKind::Bot
+    } else {
+        SeatKind::Open
+    };
+    let mut bot = bot.cloned();
     if !reveal {
         if let Some(spec) = bot.as_mut() {
             spec.seed = None;
         }
     }
+    (kind, bot)
+}
+
+/// A seat as the wire shows it. A bot's seed is shown only once the match
+/// is over (`reveal`): with it, anyone could compute the bot's next move.
+pub fn seat(row: &SeatRow, reveal: bool) -> SeatView {
+    let (kind, bot) = shown_bot(row.bot.as_ref(), reveal);
     SeatView {
         seat: row.seat,
         name: row.name.clone(),
-        kind: if row.bot.is_some() {
-            SeatKind::Bot
-        } else {
-            SeatKind::Open
-        },
+        kind,
         bot,
     }
 }

@@ -19,9 +19,9 @@ use crate::admin::Admin;
 use crate::clients::LongPollSlot;
 use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use crate::matches::dto::{
-    CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_PAGE,
-    MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
-    NewMatchRequest, SeatKind, SeatToken, WaitQuery, is_valid_name,
+    CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_WAIT_MS,
+    MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch, NewMatchRequest,
+    SeatKind, SeatToken, WaitQuery, is_valid_name, page,
 };
 use crate::matches::game;
 use crate::matches::runner::BotRunner;
@@ -224,19 +224,7 @@ pub async fn list_matches(
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<MatchList>, ApiError> {
     let query = query.into_inner();
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::bad_request(
-            "malformed_query",
-            format!("limit must be 1 to {MAX_PAGE}"),
-        ));
-    }
-    let before = match query.before {
-        None => i64::MAX,
-        Some(before) => i64::try_from(before).map_err(|_| {
-            ApiError::bad_request("malformed_query", format!("before is at most {}", i64::MAX))
-        })?,
-    };
+    let (limit, before) = page(query.limit, query.before)?;
     let status = query.status;
     Ok(web::Json(
         store

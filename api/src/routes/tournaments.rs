@@ -19,7 +19,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::admin::Admin;
 use crate::clients::LongPollSlot;
 use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
-use crate::matches::dto::{DEFAULT_WAIT_MS, MAX_NAME_CHARS, MAX_PAGE, MAX_WAIT_MS, is_valid_name};
+use crate::matches::dto::{DEFAULT_WAIT_MS, MAX_NAME_CHARS, MAX_WAIT_MS, is_valid_name, page};
 use crate::matches::tokens::{bearer, new_token, random_u64};
 use crate::store::Store;
 use crate::tournaments::director::Tournaments;
@@ -348,19 +348,7 @@ pub async fn list_tournaments(
     query: web::Query<TournamentListQuery>,
 ) -> Result<web::Json<TournamentList>, ApiError> {
     let query = query.into_inner();
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::bad_request(
-            "malformed_query",
-            format!("limit must be 1 to {MAX_PAGE}"),
-        ));
-    }
-    let before = match query.before {
-        None => i64::MAX,
-        Some(before) => i64::try_from(before).map_err(|_| {
-            ApiError::bad_request("malformed_query", format!("before is at most {}", i64::MAX))
-        })?,
-    };
+    let (limit, before) = page(query.limit, query.before)?;
     let status = query.status;
     Ok(web::Json(
         store

@@ -17,9 +17,9 @@ use crate::bots::{self, BotSpec};
 use crate::dto::{MoveView, PositionView};
 use crate::error::ApiError;
 use crate::matches::dto::{Ending, MatchStatus, SeatKind};
-use crate::matches::game;
 use crate::matches::storage::{MatchStore, MoveRow, SeatPlan, corrupt};
 use crate::matches::tokens::TokenHash;
+use crate::matches::{game, views};
 use crate::tournaments::dto::{
     EntrantTurns, EntrantView, GameCounts, GameResult, GameSeat, GameStatus, PlaceView,
     TournamentGame, TournamentGames, TournamentList, TournamentStatus, TournamentView, Turn,
@@ -105,20 +105,11 @@ fn game_status(row: &GameRow) -> GameStatus {
 }
 
 fn entrant_view(row: &EntrantRow, reveal: bool) -> EntrantView {
-    let mut bot = row.bot.clone();
-    if !reveal {
-        if let Some(spec) = bot.as_mut() {
-            spec.seed = None;
-        }
-    }
+    let (kind, bot) = views::shown_bot(row.bot.as_ref(), reveal);
     EntrantView {
         entrant: row.entrant,
         name: row.name.clone(),
-        kind: if row.bot.is_some() {
-            SeatKind::Bot
-        } else {
-            SeatKind::Open
-        },
+        kind,
         bot,
         reference: row.reference,
     }
@@ -474,7 +465,7 @@ pub fn progress(
     since: u32,
 ) -> Result<GameProgress, ApiError> {
     let row = game::load_match(connection, tracked.match_id)?;
-    let moves = storage::moves_from(connection, tracked.match_id, since)?;
+    let moves = connection.load_moves_from(tracked.match_id, since)?;
     let open_to_move = if row.status == MatchStatus::InProgress {
         let side = game::parse_position(&row.position)?.side_to_move();
         tracked

@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::bots::BotSpec;
 use crate::error::ApiError;
 use crate::matches::dto::MatchStatus;
-use crate::matches::storage::{MoveRow, corrupt};
+use crate::matches::storage::corrupt;
 use crate::tournaments::dto::TournamentStatus;
 use crate::tournaments::schedule::Format;
 use crate::tournaments::standings::Points;
@@ -381,34 +381,4 @@ pub fn timeouts(connection: &Connection, match_id: i64) -> Result<Vec<(usize, u3
         counts.push((count(seat, "seat")?, count(n, "timeouts")?));
     }
     Ok(counts)
-}
-
-/// The moves of match `match_id` from ply `ply` on, in order.
-pub fn moves_from(
-    connection: &Connection,
-    match_id: i64,
-    ply: u32,
-) -> Result<Vec<MoveRow>, ApiError> {
-    let mut statement = connection.prepare_cached(
-        "SELECT ply, seat, path, played_at FROM moves WHERE match_id = ?1 AND ply >= ?2 ORDER BY ply",
-    )?;
-    let rows = statement.query_map(params![match_id, i64::from(ply)], |row| {
-        Ok((
-            row.get::<_, i64>(0)?,
-            row.get::<_, i64>(1)?,
-            row.get::<_, String>(2)?,
-            row.get::<_, String>(3)?,
-        ))
-    })?;
-    let mut moves = Vec::new();
-    for row in rows {
-        let (ply, seat, path, played_at) = row?;
-        moves.push(MoveRow {
-            ply: count(ply, "ply")?,
-            seat: count(seat, "seat")?,
-            path,
-            played_at,
-        });
-    }
-    Ok(moves)
 }
