@@ -11,21 +11,51 @@ notebook from local to remote play is one line::
 Moves and errors are the local ones: ``Move`` objects, and an illegal move
 raises :class:`sternhalma.IllegalMoveError` with the server's reason code.
 Only the standard library is used (``urllib``).
+
+:meth:`Client.play_tournament` enters a tournament with an entrant token and
+plays every game of that entrant with a local bot::
+
+    import sternhalma
+
+    client = sternhalma.Client("http://127.0.0.1:8080")
+    bot = sternhalma.Bot("greedy", seed=1)  # or any function: position -> move
+    standings = client.play_tournament(3, "<entrant token>", bot)
 """
 
 from __future__ import annotations
 
 import json
+import time
 import types
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
-from sternhalma._core import Move, SternhalmaError, _problem_error
+from sternhalma._core import Move, Position, SternhalmaError, _problem_error
 
 
 class ServerError(SternhalmaError):
-    """The server could not be reached, or answered something unexpected."""
+    """The server could not be reached, or answered something unexpected.
+
+    ``status`` is the HTTP status (``None`` when there was no answer),
+    ``code`` the problem's stable code (``wrong_token``, ``stale_ply``,
+    ``rate_limited``, ...; empty when the answer had none) and
+    ``retry_after`` the seconds the server asked to wait (``Retry-After``,
+    with a 429 or 503), else ``None``."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        code: str = "",
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.retry_after = retry_after
 
 
 class Client:
@@ -35,23 +65,36 @@ class Client:
         self.url = url.rstrip("/")
         self.timeout = timeout
 
-    def request(self, method: str, path: str, body: Any = None) -> Any:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        token: str | None = None,
+        timeout: float | None = None,
+    ) -> Any:
         """Calls the API; returns the decoded JSON, or raises the local
-        exception that matches the problem the server reports."""
+        exception that matches the problem the server reports.
+
+        ``token`` is sent as ``Authorization: Bearer <token>`` (a seat's,
+        an entrant's or an admin token); ``timeout`` (seconds) replaces the
+        client's socket timeout for this call (a long-poll needs more)."""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            self.url + path,
-            data=data,
-            method=method,
-            headers={"Content-Type": "application/json", "Accept": "application/json"},
-        )
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        wait = self.timeout if timeout is None else timeout
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with urllib.request.urlopen(request, timeout=wait) as response:
                 body = response.read()
         except urllib.error.HTTPError as error:
             raise _problem(error) from None
         except urllib.error.URLError as error:
             raise ServerError(f"cannot reach {self.url}: {error.reason}") from None
+        except TimeoutError:
+            raise ServerError(f"{method} {path}: no answer within {wait} s") from None
         try:
             return json.loads(body)
         except ValueError:
@@ -76,12 +119,128 @@ class Client:
         view = self.request("POST", "/v1/positions/validate", {"position": text})
         return RemotePosition(self, view["position_string"])
 
+    def play_tournament(
+        self,
+        tournament_id: int,
+        token: str,
+        bot: Callable[[Position], Move | str] | Any,
+        *,
+        poll_timeout_ms: int = 25000,
+        on_move: Callable[[dict[str, Any], str], object] | None = None,
+    ) -> dict[str, Any]:
+        """Plays every game of one tournament entrant, then answers the
+        tournament's standings (the JSON of
+        ``GET /v1/tournaments/{id}/standings``).
+
+        ``token`` is the entrant's token from the tournament's creation.
+        ``bot`` chooses the moves: an object with a ``step(position)``
+        method (a :class:`sternhalma.Bot`), or any function that takes a
+        local :class:`sternhalma.Position` and answers a ``Move`` or a
+        move's text (``"95-75-57"``, ``"pass"``).
+
+        The loop waits for the entrant's turns with the long-poll
+        (``GET /v1/tournaments/{id}/turns``, at most ``poll_timeout_ms``
+        per call, 0 to 30000), asks the bot for each turn and posts the
+        move (``POST /v1/matches/{match_id}/moves``, naming the turn's ply).
+        A 409 (``stale_ply``, ``not_your_turn``, ``match_closed``: the game
+        moved on, e.g. the server played a timed-out move) is ignored and
+        the loop polls again. It ends when the server says the entrant has
+        no game left (``done``). It can start before the tournament does:
+        it waits. ``on_move(turn, text)``, when given, is called after each
+        move the server accepted, with the turn (its JSON) and the move's
+        text. A 429 or 503 with ``Retry-After`` (the server's per-client
+        limits, a busy server) is waited out and the call tried again.
+
+        The standings are read when the entrant's last game is over: other
+        entrants' games may still be under way (the tournament's ``status``
+        is then still ``running``); read ``/v1/tournaments/{id}/standings``
+        again later for the final table.
+
+        Raises :class:`ServerError` for a wrong token (``code`` is
+        ``wrong_token``) or an unreachable server, and
+        :class:`sternhalma.IllegalMoveError` if the bot answers an illegal
+        move.
+
+        For example, with a function as the bot (the token is the one the
+        tournament's creation answered for this entrant)::
+
+            client = sternhalma.Client("http://127.0.0.1:8080")
+
+            def first(position):
+                return position.legal_moves[0]
+
+            standings = client.play_tournament(3, "3f1a9c...", first)
+            for row in standings["rows"]:
+                print(row["rank"], row["name"], row["points"])
+        """
+        step = getattr(bot, "step", None)
+        choose: Callable[[Position], Move | str] = step if callable(step) else bot
+        if not callable(choose):
+            raise TypeError(
+                "bot must be a function position -> move, or have a step(position) method"
+            )
+        base = f"/v1/tournaments/{int(tournament_id)}"
+        # The socket waits longer than the server holds the long-poll.
+        poll_timeout = poll_timeout_ms / 1000 + self.timeout
+        while True:
+            answer = self._patiently(
+                "GET",
+                f"{base}/turns?timeout_ms={int(poll_timeout_ms)}",
+                token=token,
+                timeout=poll_timeout,
+            )
+            for turn in answer["turns"]:
+                position = Position(turn["position"]["position_string"])
+                move = choose(position)
+                text = move if isinstance(move, str) else str(move)
+                try:
+                    self._patiently(
+                        "POST",
+                        f"/v1/matches/{turn['match_id']}/moves",
+                        {"ply": turn["ply"], "move": text},
+                        token=token,
+                    )
+                except ServerError as error:
+                    if error.status == 409:
+                        continue  # the game moved on: poll again
+                    raise
+                if on_move is not None:
+                    on_move(turn, text)
+            if answer["done"]:
+                break
+        return dict(self._patiently("GET", f"{base}/standings"))
+
+    def _patiently(self, method: str, path: str, body: Any = None, **options: Any) -> Any:
+        """``request``, waiting and trying again as long as the server
+        answers 429 (a per-client limit: ``rate_limited``,
+        ``too_many_waits``) or 503 ``busy``, as long as it says
+        (``Retry-After``)."""
+        while True:
+            try:
+                return self.request(method, path, body, **options)
+            except ServerError as error:
+                if error.status not in (429, 503) or error.retry_after is None:
+                    raise
+                time.sleep(min(max(error.retry_after, 0.05), 60.0))
+
+
+def _retry_after(error: urllib.error.HTTPError) -> float | None:
+    try:
+        return float(error.headers.get("Retry-After", ""))
+    except (TypeError, ValueError):
+        return None
+
 
 def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
+    retry_after = _retry_after(error)
     try:
         problem = json.loads(error.read())
     except ValueError:
-        return ServerError(f"HTTP {error.code} without problem details")
+        return ServerError(
+            f"HTTP {error.code} without problem details",
+            status=error.code,
+            retry_after=retry_after,
+        )
     code = problem.get("code", "")
     detail = problem.get("detail", "")
     # The core maps codes to the local exception classes, as it does for
@@ -90,7 +249,9 @@ def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
     local = _problem_error(error.code, code, detail, problems)
     if local is not None:
         return local
-    return ServerError(f"HTTP {error.code} {code}: {detail}")
+    return ServerError(
+        f"HTTP {error.code} {code}: {detail}", status=error.code, code=code, retry_after=retry_after
+    )
 
 
 def _move(view: dict[str, Any]) -> Move:

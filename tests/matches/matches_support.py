@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import urllib.error
 import urllib.request
@@ -10,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-BINARY = ROOT / "target" / "release" / "sternhalma"
+# `STERNHALMA_BIN` names another build (as for tests/python).
+BINARY = Path(os.environ.get("STERNHALMA_BIN", ROOT / "target" / "release" / "sternhalma"))
 
 
 def start_server(database: Path, binary: Path = BINARY) -> tuple[subprocess.Popen[str], str]:

@@ -225,9 +225,77 @@ def test_not_found_is_a_server_error(client: Client) -> None:
     with pytest.raises(ServerError) as caught:
         client.request("GET", "/v1/no-such-thing")
     assert "404" in str(caught.value)
+    assert caught.value.status == 404
+    assert caught.value.code == "not_found"
+    assert caught.value.retry_after is None
 
 
 def test_answer_that_is_not_json_is_a_server_error(client: Client) -> None:
     """The Swagger UI answers HTML: not what the client expects."""
     with pytest.raises(ServerError):
         client.request("GET", "/docs/")
+
+
+def new_tournament(
+    client: Client, entrants: list[dict], start: bool = True
+) -> tuple[int, dict[str, str]]:
+    """A round robin on a small board; its id and tokens by name (the admin
+    token as `admin`)."""
+    created = client.request(
+        "POST",
+        "/v1/tournaments",
+        {
+            "board": "rhombus5x2",
+            "layout": "2",
+            "games_per_pairing": 2,
+            "move_ms": 20000,
+            "entrants": entrants,
+            "start": start,
+        },
+    )
+    tokens = {t["name"]: t["token"] for t in created["entrant_tokens"]}
+    return created["tournament"]["id"], {**tokens, "admin": created["admin_token"]}
+
+
+@pytest.mark.parametrize("kind", ["bot", "function"])
+def test_play_tournament(client: Client, kind: str) -> None:
+    """An open entrant against a built-in bot, played to the end by
+    ``play_tournament``: with a ``Bot`` (its ``step``) or a function
+    answering move text; ``on_move`` sees every move it posted. (This
+    server keeps its per-client limits: a 429 for a move beyond the write
+    rate would be waited out, not raised.)"""
+    entrants = [{"name": "me"}, {"name": "greedy", "bot": {"kind": "greedy", "seed": 3}}]
+    tournament, tokens = new_tournament(client, entrants)
+    greedy = sternhalma.Bot("greedy", seed=1)
+    bot = greedy if kind == "bot" else lambda position: str(greedy.step(position))
+    posted: list[tuple[int, int, str]] = []
+    standings = client.play_tournament(
+        tournament,
+        tokens["me"],
+        bot,
+        poll_timeout_ms=5000,
+        on_move=lambda turn, text: posted.append((turn["match_id"], turn["ply"], text)),
+    )
+    assert {row["name"]: row["games"] for row in standings["rows"]} == {"me": 2, "greedy": 2}
+    assert sum(row["points"] for row in standings["rows"]) == 2
+    games = client.request("GET", f"/v1/tournaments/{tournament}/games")["games"]
+    assert [g["status"] for g in games] == ["finished", "finished"]
+    # Every move of the entrant's seats is one that on_move saw (no timeouts).
+    played = []
+    for game in games:
+        seat = next(s["seat"] for s in game["seats"] if s["name"] == "me")
+        for move in client.request("GET", f"/v1/matches/{game['match_id']}/moves")["moves"]:
+            if move["seat"] == seat:
+                played.append((game["match_id"], move["ply"], move["move"]["text"]))
+    assert sorted(played) == sorted(posted)
+    assert len(posted) > 0
+
+
+def test_play_tournament_with_a_wrong_token(client: Client) -> None:
+    tournament, tokens = new_tournament(client, [{"name": "a"}, {"name": "b"}], start=False)
+    with pytest.raises(ServerError) as caught:
+        client.play_tournament(tournament, "0" * 64, sternhalma.Bot("random"))
+    assert caught.value.status == 403
+    assert caught.value.code == "wrong_token"
+    with pytest.raises(TypeError):
+        client.play_tournament(tournament, tokens["a"], "not a bot")
