@@ -515,3 +515,70 @@ fn a_server_with_an_admin_key_requires_it_to_create_a_tournament() {
     assert_eq!(code(&send(Some("other"))), "wrong_admin_key");
     assert_eq!(send(Some("class-key")).status, 201);
 }
+
+// With three or more players a forfeit is a resignation: the entrant
+// leaves the game and the others play it to its end. Under the `ranking`
+// finish it ranks last (docs/rules.md, "Resigning"; under `first` a
+// finisher wins and the others share the loss).
+#[test]
+fn a_forfeit_in_a_three_player_game_leaves_the_others_playing() {
+    let created = create(json!({
+        "board": "star2",
+        "layout": "3",
+        "rules": "classic,finish=ranking",
+        "max_plies": 60,
+        "move_ms": 100,
+        "max_timeouts": 1,
+        "games_per_pairing": 1,
+        "entrants": [
+            {"name": "sleeper"},
+            {"name": "g1", "bot": {"kind": "greedy", "seed": 1}},
+            {"name": "g2", "bot": {"kind": "greedy", "seed": 2}},
+        ],
+    }));
+    let id = created["tournament"]["id"].as_i64().unwrap();
+    let admin = created["admin_token"].as_str().unwrap().to_owned();
+    let events = follow(id, || {
+        assert_eq!(
+            post(
+                &format!("/v1/tournaments/{id}/start"),
+                Some(&admin),
+                json!({})
+            )
+            .status,
+            200
+        );
+    });
+    let games = get(&format!("/v1/tournaments/{id}/games"), None).json();
+    let game = games["games"][0].clone();
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["seats"][0]["name"], "sleeper");
+    assert_eq!(game["seats"][0]["timeouts"], 1);
+    assert_eq!(game["seats"][0]["forfeited"], true);
+    let places = game["result"]["places"].as_array().unwrap();
+    assert_eq!(places.last().unwrap()["name"], "sleeper");
+    assert_eq!(places.last().unwrap()["place"], 3);
+    // The others played on after the forfeit: the game went past ply 0.
+    let match_id = game["match_id"].as_i64().unwrap();
+    let state = get(&format!("/v1/matches/{match_id}"), None).json();
+    assert!(state["ply"].as_u64().unwrap() > 0);
+    assert_eq!(
+        state["position"]["position"]["resigned"][0]["player"], 0,
+        "the sleeper's seat is recorded as resigned: {state}"
+    );
+    let timeouts: Vec<&Value> = events.iter().filter(|e| e["type"] == "timeout").collect();
+    assert_eq!(timeouts.len(), 1);
+    assert_eq!(timeouts[0]["forfeited"], true);
+    let standings = get(&format!("/v1/tournaments/{id}/standings"), None).json();
+    let sleeper = standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "sleeper")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (sleeper["points"].as_f64(), sleeper["forfeits"].as_u64()),
+        (Some(0.0), Some(1))
+    );
+}

@@ -393,11 +393,6 @@ impl Director {
             .await?;
         for tracked in scheduled.started {
             let match_id = tracked.match_id;
-            let names = self
-                .store
-                .read(move |c| crate::matches::game::view(c, match_id))
-                .await?
-                .seats;
             self.hub.emit(
                 id,
                 TournamentEvent::GameStarted {
@@ -406,12 +401,12 @@ impl Director {
                     seats: tracked
                         .entrants
                         .iter()
-                        .zip(names)
+                        .zip(&tracked.names)
                         .enumerate()
-                        .map(|(seat, (&entrant, view))| EventSeat {
+                        .map(|(seat, (&entrant, name))| EventSeat {
                             seat,
                             entrant,
-                            name: view.name,
+                            name: name.clone(),
                         })
                         .collect(),
                 },

@@ -272,6 +272,8 @@ pub struct Tracked {
     pub match_id: i64,
     /// The entrant of every seat.
     pub entrants: Vec<usize>,
+    /// The entrant's name of every seat.
+    pub names: Vec<String>,
     /// Whether every seat is an open entrant's.
     pub open: Vec<bool>,
     /// The tournament's time per move.
@@ -292,6 +294,10 @@ fn tracked(
         game,
         match_id,
         entrants: seats.to_vec(),
+        names: seats
+            .iter()
+            .map(|&e| entrants.get(e).map_or_else(String::new, |e| e.name.clone()))
+            .collect(),
         open: seats
             .iter()
             .map(|&e| entrants.get(e).is_some_and(|e| e.bot.is_none()))
@@ -406,7 +412,8 @@ pub fn start_ready_games(connection: &mut Connection, id: i64) -> Result<Schedul
 /// Database failures.
 pub fn tracked_games(connection: &Connection) -> Result<Vec<Tracked>, ApiError> {
     let mut all = Vec::new();
-    for id in storage::active_ids(connection)? {
+    let active = [TournamentStatus::Running, TournamentStatus::Paused];
+    for id in storage::ids_with_status(connection, &active)? {
         let row = load(connection, id)?;
         let entrants = storage::load_entrants(connection, id)?;
         for game in storage::load_games(connection, id)? {
@@ -431,13 +438,7 @@ pub fn tracked_games(connection: &Connection) -> Result<Vec<Tracked>, ApiError> 
 /// # Errors
 /// Database failures.
 pub fn running(connection: &Connection) -> Result<Vec<i64>, ApiError> {
-    let mut ids = Vec::new();
-    for id in storage::active_ids(connection)? {
-        if load(connection, id)?.status == TournamentStatus::Running {
-            ids.push(id);
-        }
-    }
-    Ok(ids)
+    storage::ids_with_status(connection, &[TournamentStatus::Running])
 }
 
 /// A tournament game as the director reads it after a change.
@@ -552,8 +553,14 @@ pub fn record_timeout(
             return Ok(None);
         }
         let position = game::parse_position(&row.position)?;
-        if position.side_to_move() != seat || !position.is_legal(mv) {
+        if position.side_to_move() != seat {
             return Ok(None);
+        }
+        if !position.is_legal(mv) {
+            // The greedy bot plays only legal moves; never store another.
+            return Err(ApiError::internal(format!(
+                "the timeout move {mv} of match {match_id} is illegal"
+            )));
         }
         let now = connection.now()?;
         storage::insert_timeout(connection, match_id, row.ply, seat, &now)?;

@@ -341,14 +341,21 @@ pub fn list_ids(
         .collect::<Result<Vec<i64>, _>>()?)
 }
 
-/// The ids of the tournaments running or paused.
-pub fn active_ids(connection: &Connection) -> Result<Vec<i64>, ApiError> {
-    let mut statement = connection.prepare_cached(
-        "SELECT id FROM tournaments WHERE status IN ('running', 'paused') ORDER BY id",
-    )?;
-    Ok(statement
-        .query_map([], |row| row.get::<_, i64>(0))?
-        .collect::<Result<Vec<i64>, _>>()?)
+/// The ids of the tournaments with one of `statuses`, oldest first.
+pub fn ids_with_status(
+    connection: &Connection,
+    statuses: &[TournamentStatus],
+) -> Result<Vec<i64>, ApiError> {
+    let mut ids = Vec::new();
+    let mut statement =
+        connection.prepare_cached("SELECT id FROM tournaments WHERE status = ?1 ORDER BY id")?;
+    for status in statuses {
+        for id in statement.query_map([status.as_str()], |row| row.get::<_, i64>(0))? {
+            ids.push(id?);
+        }
+    }
+    ids.sort_unstable();
+    Ok(ids)
 }
 
 /// Records a timeout of `seat` at `ply` in match `match_id`.
