@@ -45,6 +45,11 @@ pub struct SvgOptions {
     pub destinations_of: Option<Cell>,
     /// Print every hole's id in it.
     pub show_ids: bool,
+    /// Turn the board (by sixths of a turn) so that this triangle is at the
+    /// bottom, as a player sees the board from their side of the table.
+    /// `None` keeps the standard view: north at the top, south at the
+    /// bottom. The legend stays upright.
+    pub bottom: Option<Triangle>,
 }
 
 /// The image width when [`SvgOptions::size`] is `None`.
@@ -107,6 +112,10 @@ pub fn triangle_colour(triangle: Triangle) -> &'static str {
 /// start triangle's name and `player-N`, or `peg neutral`; `triangle` with
 /// its name; `path-start`, `path-end`, `path-segment`, `path-arrow`;
 /// `selected` and `destination`; `hole-id`; `legend` and `legend-set`.
+/// Every element drawn at one hole (`hole`, `peg`, `selected`,
+/// `destination`, `hole-id`) names it in a `data-hole` attribute, so that a
+/// web page can attach clicks and styles to the picture by hole id, however
+/// the board is turned ([`SvgOptions::bottom`]).
 ///
 /// ```
 /// use sternhalma::{Board, Layout, Position, Rules, SvgOptions, render_svg};
@@ -119,7 +128,7 @@ pub fn triangle_colour(triangle: Triangle) -> &'static str {
 #[must_use]
 pub fn render_svg(position: &Position, options: &SvgOptions) -> String {
     let geometry = position.geometry();
-    let frame = Frame::of(geometry, legend(position));
+    let frame = Frame::of(geometry, legend(position), options.bottom);
     let width = options.size.unwrap_or(DEFAULT_SIZE).max(1);
     let height = ((f64::from(width) * frame.height / frame.width).round() as u32).max(1);
     let mut svg = String::new();
@@ -158,6 +167,8 @@ pub fn render_svg(position: &Position, options: &SvgOptions) -> String {
 /// Where things go: the viewBox and the offset of the board's origin in it.
 struct Frame {
     geometry: &'static Geometry,
+    /// Sixths of a turn clockwise applied to every point.
+    turns: usize,
     width: f64,
     height: f64,
     origin_x: f64,
@@ -166,10 +177,16 @@ struct Frame {
 }
 
 impl Frame {
-    fn of(geometry: &'static Geometry, legend: (Vec<Triangle>, String)) -> Frame {
+    fn of(
+        geometry: &'static Geometry,
+        legend: (Vec<Triangle>, String),
+        bottom_triangle: Option<Triangle>,
+    ) -> Frame {
+        // Clockwise sixths that bring the chosen triangle where south is.
+        let turns = bottom_triangle.map_or(0, |t| (Triangle::South.index() + 6 - t.index()) % 6);
         let (mut left, mut right, mut top, mut bottom) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
         for cell in geometry.cells() {
-            let (x, y) = axial_to_pixel(geometry.coordinates(cell));
+            let (x, y) = axial_to_pixel(rotate(geometry.coordinates(cell), turns));
             left = left.min(x);
             right = right.max(x);
             top = top.min(y);
@@ -180,6 +197,7 @@ impl Frame {
         let width = board_width.max(legend_width(&legend) + 2.0 * MARGIN);
         Frame {
             geometry,
+            turns,
             width,
             height: bottom - top + 2.0 * pad + LEGEND_HEIGHT,
             // Centre the board when the legend is the wider of the two.
@@ -190,13 +208,20 @@ impl Frame {
     }
 
     fn point(&self, (q, r): (i32, i32)) -> (f64, f64) {
-        let (x, y) = axial_to_pixel((q, r));
+        let (x, y) = axial_to_pixel(rotate((q, r), self.turns));
         (x + self.origin_x, y + self.origin_y)
     }
 
     fn cell(&self, cell: Cell) -> (f64, f64) {
         self.point(self.geometry.coordinates(cell))
     }
+}
+
+/// Axial coordinates turned `turns` sixths of a turn clockwise on screen
+/// about the centre hole: in cube coordinates `(q, r, s)` one sixth is
+/// `(-r, -s, -q)`.
+fn rotate((q, r): (i32, i32), turns: usize) -> (i32, i32) {
+    (0..turns % 6).fold((q, r), |(q, r), _| (-r, q + r))
 }
 
 /// Pointy-top hex layout: rows horizontal, each row half a hole to the right
@@ -314,7 +339,8 @@ fn draw_holes(svg: &mut String, position: &Position, frame: &Frame) {
         };
         let _ = writeln!(
             svg,
-            r#"<circle class="hole" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{HOLE_STROKE}" stroke-width="{}"/>"#,
+            r#"<circle class="hole" data-hole="{}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{HOLE_STROKE}" stroke-width="{}"/>"#,
+            cell.id(),
             num(x),
             num(y),
             num(HOLE_RADIUS),
@@ -342,7 +368,8 @@ fn draw_pegs(svg: &mut String, position: &Position, frame: &Frame) {
         };
         let _ = writeln!(
             svg,
-            r#"<circle class="{class}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{PEG_STROKE}" stroke-width="{}"/>"#,
+            r#"<circle class="{class}" data-hole="{}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{PEG_STROKE}" stroke-width="{}"/>"#,
+            cell.id(),
             num(x),
             num(y),
             num(PEG_RADIUS),
@@ -442,7 +469,8 @@ fn draw_destinations(svg: &mut String, position: &Position, cell: Cell, frame: &
     let (x, y) = frame.cell(cell);
     let _ = writeln!(
         svg,
-        r#"<circle class="selected" cx="{}" cy="{}" r="{}" fill="none" stroke="{MARK}" stroke-width="{}"/>"#,
+        r#"<circle class="selected" data-hole="{}" cx="{}" cy="{}" r="{}" fill="none" stroke="{MARK}" stroke-width="{}"/>"#,
+        cell.id(),
         num(x),
         num(y),
         num(RING_RADIUS),
@@ -452,7 +480,8 @@ fn draw_destinations(svg: &mut String, position: &Position, cell: Cell, frame: &
         let (x, y) = frame.cell(to);
         let _ = writeln!(
             svg,
-            r#"<circle class="destination" cx="{}" cy="{}" r="{}" fill="{colour}" fill-opacity="0.8" stroke="{MARK}" stroke-width="{}"/>"#,
+            r#"<circle class="destination" data-hole="{}" cx="{}" cy="{}" r="{}" fill="{colour}" fill-opacity="0.8" stroke="{MARK}" stroke-width="{}"/>"#,
+            to.id(),
             num(x),
             num(y),
             num(0.22 * SPACING),
@@ -471,7 +500,8 @@ fn draw_ids(svg: &mut String, position: &Position, frame: &Frame) {
         };
         let _ = writeln!(
             svg,
-            r#"<text class="hole-id" x="{}" y="{}" font-family="sans-serif" font-size="{}" text-anchor="middle" fill="{fill}">{}</text>"#,
+            r#"<text class="hole-id" data-hole="{}" x="{}" y="{}" font-family="sans-serif" font-size="{}" text-anchor="middle" fill="{fill}">{}</text>"#,
+            cell.id(),
             num(x),
             num(y + 0.35 * ID_FONT_SIZE),
             num(ID_FONT_SIZE),
@@ -1023,6 +1053,132 @@ mod tests {
     }
 
     #[test]
+    fn every_element_at_a_hole_names_it() {
+        let position = standard(2);
+        let options = SvgOptions {
+            destinations_of: Cell::new(115),
+            show_ids: true,
+            ..SvgOptions::default()
+        };
+        let elements = parse_xml(&render_svg(&position, &options)).unwrap();
+        let hole_of = |e: &Element| {
+            e.attribute("data-hole")
+                .map(|v| v.parse::<usize>().unwrap())
+        };
+        let holes: Vec<usize> = elements
+            .iter()
+            .filter(|e| e.has_class("hole"))
+            .map(|e| hole_of(e).unwrap())
+            .collect();
+        assert_eq!(holes, (0..121).collect::<Vec<_>>());
+        let pegs: Vec<usize> = elements
+            .iter()
+            .filter(|e| e.has_class("peg"))
+            .map(|e| hole_of(e).unwrap())
+            .collect();
+        let occupied: Vec<usize> = position.occupied().iter().map(Cell::id).collect();
+        assert_eq!(pegs, occupied);
+        let mut destinations: Vec<usize> = elements
+            .iter()
+            .filter(|e| e.has_class("destination"))
+            .map(|e| hole_of(e).unwrap())
+            .collect();
+        destinations.sort_unstable();
+        let mut legal: Vec<usize> = position
+            .legal_moves_from(Cell::new(115).unwrap())
+            .iter()
+            .filter_map(|mv| mv.to().map(Cell::id))
+            .collect();
+        legal.sort_unstable();
+        assert_eq!(destinations, legal);
+        let selected = elements.iter().find(|e| e.has_class("selected")).unwrap();
+        assert_eq!(hole_of(selected), Some(115));
+        assert_eq!(
+            elements.iter().filter(|e| e.has_class("hole-id")).count(),
+            121
+        );
+        assert!(
+            elements
+                .iter()
+                .filter(|e| e.has_class("hole-id"))
+                .all(|e| hole_of(e).is_some())
+        );
+    }
+
+    /// The centre of each hole, by id, as drawn.
+    fn hole_centres(svg: &str) -> Vec<(f64, f64)> {
+        parse_xml(svg)
+            .unwrap()
+            .iter()
+            .filter(|e| e.has_class("hole"))
+            .map(|e| {
+                let number = |name| e.attribute(name).unwrap().parse::<f64>().unwrap();
+                (number("cx"), number("cy"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_chosen_triangle_is_turned_to_the_bottom() {
+        let position = standard(6);
+        let geometry = position.geometry();
+        let plain = hole_centres(&render_svg(&position, &SvgOptions::default()));
+        for triangle in Triangle::ALL {
+            let options = SvgOptions {
+                bottom: Some(triangle),
+                ..SvgOptions::default()
+            };
+            let svg = render_svg(&position, &options);
+            let centres = hole_centres(&svg);
+            // The triangle's holes are the lowest ones on the picture, as
+            // south's are without a turn.
+            let lowest = |centres: &[(f64, f64)], t: Triangle| {
+                geometry
+                    .triangle(t)
+                    .iter()
+                    .map(|c| centres[c.id()].1)
+                    .fold(f64::MIN, f64::max)
+            };
+            let low = lowest(&centres, triangle);
+            for other in Triangle::ALL.into_iter().filter(|&t| t != triangle) {
+                assert!(lowest(&centres, other) < low, "{triangle} vs {other}");
+            }
+            // A turn keeps the distances: neighbours stay one spacing apart.
+            let distance =
+                |c: &[(f64, f64)], a: usize, b: usize| (c[a].0 - c[b].0).hypot(c[a].1 - c[b].1);
+            assert!((distance(&centres, 10, 11) - distance(&plain, 10, 11)).abs() < 0.02);
+            assert!((distance(&centres, 0, 120) - distance(&plain, 0, 120)).abs() < 0.02);
+            // Pegs still sit on their holes; the picture is still well formed.
+            let elements = parse_xml(&svg).unwrap();
+            for peg in elements.iter().filter(|e| e.has_class("peg")) {
+                let id: usize = peg.attribute("data-hole").unwrap().parse().unwrap();
+                let cx: f64 = peg.attribute("cx").unwrap().parse().unwrap();
+                assert!((cx - centres[id].0).abs() < 0.01);
+            }
+        }
+        let south = SvgOptions {
+            bottom: Some(Triangle::South),
+            ..SvgOptions::default()
+        };
+        assert_eq!(
+            render_svg(&position, &south),
+            render_svg(&position, &SvgOptions::default())
+        );
+        // The rhombus turns too (it is not symmetric under a sixth).
+        let rhombus = Position::start(
+            Board::rhombus(4, 2).unwrap(),
+            Layout::standard(2).unwrap(),
+            Rules::classic(),
+        )
+        .unwrap();
+        let turned = SvgOptions {
+            bottom: Some(Triangle::North),
+            ..SvgOptions::default()
+        };
+        assert!(parse_xml(&render_svg(&rhombus, &turned)).is_ok());
+    }
+
+    #[test]
     fn ids_are_printed_in_every_hole_when_asked() {
         let position = standard(3);
         let plain = render_svg(&position, &SvgOptions::default());
@@ -1091,6 +1247,7 @@ mod tests {
                 highlight_path: cells(&[0, 1]),
                 destinations_of: position.occupied().first_cell(),
                 show_ids: true,
+                bottom: Some(Triangle::NorthEast),
             };
             let first = render_svg(&position, &options);
             let reparsed: Position = position.to_string().parse().unwrap();
@@ -1141,7 +1298,7 @@ mod tests {
     #[test]
     fn triangles_hulls_are_their_corners() {
         let geometry = Board::STANDARD.geometry();
-        let frame = Frame::of(geometry, (Vec::new(), String::new()));
+        let frame = Frame::of(geometry, (Vec::new(), String::new()), None);
         for triangle in Triangle::ALL {
             let points: Vec<(f64, f64)> = geometry
                 .triangle(triangle)

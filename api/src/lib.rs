@@ -15,6 +15,7 @@ pub mod jobs;
 pub mod limits;
 pub mod matches;
 pub mod metrics;
+pub mod pages;
 pub mod routes;
 pub mod store;
 pub mod tournaments;
@@ -69,6 +70,8 @@ pub struct ServerConfig {
     pub admin_key: Option<AdminKey>,
     /// The registry behind `/metrics`.
     pub metrics: Metrics,
+    /// Where the web pages come from (compiled in, by default).
+    pub web: pages::WebAssets,
 }
 
 impl Default for ServerConfig {
@@ -80,6 +83,7 @@ impl Default for ServerConfig {
             limits: ClientLimits::classroom(),
             admin_key: None,
             metrics: Metrics::new(),
+            web: pages::WebAssets::Embedded,
         }
     }
 }
@@ -93,6 +97,7 @@ impl ServerConfig {
             limits: ClientLimits::off(),
             admin_key: None,
             metrics: Metrics::new(),
+            web: pages::WebAssets::Embedded,
         }
     }
 }
@@ -347,6 +352,8 @@ pub fn app_configured(
         .app_data(web::Data::new(store))
         .app_data(web::Data::new(heavy.pool))
         .app_data(web::Data::new(heavy.jobs))
+        .app_data(web::Data::new(config.web))
+        .configure(pages::configure)
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .route("/docs", web::get().to(docs_redirect))
         .default_service(web::to(fallback))
@@ -374,6 +381,9 @@ impl RouteTable {
             .collect();
         routes.push((segments("/openapi.json"), vec!["GET"]));
         routes.push((segments("/docs"), vec!["GET"]));
+        for (path, _) in pages::PAGES {
+            routes.push((segments(path), vec!["GET"]));
+        }
         RouteTable { routes }
     }
 

@@ -10,6 +10,7 @@ use sternhalma_api::clients::{
     DEFAULT_WRITE_BURST, DEFAULT_WRITES_PER_MINUTE,
 };
 use sternhalma_api::matches::runner::BotRunner;
+use sternhalma_api::pages::WebAssets;
 use sternhalma_api::{
     AdminKey, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics, RateLimit, ServerConfig, Store,
     app_configured, openapi,
@@ -160,6 +161,10 @@ struct Serve {
     /// 503 `busy` with `Retry-After` (default: four per heavy thread).
     #[arg(long, env = "STERNHALMA_HEAVY_QUEUE")]
     heavy_queue: Option<usize>,
+    /// Serve the web pages from this folder (e.g. `api/web`) instead of
+    /// the copy compiled into the binary: to edit them without rebuilding.
+    #[arg(long, env = "STERNHALMA_WEB_DIR")]
+    web_dir: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -342,11 +347,18 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         limits,
         admin_key,
         metrics: Metrics::new(),
+        web: match serve.web_dir {
+            Some(dir) => {
+                tracing::info!(web_dir = %dir.display(), "web pages served from a folder");
+                WebAssets::Dir(dir)
+            }
+            None => WebAssets::Embedded,
+        },
     };
     let listener = TcpListener::bind((serve.bind.as_str(), serve.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", serve.bind, serve.port))?;
     let address = listener.local_addr()?;
-    tracing::info!(%address, "listening; Swagger UI at http://{address}/docs/");
+    tracing::info!(%address, "listening; the web board at http://{address}/, Swagger UI at http://{address}/docs/");
     println!("sternhalma listening on http://{address}");
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     let workers = serve.workers.unwrap_or(cores);

@@ -458,14 +458,16 @@ impl PyPosition {
     }
 
     /// An SVG picture; by default the last move is highlighted.
-    #[pyo3(signature = (*, size = None, highlight = None, peg = None, ids = false))]
+    #[pyo3(signature = (*, size = None, highlight = None, peg = None, ids = false, bottom = None))]
     fn svg(
         &self,
         size: Option<u32>,
         highlight: Option<&Bound<'_, PyAny>>,
         peg: Option<usize>,
         ids: bool,
+        bottom: Option<&str>,
     ) -> PyResult<String> {
+        let bottom = bottom.map(crate::board::parse_triangle).transpose()?;
         let geometry = self.position.geometry();
         let highlight_path = match highlight {
             Some(h) => {
@@ -496,13 +498,14 @@ impl PyPosition {
                 highlight_path,
                 destinations_of: peg.and_then(|h| geometry.cell(h)),
                 show_ids: ids,
+                bottom,
             },
         ))
     }
 
     /// Jupyter draws the position with this.
     fn _repr_svg_(&self) -> PyResult<String> {
-        self.svg(None, None, None, false)
+        self.svg(None, None, None, false, None)
     }
 
     // ---- open_spiel names ------------------------------------------------------

@@ -366,6 +366,23 @@ pub struct WaitQuery {
     pub timeout_ms: Option<u32>,
 }
 
+/// How to draw a match's board (`GET /v1/matches/{id}/board.svg`).
+#[derive(Clone, Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct BoardQuery {
+    /// The position after this many plies (default: the current one).
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 4294967295.0)]
+    pub ply: Option<u32>,
+    /// Image width in pixels (64 to 4096; default 480).
+    #[param(value_type = Option<u64>, minimum = 64, maximum = 4096)]
+    pub size: Option<u32>,
+    /// Print hole ids in the holes.
+    pub ids: Option<bool>,
+    /// Turn the board so this triangle is at the bottom (default `south`).
+    pub bottom: Option<sternhalma::Triangle>,
+}
+
 /// A seat's place in a match's result.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Place {

@@ -643,6 +643,82 @@ pub fn history<S: MatchStore>(store: &S, id: i64) -> Result<History, ApiError> {
     })
 }
 
+/// A match's position after `ply` plies (the current one when `None` or
+/// `ply` is the match's ply), with the path of the move that led there:
+/// what its board picture shows.
+pub struct BoardAt {
+    /// The position.
+    pub position: Position,
+    /// The last move's path (empty at the start or after a pass).
+    pub last_path: Vec<Cell>,
+    /// Whether this is the match's current position, which may still
+    /// change; an earlier one never does.
+    pub current: bool,
+    /// The match's version.
+    pub version: i64,
+}
+
+/// Match `id` after `ply` plies ([`BoardAt`]).
+///
+/// # Errors
+/// 404 for an unknown match; 422 `no_such_ply` past the match's ply.
+pub fn board_at<S: MatchStore>(store: &S, id: i64, ply: Option<u32>) -> Result<BoardAt, ApiError> {
+    let row = load_match(store, id)?;
+    let target = ply.unwrap_or(row.ply);
+    if target > row.ply {
+        return Err(ApiError::unprocessable(
+            "no_such_ply",
+            format!("match {id} is at ply {}, not {target}", row.ply),
+        ));
+    }
+    let current = parse_position(&row.position)?;
+    let moves = store.load_moves(id)?;
+    let path_of = |stored: &MoveRow| -> Result<Vec<Cell>, ApiError> {
+        match stored.path.parse::<MoveText>().map_err(corrupt)? {
+            MoveText::Pass => Ok(Vec::new()),
+            MoveText::Path(holes) => holes
+                .into_iter()
+                .map(|h| {
+                    current
+                        .geometry()
+                        .cell(h)
+                        .ok_or_else(|| corrupt(format!("move {}: no hole {h}", stored.ply)))
+                })
+                .collect(),
+        }
+    };
+    let last_path = match target.checked_sub(1).and_then(|i| moves.get(i as usize)) {
+        Some(stored) => path_of(stored)?,
+        None => Vec::new(),
+    };
+    if target == row.ply {
+        return Ok(BoardAt {
+            position: current,
+            last_path,
+            current: true,
+            version: row.version,
+        });
+    }
+    let resignations = current.resignations();
+    let mut position = parse_position(&row.start_position)?;
+    for stored in moves.iter().take(target as usize) {
+        position = position.resign_due(&resignations).map_err(corrupt)?;
+        position = stored
+            .path
+            .parse::<MoveText>()
+            .map_err(|e| e.to_string())
+            .and_then(|text| position.resolve(&text).map_err(|e| e.to_string()))
+            .map(|played| position.after(&played))
+            .map_err(|e| corrupt(format!("move {}: {e}", stored.ply)))?;
+    }
+    Ok(BoardAt {
+        position,
+        last_path,
+        current: false,
+        version: row.version,
+    })
+}
+
 /// The moves of match `id` from `ply` on, as [`history`] shows them.
 ///
 /// # Errors

@@ -19,9 +19,9 @@ use crate::admin::Admin;
 use crate::clients::LongPollSlot;
 use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use crate::matches::dto::{
-    CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS, MAX_WAIT_MS,
-    MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch, NewMatchRequest,
-    SeatKind, SeatToken, WaitQuery, is_valid_name, page,
+    BoardQuery, CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS,
+    MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
+    NewMatchRequest, SeatKind, SeatToken, WaitQuery, is_valid_name, page,
 };
 use crate::matches::game;
 use crate::matches::runner::BotRunner;
@@ -39,6 +39,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(submit_move)
         .service(history)
         .service(export)
+        .service(board)
         .service(resign)
         .service(abandon);
 }
@@ -456,6 +457,80 @@ pub async fn export(
             .read(move |connection| game::export(connection, id))
             .await?,
     ))
+}
+
+/// The board of a match as an SVG picture, the last move's path drawn:
+/// now, or after `ply` plies. What a web page or a slide shows; drawn by
+/// the same renderer as `/v1/render.svg`, with each hole's id in a
+/// `data-hole` attribute. The picture of an earlier ply never changes and
+/// may be cached for good; the current one carries an `ETag`.
+#[utoipa::path(
+    tag = "matches",
+    params(("id" = u64, Path, description = "The match id", minimum = 0), BoardQuery),
+    responses(
+        (status = 200, description = "The picture", body = String, content_type = "image/svg+xml",
+         headers(("ETag" = String, description = "The match's version, for the current position"))),
+        (status = 304, description = "Not modified since the `If-None-Match` tag (the current position)",
+         headers(("ETag" = String, description = "The match's version"))),
+        (status = 400, description = "Malformed query (`malformed_query`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A ply the match has not reached (`no_such_ply`) or a size out of range (`invalid_size`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[get("/v1/matches/{id}/board.svg")]
+pub async fn board(
+    store: web::Data<Store>,
+    id: web::Path<u64>,
+    query: web::Query<BoardQuery>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let id = match_id(id.into_inner())?;
+    let BoardQuery {
+        ply,
+        size,
+        ids,
+        bottom,
+    } = query.into_inner();
+    let at = store
+        .read(move |connection| game::board_at(connection, id, ply))
+        .await?;
+    let path = sternhalma::MoveText::Path(at.last_path.iter().map(|c| c.id()).collect());
+    let highlight = (!at.last_path.is_empty()).then(|| path.to_string());
+    let options = crate::routes::render::svg_options(
+        &at.position,
+        crate::routes::render::Drawing {
+            highlight: highlight.as_deref(),
+            peg: None,
+            size,
+            ids,
+            bottom,
+        },
+    )?;
+    let mut response = HttpResponse::Ok();
+    response.content_type("image/svg+xml");
+    if at.current {
+        let tag = EntityTag::new_strong(format!("{id}-{}-svg", at.version));
+        let unchanged = matches!(
+            IfNoneMatch::parse(&request),
+            Ok(IfNoneMatch::Items(tags)) if tags.iter().any(|t| t.weak_eq(&tag))
+        );
+        if unchanged {
+            return Ok(HttpResponse::NotModified()
+                .insert_header(header::ETag(tag))
+                .finish());
+        }
+        response.insert_header(header::CacheControl(vec![header::CacheDirective::NoCache]));
+        response.insert_header(header::ETag(tag));
+    } else {
+        // Earlier plies are history: the same picture for ever.
+        response.insert_header(header::CacheControl(vec![
+            header::CacheDirective::Public,
+            header::CacheDirective::MaxAge(31_536_000),
+            header::CacheDirective::Extension("immutable".into(), None),
+        ]));
+    }
+    Ok(response.body(sternhalma::render_svg(&at.position, &options)))
 }
 
 /// The seat whose token is sent resigns (at any time, not only on its

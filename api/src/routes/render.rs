@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, get, post, web};
 use serde::Deserialize;
-use sternhalma::{Position, SvgOptions, render_svg};
+use sternhalma::{Position, SvgOptions, Triangle, render_svg};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -40,6 +40,9 @@ pub struct RenderQuery {
     pub size: Option<u32>,
     /// Print hole ids in the holes.
     pub ids: Option<bool>,
+    /// Turn the board so this triangle is at the bottom (default `south`):
+    /// a player's view from their own side.
+    pub bottom: Option<Triangle>,
 }
 
 /// What to draw, as JSON.
@@ -62,17 +65,46 @@ pub struct RenderRequest {
     pub size: Option<u32>,
     /// Print hole ids in the holes.
     pub ids: Option<bool>,
+    /// Turn the board so this triangle is at the bottom (default `south`):
+    /// a player's view from their own side.
+    pub bottom: Option<Triangle>,
+}
+
+/// How to draw, besides the position: the options both forms share.
+pub struct Drawing<'a> {
+    /// The path to draw, as a move text.
+    pub highlight: Option<&'a str>,
+    /// The peg whose destinations to mark.
+    pub peg: Option<usize>,
+    /// The width in pixels.
+    pub size: Option<u32>,
+    /// Print hole ids.
+    pub ids: Option<bool>,
+    /// The triangle at the bottom.
+    pub bottom: Option<Triangle>,
 }
 
 /// Checks what to draw, then draws it on the heavy-work pool.
 async fn render(
     pool: &HeavyPool,
     position: Position,
-    highlight: Option<&str>,
-    peg: Option<usize>,
-    size: Option<u32>,
-    ids: Option<bool>,
+    drawing: Drawing<'_>,
 ) -> Result<HttpResponse, ApiError> {
+    let options = svg_options(&position, drawing)?;
+    let svg = pool.run(move || render_svg(&position, &options)).await?;
+    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+}
+
+/// The renderer's options for `position`, checked: a size out of range, a
+/// path the position cannot hold or a peg off the board is a 422.
+pub fn svg_options(position: &Position, drawing: Drawing<'_>) -> Result<SvgOptions, ApiError> {
+    let Drawing {
+        highlight,
+        peg,
+        size,
+        ids,
+        bottom,
+    } = drawing;
     if let Some(size) = size.filter(|s| !SIZES.contains(s)) {
         return Err(ApiError::unprocessable(
             "invalid_size",
@@ -83,15 +115,14 @@ async fn render(
             ),
         ));
     }
-    let destinations_of = peg.map(|id| hole(&position, id)).transpose()?;
-    let options = SvgOptions {
+    let destinations_of = peg.map(|id| hole(position, id)).transpose()?;
+    Ok(SvgOptions {
         size,
-        highlight_path: highlight.map_or(Ok(Vec::new()), |text| path_cells(&position, text))?,
+        highlight_path: highlight.map_or(Ok(Vec::new()), |text| path_cells(position, text))?,
         destinations_of,
         show_ids: ids.unwrap_or(false),
-    };
-    let svg = pool.run(move || render_svg(&position, &options)).await?;
-    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+        bottom,
+    })
 }
 
 /// An SVG picture of a position, from a query string. Drawn on the
@@ -112,15 +143,14 @@ pub async fn render_get(
     pool: web::Data<HeavyPool>,
 ) -> Result<HttpResponse, ApiError> {
     let position: Position = query.position.parse()?;
-    render(
-        &pool,
-        position,
-        query.highlight.as_deref(),
-        query.peg,
-        query.size,
-        query.ids,
-    )
-    .await
+    let drawing = Drawing {
+        highlight: query.highlight.as_deref(),
+        peg: query.peg,
+        size: query.size,
+        ids: query.ids,
+        bottom: query.bottom,
+    };
+    render(&pool, position, drawing).await
 }
 
 /// An SVG picture of a position, from JSON. Drawn on the heavy-work pool:
@@ -142,13 +172,12 @@ pub async fn render_post(
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
     let position = request.position.resolve()?;
-    render(
-        &pool,
-        position,
-        request.highlight.as_deref(),
-        request.peg,
-        request.size,
-        request.ids,
-    )
-    .await
+    let drawing = Drawing {
+        highlight: request.highlight.as_deref(),
+        peg: request.peg,
+        size: request.size,
+        ids: request.ids,
+        bottom: request.bottom,
+    };
+    render(&pool, position, drawing).await
 }
