@@ -62,6 +62,7 @@ export function sleep(ms, signal) {
  * @returns {Promise<any>}
  */
 export async function request(method, path, options = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json, image/svg+xml", ...options.headers };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
@@ -72,6 +73,9 @@ export async function request(method, path, options = {}) {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });
+    // 304: the client named the version it holds (If-None-Match) and
+    // nothing changed.
+    if (response.status === 304) return null;
     if (response.ok) {
       if (response.status === 204) return null;
       return options.as === "text" ? response.text() : response.json();

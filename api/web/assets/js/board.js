@@ -73,7 +73,7 @@ export class Board {
     const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
     const root = parsed.documentElement;
     if (root.nodeName !== "svg") throw new Error("the server sent no SVG picture");
-    const svg = /** @type {SVGSVGElement} */ (document.importNode(root, true));
+    const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.importNode(root, true)));
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     const title = svg.querySelector("title")?.textContent || "";
