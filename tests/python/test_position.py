@@ -473,6 +473,27 @@ def test_svg_peg_ids_and_size() -> None:
         position.svg(300)  # styling arguments are keyword-only
 
 
+def test_svg_names_holes_and_turns_a_home_to_the_bottom() -> None:
+    position = Position()
+
+    def centres(svg: str) -> dict[int, float]:
+        root = ElementTree.fromstring(svg)
+        return {
+            int(e.get("data-hole")): float(e.get("cy"))
+            for e in root.iter("{http://www.w3.org/2000/svg}circle")
+            if e.get("class") == "hole"
+        }
+
+    plain = centres(position.svg())
+    assert sorted(plain) == list(range(121))
+    assert plain[0] < plain[120]  # north at the top
+    turned = centres(position.svg(bottom="north"))
+    assert turned[0] > turned[120]  # north's tip now at the bottom
+    assert position.svg(bottom="south") == position.svg()
+    with pytest.raises(NotationError, match="north, north_east"):
+        position.svg(bottom="up")
+
+
 # ---- perft --------------------------------------------------------------------------------
 
 

@@ -14,6 +14,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = problem.code || "";
     this.title = problem.title || "";
+    /** The whole problem: its extra members too (`move_index` of a replay). @type {Record<string, any>} */
+    this.problem = problem;
   }
 }
 
