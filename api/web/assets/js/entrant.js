@@ -29,8 +29,10 @@ let token = secret(key, ["token"])?.token || "";
 let tournament = null;
 /** This entrant's number, once the API said it. @type {number | null} */
 let me = null;
-/** The turn on the board. @type {Turn | null} */
+/** The turn on the board, while it waits for a move. @type {Turn | null} */
 let turn = null;
+/** The last turn shown (kept after it is played): a new one in the same game with more timeouts means one ran out. @type {Turn | null} */
+let seen = null;
 /** When that turn times out, on this page's clock (performance.now()). */
 let deadlineAt = 0;
 let warned = false;
@@ -144,16 +146,15 @@ async function showMyGames() {
       const others = game.seats.filter((s) => s.entrant !== me).map((s) => s.name);
       const self = game.seats.find((s) => s.entrant === me);
       const status = game.status === "in_progress" ? "playing" : game.status;
-      const extra = self && self.timeouts ? ` (${self.timeouts} timeout${self.timeouts === 1 ? "" : "s"}${self.forfeited ? ", forfeited" : ""})` : "";
+      const extra = self && self.timeouts ? ` (your timeouts: ${self.timeouts})` : "";
       return el(
         "li",
         { dataset: { game: String(game.game), status: game.status }, class: turn && turn.game === game.game ? "current" : null },
-        el("span", {}, `Game ${gameNo(game.game)} against ${others.join(", ") || "?"}: `),
+        el("span", {}, `Game ${gameNo(game.game)} against ${others.join(", ") || "?"} `),
         el("span", { class: `badge ${game.status}` }, status),
-        game.result ? ` ${game.result.summary}` : "",
-        extra,
+        game.result ? el("span", { class: "result" }, ` ${game.result.summary}${extra}.`) : extra,
         game.match_id !== null && game.match_id !== undefined && game.status !== "pending"
-          ? el("a", { class: "replay", href: `/matches/${game.match_id}/replay` }, " replay", el("span", { class: "visually-hidden" }, ` game ${gameNo(game.game)}`))
+          ? el("span", {}, " ", el("a", { class: "replay", href: `/matches/${game.match_id}/replay` }, "Replay", el("span", { class: "visually-hidden" }, ` game ${gameNo(game.game)}`)))
           : null,
       );
     }),
@@ -195,8 +196,8 @@ function showStatus(answer) {
 async function showTurn(next) {
   const same = turn && turn.match_id === next.match_id && turn.ply === next.ply;
   if (!same) {
-    const previous = turn;
-    if (!previous || previous.game !== next.game) {
+    const previous = seen;
+    if (!previous || previous.match_id !== next.match_id) {
       await showMyGames();
       say(`Game ${gameNo(next.game)}: your move.`);
     } else if (next.timeouts > previous.timeouts) {
@@ -204,6 +205,7 @@ async function showTurn(next) {
       say(`Your time ran out: the server played a move for you (timeout ${next.timeouts} of ${max} in this game).`, "error");
     }
     turn = next;
+    seen = next;
     warned = false;
     await board.load(
       `/v1/matches/${next.match_id}/board.svg${query({ ply: next.ply, bottom: homeOf(next.position.position, next.seat) })}`,
@@ -225,15 +227,38 @@ async function showTurn(next) {
   byId("pass").hidden = !next.legal_moves.some((m) => m.path.length === 0);
 }
 
+/**
+ * The turn on the board is gone without a move from this page: the
+ * server played it at a timeout, the game ended (a forfeit, an abandoned
+ * game) or, with three or more players, the others are moving.
+ * @param {Turn} gone
+ */
+async function turnGone(gone) {
+  turn = null;
+  stopClock();
+  board.setMoves(null);
+  byId("play-controls").hidden = true;
+  await showMyGames();
+  const game = schedule.find((g) => g.game === gone.game);
+  if (!game || game.status === "in_progress") return;
+  const self = game.seats.find((s) => s.entrant === me);
+  const summary = game.result?.summary ?? game.status;
+  await board.load(`/v1/matches/${gone.match_id}/board.svg${query({ bottom: homeOf(gone.position.position, gone.seat) })}`);
+  byId("play-area").dataset.state = "over";
+  if (self?.forfeited) {
+    say(`You forfeited game ${gameNo(gone.game)} after ${self.timeouts} timeouts: ${summary}.`, "error");
+  } else {
+    say(`Game ${gameNo(gone.game)} is over: ${summary}.`);
+  }
+  byId("turn").textContent = `Game ${gameNo(gone.game)} is over: ${summary}.`;
+}
+
 /** No game waits for the entrant now. @param {EntrantTurns} answer */
 function showWaiting(answer) {
-  if (turn) {
-    turn = null;
-    board.setMoves(null);
-    guard(showMyGames);
-  }
   stopClock();
   byId("play-controls").hidden = true;
+  // The result of the game just over stays up until the next turn.
+  if (byId("play-area").dataset.state === "over" && answer.status === "running") return;
   byId("play-area").dataset.state = "waiting";
   byId("turn").textContent =
     answer.status === "paused"
@@ -294,10 +319,11 @@ async function gameOver(current, match) {
   board.setMoves(null);
   byId("board").dataset.ply = String(match.ply);
   byId("play-area").dataset.state = "over";
-  const summary = match.result?.summary ?? "the game is over";
+  await showMyGames();
+  // The schedule's result names the entrants ("greedy beat sam").
+  const summary = schedule.find((g) => g.game === current.game)?.result?.summary ?? match.result?.summary ?? "the game is over";
   byId("turn").textContent = `Game ${gameNo(current.game)} is over: ${summary}.`;
   say(`Game ${gameNo(current.game)} is over: ${summary}.`);
-  await showMyGames();
 }
 
 /** A click no legal move explains: the server says why. @param {number} from @param {number | null} to */
@@ -397,11 +423,12 @@ async function follow() {
       continue;
     }
     showStatus(answer);
+    const next = answer.turns[0];
+    if (turn && (!next || next.match_id !== turn.match_id)) await turnGone(turn);
     if (answer.done) {
-      finished(answer);
+      await finished(answer);
       return;
     }
-    const next = answer.turns[0];
     if (!next) {
       showWaiting(answer);
       // The server waits for a turn; an answer at once means it would not: ask again a little later.
@@ -420,7 +447,7 @@ async function finished(answer) {
   board.setMoves(null);
   byId("play-controls").hidden = true;
   byId("turn").textContent =
-    answer.status === "abandoned" ? "The tournament was abandoned." : "You have no game left to play: well played!";
+    answer.status === "abandoned" ? "The tournament was abandoned." : "You have no game left to play.";
   byId("poll").textContent = "";
   byId("play-area").dataset.state = "done";
   await guard(showMyGames);

@@ -373,6 +373,7 @@ async function loadRecord(text) {
   stop();
   let replay;
   try {
+    await bucket.take(); // a replay is a heavy request too
     replay = await post("/v1/replay", body);
   } catch (error) {
     if (error instanceof ApiError && typeof error.problem.move_index === "number") {
@@ -406,6 +407,7 @@ async function loadRecord(text) {
   byId("links").replaceChildren();
   say(outcome.status === "in_progress" ? "The record ends before the game does." : "");
   showGame();
+  byId("viewer").scrollIntoView({ block: "start" });
 }
 
 function setUpUpload() {

@@ -90,6 +90,8 @@ function entrantKind(entrant) {
 /** @param {TournamentView} next */
 function showTournament(next) {
   const before = tournament;
+  // An answer that left before the last event came in says less than it.
+  if (before && next.version < before.version) return;
   tournament = next;
   byId("title").textContent = next.name || `Tournament ${next.id}`;
   document.title = `${next.name || "Tournament"} · Sternhalma`;
@@ -551,20 +553,15 @@ function connect() {
   });
   source.addEventListener("error", () => {
     if (source !== mine) return;
-    if (mine.readyState === EventSource.CLOSED) {
-      // The server refused the stream (too many, or gone): try again
-      // later, more slowly each time.
-      source = null;
-      failures++;
-      const wait = Math.min(30, 2 ** failures) * 1000;
-      streamLine(`The live stream stopped; trying again in ${wait / 1000} s.`);
-      setTimeout(() => {
-        schedule(["tournament", "games", "standings"], 0);
-        connect();
-      }, wait);
-    } else {
-      streamLine("The live stream was interrupted; reconnecting…");
-    }
+    // The stream ended or could not open. The page reconnects by itself,
+    // waiting longer after each failure (an EventSource left alone would
+    // retry every few seconds, each failure another console error).
+    mine.close();
+    source = null;
+    failures++;
+    const wait = Math.min(30, 2 ** (failures - 1));
+    streamLine(`The live stream was interrupted; reconnecting in ${wait} s…`);
+    setTimeout(connect, wait * 1000);
   });
   on("tournament", (data) => {
     const previous = tournament?.status;
