@@ -47,8 +47,21 @@ function seatLabel(seat) {
   return view ? view.name : `seat ${seat}`;
 }
 
-/** Redraws everything from `next`, the match as the API sent it. */
-async function show(next) {
+/** The redraws, one at a time, in the order asked. */
+let drawing = Promise.resolve();
+/** The version last drawn. */
+let drawn = -1;
+
+/** Redraws everything from `next`, the match as the API sent it (an older version than one drawn is skipped). */
+function show(next) {
+  const run = drawing.then(() => (next.version >= drawn ? draw(next) : undefined));
+  drawing = run.catch(() => {});
+  return run;
+}
+
+/** @param {MatchView} next */
+async function draw(next) {
+  drawn = next.version;
   const moved = !state || state.version !== next.version;
   state = next;
   const position = next.position.position;
@@ -91,7 +104,7 @@ async function show(next) {
     );
   }
   if (moved) {
-    await board.load(`/v1/matches/${id}/board.svg${query({ bottom: bottom() })}`);
+    await board.load(`/v1/matches/${id}/board.svg${query({ ply: next.ply, bottom: bottom() })}`);
     await showMoves();
   }
   board.setMoves(myTurn && !submitting ? next.legal_moves : null);

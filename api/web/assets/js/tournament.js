@@ -135,7 +135,8 @@ function showTournament(next) {
 
 function showAdmin() {
   const box = byId("admin");
-  box.hidden = !adminToken || !tournament;
+  // Nothing is left to run once the tournament is over.
+  box.hidden = !adminToken || !tournament || TERMINAL.has(tournament.status);
   if (!tournament) return;
   const status = tournament.status;
   /** @type {HTMLButtonElement} */ (byId("start")).disabled = !(status === "waiting" || status === "paused");
