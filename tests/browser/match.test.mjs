@@ -217,3 +217,29 @@ test("play to the end (the first move by keyboard, then by clicking); the watche
   assertClean(player, "match (player)");
   assertClean(watcher, "match (watcher)");
 });
+
+test("resigning takes two clicks and ends a two-seat match", async () => {
+  const created = await api(env.server, "POST", "/v1/matches", {
+    board: "star2",
+    layout: "2",
+    seats: [{ name: "Ada" }, { name: "Grace" }],
+  });
+  const match = created.match.id;
+  const grace = created.seat_tokens.find((t) => t.seat === 1);
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}/matches/${match}#seat=1&token=${grace.token}`);
+  const resign = page.locator("#resign");
+  await resign.waitFor({ state: "visible" });
+  await resign.click();
+  assert.equal(await resign.textContent(), "Click again to resign");
+  const before = await api(env.server, "GET", `/v1/matches/${match}`);
+  assert.equal(before.status, "in_progress", "one click resigns nothing");
+  await resign.click();
+  await page.locator("#result").waitFor({ state: "visible" });
+  const after = await api(env.server, "GET", `/v1/matches/${match}`);
+  assert.equal(after.status, "finished");
+  assert.equal(after.result.resigned_seat, 1);
+  assert.deepEqual(after.result.winners, [0]);
+  assert.ok((await page.locator("#places").textContent())?.includes("Ada"));
+  assertClean(page, "match resigned");
+});

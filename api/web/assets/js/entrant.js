@@ -6,7 +6,7 @@
 
 import { ApiError, get, post, query, sleep } from "./api.js";
 import { Board, homeOf } from "./board.js";
-import { byId, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
+import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
 
 /**
  * @typedef {import("./board.js").MoveView} MoveView
@@ -353,28 +353,13 @@ async function attempt(from, to) {
 
 byId("pass").addEventListener("click", () => guard(() => play("pass")));
 
-let resignArmed = false;
-byId("resign").addEventListener("click", () =>
-  guard(async () => {
-    const current = turn;
-    if (!current) return;
-    const button = byId("resign");
-    if (!resignArmed) {
-      resignArmed = true;
-      button.textContent = "Click again to resign";
-      setTimeout(() => {
-        resignArmed = false;
-        button.textContent = "Resign this game";
-      }, 5000);
-      return;
-    }
-    resignArmed = false;
-    button.textContent = "Resign this game";
-    const match = await post(`/v1/matches/${current.match_id}/resign`, {}, { token });
-    if (match.status !== "in_progress") await gameOver(current, match);
-    wake?.();
-  }),
-);
+confirmTwice(byId("resign"), "Click again to resign", async () => {
+  const current = turn;
+  if (!current) return;
+  const match = await post(`/v1/matches/${current.match_id}/resign`, {}, { token });
+  if (match.status !== "in_progress") await gameOver(current, match);
+  wake?.();
+});
 
 // ---------------------------------------------------------------------------
 // The long-poll.

@@ -4,7 +4,7 @@
 
 import { ApiError, get, post, query, sleep } from "./api.js";
 import { Board, homeOf } from "./board.js";
-import { byId, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
+import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
 
 /**
  * @typedef {import("./board.js").MoveView} MoveView
@@ -181,24 +181,9 @@ async function attempt(from, to) {
   }
 }
 
-let resignArmed = false;
-byId("resign").addEventListener("click", () =>
-  guard(async () => {
-    const button = byId("resign");
-    if (!resignArmed) {
-      resignArmed = true;
-      button.textContent = "Click again to resign";
-      setTimeout(() => {
-        resignArmed = false;
-        button.textContent = "Resign";
-      }, 5000);
-      return;
-    }
-    resignArmed = false;
-    button.textContent = "Resign";
-    await show(await post(`/v1/matches/${id}/resign`, {}, { token }));
-  }),
-);
+confirmTwice(byId("resign"), "Click again to resign", async () => {
+  await show(await post(`/v1/matches/${id}/resign`, {}, { token }));
+});
 byId("pass").addEventListener("click", () => guard(() => play("pass")));
 
 /** Follows the match: one long-poll at a time until it is over. */

@@ -8,7 +8,7 @@
 
 import { ApiError, get, post, request } from "./api.js";
 import { Board } from "./board.js";
-import { byId, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
+import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
 
 /**
  * @typedef {{players: {triangle: string, pegs: number[]}[][]}} PositionJson
@@ -165,29 +165,9 @@ async function act(action) {
   }
 }
 
-let abandonArmed = false;
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-let abandonTimer;
 byId("start").addEventListener("click", () => guard(() => act("start")));
 byId("pause").addEventListener("click", () => guard(() => act("pause")));
-byId("abandon").addEventListener("click", () =>
-  guard(async () => {
-    const button = byId("abandon");
-    if (!abandonArmed) {
-      abandonArmed = true;
-      button.textContent = "Click again to abandon";
-      abandonTimer = setTimeout(() => {
-        abandonArmed = false;
-        button.textContent = "Abandon";
-      }, 5000);
-      return;
-    }
-    clearTimeout(abandonTimer);
-    abandonArmed = false;
-    button.textContent = "Abandon";
-    await act("abandon");
-  }),
-);
+confirmTwice(byId("abandon"), "Click again to abandon", () => act("abandon"));
 
 // ---------------------------------------------------------------------------
 // Standings and cross table.

@@ -149,3 +149,32 @@ export async function guard(task) {
     say(error instanceof Error ? error.message : String(error), "error");
   }
 }
+
+/**
+ * A button for an action that cannot be undone (resign, abandon): the
+ * first click asks for a second within five seconds, which runs `action`.
+ * @param {HTMLElement} button
+ * @param {string} confirm The label while it waits for the second click.
+ * @param {() => Promise<void>} action
+ */
+export function confirmTwice(button, confirm, action) {
+  const label = button.textContent || "";
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const disarm = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    button.textContent = label;
+  };
+  button.addEventListener("click", () =>
+    guard(async () => {
+      if (timer === undefined) {
+        button.textContent = confirm;
+        timer = setTimeout(disarm, 5000);
+        return;
+      }
+      disarm();
+      await action();
+    }),
+  );
+}
