@@ -34,12 +34,28 @@ impl Position {
             MoveText::Pass => self.check_move(Move::Pass).map(|()| Move::Pass),
             MoveText::Path(_) => {
                 let path = self.path_cells(text)?;
-                if path.len() == 2 {
+                let found = if path.len() == 2 {
                     self.move_between(path[0], path[1])
                 } else {
                     self.move_along(&path)
-                }
+                };
+                self.over_if_stuck(found)
             }
+        }
+    }
+
+    /// A refused move in a game where nobody can move is refused because
+    /// the game is over. Checked only on refusal: a legal move shows that
+    /// its player can move, and the check generates everyone's moves.
+    pub(crate) fn over_if_stuck(
+        &self,
+        found: Result<Move, IllegalMove>,
+    ) -> Result<Move, IllegalMove> {
+        match found {
+            Err(e) if e != IllegalMove::GameOver && self.everyone_stuck() => {
+                Err(IllegalMove::GameOver)
+            }
+            found => found,
         }
     }
 
@@ -122,7 +138,7 @@ impl Position {
                         });
                     }
                 }
-                let legal = self.move_between(from, to)?;
+                let legal = self.over_if_stuck(self.move_between(from, to))?;
                 if legal == mv {
                     Ok(())
                 } else {
@@ -149,7 +165,8 @@ impl Position {
     /// The checks common to every non-pass move: the game is on, the start
     /// holds a peg of the player to move, who may move it. Returns the set.
     fn check_start(&self, from: Cell, to: Cell) -> Result<usize, IllegalMove> {
-        if self.is_decided() || self.everyone_stuck() {
+        // `over_if_stuck` completes the game-over check on refusal.
+        if self.is_decided() {
             return Err(IllegalMove::GameOver);
         }
         let player = self.side_to_move();
@@ -176,7 +193,7 @@ impl Position {
 
     /// The legal move from `from` to `to`, by any way, or the most precise
     /// reason there is none.
-    fn move_between(&self, from: Cell, to: Cell) -> Result<Move, IllegalMove> {
+    pub(crate) fn move_between(&self, from: Cell, to: Cell) -> Result<Move, IllegalMove> {
         let set = self.check_start(from, to)?;
         let player = self.side_to_move();
         let (normal, swaps) = self.destinations(from, set, player);

@@ -26,6 +26,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod actions;
 mod board;
 mod cell;
 mod check;
@@ -44,6 +45,7 @@ pub mod search;
 mod setup;
 pub mod solitaire;
 mod svg;
+pub mod vector;
 #[cfg(feature = "serde")]
 pub mod wire;
 mod zobrist;

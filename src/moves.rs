@@ -357,6 +357,13 @@ pub enum IllegalMove {
         /// Why not.
         reason: &'static str,
     },
+    /// A number that is no action of this board ([`crate::Position::action_move`]).
+    UnknownAction {
+        /// The number given.
+        action: i64,
+        /// How many action numbers the board has.
+        actions: usize,
+    },
 }
 
 impl IllegalMove {
@@ -384,6 +391,7 @@ impl IllegalMove {
             IllegalMove::PassNotAllowed => "pass_not_allowed",
             IllegalMove::FinishedMustPass { .. } => "finished_must_pass",
             IllegalMove::CannotResign { .. } => "cannot_resign",
+            IllegalMove::UnknownAction { .. } => "unknown_action",
         }
     }
 }
@@ -470,6 +478,11 @@ impl fmt::Display for IllegalMove {
             IllegalMove::CannotResign { player, reason } => {
                 write!(f, "player {player} cannot resign: {reason}")
             }
+            IllegalMove::UnknownAction { action, actions } => write!(
+                f,
+                "{action} is not an action number (they are 0 to {})",
+                actions - 1
+            ),
         }
     }
 }

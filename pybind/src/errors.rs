@@ -112,18 +112,6 @@ pub fn position(error: &PositionError) -> PyErr {
     }
 }
 
-/// An action number that names no move of any position of this board.
-pub fn unknown_action(action: usize, actions: usize) -> PyErr {
-    let code = Python::attach(|py| text(py, "unknown_action"));
-    raise::<IllegalMoveError>(
-        format!(
-            "illegal move: {action} is not an action number (they are 0 to {})",
-            actions - 1
-        ),
-        &[("code", code)],
-    )
-}
-
 /// An unknown bot kind as a Python exception.
 pub fn unknown_bot(error: &sternhalma::search::UnknownBotKind) -> PyErr {
     PyErr::new::<UnknownBotError, _>(error.to_string())
@@ -175,4 +163,10 @@ pub fn _problem_error(
         return None;
     };
     Some(error.into_value(py))
+}
+
+/// A refused step of a `VectorEnv`: which game, which action, why.
+pub fn illegal_step(error: &sternhalma::vector::StepError) -> PyErr {
+    let code = Python::attach(|py| text(py, error.error.code()));
+    raise::<IllegalMoveError>(error.to_string(), &[("code", code)])
 }

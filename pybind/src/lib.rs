@@ -1,11 +1,13 @@
 //! `sternhalma._core`: the Sternhalma rules crate for Python. No rules live
 //! here: every class wraps the crate's own types.
 
+mod actions;
 mod board;
 mod bots;
 mod errors;
 mod json;
 mod moves;
+mod play;
 mod position;
 mod solitaire;
 
@@ -20,6 +22,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyMove>()?;
     m.add_class::<moves::PyOutcome>()?;
     m.add_class::<position::PyPosition>()?;
+    m.add_class::<play::PyVectorEnv>()?;
+    m.add_function(wrap_pyfunction!(play::rollouts, m)?)?;
     m.add_function(wrap_pyfunction!(position::_restore, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_problem_error, m)?)?;
     m.add_class::<bots::PyBot>()?;

@@ -1,5 +1,7 @@
 //! Moves and outcomes.
 
+use std::sync::{Arc, OnceLock};
+
 use pyo3::prelude::*;
 use sternhalma::{Cell, Move, MoveText, Outcome, Played, Position, wire};
 
@@ -24,13 +26,53 @@ pub struct PyMove {
     pub from: Option<usize>,
     pub to: Option<usize>,
     pub kind: Option<&'static str>,
-    pub path: Vec<usize>,
+    path: MovePath,
+}
+
+/// A move's path: given, or the witness of a legal move, searched for only
+/// when it is asked for (most moves a search lists are never looked at).
+#[derive(Clone, Debug)]
+enum MovePath {
+    Known(Vec<usize>),
+    Witness {
+        /// The position the move is legal in (shared by the moves of one
+        /// `legal_moves` list).
+        position: Arc<Position>,
+        mv: Move,
+        found: OnceLock<Vec<usize>>,
+    },
 }
 
 impl PyMove {
-    /// A legal move of `position`, with its witness path.
+    /// A legal move of `position`; its witness path is found when asked for.
     pub fn legal(position: &Position, mv: Move) -> PyMove {
-        PyMove::played(&position.played(mv))
+        PyMove::legal_in(&Arc::new(position.clone()), mv)
+    }
+
+    /// As [`PyMove::legal`], for a position shared by several moves.
+    pub fn legal_in(position: &Arc<Position>, mv: Move) -> PyMove {
+        PyMove {
+            from: mv.from().map(Cell::id),
+            to: mv.to().map(Cell::id),
+            kind: Some(mv.kind().name()),
+            path: MovePath::Witness {
+                position: Arc::clone(position),
+                mv,
+                found: OnceLock::new(),
+            },
+        }
+    }
+
+    /// A legal move of `position` with the path it was played along
+    /// (`None`: its witness).
+    pub fn with_path(position: &Position, mv: Move, path: Option<&Vec<usize>>) -> PyMove {
+        match path {
+            Some(path) => PyMove {
+                path: MovePath::Known(path.clone()),
+                ..PyMove::legal_in(&Arc::new(Position::clone(position)), mv)
+            },
+            None => PyMove::legal(position, mv),
+        }
     }
 
     /// A resolved move, with its path.
@@ -39,7 +81,29 @@ impl PyMove {
             from: played.mv.from().map(Cell::id),
             to: played.mv.to().map(Cell::id),
             kind: Some(played.mv.kind().name()),
-            path: played.path.iter().map(|c| c.id()).collect(),
+            path: MovePath::Known(played.path.iter().map(|c| c.id()).collect()),
+        }
+    }
+
+    /// The holes from start to end (searched for the first time it is
+    /// asked, for a listed legal move).
+    pub fn holes(&self) -> &[usize] {
+        match &self.path {
+            MovePath::Known(path) => path,
+            MovePath::Witness {
+                position,
+                mv,
+                found,
+            } => found.get_or_init(|| position.witness_path(*mv).iter().map(|c| c.id()).collect()),
+        }
+    }
+
+    /// The legal move this is in `position`, when it was listed as legal
+    /// there (and carries no path of its own to check).
+    pub fn legal_here(&self, here: &Position) -> Option<Move> {
+        match &self.path {
+            MovePath::Witness { position, mv, .. } if **position == *here => Some(*mv),
+            _ => None,
         }
     }
 
@@ -48,7 +112,7 @@ impl PyMove {
         if self.from.is_none() {
             MoveText::Pass
         } else {
-            MoveText::Path(self.path.clone())
+            MoveText::Path(self.holes().to_vec())
         }
     }
 
@@ -59,13 +123,13 @@ impl PyMove {
                 from: None,
                 to: None,
                 kind: Some("pass"),
-                path: Vec::new(),
+                path: MovePath::Known(Vec::new()),
             },
             MoveText::Path(holes) => PyMove {
                 from: holes.first().copied(),
                 to: holes.last().copied(),
                 kind: None,
-                path: holes.clone(),
+                path: MovePath::Known(holes.clone()),
             },
         }
     }
@@ -80,7 +144,7 @@ impl PyMove {
             from: Some(from_hole),
             to: Some(to_hole),
             kind: None,
-            path: vec![from_hole, to_hole],
+            path: MovePath::Known(vec![from_hole, to_hole]),
         }
     }
 
@@ -141,7 +205,7 @@ impl PyMove {
     /// The holes from start to end.
     #[getter]
     fn path(&self) -> Vec<usize> {
-        self.path.clone()
+        self.holes().to_vec()
     }
 
     /// Whether this is a pass.

@@ -1,10 +1,13 @@
 //! The position class: python-chess's vocabulary, open_spiel's names.
 
+use std::sync::Arc;
+
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use sternhalma::search::{Playout, Rng};
 use sternhalma::wire::{self, PositionJson};
 use sternhalma::{
     Cell, Layout, Move, MoveText, NewGame, Played, Position, SvgOptions, Undo, render_svg,
@@ -16,6 +19,14 @@ use crate::moves::{PyMove, PyOutcome};
 
 /// What `__reduce__` returns: the restoring function and its arguments.
 type Reduced = (Py<PyAny>, (String, Vec<String>));
+
+thread_local! {
+    /// The move buffer of `legal_actions`, reused from call to call.
+    static MOVES: std::cell::RefCell<Vec<Move>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The position of `Position()`.
+const DEFAULT_START: &str = "star4 classic south:111-120/north:0-9 0 0 -";
 
 /// open_spiel's id for "no player: the game is over".
 const TERMINAL_PLAYER: i64 = -4;
@@ -41,11 +52,21 @@ const TERMINAL_PLAYER: i64 = -4;
 pub struct PyPosition {
     position: Position,
     /// Moves played since the position was made, with what undoes them and
-    /// the path given (or found).
-    stack: Vec<(Move, Undo, Vec<usize>)>,
+    /// the path given (`None`: the move's witness, found when asked for).
+    stack: Vec<(Move, Undo, Option<Vec<usize>>)>,
 }
 
 impl PyPosition {
+    /// A core position with an empty move stack.
+    pub fn from_core(position: Position) -> PyPosition {
+        PyPosition::wrap(position)
+    }
+
+    /// `Position()`: the standard two-player start, classic rules.
+    pub fn default_start() -> Position {
+        DEFAULT_START.parse().expect("the default start parses")
+    }
+
     fn wrap(position: Position) -> PyPosition {
         PyPosition {
             position,
@@ -57,6 +78,9 @@ impl PyPosition {
     /// core with its path.
     fn resolve(&self, mv: &Bound<'_, PyAny>) -> PyResult<Played> {
         let text = if let Ok(m) = mv.extract::<PyRef<'_, PyMove>>() {
+            if let Some(legal) = m.legal_here(&self.position) {
+                return Ok(self.position.played(legal));
+            }
             m.text()
         } else if let Ok(s) = mv.extract::<&str>() {
             s.parse::<MoveText>().map_err(|e| errors::notation(&e))?
@@ -75,51 +99,37 @@ impl PyPosition {
         &self.position
     }
 
-    fn push_played(&mut self, played: &Played) {
-        let undo = self.position.make_move(played.mv);
-        let path = played.path.iter().map(|c| c.id()).collect();
-        self.stack.push((played.mv, undo, path));
+    /// Plays a legal move; `path` as in `stack`.
+    fn push_move(&mut self, mv: Move, path: Option<Vec<usize>>) {
+        let undo = self.position.make_move(mv);
+        self.stack.push((mv, undo, path));
+    }
+
+    /// The legal move a `Move` or a move text names, and the path to keep
+    /// for it: none (the witness, found when asked for) for a move listed
+    /// by `legal_moves` here, so pushing it searches for nothing.
+    fn resolve_for_push(&self, mv: &Bound<'_, PyAny>) -> PyResult<(Move, Option<Vec<usize>>)> {
+        if let Ok(m) = mv.extract::<PyRef<'_, PyMove>>() {
+            if let Some(legal) = m.legal_here(&self.position) {
+                return Ok((legal, None));
+            }
+        }
+        let played = self.resolve(mv)?;
+        Ok((
+            played.mv,
+            Some(played.path.iter().map(|c| c.id()).collect()),
+        ))
     }
 
     fn holes(&self) -> usize {
         self.position.geometry().len()
     }
 
-    /// open_spiel-style action number of a legal move.
-    fn action_of(&self, mv: Move) -> usize {
-        let n = self.holes();
-        match (mv.from(), mv.to()) {
-            (Some(from), Some(to)) => from.id() * n + to.id(),
-            _ => n * n,
-        }
-    }
-
+    /// The legal move an action number stands for, checked.
     fn move_of(&self, action: usize) -> PyResult<Move> {
-        let n = self.holes();
-        let wanted = if action == n * n {
-            None
-        } else if action < n * n {
-            Some((action / n, action % n))
-        } else {
-            return Err(errors::unknown_action(action, n * n + 1));
-        };
-        let moves = self.position.legal_moves();
-        moves
-            .into_iter()
-            .find(|m| m.from().zip(m.to()).map(|(f, t)| (f.id(), t.id())) == wanted)
-            .ok_or_else(|| {
-                let text = match wanted {
-                    Some((from, to)) => MoveText::Path(vec![from, to]),
-                    None => MoveText::Pass,
-                };
-                match self.position.parse_move(&text) {
-                    Err(e) => errors::illegal(&e),
-                    Ok(_) => errors::illegal(&sternhalma::IllegalMove::Unreachable {
-                        from: action / n,
-                        to: action % n,
-                    }),
-                }
-            })
+        self.position
+            .action_move(action)
+            .map_err(|e| errors::illegal(&e))
     }
 
     fn root(&self) -> Position {
@@ -138,7 +148,7 @@ impl PyPosition {
     #[new]
     #[pyo3(signature = (text = None))]
     fn new(text: Option<&str>) -> PyResult<Self> {
-        let text = text.unwrap_or("star4 classic south:111-120/north:0-9 0 0 -");
+        let text = text.unwrap_or(DEFAULT_START);
         let position = text.parse::<Position>().map_err(|e| errors::position(&e))?;
         Ok(PyPosition::wrap(position))
     }
@@ -232,10 +242,11 @@ impl PyPosition {
     /// player to move has no other; empty when the game is over.
     #[getter]
     fn legal_moves(&self) -> Vec<PyMove> {
+        let here = Arc::new(self.position.clone());
         self.position
             .legal_moves()
             .into_iter()
-            .map(|mv| PyMove::legal(&self.position, mv))
+            .map(|mv| PyMove::legal_in(&here, mv))
             .collect()
     }
 
@@ -246,11 +257,12 @@ impl PyPosition {
             .geometry()
             .cell(hole)
             .ok_or_else(|| PyIndexError::new_err(format!("hole {hole} is not on the board")))?;
+        let here = Arc::new(self.position.clone());
         Ok(self
             .position
             .legal_moves_from(cell)
             .into_iter()
-            .map(|mv| PyMove::legal(&self.position, mv))
+            .map(|mv| PyMove::legal_in(&here, mv))
             .collect())
     }
 
@@ -267,8 +279,8 @@ impl PyPosition {
 
     /// Plays a move (a `Move` or a move text), checked.
     fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
-        let played = self.resolve(mv)?;
-        self.push_played(&played);
+        let (mv, path) = self.resolve_for_push(mv)?;
+        self.push_move(mv, path);
         Ok(())
     }
 
@@ -279,9 +291,7 @@ impl PyPosition {
             .pop()
             .ok_or_else(|| PyIndexError::new_err("pop from an empty move stack"))?;
         self.position.unmake_move(mv, undo);
-        let mut popped = PyMove::legal(&self.position, mv);
-        popped.path = path;
-        Ok(popped)
+        Ok(PyMove::with_path(&self.position, mv, path.as_ref()))
     }
 
     /// The last move played, without taking it back.
@@ -292,9 +302,7 @@ impl PyPosition {
             .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))?;
         let mut before = self.position.clone();
         before.unmake_move(*mv, *undo);
-        let mut last = PyMove::legal(&before, *mv);
-        last.path = path.clone();
-        Ok(last)
+        Ok(PyMove::with_path(&before, *mv, path.as_ref()))
     }
 
     /// The moves played since this position was made (or started).
@@ -303,9 +311,7 @@ impl PyPosition {
         let mut position = self.root();
         let mut moves = Vec::with_capacity(self.stack.len());
         for (mv, _, path) in &self.stack {
-            let mut played = PyMove::legal(&position, *mv);
-            played.path = path.clone();
-            moves.push(played);
+            moves.push(PyMove::with_path(&position, *mv, path.as_ref()));
             position.make_move(*mv);
         }
         Ok(moves)
@@ -318,9 +324,48 @@ impl PyPosition {
 
     /// The position after a move, leaving this one unchanged.
     fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let played = self.resolve(mv)?;
+        let (mv, path) = self.resolve_for_push(mv)?;
         let mut next = Clone::clone(self);
-        next.push_played(&played);
+        next.push_move(mv, path);
+        Ok(next)
+    }
+
+    /// The position a playout from here reaches: moves chosen by `policy`
+    /// until the game is over or `max_plies` plies have been played, all in
+    /// Rust with the GIL released. Leaves this position unchanged; the
+    /// playout's moves are on the new one's move stack.
+    ///
+    /// `policy`: `"uniform"` (a uniformly random legal move; random play
+    /// wanders and seldom ends a game) or `"forward"` (a random move among
+    /// those that bring the peg nearer its target, any move when none
+    /// does). `seed`: the same seed plays the same moves; `None` draws a
+    /// fresh one.
+    ///
+    /// >>> end = Position().playout(policy="forward", seed=1, max_plies=2000)
+    /// >>> end.is_game_over(), len(end.move_stack) == end.ply
+    /// (True, True)
+    #[pyo3(signature = (policy = "uniform", *, seed = None, max_plies = 1000))]
+    fn playout(
+        &self,
+        py: Python<'_>,
+        policy: &str,
+        seed: Option<i128>,
+        max_plies: i128,
+    ) -> PyResult<Self> {
+        let policy = crate::play::policy(policy)?;
+        let seed = crate::play::seed(seed)?;
+        let max_plies = crate::play::plies("max_plies", max_plies)?;
+        let mut next = Clone::clone(self);
+        py.detach(|| {
+            let mut playout = Playout::new(&next.position, policy);
+            let mut rng = Rng::new(seed);
+            for _ in 0..max_plies {
+                let Some(mv) = playout.choose(&next.position, &mut rng) else {
+                    break;
+                };
+                next.push_move(mv, None);
+            }
+        });
         Ok(next)
     }
 
@@ -485,11 +530,15 @@ impl PyPosition {
                     }
                 }
             }
-            None => self
-                .stack
-                .last()
-                .map(|(_, _, path)| path.iter().filter_map(|&h| geometry.cell(h)).collect())
-                .unwrap_or_default(),
+            None => match self.stack.last() {
+                Some((_, _, Some(path))) => path.iter().filter_map(|&h| geometry.cell(h)).collect(),
+                Some((mv, undo, None)) => {
+                    let mut before = self.position.clone();
+                    before.unmake_move(*mv, *undo);
+                    before.witness_path(*mv)
+                }
+                None => Vec::new(),
+            },
         };
         Ok(render_svg(
             &self.position,
@@ -521,19 +570,18 @@ impl PyPosition {
 
     /// Legal moves as action numbers: `from * holes + to`, and a pass as
     /// `holes * holes` (see `num_distinct_actions`).
-    fn legal_actions(&self) -> Vec<usize> {
-        self.position
-            .legal_moves()
-            .into_iter()
-            .map(|mv| self.action_of(mv))
-            .collect()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        MOVES.with_borrow_mut(|moves| {
+            self.position.legal_moves_into(moves);
+            crate::actions::list(py, &self.position, moves)
+        })
     }
 
-    /// Plays an action, checked.
+    /// Plays an action, checked (the one peg's moves are generated, not
+    /// the whole position's).
     fn apply_action(&mut self, action: usize) -> PyResult<()> {
         let mv = self.move_of(action)?;
-        let played = self.position.played(mv);
-        self.push_played(&played);
+        self.push_move(mv, None);
         Ok(())
     }
 
@@ -544,8 +592,7 @@ impl PyPosition {
 
     /// The number of action numbers: `holes * holes + 1`.
     fn num_distinct_actions(&self) -> usize {
-        let n = self.holes();
-        n * n + 1
+        self.position.num_distinct_actions()
     }
 
     /// The move an action number stands for (it must be legal here).
@@ -556,7 +603,7 @@ impl PyPosition {
 
     /// The action number of a legal move.
     fn move_to_action(&self, mv: &Bound<'_, PyAny>) -> PyResult<usize> {
-        Ok(self.action_of(self.resolve(mv)?.mv))
+        Ok(self.position.action(self.resolve(mv)?.mv))
     }
 
     /// A copy (open_spiel's name).
@@ -645,9 +692,11 @@ impl PyPosition {
         let moves = self
             .stack
             .iter()
-            .map(|(mv, _, path)| match mv {
-                Move::Pass => "pass".to_owned(),
-                _ => MoveText::Path(path.clone()).to_string(),
+            .map(|(mv, _, path)| match (mv, path) {
+                (Move::Pass, _) => "pass".to_owned(),
+                (_, Some(path)) => MoveText::Path(path.clone()).to_string(),
+                // A witness: the move's two ends name the same legal move.
+                (_, None) => mv.to_string(),
             })
             .collect();
         Ok((restore, (self.root().to_string(), moves)))

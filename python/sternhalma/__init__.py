@@ -34,9 +34,11 @@ from sternhalma._core import (
     UnknownBotError,
     UnknownPresetError,
     UnsolvableError,
+    VectorEnv,
     distance_to_target,
     pegs_home,
     progress,
+    rollouts,
     solve_solitaire,
 )
 from sternhalma.client import Client, RemotePosition, ServerError
@@ -63,9 +65,11 @@ __all__ = [
     "UnknownBotError",
     "UnknownPresetError",
     "UnsolvableError",
+    "VectorEnv",
     "distance_to_target",
     "pegs_home",
     "progress",
+    "rollouts",
     "solve_solitaire",
 ]
 

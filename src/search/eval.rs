@@ -33,6 +33,9 @@ use crate::{Cell, Move, Position};
 pub struct Evaluator {
     players: usize,
     sets: Vec<SetTable>,
+    /// The game the tables are for.
+    board: crate::Board,
+    layout: crate::Layout,
 }
 
 #[derive(Clone, Debug)]
@@ -90,7 +93,16 @@ impl Evaluator {
         Evaluator {
             players: layout.player_count(),
             sets,
+            board: position.board(),
+            layout: *layout,
         }
+    }
+
+    /// Whether these tables are for the game of `position` (its board and
+    /// layout).
+    #[must_use]
+    pub fn fits(&self, position: &Position) -> bool {
+        self.board == position.board() && self.layout == *position.layout()
     }
 
     /// Number of players.

@@ -27,10 +27,12 @@ pub mod eval;
 pub mod greedy;
 pub mod mcts;
 pub mod paranoid;
+pub mod playout;
 pub mod random;
 mod rng;
 
 pub use arena::ArenaResult;
 pub use bot::{Bot, BotConfig, BotKind, Budget, SearchResult, UnknownBotKind, new_bot};
 pub use eval::{Evaluator, distance_to_target, evaluate, pegs_home, progress};
+pub use playout::{Playout, Policy, Rollout, UnknownPolicy, rollout_seed, rollouts};
 pub use rng::Rng;

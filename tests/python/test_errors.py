@@ -243,7 +243,10 @@ def test_every_illegal_move_code_is_covered() -> None:
     # not_your_turn needs a move made on behalf of a player (the API's
     # matches); a Position always moves for the player to move. cannot_resign
     # refuses a resignation, not a move (test_position.py covers it).
-    assert codes - {"not_your_turn", "cannot_resign"} == {case[2] for case in ILLEGAL}
+    # unknown_action refuses an action number, not a move (test_open_spiel.py).
+    assert codes - {"not_your_turn", "cannot_resign", "unknown_action"} == {
+        case[2] for case in ILLEGAL
+    }
 
 
 def test_swap_is_legal_where_the_refusal_says() -> None:
