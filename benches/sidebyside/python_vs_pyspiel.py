@@ -238,7 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         "whole": Row("whole turns: `legal_moves` vs rebuilt from hop actions", "calls/s"),
         "playout": Row("built-in `playout()` vs pyspiel's Python loop", "turns/s"),
         "rollouts": Row("`rollouts()` (batch, GIL released) vs pyspiel's Python loop", "turns/s"),
-        "vector": Row("`VectorEnv.step` (1024 games)", "steps/s"),
+        "vector": Row("`VectorEnv.step` of 1024 games, `random_actions()`", "steps/s"),
+        "vector_numpy": Row(
+            "`VectorEnv.step` of 1024 games, a numpy choice among `legal_actions()`", "steps/s"
+        ),
     }
     expected_actions = sum(len(s.legal_actions()) for s in ours) * reps
     expected_theirs = sum(len(s.legal_actions()) for s in theirs) * reps
@@ -319,14 +322,24 @@ def main(argv: list[str] | None = None) -> int:
         if vector is not None:
             steps = int(200 * scale) + 1
 
-            def stepping(vector=vector, steps: int = steps, seed: int = seed) -> int:
-                rng = np.random.default_rng(seed)
+            def stepping(vector=vector, steps: int = steps) -> int:
                 for _ in range(steps):
-                    actions = vector.random_actions(rng)
-                    vector.step(actions)
+                    vector.step(vector.random_actions())
+                return steps * vector.num_envs
+
+            def stepping_numpy(vector=vector, steps: int = steps, seed: int = seed) -> int:
+                rng = np.random.default_rng(seed)
+                rows = np.arange(vector.num_envs)
+                for _ in range(steps):
+                    legal = vector.legal_actions()
+                    counts = (legal >= 0).sum(axis=1)
+                    vector.step(
+                        legal[rows, (rng.random(vector.num_envs) * counts).astype(np.int64)]
+                    )
                 return steps * vector.num_envs
 
             rows["vector"].ours.append(rate(stepping)())
+            rows["vector_numpy"].ours.append(rate(stepping_numpy)())
         print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
     load_after = loadavg()
 
