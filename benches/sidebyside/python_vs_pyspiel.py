@@ -1,6 +1,6 @@
 """Our Python module against open_spiel's (pyspiel), side by side in one process.
 
-    .venv/bin/python benches/sidebyside/python_vs_pyspiel.py            # about 3 minutes
+    .venv/bin/python benches/sidebyside/python_vs_pyspiel.py            # about a minute
     .venv/bin/python benches/sidebyside/python_vs_pyspiel.py --rounds 3 --quick
 
 Both engines get the same 200 positions (benches/sidebyside/positions.json:
@@ -227,10 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         assert not state.is_terminal()
     load_before = loadavg()
 
-    reps = max(1, int(25 * scale))
-    turns = 40
-    starts_ours, starts_theirs = ours[:: max(1, int(4 / scale))], theirs[:: max(1, int(4 / scale))]
-    rebuild = list(range(0, len(records), 10))
+    reps = max(1, int(250 * scale))
+    turns = 100
+    step = 1 if scale == 1 else 5
+    starts_ours, starts_theirs = ours[::step], theirs[::step]
+    rebuild = list(range(0, len(records), step))
     batch = [p for p in ours for _ in range(4)]
     rows = {
         "legal_actions": Row("`legal_actions()` per call, 200 positions", "calls/s"),
@@ -320,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
             rows["rollouts"].ours.append(rate(batched)())
             rows["rollouts"].theirs.append(loop_theirs)
         if vector is not None:
-            steps = int(200 * scale) + 1
+            steps = int(400 * scale) + 1
 
             def stepping(vector=vector, steps: int = steps) -> int:
                 for _ in range(steps):
