@@ -1,6 +1,6 @@
 //! The Rust half of the side-by-side benchmark against open_spiel's C++
 //! `chinese_checkers` (`benches/sidebyside/cpp_vs_rust.py` runs both; see
-//! `benches/sidebyside/CPP_NOTES.md`).
+//! `benches/sidebyside/CPP.md`).
 //!
 //! ```text
 //! cargo run --release --example sidebyside_movegen -- POSITIONS_FILE [--target-ms MS]

@@ -30,7 +30,7 @@ Options: --rounds N (default 7), --target-ms MS (time per set and method in a
 round, default 150), --json PATH, --rebuild (rebuild open_spiel's objects).
 The sets: `all` (the 200 positions), `middle` (those with ply 40 to 120), and
 `start` (open_spiel's initial state: north to move). What each side times and
-why is in benches/sidebyside/CPP_NOTES.md. It never passes or fails on time.
+why is in benches/sidebyside/CPP.md. It never passes or fails on time.
 """
 
 from __future__ import annotations

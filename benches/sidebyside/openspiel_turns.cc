@@ -1,7 +1,7 @@
 // Full-turn enumeration in open_spiel's C++ chinese_checkers, timed.
 //
 // The C++ half of the side-by-side benchmark (benches/sidebyside/cpp_vs_rust.py
-// builds it against open_spiel's own sources and runs it; see CPP_NOTES.md).
+// builds it against open_spiel's own sources and runs it; see CPP.md).
 //
 //   openspiel_turns POSITIONS_FILE [--target-ms MS]
 //
