@@ -48,6 +48,7 @@ mod svg;
 pub mod vector;
 #[cfg(feature = "serde")]
 pub mod wire;
+mod witness;
 mod zobrist;
 
 /// The README's examples, compiled and run as doctests.
@@ -62,7 +63,7 @@ pub use error::{ParseError, ParseErrorKind};
 pub use game::NewGame;
 pub use geometry::Geometry;
 pub use layout::{Layout, MAX_SETS};
-pub use moves::{IllegalMove, Move, MoveError, MoveKind, MoveText};
+pub use moves::{IllegalMove, Move, MoveError, MoveKind, MoveText, ShortText};
 pub use notation::PositionError;
 pub use outcome::{DrawReason, Outcome, OutcomeStatus};
 pub use perft::{perft, perft_by_depth};
@@ -73,3 +74,4 @@ pub use rules::{
 };
 pub use setup::{Finisher, PegSet, Resignation, Setup, SetupError, SetupProblem};
 pub use svg::{SvgOptions, render_svg, triangle_colour};
+pub use witness::Witnesses;

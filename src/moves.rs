@@ -136,12 +136,79 @@ impl Move {
     }
 }
 
+impl Move {
+    /// The move's text by its ends (`115-104`), or `pass`: what `Display`
+    /// writes, made without the formatting machinery, for writers of many
+    /// moves.
+    ///
+    /// ```
+    /// use sternhalma::{Cell, Move};
+    /// let hop = Move::Hop { from: Cell::new(115).unwrap(), to: Cell::new(104).unwrap() };
+    /// assert_eq!(hop.short_text().as_str(), "115-104");
+    /// assert_eq!(Move::Pass.short_text().as_str(), "pass");
+    /// ```
+    #[must_use]
+    pub fn short_text(self) -> ShortText {
+        let mut text = ShortText {
+            bytes: [0; 8],
+            len: 0,
+        };
+        match (self.from(), self.to()) {
+            (Some(from), Some(to)) => {
+                text.id(from.id());
+                text.push(b'-');
+                text.id(to.id());
+            }
+            _ => {
+                for &b in b"pass" {
+                    text.push(b);
+                }
+            }
+        }
+        text
+    }
+}
+
+/// A move's text in a few bytes on the stack ([`Move::short_text`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ShortText {
+    bytes: [u8; 8],
+    len: u8,
+}
+
+impl ShortText {
+    fn push(&mut self, byte: u8) {
+        self.bytes[usize::from(self.len)] = byte;
+        self.len += 1;
+    }
+
+    /// A hole id in decimal (ids have at most three digits).
+    fn id(&mut self, id: usize) {
+        if id >= 100 {
+            self.push(b'0' + (id / 100) as u8);
+        }
+        if id >= 10 {
+            self.push(b'0' + (id / 10 % 10) as u8);
+        }
+        self.push(b'0' + (id % 10) as u8);
+    }
+
+    /// The text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).expect("digits, '-' and letters")
+    }
+
+    /// The text's bytes.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.from(), self.to()) {
-            (Some(from), Some(to)) => write!(f, "{from}-{to}"),
-            _ => f.write_str("pass"),
-        }
+        f.write_str(self.short_text().as_str())
     }
 }
 

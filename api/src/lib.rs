@@ -4,6 +4,7 @@
 //! live in the `sternhalma` crate; this crate converts, calls it, and
 //! converts back.
 
+pub mod access_log;
 pub mod admin;
 pub mod bots;
 pub mod clients;

@@ -5,6 +5,7 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use sternhalma_api::access_log::{AccessLog, LogSink};
 use sternhalma_api::clients::{
     DEFAULT_HEAVY_BURST, DEFAULT_HEAVY_PER_MINUTE, DEFAULT_LONG_POLLS_PER_CLIENT,
     DEFAULT_WRITE_BURST, DEFAULT_WRITES_PER_MINUTE,
@@ -294,15 +295,15 @@ fn raise_open_files_limit() {
 
 fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let filter = EnvFilter::try_new(&serve.log_level)
-        .map_err(|e| format!("invalid --log-level {:?}: {e}", serve.log_level))?
-        // actix-web-prom warns about every request refused before routing
-        // (its path parameters are not parsed yet): a flood to log.
-        .add_directive("actix_web_prom=error".parse()?);
+        .map_err(|e| format!("invalid --log-level {:?}: {e}", serve.log_level))?;
     // Logs go to stderr (colours only on a terminal); stdout carries just the
-    // address line, for scripts that start the server on port 0.
+    // address line, for scripts that start the server on port 0. One thread
+    // writes them, a batch at a time; `_flush` writes what is left when
+    // `run` returns.
+    let (sink, _flush) = LogSink::stderr();
     let subscriber = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(sink)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     match serve.log_format {
         LogFormat::Text => subscriber.init(),
@@ -378,12 +379,10 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
             Err(error) => tracing::warn!(error = %error.problem().detail, "cannot resume matches"),
         }
         let server = actix_web::HttpServer::new(move || {
-            // `%a` is the peer's address (not a header a client could
-            // forge); headers, where the tokens travel, are never logged.
-            app_configured(config.clone(), store.clone(), heavy.clone()).wrap(
-                actix_web::middleware::Logger::new("%a \"%r\" %s %b %Dms")
-                    .log_target("sternhalma::http"),
-            )
+            // The access log names the peer's address (not a header a
+            // client could forge); headers, where the tokens travel, are
+            // never logged.
+            app_configured(config.clone(), store.clone(), heavy.clone()).wrap(AccessLog)
         })
         .workers(workers)
         // A client that closes its connection ends its request at once: a

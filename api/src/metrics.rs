@@ -4,9 +4,9 @@
 //!   `sternhalma_http_requests_duration_seconds` (a histogram), labelled by
 //!   `endpoint` (the route's *pattern*, e.g. `/v1/matches/{id}`, so match
 //!   ids do not make a series each; every unknown path is `UNMATCHED`),
-//!   `method` and `status` (the `actix-web-prom` middleware); refusals by a
-//!   per-client limit count there as 429s, and by limit in
-//!   `sternhalma_refused_total`.
+//!   `method` and `status` ([`RequestMetrics`], the series and labels
+//!   `actix-web-prom` made before it); refusals by a per-client limit count
+//!   there as 429s, and by limit in `sternhalma_refused_total`.
 //! - Gauges read at each scrape: `sternhalma_heavy_outstanding` (heavy
 //!   tasks running or waiting), `sternhalma_heavy_waiting` (the heavy
 //!   queue's depth), `sternhalma_heavy_urgent` (stored matches' bot moves
@@ -15,12 +15,25 @@
 //!   `sternhalma_writer_pending` (database writes queued or
 //!   running on the writer thread), `sternhalma_long_polls_open`.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::future::{Ready, ready};
+use std::pin::Pin;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+use std::time::Instant;
 
+use actix_web::body::{BodySize, MessageBody};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpResponse, get, web};
-use actix_web_prom::{PrometheusMetrics, PrometheusMetricsBuilder};
-use prometheus::{Encoder, IntCounterVec, IntGauge, Opts, TextEncoder};
+use actix_web::http::{Method, StatusCode};
+use actix_web::web::Bytes;
+use actix_web::{Error, HttpRequest, HttpResponse, get, web};
+use prometheus::{
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts,
+    Registry, TextEncoder,
+};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::clients::ClientLimits;
@@ -35,7 +48,8 @@ pub const UNMATCHED: &str = "UNMATCHED";
 /// worker's app (clones share the registry).
 #[derive(Clone)]
 pub struct Metrics {
-    middleware: PrometheusMetrics,
+    registry: Registry,
+    requests: RequestMetrics,
     gauges: Arc<Gauges>,
 }
 
@@ -54,15 +68,36 @@ struct Gauges {
 impl Metrics {
     /// A fresh registry with the request counters and the gauges.
     pub fn new() -> Metrics {
-        let middleware = PrometheusMetricsBuilder::new("sternhalma")
-            .mask_unmatched_patterns(UNMATCHED)
-            .build()
-            .expect("the request metrics register");
+        let registry = Registry::new();
+        let labels = ["endpoint", "method", "status"];
+        let requests = RequestMetrics {
+            total: IntCounterVec::new(
+                Opts::new("http_requests_total", "Total number of HTTP requests")
+                    .namespace("sternhalma"),
+                &labels,
+            )
+            .expect("a valid counter"),
+            durations: HistogramVec::new(
+                HistogramOpts::new(
+                    "http_requests_duration_seconds",
+                    "HTTP request duration in seconds for all requests",
+                )
+                .namespace("sternhalma")
+                .buckets(prometheus::DEFAULT_BUCKETS.to_vec()),
+                &labels,
+            )
+            .expect("a valid histogram"),
+        };
+        registry
+            .register(Box::new(requests.total.clone()))
+            .expect("the request counter registers once");
+        registry
+            .register(Box::new(requests.durations.clone()))
+            .expect("the request histogram registers once");
         let gauge = |name: &str, help: &str| {
             let gauge = IntGauge::with_opts(Opts::new(name, help).namespace("sternhalma"))
                 .expect("a valid gauge");
-            middleware
-                .registry
+            registry
                 .register(Box::new(gauge.clone()))
                 .expect("the gauge registers once");
             gauge
@@ -97,19 +132,19 @@ impl Metrics {
             .expect("a valid counter"),
             refused_lock: Mutex::new(()),
         };
-        middleware
-            .registry
+        registry
             .register(Box::new(gauges.refused.clone()))
             .expect("the counter registers once");
         Metrics {
-            middleware,
+            registry,
+            requests,
             gauges: Arc::new(gauges),
         }
     }
 
     /// The middleware that counts and times every request.
-    pub fn middleware(&self) -> PrometheusMetrics {
-        self.middleware.clone()
+    pub fn middleware(&self) -> RequestMetrics {
+        self.requests.clone()
     }
 
     /// The text exposition of every metric, the gauges read now.
@@ -145,7 +180,7 @@ impl Metrics {
         }
         let mut text = Vec::new();
         TextEncoder::new()
-            .encode(&self.middleware.registry.gather(), &mut text)
+            .encode(&self.registry.gather(), &mut text)
             .expect("metrics encode as text");
         String::from_utf8(text).expect("the text format is UTF-8")
     }
@@ -186,4 +221,202 @@ pub async fn metrics(
             HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
         ))
         .body(text))
+}
+
+/// The middleware that counts every request and times it, from its start
+/// to the last byte of its answer, by route pattern, method and status
+/// (`sternhalma_http_requests_total`,
+/// `sternhalma_http_requests_duration_seconds`).
+///
+/// The route pattern is actix's `match_pattern` (the path matched again
+/// against the routes), or [`UNMATCHED`]. Each worker remembers, per path
+/// it has seen (at most [`MAX_REMEMBERED_PATHS`], then it starts again),
+/// the pattern and the series of each method and status, so a request
+/// costs a lookup, not a second routing and a look-up by label strings.
+#[derive(Clone)]
+pub struct RequestMetrics {
+    total: IntCounterVec,
+    durations: HistogramVec,
+}
+
+/// Paths a worker remembers the series of (see [`RequestMetrics`]).
+pub const MAX_REMEMBERED_PATHS: usize = 1024;
+
+impl<S, B> Transform<S, ServiceRequest> for RequestMetrics
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error>,
+    B: MessageBody,
+{
+    type Response = ServiceResponse<Counted<B>>;
+    type Error = Error;
+    type Transform = RequestMetricsService<S>;
+    type InitError = ();
+    type Future = Ready<Result<RequestMetricsService<S>, ()>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(RequestMetricsService {
+            service,
+            series: Rc::new(RefCell::new(SeriesByPath {
+                metrics: self.clone(),
+                paths: HashMap::new(),
+            })),
+        }))
+    }
+}
+
+/// [`RequestMetrics`] around a service (one per worker).
+pub struct RequestMetricsService<S> {
+    service: S,
+    series: Rc<RefCell<SeriesByPath>>,
+}
+
+/// One worker's memory of the series of the paths it has answered.
+struct SeriesByPath {
+    metrics: RequestMetrics,
+    paths: HashMap<Box<str>, PathSeries>,
+}
+
+struct PathSeries {
+    /// The `endpoint` label: the route pattern, or [`UNMATCHED`].
+    endpoint: String,
+    by_answer: Vec<(Method, StatusCode, Series)>,
+}
+
+/// The series one request counts in.
+#[derive(Clone)]
+struct Series {
+    total: IntCounter,
+    duration: Histogram,
+}
+
+impl SeriesByPath {
+    fn series(&mut self, request: &HttpRequest, status: StatusCode) -> Series {
+        let path = request.path();
+        if !self.paths.contains_key(path) {
+            if self.paths.len() >= MAX_REMEMBERED_PATHS {
+                self.paths.clear();
+            }
+            let endpoint = request
+                .match_pattern()
+                .unwrap_or_else(|| UNMATCHED.to_owned());
+            self.paths.insert(
+                path.into(),
+                PathSeries {
+                    endpoint,
+                    by_answer: Vec::new(),
+                },
+            );
+        }
+        let known = self.paths.get_mut(path).expect("inserted above");
+        let method = request.method();
+        if let Some((_, _, series)) = known
+            .by_answer
+            .iter()
+            .find(|(m, s, _)| m == method && *s == status)
+        {
+            return series.clone();
+        }
+        let labels = [known.endpoint.as_str(), method.as_str(), status.as_str()];
+        let series = Series {
+            total: self.metrics.total.with_label_values(&labels),
+            duration: self.metrics.durations.with_label_values(&labels),
+        };
+        known
+            .by_answer
+            .push((method.clone(), status, series.clone()));
+        series
+    }
+}
+
+impl<S, B> Service<ServiceRequest> for RequestMetricsService<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error>,
+    B: MessageBody,
+{
+    type Response = ServiceResponse<Counted<B>>;
+    type Error = Error;
+    type Future = CountedResponse<S::Future>;
+
+    actix_web::dev::forward_ready!(service);
+
+    fn call(&self, request: ServiceRequest) -> Self::Future {
+        CountedResponse {
+            started: Instant::now(),
+            future: self.service.call(request),
+            series: Rc::clone(&self.series),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The response of [`RequestMetricsService`].
+    pub struct CountedResponse<F> {
+        #[pin]
+        future: F,
+        started: Instant,
+        series: Rc<RefCell<SeriesByPath>>,
+    }
+}
+
+impl<F, B> std::future::Future for CountedResponse<F>
+where
+    F: std::future::Future<Output = Result<ServiceResponse<B>, Error>>,
+    B: MessageBody,
+{
+    type Output = Result<ServiceResponse<Counted<B>>, Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let response = match this.future.poll(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
+            Poll::Ready(Ok(response)) => response,
+        };
+        let series = this
+            .series
+            .borrow_mut()
+            .series(response.request(), response.status());
+        let started = *this.started;
+        Poll::Ready(Ok(response.map_body(move |_, body| Counted {
+            body,
+            series: Some(series),
+            started,
+        })))
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A response body that counts its request once it has been sent (or
+    /// dropped).
+    pub struct Counted<B> {
+        #[pin]
+        body: B,
+        series: Option<Series>,
+        started: Instant,
+    }
+
+    impl<B> PinnedDrop for Counted<B> {
+        fn drop(this: Pin<&mut Self>) {
+            let this = this.project();
+            if let Some(series) = this.series.take() {
+                series.duration.observe(this.started.elapsed().as_secs_f64());
+                series.total.inc();
+            }
+        }
+    }
+}
+
+impl<B: MessageBody> MessageBody for Counted<B> {
+    type Error = B::Error;
+
+    fn size(&self) -> BodySize {
+        self.body.size()
+    }
+
+    fn poll_next(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Bytes, Self::Error>>> {
+        self.project().body.poll_next(cx)
+    }
 }

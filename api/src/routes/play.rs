@@ -1,14 +1,14 @@
 //! Playing: legal moves, applying a move, the outcome, replaying a game.
 
-use actix_web::{post, web};
+use actix_web::{HttpResponse, post, web};
 use serde::{Deserialize, Serialize};
-use sternhalma::{Cell, MoveText, Position};
+use sternhalma::{Cell, Move, MoveText, Position};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{
-    HoleId, MoveInput, MoveView, OutcomeView, Played, PositionInput, PositionRequest, PositionView,
-    hole,
+    HoleId, MoveInput, MoveView, MoveViews, OutcomeView, Played, PositionInput, PositionRequest,
+    PositionView, hole, json_answer,
 };
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
 use crate::heavy::HeavyPool;
@@ -65,23 +65,34 @@ pub struct LegalMoves {
 #[post("/v1/legal-moves")]
 pub async fn legal_moves(
     body: web::Json<Object<LegalMovesRequest>>,
-) -> Result<web::Json<LegalMoves>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
     let position = request.position.resolve()?;
     let moves = match request.from {
         None => position.legal_moves(),
         Some(id) => position.legal_moves_from(hole(&position, id)?),
     };
-    let moves: Vec<MoveView> = moves
-        .iter()
-        .map(|&mv| MoveView::new(&position, mv))
-        .collect();
-    Ok(web::Json(LegalMoves {
-        count: moves.len(),
-        moves,
-        side_to_move: position.side_to_move(),
-        outcome: (&position).into(),
-    }))
+    Ok(json_answer(legal_moves_json(&position, &moves)))
+}
+
+/// The JSON of [`LegalMoves`] for `moves` of `position`, written straight
+/// into bytes: the moves by [`MoveViews`], the rest by `serde_json`, in the
+/// fields' order.
+fn legal_moves_json(position: &Position, moves: &[Move]) -> Vec<u8> {
+    use std::io::Write as _;
+    let views = MoveViews { position, moves };
+    let mut body = Vec::with_capacity(256 + views.size_hint());
+    body.extend_from_slice(br#"{"moves":"#);
+    views.write_json(&mut body);
+    let _ = write!(
+        body,
+        r#","count":{},"side_to_move":{},"outcome":"#,
+        moves.len(),
+        position.side_to_move()
+    );
+    serde_json::to_writer(&mut body, &OutcomeView::from(position)).expect("an outcome serialises");
+    body.push(b'}');
+    body
 }
 
 /// A position and a move to play.
@@ -266,4 +277,91 @@ fn replay_from(mut position: Position, request: &ReplayRequest) -> Result<Replay
 /// most as many as it has (`path_too_long`).
 pub fn path_cells(position: &Position, text: &str) -> Result<Vec<Cell>, ApiError> {
     Ok(position.path_cells(&text.parse::<MoveText>()?)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sternhalma::MoveKind;
+
+    /// `legal_moves_json` of `moves` is the JSON of [`LegalMoves`] built from
+    /// [`MoveView`]s, as the route answered it before.
+    fn assert_same_json(position: &Position, moves: &[Move]) {
+        let views: Vec<MoveView> = moves
+            .iter()
+            .map(|&mv| MoveView::new(position, mv))
+            .collect();
+        let built = LegalMoves {
+            count: views.len(),
+            moves: views,
+            side_to_move: position.side_to_move(),
+            outcome: position.into(),
+        };
+        assert_eq!(
+            String::from_utf8(legal_moves_json(position, moves)).unwrap(),
+            serde_json::to_string(&built).unwrap(),
+            "{position}"
+        );
+    }
+
+    /// Every legal move of `position`, each peg's, and a pass (no ends, an
+    /// empty path): how many lists were compared, and the kinds seen.
+    fn compare_all(position: &Position, kinds: &mut std::collections::HashSet<MoveKind>) -> usize {
+        let all = position.legal_moves();
+        let pegs: Vec<Cell> = all.iter().filter_map(|mv| mv.from()).collect();
+        let mut compared = 0;
+        for moves in [all.clone(), vec![Move::Pass]]
+            .into_iter()
+            .chain(pegs.iter().map(|&peg| position.legal_moves_from(peg)))
+        {
+            kinds.extend(moves.iter().map(|mv| mv.kind()));
+            assert_same_json(position, &moves);
+            compared += 1;
+        }
+        compared
+    }
+
+    /// The answer written from the position is the JSON of [`LegalMoves`]
+    /// built from [`MoveView`]s, as it was: along seeded random games of
+    /// several boards, layouts and rules, and on positions with swaps (one
+    /// by a chain of five hops), for all moves and for each peg.
+    #[test]
+    fn legal_moves_answer_is_the_json_of_legal_moves() {
+        use sternhalma::{Board, Layout, Rules};
+        let mut compared = 0;
+        let mut kinds = std::collections::HashSet::new();
+        for text in [
+            "star2 masters south:2,18,20/north:0,16,36 0 50 -",
+            "star4 masters south:61,66,78,82,93,94,103,104,112,119/north:0,1,4,5,16,19,24,40,50,102 0 72 -",
+        ] {
+            compared += compare_all(&text.parse().unwrap(), &mut kinds);
+        }
+        assert!(kinds.contains(&MoveKind::Swap), "{kinds:?}");
+        for (board, players, rules) in [
+            (Board::STANDARD, 2, Rules::classic()),
+            (Board::STANDARD, 6, Rules::classic()),
+            (Board::STANDARD, 3, Rules::super_chinese_checkers()),
+            ("star2".parse().unwrap(), 2, Rules::masters()),
+            ("rhombus5x2".parse().unwrap(), 2, Rules::research()),
+        ] {
+            for seed in 1..=3_u64 {
+                let mut position =
+                    Position::start(board, Layout::standard(players).unwrap(), rules).unwrap();
+                let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                for _ in 0..120 {
+                    compared += compare_all(&position, &mut kinds);
+                    let all = position.legal_moves();
+                    if all.is_empty() {
+                        break;
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    position.make_move(all[(state % all.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(compared > 5_000, "{compared}");
+        assert_eq!(kinds.len(), 4, "every kind of move compared: {kinds:?}");
+    }
 }
