@@ -72,13 +72,21 @@ def test_finder_finds_the_examples() -> None:
 
 def docstrings() -> list[tuple[str, str, ModuleType]]:
     """(name, docstring, module) of everything public with a `>>>` example:
-    modules, classes, and every attribute of every class."""
+    modules, functions, classes, and every attribute of every class."""
     found = []
     for module in MODULES:
         if module.__doc__ and ">>>" in module.__doc__:
             found.append((module.__name__, module.__doc__, module))
         for name, value in vars(module).items():
-            if not inspect.isclass(value) or name.startswith("_"):
+            if name.startswith("_"):
+                continue
+            if inspect.isroutine(value):  # functions, compiled ones included
+                if getattr(value, "__module__", None) in (module.__name__, "sternhalma"):
+                    doc = value.__doc__
+                    if doc and ">>>" in doc:
+                        found.append((f"{module.__name__}.{name}", doc, module))
+                continue
+            if not inspect.isclass(value):
                 continue
             if value.__module__ not in (module.__name__, "sternhalma"):
                 continue  # imported from elsewhere
@@ -101,6 +109,7 @@ def test_docstrings_are_collected() -> None:
     names = {name for name, _, _ in DOCSTRINGS}
     assert "sternhalma" in names
     assert "sternhalma._core.Position.start" in names  # missed by DocTestFinder
+    assert "sternhalma._core.rollouts" in names  # a compiled function
     assert len(names) >= 6
 
 
