@@ -268,7 +268,8 @@ impl PyPosition {
 
     /// Whether a move (a `Move` or a move text) is legal here.
     fn is_legal(&self, mv: &Bound<'_, PyAny>) -> bool {
-        self.resolve(mv).is_ok()
+        // A listed move needs no check, and no path search.
+        self.resolve_for_push(mv).is_ok()
     }
 
     /// The legal move a `Move` or move text names here, with its kind and
