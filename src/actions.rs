@@ -64,15 +64,6 @@ impl Position {
         let (from, to) = (Cell((action / holes) as u8), Cell((action % holes) as u8));
         self.over_if_stuck(self.move_between(from, to))
     }
-
-    /// The legal moves' action numbers, in the order of
-    /// [`Position::legal_moves`], into a buffer the caller reuses (cleared
-    /// first); `moves` is the move buffer it uses on the way.
-    pub fn legal_actions_into(&self, moves: &mut Vec<Move>, actions: &mut Vec<u32>) {
-        self.legal_moves_into(moves);
-        actions.clear();
-        actions.extend(moves.iter().map(|&mv| self.action(mv) as u32));
-    }
 }
 
 #[cfg(test)]

@@ -28,6 +28,8 @@ use crate::search::Rng;
 #[derive(Clone, Debug)]
 pub struct Games {
     start: Position,
+    /// The start's legal moves: every game that (re)starts gets a copy.
+    first: Vec<Move>,
     positions: Vec<Position>,
     /// Each game's legal moves (never empty: a game that ends restarts).
     legal: Vec<Vec<Move>>,
@@ -81,9 +83,10 @@ impl Games {
         let first = start.legal_moves();
         Games {
             positions: vec![start.clone(); count],
-            legal: vec![first; count],
+            legal: vec![first.clone(); count],
             plies: vec![0; count],
             max_plies: max_plies.max(1),
+            first,
             start,
         }
     }
@@ -132,10 +135,9 @@ impl Games {
 
     /// Starts every game again.
     pub fn reset(&mut self) {
-        let first = self.start.legal_moves();
         for (position, legal) in self.positions.iter_mut().zip(&mut self.legal) {
             position.clone_from(&self.start);
-            legal.clone_from(&first);
+            legal.clone_from(&self.first);
         }
         self.plies.fill(0);
     }
@@ -216,8 +218,7 @@ impl Games {
             }
         }
         let max_plies = self.max_plies;
-        let start = &self.start;
-        let first = start.legal_moves();
+        let (start, first) = (&self.start, &self.first);
         let work = |positions: &mut [Position],
                     legal: &mut [Vec<Move>],
                     plies: &mut [u32],
@@ -242,7 +243,7 @@ impl Games {
                 }
                 if terminated[i] || truncated[i] {
                     position.clone_from(start);
-                    legal[i].clone_from(&first);
+                    legal[i].clone_from(first);
                     plies[i] = 0;
                 }
             }

@@ -175,7 +175,7 @@ mod tests {
             for seed in 1..=6_u64 {
                 let mut position =
                     Position::start(board, Layout::standard(players).unwrap(), rules).unwrap();
-                let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let mut rng = crate::search::Rng::new(seed);
                 for _ in 0..160 {
                     let moves = position.legal_moves();
                     if moves.is_empty() {
@@ -195,10 +195,7 @@ mod tests {
                     for &mv in moves.iter().rev() {
                         assert_eq!(witnesses.path(mv), position.witness_path(mv).as_slice());
                     }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let mv = moves[(state % moves.len() as u64) as usize];
+                    let mv = moves[rng.below(moves.len())];
                     position.make_move(mv);
                 }
             }

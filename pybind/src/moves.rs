@@ -68,8 +68,10 @@ impl PyMove {
     pub fn with_path(position: &Position, mv: Move, path: Option<&Vec<usize>>) -> PyMove {
         match path {
             Some(path) => PyMove {
+                from: mv.from().map(Cell::id),
+                to: mv.to().map(Cell::id),
+                kind: Some(mv.kind().name()),
                 path: MovePath::Known(path.clone()),
-                ..PyMove::legal_in(&Arc::new(Position::clone(position)), mv)
             },
             None => PyMove::legal(position, mv),
         }

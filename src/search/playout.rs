@@ -89,6 +89,8 @@ pub struct Playout {
     /// for (remade when a position of another game comes).
     evaluator: Option<Evaluator>,
     moves: Vec<Move>,
+    /// The forward policy's candidates.
+    forward: Vec<Move>,
 }
 
 impl Playout {
@@ -99,6 +101,7 @@ impl Playout {
             policy,
             evaluator: (policy == Policy::Forward).then(|| Evaluator::new(position)),
             moves: Vec::new(),
+            forward: Vec::new(),
         }
     }
 
@@ -134,21 +137,14 @@ impl Playout {
             return None;
         }
         if let Some(evaluator) = &self.evaluator {
-            let forward = self
-                .moves
-                .iter()
-                .filter(|&&mv| evaluator.gain(position, mv) > 0)
-                .count();
-            if forward > 0 {
-                let mut k = rng.below(forward);
-                for &mv in &self.moves {
-                    if evaluator.gain(position, mv) > 0 {
-                        if k == 0 {
-                            return Some(mv);
-                        }
-                        k -= 1;
-                    }
-                }
+            self.forward.clear();
+            self.forward.extend(
+                self.moves
+                    .iter()
+                    .filter(|&&mv| evaluator.gain(position, mv) > 0),
+            );
+            if !self.forward.is_empty() {
+                return Some(self.forward[rng.below(self.forward.len())]);
             }
         }
         Some(self.moves[rng.below(self.moves.len())])

@@ -347,17 +347,14 @@ mod tests {
             for seed in 1..=3_u64 {
                 let mut position =
                     Position::start(board, Layout::standard(players).unwrap(), rules).unwrap();
-                let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let mut rng = sternhalma::search::Rng::new(seed);
                 for _ in 0..120 {
                     compared += compare_all(&position, &mut kinds);
                     let all = position.legal_moves();
                     if all.is_empty() {
                         break;
                     }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    position.make_move(all[(state % all.len() as u64) as usize]);
+                    position.make_move(all[rng.below(all.len())]);
                 }
             }
         }
