@@ -72,7 +72,7 @@ const BOARD_FILL: &str = "#f3ede2";
 const BOARD_EDGE: &str = "#b9ad98";
 const HOLE_FILL: &str = "#d2d2d2";
 const HOLE_STROKE: &str = "#9a9a9a";
-const NEUTRAL_PEG: &str = "#8f8f8f";
+pub(crate) const NEUTRAL_PEG: &str = "#8f8f8f";
 const PEG_STROKE: &str = "#222222";
 const MARK: &str = "#1a1a1a";
 const TEXT: &str = "#222222";
@@ -220,7 +220,7 @@ impl Frame {
 /// Axial coordinates turned `turns` sixths of a turn clockwise on screen
 /// about the centre hole: in cube coordinates `(q, r, s)` one sixth is
 /// `(-r, -s, -q)`.
-fn rotate((q, r): (i32, i32), turns: usize) -> (i32, i32) {
+pub(crate) fn rotate((q, r): (i32, i32), turns: usize) -> (i32, i32) {
     (0..turns % 6).fold((q, r), |(q, r), _| (-r, q + r))
 }
 
@@ -512,7 +512,7 @@ fn draw_ids(svg: &mut String, position: &Position, frame: &Frame) {
 
 /// What the legend says: the colours of the sets of the player to move (or
 /// of the winner) and a line of text.
-fn legend(position: &Position) -> (Vec<Triangle>, String) {
+pub(crate) fn legend(position: &Position) -> (Vec<Triangle>, String) {
     let outcome = position.outcome();
     if outcome.is_over() {
         let swatches = match outcome {
@@ -607,7 +607,7 @@ fn mix(colour: &str, base: &str, amount: f64) -> String {
     format!("#{:02x}{:02x}{:02x}", channel(0), channel(1), channel(2))
 }
 
-fn rgb(colour: &str) -> [u8; 3] {
+pub(crate) fn rgb(colour: &str) -> [u8; 3] {
     let byte = |i: usize| u8::from_str_radix(&colour[1 + 2 * i..3 + 2 * i], 16).unwrap_or(0);
     [byte(0), byte(1), byte(2)]
 }

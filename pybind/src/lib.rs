@@ -6,6 +6,7 @@ mod board;
 mod bots;
 mod errors;
 mod json;
+mod legal;
 mod moves;
 mod play;
 mod position;
@@ -20,6 +21,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
     m.add_class::<board::PyRules>()?;
     m.add_class::<moves::PyMove>()?;
+    m.add_class::<legal::PyLegalMoves>()?;
     m.add_class::<moves::PyOutcome>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<play::PyVectorEnv>()?;

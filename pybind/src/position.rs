@@ -1,7 +1,5 @@
 //! The position class: python-chess's vocabulary, open_spiel's names.
 
-use std::sync::Arc;
-
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::PyIndexError;
@@ -10,11 +8,13 @@ use pyo3::types::{PyDict, PyList};
 use sternhalma::search::{Playout, Rng};
 use sternhalma::wire::{self, PositionJson};
 use sternhalma::{
-    Cell, Layout, Move, MoveText, NewGame, Played, Position, SvgOptions, Undo, render_svg,
+    Cell, Charset, Layout, Move, MoveText, NewGame, Played, Position, SvgOptions, TextOptions,
+    Undo, render_svg, render_text,
 };
 
 use crate::board::{PyBoard, PyRules, make_rules};
 use crate::errors;
+use crate::legal::PyLegalMoves;
 use crate::moves::{PyMove, PyOutcome};
 
 /// What `__reduce__` returns: the restoring function and its arguments.
@@ -123,6 +123,25 @@ impl PyPosition {
 
     fn holes(&self) -> usize {
         self.position.geometry().len()
+    }
+
+    fn text_picture(
+        &self,
+        charset: Charset,
+        colours: bool,
+        bottom: Option<&str>,
+        legend: bool,
+    ) -> PyResult<String> {
+        let bottom = bottom.map(crate::board::parse_triangle).transpose()?;
+        Ok(render_text(
+            &self.position,
+            &TextOptions {
+                charset,
+                colours,
+                bottom,
+                legend,
+            },
+        ))
     }
 
     /// The legal move an action number stands for, checked.
@@ -240,30 +259,25 @@ impl PyPosition {
 
     /// Every legal move, ordered by start then end hole; `[pass]` when the
     /// player to move has no other; empty when the game is over.
+    ///
+    /// A `LegalMoves` sequence: `"115-104" in position.legal_moves` takes
+    /// move texts as well as `Move`s.
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
-        let here = Arc::new(self.position.clone());
-        self.position
-            .legal_moves()
-            .into_iter()
-            .map(|mv| PyMove::legal_in(&here, mv))
-            .collect()
+    fn legal_moves(&self) -> PyLegalMoves {
+        PyLegalMoves::new(&self.position, self.position.legal_moves())
     }
 
-    /// The legal moves of the peg on one hole.
-    fn legal_moves_from(&self, hole: usize) -> PyResult<Vec<PyMove>> {
+    /// The legal moves of the peg on one hole (a `LegalMoves` sequence).
+    fn legal_moves_from(&self, hole: usize) -> PyResult<PyLegalMoves> {
         let cell = self
             .position
             .geometry()
             .cell(hole)
             .ok_or_else(|| PyIndexError::new_err(format!("hole {hole} is not on the board")))?;
-        let here = Arc::new(self.position.clone());
-        Ok(self
-            .position
-            .legal_moves_from(cell)
-            .into_iter()
-            .map(|mv| PyMove::legal_in(&here, mv))
-            .collect())
+        Ok(PyLegalMoves::new(
+            &self.position,
+            self.position.legal_moves_from(cell),
+        ))
     }
 
     /// Whether a move (a `Move` or a move text) is legal here.
@@ -556,6 +570,59 @@ impl PyPosition {
     /// Jupyter draws the position with this.
     fn _repr_svg_(&self) -> PyResult<String> {
         self.svg(None, None, None, false, None)
+    }
+
+    /// A text picture of the board with Unicode pegs (`⓪`-`⑤` a player's
+    /// peg, `·` an empty hole, `◆` a neutral peg), for a terminal;
+    /// `str(position)` stays the position string. `colours=True` paints each
+    /// peg its set's colour (ANSI escape codes); `bottom` turns the board as
+    /// `svg` does; `legend=False` leaves out the last line (who is to move,
+    /// or the outcome).
+    ///
+    /// >>> print(Position.start(board="star2").unicode(legend=False))
+    ///       ①
+    ///      ① ①
+    /// · · · · · · ·
+    ///  · · · · · ·
+    ///   · · · · ·
+    ///  · · · · · ·
+    /// · · · · · · ·
+    ///      ⓪ ⓪
+    ///       ⓪
+    /// <BLANKLINE>
+    #[pyo3(signature = (*, colours = false, bottom = None, legend = true))]
+    fn unicode(&self, colours: bool, bottom: Option<&str>, legend: bool) -> PyResult<String> {
+        self.text_picture(Charset::Unicode, colours, bottom, legend)
+    }
+
+    /// The same picture in plain ASCII (`0`-`5` a player's peg, `.` an
+    /// empty hole, `*` a neutral peg).
+    ///
+    /// >>> p = Position()
+    /// >>> p.push("115-104")
+    /// >>> print(p.ascii())
+    ///             1
+    ///            1 1
+    ///           1 1 1
+    ///          1 1 1 1
+    /// . . . . . . . . . . . . .
+    ///  . . . . . . . . . . . .
+    ///   . . . . . . . . . . .
+    ///    . . . . . . . . . .
+    ///     . . . . . . . . .
+    ///    . . . . . . . . . .
+    ///   . . . . . . . . . . .
+    ///  . . . . . . . . . . . .
+    /// . . . . . . 0 . . . . . .
+    ///          0 0 0 0
+    ///           . 0 0
+    ///            0 0
+    ///             0
+    /// player 1 to move, ply 1
+    /// <BLANKLINE>
+    #[pyo3(signature = (*, bottom = None, legend = true))]
+    fn ascii(&self, bottom: Option<&str>, legend: bool) -> PyResult<String> {
+        self.text_picture(Charset::Ascii, false, bottom, legend)
     }
 
     // ---- open_spiel names ------------------------------------------------------

@@ -15,12 +15,15 @@ rules crate); ``sternhalma.client`` talks to a Sternhalma HTTP server with the
 same methods, so a notebook can switch between local and remote play.
 """
 
+from collections.abc import Sequence
+
 from sternhalma._core import (
     BOT_KINDS,
     Board,
     Bot,
     IllegalMoveError,
     InvalidPositionError,
+    LegalMoves,
     Move,
     NotationError,
     Outcome,
@@ -50,6 +53,7 @@ __all__ = [
     "Client",
     "IllegalMoveError",
     "InvalidPositionError",
+    "LegalMoves",
     "Move",
     "NotationError",
     "Outcome",
@@ -72,5 +76,8 @@ __all__ = [
     "rollouts",
     "solve_solitaire",
 ]
+
+# `Position.legal_moves` is a read-only sequence, like a tuple.
+Sequence.register(LegalMoves)
 
 __version__ = "0.1.0"

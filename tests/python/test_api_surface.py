@@ -16,6 +16,7 @@ CLASSES = [
     core.Board,
     core.Rules,
     core.Move,
+    core.LegalMoves,
     core.Outcome,
     core.Position,
     core.Bot,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -101,13 +102,12 @@ def test_start_board_does_not_depend_on_how_the_rules_are_given() -> None:
 # ---- Legal moves ---------------------------------------------------------------------
 
 
-def test_legal_moves_is_a_list_of_moves() -> None:
+def test_legal_moves_is_a_sequence_of_moves() -> None:
     position = Position()
     moves = position.legal_moves
-    assert isinstance(moves, list)
+    assert isinstance(moves, Sequence) and not isinstance(moves, list)
     assert len(moves) == 14
     assert Move(115, 104) in moves
-    assert "115-104" not in moves  # a list of Move objects, not texts
     assert Move(111, 112) not in moves
     assert all(isinstance(m, Move) for m in iter(moves))
     ends = [(m.from_hole, m.to_hole) for m in moves]
