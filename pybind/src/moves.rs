@@ -11,13 +11,15 @@ use crate::errors;
 ///
 /// Moves from `Position.legal_moves` know their kind and carry one path; a
 /// move parsed from text is checked when it is pushed. Two moves are equal
-/// when they start and end on the same holes.
+/// when they start and end on the same holes. As in python-chess, a move
+/// never equals a string (equal objects must hash equally): compare
+/// `str(move) == "115-104"`, or ask `"115-104" in position.legal_moves`.
 ///
 /// >>> m = Move.parse("95-75-57")
 /// >>> m.from_hole, m.to_hole, m.path
 /// (95, 57, [95, 75, 57])
-/// >>> m == Move(95, 57)
-/// True
+/// >>> m == Move(95, 57), m == "95-57", str(m)
+/// (True, False, '95-57')
 /// >>> m
 /// Move.parse('95-75-57')
 #[pyclass(module = "sternhalma._core", name = "Move", frozen)]
