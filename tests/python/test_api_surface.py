@@ -25,6 +25,10 @@ CLASSES = [
     core.SolveProgress,
     client.Client,
     client.RemotePosition,
+    client.Match,
+    client.Seat,
+    client.CreatedMatch,
+    client.PlayedMove,
 ]
 
 

@@ -65,6 +65,31 @@ def test_remote_legal_moves_know_their_kind(client: Client) -> None:
     assert [m.kind for m in remote.legal_moves] == [m.kind for m in Position().legal_moves]
 
 
+def test_remote_in_is_legal_and_pictures_match_local(client: Client) -> None:
+    """`in` takes move texts on both sides, and agrees with `is_legal`;
+    the pictures are the local ones."""
+    for text in random_game(GAME_SETUPS[0], seed=5, max_plies=40).strings[::8]:
+        local = Position(text)
+        remote = client.position(text)
+        moves = remote.legal_moves
+        chains = ["-".join(map(str, m.path)) for m in moves if len(m.path) > 2]
+        # A detour: listed ends by another route, which the server checks.
+        detours = [f"{m.from_hole}-{m.path[1] + 1}-{m.to_hole}" for m in moves if len(m.path) > 2]
+        probes = ["pass", "nonsense", "0-1", "95-75-57", *chains[:2], *detours[:2]]
+        probes += [str(m) for m in local.legal_moves[:3]]
+        for probe in probes:
+            expected = probe in local.legal_moves
+            assert (probe in moves) == expected == local.is_legal(probe), (text, probe)
+            assert remote.is_legal(probe) == expected, (text, probe)
+        assert all(m in moves for m in local.legal_moves)
+        assert None not in moves and 5 not in moves
+        assert remote.unicode() == local.unicode()
+        assert remote.ascii(bottom="north", legend=False) == local.ascii(
+            bottom="north", legend=False
+        )
+        assert remote.unicode(colours=True) == local.unicode(colours=True)
+
+
 def test_push_pop_peek_copy(client: Client) -> None:
     remote = client.start()
     local = Position()
