@@ -434,6 +434,38 @@ pub enum IllegalMove {
 }
 
 impl IllegalMove {
+    /// Every [`IllegalMove::code`], so that a client can tell an illegal
+    /// move from another refusal by its code alone.
+    ///
+    /// ```
+    /// use sternhalma::IllegalMove;
+    /// assert!(IllegalMove::CODES.contains(&IllegalMove::GameOver.code()));
+    /// assert!(!IllegalMove::CODES.contains(&"seat_count"));
+    /// ```
+    pub const CODES: [&'static str; 21] = [
+        "game_over",
+        "not_your_turn",
+        "off_board",
+        "path_too_long",
+        "empty_hole",
+        "not_your_peg",
+        "returns_to_start",
+        "hole_occupied",
+        "not_a_step_or_hop",
+        "nothing_to_hop_over",
+        "long_jumps_off",
+        "not_a_symmetric_jump",
+        "step_in_chain",
+        "unreachable",
+        "leaves_target",
+        "ends_in_foreign_triangle",
+        "swap_not_allowed",
+        "pass_not_allowed",
+        "finished_must_pass",
+        "cannot_resign",
+        "unknown_action",
+    ];
+
     /// A stable snake_case code, for clients to act on.
     #[must_use]
     pub fn code(&self) -> &'static str {
@@ -604,6 +636,81 @@ impl From<IllegalMove> for MoveError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One value of every variant: the match has no wildcard, so a new
+    /// variant does not compile until it is listed here (and its code
+    /// checked against [`IllegalMove::CODES`]).
+    fn one_of_each() -> Vec<IllegalMove> {
+        let (hole, from, to, player, reason) = (1, 2, 3, 0, "why");
+        let all = vec![
+            IllegalMove::GameOver,
+            IllegalMove::NotYourTurn { player, to_move: 1 },
+            IllegalMove::OffBoard { hole, holes: 121 },
+            IllegalMove::PathTooLong {
+                length: 200,
+                holes: 121,
+            },
+            IllegalMove::EmptyHole { hole },
+            IllegalMove::NotYourPeg {
+                hole,
+                owner: None,
+                to_move: 0,
+            },
+            IllegalMove::ReturnsToStart { hole },
+            IllegalMove::Occupied { hole },
+            IllegalMove::NotAStepOrHop { from, to },
+            IllegalMove::NothingToHopOver { from, to },
+            IllegalMove::LongJumpsOff { from, to },
+            IllegalMove::NotASymmetricJump { from, to },
+            IllegalMove::StepInChain { from, to },
+            IllegalMove::Unreachable { from, to },
+            IllegalMove::LeavesTarget { from, to },
+            IllegalMove::EndsInForeignTriangle {
+                to,
+                triangle: Triangle::North,
+            },
+            IllegalMove::SwapNotAllowed { hole, reason },
+            IllegalMove::PassNotAllowed,
+            IllegalMove::FinishedMustPass { player },
+            IllegalMove::CannotResign { player, reason },
+            IllegalMove::UnknownAction {
+                action: -1,
+                actions: 10,
+            },
+        ];
+        for error in &all {
+            match error {
+                IllegalMove::GameOver
+                | IllegalMove::NotYourTurn { .. }
+                | IllegalMove::OffBoard { .. }
+                | IllegalMove::PathTooLong { .. }
+                | IllegalMove::EmptyHole { .. }
+                | IllegalMove::NotYourPeg { .. }
+                | IllegalMove::ReturnsToStart { .. }
+                | IllegalMove::Occupied { .. }
+                | IllegalMove::NotAStepOrHop { .. }
+                | IllegalMove::NothingToHopOver { .. }
+                | IllegalMove::LongJumpsOff { .. }
+                | IllegalMove::NotASymmetricJump { .. }
+                | IllegalMove::StepInChain { .. }
+                | IllegalMove::Unreachable { .. }
+                | IllegalMove::LeavesTarget { .. }
+                | IllegalMove::EndsInForeignTriangle { .. }
+                | IllegalMove::SwapNotAllowed { .. }
+                | IllegalMove::PassNotAllowed
+                | IllegalMove::FinishedMustPass { .. }
+                | IllegalMove::CannotResign { .. }
+                | IllegalMove::UnknownAction { .. } => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn codes_lists_every_code_once() {
+        let codes: Vec<&str> = one_of_each().iter().map(IllegalMove::code).collect();
+        assert_eq!(codes, IllegalMove::CODES);
+    }
 
     #[test]
     fn move_text_round_trips() {

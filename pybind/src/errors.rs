@@ -132,7 +132,8 @@ pub fn whole<T: TryFrom<i128>>(name: &str, value: i128, max: u128) -> PyResult<T
 /// answered, by its `code` (for `sternhalma.client`): a `NotationError`
 /// (or `UnknownPresetError`) for a parse error's code, an
 /// `InvalidPositionError` for `invalid_position`, an `IllegalMoveError` for
-/// any other code of a 422; `None` for codes of other statuses.
+/// an illegal move's code (`IllegalMove::CODES`) with a 422; `None` for
+/// any other code (the server's own refusals).
 #[pyfunction]
 #[pyo3(signature = (status, code, detail, problems = Vec::new()))]
 pub fn _problem_error(
@@ -154,7 +155,7 @@ pub fn _problem_error(
             detail.to_owned(),
             &[("problems", problems), ("code", text(py, code))],
         )
-    } else if status == 422 {
+    } else if status == 422 && IllegalMove::CODES.contains(&code) {
         raise::<IllegalMoveError>(
             format!("illegal move: {detail}"),
             &[("code", text(py, code))],

@@ -204,8 +204,7 @@ class Client:
         except urllib.error.HTTPError as error:
             if error.code == 304:
                 return None
-            moving = isinstance(body, dict) and ("move" in body or "moves" in body)
-            raise _problem(error, moving=moving) from None
+            raise _problem(error) from None
         except urllib.error.URLError as error:
             raise ServerError(f"cannot reach {self.url}: {error.reason}") from None
         except TimeoutError:
@@ -803,10 +802,8 @@ def _retry_after(error: urllib.error.HTTPError) -> float | None:
         return None
 
 
-def _problem(error: urllib.error.HTTPError, *, moving: bool) -> SternhalmaError:
-    """The exception for a problem-details answer. ``moving``: the request
-    carried a move, so a 422 the core does not otherwise name is an
-    illegal move."""
+def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
+    """The exception for a problem-details answer."""
     retry_after = _retry_after(error)
     try:
         problem = json.loads(error.read())
@@ -822,7 +819,7 @@ def _problem(error: urllib.error.HTTPError, *, moving: bool) -> SternhalmaError:
     # does for local errors: no rules code is matched here.
     problems = [(p["code"], p["message"]) for p in problem.get("problems", [])]
     local = _problem_error(error.code, code, detail, problems)
-    if local is not None and not (isinstance(local, IllegalMoveError) and not moving):
+    if local is not None:
         return local
     if code == "unknown_bot":
         return UnknownBotError(detail)
