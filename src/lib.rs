@@ -41,6 +41,7 @@ mod notation;
 mod outcome;
 mod perft;
 mod position;
+mod raster;
 mod rules;
 pub mod search;
 mod setup;
@@ -70,6 +71,7 @@ pub use notation::PositionError;
 pub use outcome::{DrawReason, Outcome, OutcomeStatus};
 pub use perft::{perft, perft_by_depth};
 pub use position::{Position, Undo, mirror_triangle};
+pub use raster::{Raster, RasterOptions, render_rgb};
 pub use rules::{
     AntiSpoiling, Finish, OPTION_NAMES, OptionKind, OptionValue, Preset, Resting, Rules,
     UnusedTriangles,

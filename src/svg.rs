@@ -52,28 +52,40 @@ pub struct SvgOptions {
     pub bottom: Option<Triangle>,
 }
 
+// The geometry and the palette below are shared with the pixel renderer
+// (`raster.rs`), so that both draw the same picture.
+
 /// The image width when [`SvgOptions::size`] is `None`.
-const DEFAULT_SIZE: u32 = 480;
+pub(crate) const DEFAULT_SIZE: u32 = 480;
 
 /// Distance between neighbouring holes, in viewBox units.
-const SPACING: f64 = 20.0;
-const HOLE_RADIUS: f64 = 0.17 * SPACING;
-const PEG_RADIUS: f64 = 0.38 * SPACING;
+pub(crate) const SPACING: f64 = 20.0;
+pub(crate) const HOLE_RADIUS: f64 = 0.17 * SPACING;
+pub(crate) const HOLE_STROKE_WIDTH: f64 = 0.03 * SPACING;
+pub(crate) const PEG_RADIUS: f64 = 0.38 * SPACING;
+pub(crate) const PEG_STROKE_WIDTH: f64 = 0.05 * SPACING;
 const RING_RADIUS: f64 = 0.47 * SPACING;
 /// How far the board's rim reaches beyond the outermost holes' centres.
-const RIM: f64 = 0.62 * SPACING;
+pub(crate) const RIM: f64 = 0.62 * SPACING;
+/// The board's edge colour shows this far beyond the rim.
+pub(crate) const EDGE_WIDTH: f64 = 0.05 * SPACING;
+/// How far a triangle's tint reaches beyond its corner holes' centres.
+pub(crate) const TRIANGLE_PAD: f64 = 0.45 * SPACING;
 const MARGIN: f64 = 0.25 * SPACING;
 const LEGEND_HEIGHT: f64 = 1.3 * SPACING;
+pub(crate) const SWATCH_RADIUS: f64 = 0.3 * SPACING;
 const FONT_SIZE: f64 = 0.6 * SPACING;
 const ID_FONT_SIZE: f64 = 0.3 * SPACING;
 
-const BACKGROUND: &str = "#ffffff";
-const BOARD_FILL: &str = "#f3ede2";
-const BOARD_EDGE: &str = "#b9ad98";
+pub(crate) const BACKGROUND: &str = "#ffffff";
+pub(crate) const BOARD_FILL: &str = "#f3ede2";
+pub(crate) const BOARD_EDGE: &str = "#b9ad98";
+/// A triangle that no set starts in or is headed to.
+const UNUSED_TRIANGLE_FILL: &str = "#e2dccf";
 const HOLE_FILL: &str = "#d2d2d2";
-const HOLE_STROKE: &str = "#9a9a9a";
+pub(crate) const HOLE_STROKE: &str = "#9a9a9a";
 pub(crate) const NEUTRAL_PEG: &str = "#8f8f8f";
-const PEG_STROKE: &str = "#222222";
+pub(crate) const PEG_STROKE: &str = "#222222";
 const MARK: &str = "#1a1a1a";
 const TEXT: &str = "#222222";
 
@@ -129,8 +141,7 @@ pub fn triangle_colour(triangle: Triangle) -> &'static str {
 pub fn render_svg(position: &Position, options: &SvgOptions) -> String {
     let geometry = position.geometry();
     let frame = Frame::of(geometry, legend(position), options.bottom);
-    let width = options.size.unwrap_or(DEFAULT_SIZE).max(1);
-    let height = ((f64::from(width) * frame.height / frame.width).round() as u32).max(1);
+    let (width, height) = frame.image_size(options.size);
     let mut svg = String::new();
     svg.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
@@ -165,19 +176,19 @@ pub fn render_svg(position: &Position, options: &SvgOptions) -> String {
 }
 
 /// Where things go: the viewBox and the offset of the board's origin in it.
-struct Frame {
+pub(crate) struct Frame {
     geometry: &'static Geometry,
     /// Sixths of a turn clockwise applied to every point.
     turns: usize,
-    width: f64,
-    height: f64,
+    pub(crate) width: f64,
+    pub(crate) height: f64,
     origin_x: f64,
     origin_y: f64,
-    legend: (Vec<Triangle>, String),
+    pub(crate) legend: (Vec<Triangle>, String),
 }
 
 impl Frame {
-    fn of(
+    pub(crate) fn of(
         geometry: &'static Geometry,
         legend: (Vec<Triangle>, String),
         bottom_triangle: Option<Triangle>,
@@ -207,13 +218,26 @@ impl Frame {
         }
     }
 
-    fn point(&self, (q, r): (i32, i32)) -> (f64, f64) {
+    pub(crate) fn point(&self, (q, r): (i32, i32)) -> (f64, f64) {
         let (x, y) = axial_to_pixel(rotate((q, r), self.turns));
         (x + self.origin_x, y + self.origin_y)
     }
 
-    fn cell(&self, cell: Cell) -> (f64, f64) {
+    pub(crate) fn cell(&self, cell: Cell) -> (f64, f64) {
         self.point(self.geometry.coordinates(cell))
+    }
+
+    /// The image's width and height in pixels for a requested width
+    /// (`None`: [`DEFAULT_SIZE`]): the height follows the aspect.
+    pub(crate) fn image_size(&self, size: Option<u32>) -> (u32, u32) {
+        let width = size.unwrap_or(DEFAULT_SIZE).max(1);
+        let height = ((f64::from(width) * self.height / self.width).round() as u32).max(1);
+        (width, height)
+    }
+
+    /// The height of the legend's middle line.
+    pub(crate) fn legend_y(&self) -> f64 {
+        self.height - MARGIN - LEGEND_HEIGHT / 2.0
     }
 }
 
@@ -234,7 +258,7 @@ fn axial_to_pixel((q, r): (i32, i32)) -> (f64, f64) {
 /// The board's outline as polygons in axial coordinates, through the
 /// centres of its corner holes: the star is two overlapping big triangles
 /// (RULES §1: all of q, r, s ≥ −n, or all ≤ n), the rhombus one rhombus.
-fn outline(geometry: &Geometry) -> Vec<Vec<(i32, i32)>> {
+pub(crate) fn outline(geometry: &Geometry) -> Vec<Vec<(i32, i32)>> {
     match geometry.board().shape() {
         BoardShape::Star { size } => {
             let n = i32::from(size);
@@ -265,7 +289,7 @@ fn draw_board(svg: &mut String, geometry: &Geometry, frame: &Frame) {
     // colour is drawn a little wider first so that only the union's border
     // shows.
     for (class, colour, stroke) in [
-        ("board-edge", BOARD_EDGE, 2.0 * RIM + 0.1 * SPACING),
+        ("board-edge", BOARD_EDGE, 2.0 * (RIM + EDGE_WIDTH)),
         ("board", BOARD_FILL, 2.0 * RIM),
     ] {
         for polygon in &polygons {
@@ -293,6 +317,32 @@ fn triangle_tint(position: &Position, triangle: Triangle) -> Option<&'static str
     }
 }
 
+/// The fill of a triangle: its tint, a quarter strength on the board.
+pub(crate) fn triangle_fill(position: &Position, triangle: Triangle) -> String {
+    triangle_tint(position, triangle).map_or(UNUSED_TRIANGLE_FILL.to_string(), |colour| {
+        mix(colour, BOARD_FILL, 0.25)
+    })
+}
+
+/// The fill of an empty hole: its triangle's tint, a third strength.
+pub(crate) fn hole_fill(position: &Position, cell: Cell) -> String {
+    match position
+        .geometry()
+        .triangle_of(cell)
+        .and_then(|t| triangle_tint(position, t))
+    {
+        Some(colour) => mix(colour, HOLE_FILL, 0.35),
+        None => HOLE_FILL.to_string(),
+    }
+}
+
+/// The fill of the peg on `cell`: its set's colour, or grey if neutral.
+pub(crate) fn peg_fill(position: &Position, cell: Cell) -> &'static str {
+    position.set_at(cell).map_or(NEUTRAL_PEG, |set| {
+        triangle_colour(position.layout().set_triangle(set))
+    })
+}
+
 fn draw_triangles(svg: &mut String, position: &Position, frame: &Frame) {
     let geometry = position.geometry();
     for &triangle in position.board().triangles() {
@@ -301,12 +351,10 @@ fn draw_triangles(svg: &mut String, position: &Position, frame: &Frame) {
             .iter()
             .map(|c| frame.cell(c))
             .collect();
-        let tint = triangle_tint(position, triangle).map_or("#e2dccf".to_string(), |colour| {
-            mix(colour, BOARD_FILL, 0.25)
-        });
+        let tint = triangle_fill(position, triangle);
         let hull = convex_hull(&points);
         let class = format!("triangle {}", triangle.name());
-        let pad = 0.45 * SPACING;
+        let pad = TRIANGLE_PAD;
         if let [(x, y)] = hull[..] {
             let _ = writeln!(
                 svg,
@@ -330,13 +378,7 @@ fn draw_holes(svg: &mut String, position: &Position, frame: &Frame) {
     let geometry = position.geometry();
     for cell in geometry.cells() {
         let (x, y) = frame.cell(cell);
-        let fill = match geometry
-            .triangle_of(cell)
-            .and_then(|t| triangle_tint(position, t))
-        {
-            Some(colour) => mix(colour, HOLE_FILL, 0.35),
-            None => HOLE_FILL.to_string(),
-        };
+        let fill = hole_fill(position, cell);
         let _ = writeln!(
             svg,
             r#"<circle class="hole" data-hole="{}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{HOLE_STROKE}" stroke-width="{}"/>"#,
@@ -344,7 +386,7 @@ fn draw_holes(svg: &mut String, position: &Position, frame: &Frame) {
             num(x),
             num(y),
             num(HOLE_RADIUS),
-            num(0.03 * SPACING),
+            num(HOLE_STROKE_WIDTH),
         );
     }
 }
@@ -352,20 +394,15 @@ fn draw_holes(svg: &mut String, position: &Position, frame: &Frame) {
 fn draw_pegs(svg: &mut String, position: &Position, frame: &Frame) {
     for cell in position.occupied() {
         let (x, y) = frame.cell(cell);
-        let (class, fill) = match position.set_at(cell) {
-            Some(set) => {
-                let triangle = position.layout().set_triangle(set);
-                (
-                    format!(
-                        "peg {} player-{}",
-                        triangle.name(),
-                        position.layout().set_owner(set)
-                    ),
-                    triangle_colour(triangle),
-                )
-            }
-            None => ("peg neutral".to_string(), NEUTRAL_PEG),
+        let class = match position.set_at(cell) {
+            Some(set) => format!(
+                "peg {} player-{}",
+                position.layout().set_triangle(set).name(),
+                position.layout().set_owner(set)
+            ),
+            None => "peg neutral".to_string(),
         };
+        let fill = peg_fill(position, cell);
         let _ = writeln!(
             svg,
             r#"<circle class="{class}" data-hole="{}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{PEG_STROKE}" stroke-width="{}"/>"#,
@@ -373,7 +410,7 @@ fn draw_pegs(svg: &mut String, position: &Position, frame: &Frame) {
             num(x),
             num(y),
             num(PEG_RADIUS),
-            num(0.05 * SPACING),
+            num(PEG_STROKE_WIDTH),
         );
     }
 }
@@ -529,7 +566,7 @@ pub(crate) fn legend(position: &Position) -> (Vec<Triangle>, String) {
     }
 }
 
-const SWATCH_STEP: f64 = 0.8 * SPACING;
+pub(crate) const SWATCH_STEP: f64 = 0.8 * SPACING;
 
 /// Estimated width of the legend: swatches, then text of average-width
 /// characters.
@@ -540,7 +577,7 @@ fn legend_width((swatches, text): &(Vec<Triangle>, String)) -> f64 {
 fn draw_legend(svg: &mut String, frame: &Frame) {
     let (swatches, text) = &frame.legend;
     let mut x = (frame.width - legend_width(&frame.legend)) / 2.0;
-    let y = frame.height - MARGIN - LEGEND_HEIGHT / 2.0;
+    let y = frame.legend_y();
     for &triangle in swatches {
         let _ = writeln!(
             svg,
@@ -548,9 +585,9 @@ fn draw_legend(svg: &mut String, frame: &Frame) {
             triangle.name(),
             num(x + SWATCH_STEP / 2.0),
             num(y),
-            num(0.3 * SPACING),
+            num(SWATCH_RADIUS),
             triangle_colour(triangle),
-            num(0.05 * SPACING),
+            num(PEG_STROKE_WIDTH),
         );
         x += SWATCH_STEP;
     }
@@ -567,7 +604,7 @@ fn draw_legend(svg: &mut String, frame: &Frame) {
 /// The convex hull of points, counter-clockwise on screen, without
 /// collinear points (Andrew's monotone chain). Sorted input order makes the
 /// result independent of the order given.
-fn convex_hull(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+pub(crate) fn convex_hull(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let mut sorted = points.to_vec();
     sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     sorted.dedup();
