@@ -78,7 +78,7 @@ def call_rows(target: float, rounds: int) -> list[tuple[str, str, str, float]]:
             position.undo_action()
 
         cases = [
-            ("legal_moves", f"{len(moves)} moves", lambda p=position: p.legal_moves),
+            ("list(legal_moves)", f"{len(moves)} moves", lambda p=position: list(p.legal_moves)),
             ("legal_actions", f"{len(actions)} actions", position.legal_actions),
             ("push + pop (Move)", str(move), push_pop_move),
             ("push + pop (text)", move_text, push_pop_text),
