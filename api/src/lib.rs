@@ -73,6 +73,8 @@ pub struct ServerConfig {
     pub metrics: Metrics,
     /// Where the web pages come from (compiled in, by default).
     pub web: pages::WebAssets,
+    /// The folder of wheels offered at `/downloads/` (`dist`, by default).
+    pub downloads: routes::downloads::DownloadsDir,
 }
 
 impl Default for ServerConfig {
@@ -85,6 +87,7 @@ impl Default for ServerConfig {
             admin_key: None,
             metrics: Metrics::new(),
             web: pages::WebAssets::Embedded,
+            downloads: routes::downloads::DownloadsDir::default(),
         }
     }
 }
@@ -99,6 +102,7 @@ impl ServerConfig {
             admin_key: None,
             metrics: Metrics::new(),
             web: pages::WebAssets::Embedded,
+            downloads: routes::downloads::DownloadsDir::default(),
         }
     }
 }
@@ -121,6 +125,7 @@ impl ServerConfig {
         (name = "bots", description = "Bots: a move chosen by search on a stateless position"),
         (name = "solitaire", description = "Shortest solitaire crossings, proven shortest: answered while the client waits, or as jobs polled for progress"),
         (name = "tournaments", description = "Tournaments: entrants with one token each, round robins and gauntlets played by the server, deadlines, events, standings with ratings"),
+        (name = "downloads", description = "Wheels of the Python module, to install with pip without a Rust toolchain"),
     ),
     components(schemas(tournaments::dto::TournamentEvent)),
     modifiers(&Servers, &Security)
@@ -221,6 +226,7 @@ fn routes_app(
         .configure(routes::solitaire::configure)
         .configure(routes::solitaire_jobs::configure)
         .configure(routes::tournaments::configure)
+        .configure(routes::downloads::configure)
         .configure(metrics::configure)
 }
 
@@ -354,15 +360,23 @@ pub fn app_configured(
         .app_data(web::Data::new(heavy.pool))
         .app_data(web::Data::new(heavy.jobs))
         .app_data(web::Data::new(config.web))
+        .app_data(web::Data::new(config.downloads))
         .configure(pages::configure)
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .route("/docs", web::get().to(docs_redirect))
+        .route("/downloads", web::get().to(downloads_redirect))
         .default_service(web::to(fallback))
 }
 
 async fn docs_redirect() -> HttpResponse {
     HttpResponse::PermanentRedirect()
         .insert_header((actix_web::http::header::LOCATION, "/docs/"))
+        .finish()
+}
+
+async fn downloads_redirect() -> HttpResponse {
+    HttpResponse::PermanentRedirect()
+        .insert_header((actix_web::http::header::LOCATION, "/downloads/"))
         .finish()
 }
 

@@ -12,6 +12,7 @@ use sternhalma_api::clients::{
 };
 use sternhalma_api::matches::runner::BotRunner;
 use sternhalma_api::pages::WebAssets;
+use sternhalma_api::routes::downloads::DownloadsDir;
 use sternhalma_api::{
     AdminKey, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics, RateLimit, ServerConfig, Store,
     app_configured, openapi,
@@ -166,6 +167,12 @@ struct Serve {
     /// the copy compiled into the binary: to edit them without rebuilding.
     #[arg(long, env = "STERNHALMA_WEB_DIR")]
     web_dir: Option<PathBuf>,
+    /// Offer the Python wheels in this folder at `/downloads/` (what
+    /// `scripts/wheel` builds), so a class installs the module with `pip
+    /// install http://<this machine>:8080/downloads/<wheel>`, no Rust
+    /// needed. A missing folder offers nothing.
+    #[arg(long, env = "STERNHALMA_DOWNLOADS_DIR", default_value = "dist")]
+    downloads_dir: PathBuf,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -343,6 +350,10 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         admin_key = admin_key.is_some(),
         "client limits (per IP address; 0: none)"
     );
+    tracing::info!(
+        downloads_dir = %serve.downloads_dir.display(),
+        "Python wheels in this folder offered at /downloads/"
+    );
     let config = ServerConfig {
         cors,
         limits,
@@ -355,6 +366,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
             }
             None => WebAssets::Embedded,
         },
+        downloads: DownloadsDir::new(serve.downloads_dir),
     };
     let listener = TcpListener::bind((serve.bind.as_str(), serve.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", serve.bind, serve.port))?;

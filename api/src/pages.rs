@@ -134,7 +134,9 @@ fn content_type(name: &str) -> &'static str {
 }
 
 /// The headers of every page and asset: the policy and its companions.
-fn secured(response: &mut actix_web::HttpResponseBuilder) -> &mut actix_web::HttpResponseBuilder {
+pub(crate) fn secured(
+    response: &mut actix_web::HttpResponseBuilder,
+) -> &mut actix_web::HttpResponseBuilder {
     response
         .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))

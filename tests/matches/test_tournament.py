@@ -267,14 +267,16 @@ def check_csv(url: str, tournament: int, names: list[str]) -> None:
 
 def check_moves(url: str, games: list[dict], python_entrants: dict[str, Entrant]) -> None:
     """Every move stored for a Python entrant's seat is one it posted (no
-    timeout played one for it), and every move it posted was stored."""
+    timeout played one for it), and every move it posted was stored, along
+    the path it posted (the client posts a Move by its full path)."""
     stored: dict[str, list[tuple[int, int, str]]] = {name: [] for name in python_entrants}
     for game in games:
         seats = {s["seat"]: s["name"] for s in game["seats"]}
         for move in get(url, f"/v1/matches/{game['match_id']}/moves")["moves"]:
             name = seats[move["seat"]]
             if name in stored:
-                stored[name].append((game["match_id"], move["ply"], move["move"]["text"]))
+                path = "-".join(map(str, move["move"]["path"])) or "pass"
+                stored[name].append((game["match_id"], move["ply"], path))
     for name, entrant in python_entrants.items():
         assert stored[name], name
         assert sorted(entrant.posted) == sorted(stored[name]), name

@@ -2,6 +2,7 @@
 
 pub mod bots;
 pub mod catalogue;
+pub mod downloads;
 pub mod matches;
 pub mod play;
 pub mod positions;

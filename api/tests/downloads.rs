@@ -1,0 +1,296 @@
+//! `/downloads/` over a real socket: the listing (JSON and HTML), the bytes
+//! of each wheel, and every name that must not be served: unknown, hidden,
+//! not a wheel, a link, a folder, and path traversal sent raw.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use common::{Reply, agent, finish};
+use sha2::{Digest, Sha256};
+use sternhalma_api::routes::downloads::DownloadsDir;
+use sternhalma_api::{CorsPolicy, ServerConfig};
+
+const WHEEL: &str = "sternhalma-0.1.0-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl";
+const OTHER: &str = "sternhalma-0.1.0-cp311-abi3-macosx_11_0_arm64.whl";
+/// A wheel-named file next to the folder, not in it: traversal's target.
+const OUTSIDE: &str = "secret-0.1.0-py3-none-any.whl";
+const SECRET: &[u8] = b"not for download";
+
+/// A fresh folder for one test, under the system's temporary folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sternhalma-wheels-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A server offering the wheels of `dir`.
+fn serve(name: &str, dir: &Path) -> String {
+    common::start_server_configured(
+        name,
+        1,
+        ServerConfig {
+            downloads: DownloadsDir::new(dir),
+            ..ServerConfig::unlimited(CorsPolicy::Off)
+        },
+    )
+}
+
+fn get(url: &str, accept: Option<&str>) -> (Reply, Vec<u8>, Option<String>, Option<String>) {
+    let mut request = agent().get(url);
+    if let Some(accept) = accept {
+        request = request.header("Accept", accept);
+    }
+    let mut response = request.call().unwrap();
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    let (length, vary) = (header("content-length"), header("vary"));
+    if response.status() == 200
+        && header("content-type").as_deref() == Some("application/octet-stream")
+    {
+        let status = response.status().as_u16();
+        let content_type = header("content-type").unwrap();
+        let bytes = response.body_mut().read_to_vec().unwrap();
+        let reply = Reply {
+            status,
+            content_type,
+            allow: None,
+            location: None,
+            retry_after: None,
+            body: String::new(),
+        };
+        return (reply, bytes, length, vary);
+    }
+    (finish(response), Vec::new(), length, vary)
+}
+
+/// The status line and the whole answer to `GET <path>` written on the
+/// socket as it is: no client library gets to normalise `..` or `%2F`.
+fn raw_get(base: &str, path: &str) -> (u16, String) {
+    let address = base.strip_prefix("http://").unwrap();
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer:?}"));
+    (status, answer)
+}
+
+/// A folder with two wheels and everything that must not be offered.
+fn stocked(name: &str) -> (PathBuf, Vec<u8>) {
+    let parent = scratch(name);
+    let dir = parent.join("dist");
+    std::fs::create_dir_all(&dir).unwrap();
+    let wheel: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    std::fs::write(dir.join(WHEEL), &wheel).unwrap();
+    std::fs::write(dir.join(OTHER), b"another platform").unwrap();
+    std::fs::write(parent.join(OUTSIDE), SECRET).unwrap();
+    std::fs::write(dir.join(".hidden-0.1.0-py3-none-any.whl"), SECRET).unwrap();
+    std::fs::write(dir.join("notes.txt"), SECRET).unwrap();
+    std::fs::write(dir.join("sternhalma-0.1.0.tar.gz"), SECRET).unwrap();
+    std::fs::create_dir_all(dir.join("folder-0.1.0-py3-none-any.whl")).unwrap();
+    std::os::unix::fs::symlink(
+        parent.join(OUTSIDE),
+        dir.join("link-0.1.0-py3-none-any.whl"),
+    )
+    .unwrap();
+    (dir, wheel)
+}
+
+fn sha256(data: &[u8]) -> String {
+    Sha256::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn the_listing_offers_each_wheel_with_its_size_digest_and_pip_command() {
+    let (dir, wheel) = stocked("listing");
+    let base = serve("downloads-listing", &dir);
+    let (reply, _, _, vary) = get(&format!("{base}/downloads/"), None);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.content_type, "application/json");
+    assert_eq!(vary.as_deref(), Some("Accept"));
+    let listing = reply.json();
+    let files = listing["files"].as_array().unwrap();
+    let names: Vec<&str> = files.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    // Sorted by name; hidden files, other files, folders and links left out.
+    assert_eq!(names, [OTHER, WHEEL]);
+    let entry = &files[1];
+    assert_eq!(entry["size"], wheel.len());
+    assert_eq!(entry["sha256"], sha256(&wheel));
+    let url = format!("{base}/downloads/{WHEEL}");
+    assert_eq!(entry["url"], url);
+    assert_eq!(entry["pip"], format!("pip install {url}"));
+    assert_eq!(entry["tags"]["python"], "cp311");
+    assert_eq!(entry["tags"]["abi"], "abi3");
+    assert_eq!(
+        entry["tags"]["platform"],
+        "manylinux2014_x86_64.manylinux_2_17_x86_64"
+    );
+    // A browser's Accept asks for JSON too when it ranks it first.
+    let (reply, ..) = get(
+        &format!("{base}/downloads/"),
+        Some("application/json, text/html;q=0.9"),
+    );
+    assert_eq!(reply.content_type, "application/json");
+    // Without the slash: redirected.
+    let reply = finish(
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .build()
+            .new_agent()
+            .get(format!("{base}/downloads"))
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(reply.status, 308);
+    assert_eq!(reply.location.as_deref(), Some("/downloads/"));
+}
+
+#[test]
+fn a_browser_gets_a_page_of_links_that_pip_can_follow() {
+    let (dir, wheel) = stocked("page");
+    let base = serve("downloads-page", &dir);
+    let accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    let (reply, _, _, vary) = get(&format!("{base}/downloads/"), Some(accept));
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.content_type, "text/html; charset=utf-8");
+    assert_eq!(vary.as_deref(), Some("Accept"));
+    let page = &reply.body;
+    assert!(page.starts_with("<!doctype html>"));
+    // Relative links with the digest, as pip's --find-links reads them.
+    assert!(page.contains(&format!("href=\"{WHEEL}#sha256={}\"", sha256(&wheel))));
+    assert!(page.contains(&format!("pip install {base}/downloads/{WHEEL}")));
+    assert!(!page.contains("notes.txt") && !page.contains(".hidden"));
+    assert!(!page.contains("<script"));
+    // A Host header is the client's to choose: it is escaped, not markup.
+    let address = base.strip_prefix("http://").unwrap();
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET /downloads/ HTTP/1.1\r\nHost: <b>x</b>\r\nAccept: text/html\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(!answer.contains("<b>x</b>"));
+    assert!(answer.contains("&lt;b&gt;x&lt;/b&gt;"));
+}
+
+#[test]
+fn a_download_is_the_file_byte_for_byte() {
+    let (dir, wheel) = stocked("bytes");
+    let base = serve("downloads-bytes", &dir);
+    let (reply, bytes, length, _) = get(&format!("{base}/downloads/{WHEEL}"), None);
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.content_type, "application/octet-stream");
+    assert_eq!(length, Some(wheel.len().to_string()));
+    assert_eq!(bytes, wheel);
+    // A wheel replaced on disk is served new at once: nothing is cached.
+    let newer = b"rebuilt".repeat(1000);
+    std::fs::write(dir.join(WHEEL), &newer).unwrap();
+    let (_, bytes, ..) = get(&format!("{base}/downloads/{WHEEL}"), None);
+    assert_eq!(bytes, newer);
+    let (reply, ..) = get(&format!("{base}/downloads/"), None);
+    assert_eq!(reply.json()["files"][1]["sha256"], sha256(&newer));
+    // A wheel removed is gone at once, though it was read before.
+    std::fs::remove_file(dir.join(WHEEL)).unwrap();
+    let (reply, ..) = get(&format!("{base}/downloads/{WHEEL}"), None);
+    assert_eq!(reply.status, 404);
+    let (reply, ..) = get(&format!("{base}/downloads/"), None);
+    assert_eq!(reply.json()["files"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn only_listed_wheels_are_served_and_no_path_leaves_the_folder() {
+    let (dir, _) = stocked("refusals");
+    let base = serve("downloads-refusals", &dir);
+    for name in [
+        "sternhalma-9.9.9-cp311-abi3-manylinux_2_17_x86_64.whl",
+        ".hidden-0.1.0-py3-none-any.whl",
+        "notes.txt",
+        "sternhalma-0.1.0.tar.gz",
+        "folder-0.1.0-py3-none-any.whl",
+        "link-0.1.0-py3-none-any.whl",
+    ] {
+        let (reply, ..) = get(&format!("{base}/downloads/{name}"), None);
+        assert_eq!(reply.status, 404, "{name}");
+        assert_eq!(reply.content_type, "application/problem+json", "{name}");
+        assert_eq!(reply.json()["code"], "not_found", "{name}");
+    }
+    for path in [
+        format!("/downloads/../{OUTSIDE}"),
+        format!("/downloads/..%2F{OUTSIDE}"),
+        format!("/downloads/..%2f{OUTSIDE}"),
+        format!("/downloads/%2e%2e%2F{OUTSIDE}"),
+        format!("/downloads/..%5C{OUTSIDE}"),
+        format!(
+            "/downloads/%2F{}",
+            dir.parent().unwrap().join(OUTSIDE).display()
+        ),
+        "/downloads/..".to_owned(),
+        "/downloads/%2e%2e".to_owned(),
+        "/downloads/.".to_owned(),
+        "/downloads/..%2F..%2F..%2Fetc%2Fpasswd".to_owned(),
+        "/downloads/%00".to_owned(),
+    ] {
+        let (status, answer) = raw_get(&base, &path);
+        assert_eq!(status, 404, "{path}: {answer}");
+        assert!(!answer.contains("not for download"), "{path}");
+        assert!(!answer.contains("root:"), "{path}");
+    }
+    // Other methods are refused as on every route.
+    let reply = finish(
+        agent()
+            .post(format!("{base}/downloads/{WHEEL}"))
+            .send_empty()
+            .unwrap(),
+    );
+    assert_eq!(reply.status, 405);
+    assert_eq!(reply.allow.as_deref(), Some("GET"));
+}
+
+#[test]
+fn an_empty_or_missing_folder_offers_nothing() {
+    let empty = scratch("empty");
+    let base = serve("downloads-empty", &empty);
+    let (reply, ..) = get(&format!("{base}/downloads/"), None);
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json(), serde_json::json!({"files": []}));
+    let (reply, ..) = get(&format!("{base}/downloads/"), Some("text/html"));
+    assert_eq!(reply.status, 200);
+    assert!(reply.body.contains("No wheels here yet"));
+
+    let missing = scratch("missing").join("not-built-yet");
+    let base = serve("downloads-missing", &missing);
+    let (reply, ..) = get(&format!("{base}/downloads/"), None);
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json(), serde_json::json!({"files": []}));
+    let (reply, ..) = get(&format!("{base}/downloads/{WHEEL}"), None);
+    assert_eq!(reply.status, 404);
+    // Built later, served at once.
+    std::fs::create_dir_all(&missing).unwrap();
+    std::fs::write(missing.join(WHEEL), b"late").unwrap();
+    let (reply, bytes, ..) = get(&format!("{base}/downloads/{WHEEL}"), None);
+    assert_eq!(reply.status, 200);
+    assert_eq!(bytes, b"late");
+}

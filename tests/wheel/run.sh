@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The wheel as a class installs it: the teacher's server offers it at
+# /downloads/; a student machine with Python and no Rust (a fresh venv of the
+# system's python3, PATH=/usr/bin:/bin, a home of its own) runs the pip
+# command the listing gives, numpy coming from the package index, then
+# tests/wheel/smoke.py. Also checks that the listing's digest is the file's,
+# and the README's way for a LAN without internet: numpy's wheel put beside
+# ours, both installed with `pip install --no-index --find-links
+# http://<server>/downloads/ sternhalma` (pip reads the HTML listing).
+#
+# Usage: tests/wheel/run.sh SERVER_BINARY WHEEL
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+binary=$1
+wheel=$2
+name=$(basename "$wheel")
+# The student's interpreter: the system's, not the one the wheel was built
+# with (override with STUDENT_PYTHON).
+python=${STUDENT_PYTHON:-/usr/bin/python3}
+
+scratch=$(mktemp -d)
+server=
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+# A copy of the folder: numpy's wheel is added to it below.
+mkdir -p "$scratch/downloads"
+cp "$wheel" "$scratch/downloads/"
+"$binary" serve --port 0 --database "$scratch/server.sqlite3" --log-level warn \
+  --downloads-dir "$scratch/downloads" > "$scratch/serve.log" 2>&1 &
+server=$!
+url=
+for _ in $(seq 100); do
+  url=$(grep -o 'http://[0-9.:]*' "$scratch/serve.log" | head -n 1 || true)
+  [ -n "$url" ] && break
+  sleep 0.1
+done
+[ -n "$url" ] || { cat "$scratch/serve.log"; echo "the server did not start"; exit 1; }
+
+# Everything the student runs: no variable of this machine (CARGO_HOME,
+# RUSTUP_HOME, PIP_*), no ~/.cargo/bin on PATH.
+student() {
+  env -i PATH=/usr/bin:/bin HOME="$scratch/home" LANG=C.UTF-8 "$@"
+}
+mkdir -p "$scratch/home"
+for tool in cargo rustc rustup; do
+  if student sh -c "command -v $tool"; then
+    echo "$tool is on the student's PATH: the test would prove nothing"
+    exit 1
+  fi
+done
+
+# The listing, read as a student's script would: the entry, its digest and
+# the command to run.
+pip_command=$(student "$python" - "$url/downloads/" "$name" "$(sha256sum "$wheel" | cut -d' ' -f1)" <<'EOF'
+import json
+import sys
+import urllib.request
+
+listing, name, digest = sys.argv[1:]
+with urllib.request.urlopen(listing) as response:
+    files = json.load(response)["files"]
+(entry,) = [f for f in files if f["name"] == name]
+assert entry["sha256"] == digest, (entry, digest)
+assert entry["pip"] == f"pip install {entry['url']}", entry
+print(entry["pip"])
+EOF
+)
+echo "listing: $pip_command"
+
+student "$python" -m venv "$scratch/venv"
+started=$SECONDS
+# The command as listed, with the venv's pip; quiet, and no advice to upgrade.
+read -r -a words <<< "$pip_command"
+student "$scratch/venv/bin/${words[0]}" "${words[@]:1}" --quiet --disable-pip-version-check
+echo "pip installed it in $((SECONDS - started)) s (numpy from the index)"
+(cd "$scratch" && student "$scratch/venv/bin/python" "$root/tests/wheel/smoke.py")
+
+# A LAN without internet: the teacher adds numpy's wheel (for the students'
+# Python) to the folder; students install both from the server alone.
+student "$scratch/venv/bin/pip" download --quiet --disable-pip-version-check \
+  --only-binary=:all: --dest "$scratch/downloads" numpy
+student "$python" -m venv "$scratch/lan"
+student "$scratch/lan/bin/pip" install --quiet --disable-pip-version-check \
+  --no-index --find-links "$url/downloads/" sternhalma
+(cd "$scratch" && student "$scratch/lan/bin/python" "$root/tests/wheel/smoke.py")
+echo "pip install --no-index --find-links $url/downloads/ sternhalma: installed from the server alone"
