@@ -173,10 +173,10 @@ class Client:
         an entrant's or an admin token); ``timeout`` (seconds) replaces the
         client's socket timeout for this call (a long-poll needs more).
 
-        A 422 is a :class:`sternhalma.IllegalMoveError` only when the
-        request carried a move (a ``move`` or ``moves`` field); otherwise
-        it is the local error for its code (``NotationError``,
-        ``InvalidPositionError``, ``UnknownBotError``) or a
+        A problem with a rules code becomes the local error for it (an
+        illegal move's code, one of the core's ``IllegalMove`` codes, is a
+        :class:`sternhalma.IllegalMoveError`; also ``NotationError``,
+        ``InvalidPositionError``, ``UnknownBotError``); any other is a
         :class:`ServerError` (e.g. ``seat_count`` for a new match)."""
         return self._send(method, path, body, token=token, timeout=timeout)
 
