@@ -1,7 +1,7 @@
 //! The position class: python-chess's vocabulary, open_spiel's names.
 
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2};
+use numpy::ndarray::{Array1, Array2};
+use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -672,6 +672,28 @@ impl PyPosition {
             self.position.legal_moves_into(moves);
             crate::actions::list(py, &self.position, moves)
         })
+    }
+
+    /// The legal actions as a mask: a bool array of
+    /// `num_distinct_actions()` entries, True at each legal action (all
+    /// False once the game is over), as `VectorEnv.action_mask` gives for
+    /// each game. `mask.view(numpy.int8)` is the int8 mask PettingZoo and
+    /// Gymnasium use, without a copy.
+    ///
+    /// >>> import numpy as np
+    /// >>> p = Position()
+    /// >>> mask = p.action_mask()
+    /// >>> mask.dtype, mask.shape, np.flatnonzero(mask).tolist() == p.legal_actions()
+    /// (dtype('bool'), (14642,), True)
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = Array1::<bool>::from_elem(self.position.num_distinct_actions(), false);
+        MOVES.with_borrow_mut(|moves| {
+            self.position.legal_moves_into(moves);
+            for &mv in moves.iter() {
+                mask[self.position.action(mv)] = true;
+            }
+        });
+        mask.into_pyarray(py)
     }
 
     /// Plays an action, checked (the one peg's moves are generated, not

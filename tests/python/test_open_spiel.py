@@ -79,6 +79,24 @@ def test_action_out_of_range_message_speaks_of_actions() -> None:
     assert "action" in message
 
 
+@pytest.mark.parametrize("setup", GAME_SETUPS, ids=lambda s: s.name)
+def test_action_mask_marks_the_legal_actions(setup: Setup) -> None:
+    """At every ply of a random game, the mask's True entries are the legal
+    actions; a fresh array each call; all False once the game is over."""
+    game = random_game(setup, seed=11, max_plies=80)
+    for text in game.strings:
+        position = Position(text)
+        mask = position.action_mask()
+        assert mask.dtype == np.bool_ and mask.shape == (position.num_distinct_actions(),)
+        assert np.flatnonzero(mask).tolist() == position.legal_actions()
+        assert mask.view(np.int8).sum() == len(position.legal_actions())
+        mask[:] = True
+        assert np.flatnonzero(position.action_mask()).tolist() == position.legal_actions()
+    over = Position("star1 classic south:2/north:6 0 0 -")
+    over.push("2-0")
+    assert over.is_terminal() and not over.action_mask().any()
+
+
 def test_pass_action() -> None:
     # Under `finish = round`, a finished player passes until the round ends.
     position = Position("star2 classic,finish=round south:0-2/north:30-32 0 1 0@1")

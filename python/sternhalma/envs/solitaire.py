@@ -141,7 +141,7 @@ class SolitaireEnv(gymnasium.Env[Observation, np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions as booleans (the method ``MaskablePPO`` calls)."""
-        return self._mask().astype(bool)
+        return self._position.action_mask()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The picture of the position in ``render_mode`` (``None`` when no
@@ -152,9 +152,7 @@ class SolitaireEnv(gymnasium.Env[Observation, np.int64]):
         return render(self._position, self.render_mode, self.render_size)
 
     def _mask(self) -> npt.NDArray[np.int8]:
-        mask = np.zeros(self._actions, dtype=np.int8)
-        mask[self._position.legal_actions()] = 1
-        return mask
+        return self._position.action_mask().view(np.int8)
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         return {"action_mask": self._mask(), "illegal_action": illegal}

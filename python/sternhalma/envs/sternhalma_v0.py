@@ -281,9 +281,7 @@ class SternhalmaEnv(AECEnv[str, Observation, int]):
 
     def _legal_mask(self) -> npt.NDArray[np.int8]:
         if self._mask is None:
-            mask = np.zeros(self._actions, dtype=np.int8)
-            mask[self._position.legal_actions()] = 1
-            self._mask = mask
+            self._mask = self._position.action_mask().view(np.int8)
         return self._mask
 
 
