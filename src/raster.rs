@@ -17,8 +17,7 @@ use crate::position::Position;
 use crate::svg::{
     BACKGROUND, BOARD_EDGE, BOARD_FILL, EDGE_WIDTH, Frame, HOLE_RADIUS, HOLE_STROKE,
     HOLE_STROKE_WIDTH, PEG_RADIUS, PEG_STROKE, PEG_STROKE_WIDTH, RIM, SWATCH_RADIUS, SWATCH_STEP,
-    TRIANGLE_PAD, convex_hull, hole_fill, legend, outline, peg_fill, rgb, triangle_colour,
-    triangle_fill,
+    TRIANGLE_PAD, hole_fill, legend, outline, peg_fill, rgb, triangle_colour, triangle_fill,
 };
 
 /// Size and orientation of a [`render_rgb`] image; every field has a
@@ -117,13 +116,8 @@ pub fn render_rgb(position: &Position, options: &RasterOptions) -> Raster {
     }
     let geometry = position.geometry();
     for &triangle in position.board().triangles() {
-        let corners: Vec<(f64, f64)> = geometry
-            .triangle(triangle)
-            .iter()
-            .map(|c| frame.cell(c))
-            .collect();
         let colour = rgb(&triangle_fill(position, triangle));
-        canvas.rounded_polygon(&convex_hull(&corners), TRIANGLE_PAD, colour);
+        canvas.rounded_polygon(&frame.triangle_hull(triangle), TRIANGLE_PAD, colour);
     }
     for cell in geometry.cells() {
         let colour = rgb(&hole_fill(position, cell));

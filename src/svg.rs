@@ -227,6 +227,18 @@ impl Frame {
         self.point(self.geometry.coordinates(cell))
     }
 
+    /// The corners of a triangle's tint: the convex hull of its holes'
+    /// centres (one point for a triangle of one hole).
+    pub(crate) fn triangle_hull(&self, triangle: Triangle) -> Vec<(f64, f64)> {
+        let points: Vec<(f64, f64)> = self
+            .geometry
+            .triangle(triangle)
+            .iter()
+            .map(|c| self.cell(c))
+            .collect();
+        convex_hull(&points)
+    }
+
     /// The image's width and height in pixels for a requested width
     /// (`None`: [`DEFAULT_SIZE`]): the height follows the aspect.
     pub(crate) fn image_size(&self, size: Option<u32>) -> (u32, u32) {
@@ -344,15 +356,9 @@ pub(crate) fn peg_fill(position: &Position, cell: Cell) -> &'static str {
 }
 
 fn draw_triangles(svg: &mut String, position: &Position, frame: &Frame) {
-    let geometry = position.geometry();
     for &triangle in position.board().triangles() {
-        let points: Vec<(f64, f64)> = geometry
-            .triangle(triangle)
-            .iter()
-            .map(|c| frame.cell(c))
-            .collect();
         let tint = triangle_fill(position, triangle);
-        let hull = convex_hull(&points);
+        let hull = frame.triangle_hull(triangle);
         let class = format!("triangle {}", triangle.name());
         let pad = TRIANGLE_PAD;
         if let [(x, y)] = hull[..] {
@@ -604,7 +610,7 @@ fn draw_legend(svg: &mut String, frame: &Frame) {
 /// The convex hull of points, counter-clockwise on screen, without
 /// collinear points (Andrew's monotone chain). Sorted input order makes the
 /// result independent of the order given.
-pub(crate) fn convex_hull(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+fn convex_hull(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let mut sorted = points.to_vec();
     sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     sorted.dedup();
