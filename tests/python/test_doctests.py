@@ -13,9 +13,9 @@ from types import ModuleType
 import pytest
 import sternhalma
 import sternhalma._core as core
-from sternhalma import client
+from sternhalma import client, stats
 
-MODULES = [sternhalma, core, client]
+MODULES = [sternhalma, core, client, stats]
 FLAGS = doctest.ELLIPSIS
 CORE_CLASSES = [
     core.Board,

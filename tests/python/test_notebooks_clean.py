@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-NOTEBOOKS = sorted((pathlib.Path(__file__).parents[2] / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((pathlib.Path(__file__).parents[2] / "notebooks" / "source").glob("*/*.ipynb"))
 
 
 def test_there_are_notebooks() -> None:

@@ -1,1 +1,0 @@
-"""Reference solutions to the notebooks' exercises (one module per notebook)."""
