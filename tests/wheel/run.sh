@@ -8,6 +8,9 @@
 # ours, both installed with `pip install --no-index --find-links
 # http://<server>/downloads/ sternhalma` (pip reads the HTML listing).
 #
+# Then the class setup of notebooks/README.md in the same venv: the
+# wheel's [notebooks] extra, `jupyter lab`, nbgrader, notebook 1 executed.
+#
 # Usage: tests/wheel/run.sh SERVER_BINARY WHEEL
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -78,6 +81,19 @@ read -r -a words <<< "$pip_command"
 student "$scratch/venv/bin/${words[0]}" "${words[@]:1}" --quiet --disable-pip-version-check
 echo "pip installed it in $((SECONDS - started)) s (numpy from the index)"
 (cd "$scratch" && student "$scratch/venv/bin/python" "$root/tests/wheel/smoke.py")
+
+# The class setup of notebooks/README.md: the same wheel with the
+# [notebooks] extra (JupyterLab, nbgrader, ...), then JupyterLab as a
+# student starts it, and notebook 1 executed by that venv's Jupyter.
+started=$SECONDS
+student "$scratch/venv/bin/pip" install --quiet --disable-pip-version-check \
+  "sternhalma[notebooks] @ $url/downloads/$name"
+echo "pip installed the [notebooks] extra in $((SECONDS - started)) s"
+student "$scratch/venv/bin/jupyter" lab --version
+student "$scratch/venv/bin/nbgrader" --version
+cp "$root/notebooks/source/01_meet_the_board/01_meet_the_board.ipynb" "$scratch/home/"
+(cd "$scratch/home" && student "$scratch/venv/bin/jupyter" execute --inplace 01_meet_the_board.ipynb)
+echo "notebook 1 ran in the student's JupyterLab venv"
 
 # A LAN without internet: the teacher adds numpy's wheel (for the students'
 # Python) to the folder; students install both from the server alone.
