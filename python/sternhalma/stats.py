@@ -100,7 +100,11 @@ def wilson(successes: float, trials: int, *, confidence: float = 0.95) -> Interv
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), confidence)
+    # At 0 (or all) successes the bound is exactly 0 (or 1); rounding would
+    # leave a few ulps.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return Interval(p, low, high, confidence)
 
 
 def difference(
