@@ -18,4 +18,6 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # back, named `<student>_<notebook>.ipynb` (or zips of them), dropped into
 # downloaded/ASSIGNMENT/archive/. (nbgrader matches the whole path.)
 c.ZipCollectApp.collector_plugin = "nbgrader.plugins.FileNameCollectorPlugin"
-c.FileNameCollectorPlugin.named_regexp = r".*/(?P<student_id>[A-Za-z0-9.-]+)_(?P<file_id>[^/]+\.ipynb)$"
+c.FileNameCollectorPlugin.named_regexp = (
+    r".*/(?P<student_id>[A-Za-z0-9.-]+)_(?P<file_id>[^/]+\.ipynb)$"
+)
