@@ -12,7 +12,10 @@ True
 
 The classes come from the compiled ``sternhalma._core`` extension (the Rust
 rules crate); ``sternhalma.client`` talks to a Sternhalma HTTP server with the
-same methods, so a notebook can switch between local and remote play.
+same methods, so a notebook can switch between local and remote play;
+``sternhalma.server`` finds (or starts) a server for it, and
+``sternhalma.stats`` gives the confidence intervals of scores measured
+over games.
 """
 
 from collections.abc import Sequence
@@ -103,5 +106,12 @@ __all__ = [
 
 # `Position.legal_moves` is a read-only sequence, like a tuple.
 Sequence.register(LegalMoves)
+
+# Submodules with nothing but the standard library behind them, so that
+# `sternhalma.stats.wilson` and `sternhalma.server.find_server` work after
+# `import sternhalma` (sternhalma.envs and sternhalma.open_spiel need their
+# extras, and are imported by name). Last: they import from the package.
+from sternhalma import server as server
+from sternhalma import stats as stats
 
 __version__ = "0.1.0"
