@@ -16,8 +16,10 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 
 # `nbgrader zip_collect ASSIGNMENT`: the files a learning platform hands
 # back, named `<student>_<notebook>.ipynb` (or zips of them), dropped into
-# downloaded/ASSIGNMENT/archive/. (nbgrader matches the whole path.)
+# downloaded/ASSIGNMENT/archive/. The notebook's name starts with its two
+# digits, so a student id may hold underscores (`ada_lovelace_03_...`);
+# nbgrader matches the whole path.
 c.ZipCollectApp.collector_plugin = "nbgrader.plugins.FileNameCollectorPlugin"
 c.FileNameCollectorPlugin.named_regexp = (
-    r".*/(?P<student_id>[A-Za-z0-9.-]+)_(?P<file_id>[^/]+\.ipynb)$"
+    r".*/(?P<student_id>[^/]+?)_(?P<file_id>[0-9][0-9]_[^/]+\.ipynb)$"
 )

@@ -8,9 +8,13 @@ three. The intervals here say how much the games pin the rate down.
 - :func:`wilson` is the Wilson score interval for one rate (E. B. Wilson,
   *Probable inference, the law of succession, and statistical inference*,
   JASA 22, 1927). Unlike the textbook ``p ± z·sqrt(p(1-p)/n)`` it stays
-  inside [0, 1] and keeps its coverage for small ``n`` and for rates near
-  0 or 1 (R. G. Newcombe, *Two-sided confidence intervals for the single
-  proportion*, Statistics in Medicine 17, 1998).
+  inside [0, 1], is never empty at 0 or ``n`` successes, and its coverage
+  stays near the nominal level for small ``n`` (R. G. Newcombe,
+  *Two-sided confidence intervals for the single proportion*, Statistics
+  in Medicine 17, 1998; L. D. Brown, T. T. Cai and A. DasGupta, *Interval
+  estimation for a binomial proportion*, Statistical Science 16, 2001,
+  who also show it dipping a little below nominal for rates very near 0
+  or 1).
 - :func:`difference` is Newcombe's hybrid score interval for the
   difference of two independent rates (method 10 of R. G. Newcombe,
   *Interval estimation for the difference between independent
@@ -20,8 +24,9 @@ three. The intervals here say how much the games pin the rate down.
 A game's score is 1 for a win, 1/2 for a draw and 0 for a loss, so
 ``successes`` may be a half-integer: pass ``wins + draws / 2``. A score
 that can be 1/2 varies less than a win-or-loss result with the same mean,
-so the interval is then conservative (a little wider than it needs to
-be), never too narrow.
+so draws make the interval wider than it needs to be, not narrower. The
+games must be independent: deterministic bots that replay the same game
+from the same start count once, however often they play it.
 
 >>> interval = wilson(8, 10)
 >>> round(interval.low, 3), round(interval.high, 3)
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 from statistics import NormalDist
 
 __all__ = ["Interval", "difference", "wilson"]
@@ -61,25 +67,28 @@ class Interval:
         return self.high < value
 
     def __contains__(self, value: object) -> bool:
-        return isinstance(value, int | float) and self.low <= value <= self.high
+        return isinstance(value, Real) and self.low <= float(value) <= self.high
 
     def __str__(self) -> str:
         return f"{self.estimate:.2f} [{self.low:.2f}, {self.high:.2f}] ({self.confidence:.0%})"
 
 
 def _z(confidence: float) -> float:
-    if not (isinstance(confidence, int | float) and 0.0 < confidence < 1.0):
+    if not (isinstance(confidence, Real) and 0.0 < float(confidence) < 1.0):
         raise ValueError(f"confidence must be between 0 and 1 (0.95 for 95 %), not {confidence!r}")
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
-def _checked(successes: float, trials: int, name: str) -> None:
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+def _checked(successes: float, trials: int, name: str) -> tuple[float, int]:
+    """The two numbers as a float and an int (numpy's scalars included),
+    or a ValueError naming the one that is wrong."""
+    if isinstance(trials, bool) or not isinstance(trials, Integral) or trials < 1:
         raise ValueError(f"{name}trials must be a whole number of at least 1, not {trials!r}")
-    if not isinstance(successes, int | float) or not 0 <= successes <= trials:
+    if not isinstance(successes, Real) or not 0 <= successes <= trials:
         raise ValueError(
             f"{name}successes must be between 0 and the {trials} trials, not {successes!r}"
         )
+    return float(successes), int(trials)
 
 
 def wilson(successes: float, trials: int, *, confidence: float = 0.95) -> Interval:
@@ -94,7 +103,7 @@ def wilson(successes: float, trials: int, *, confidence: float = 0.95) -> Interv
     >>> print(wilson(5, 10, confidence=0.99))
     0.50 [0.18, 0.82] (99%)
     """
-    _checked(successes, trials, "")
+    successes, trials = _checked(successes, trials, "")
     z = _z(confidence)
     p = successes / trials
     z2 = z * z

@@ -4,9 +4,10 @@ generate the student versions, collect submissions, autograde them.
 The course is a copy of notebooks/ (its source/ folder and
 nbgrader_config.py) in a temporary folder. Two students hand in every
 assignment through `nbgrader zip_collect`: "teacher" hands in the
-instructor versions (every exercise solved: full marks), "student" hands
-in the generated student versions untouched (every exercise unsolved: zero
-on every graded cell, and autograde still finishes). The commands are the
+instructor versions (every exercise solved: full marks), "ada_lovelace"
+(an id with an underscore, as learning platforms make them) hands in the
+generated student versions untouched (every exercise unsolved: zero on
+every graded cell, and autograde still finishes). The commands are the
 real `nbgrader` of the venv, run as subprocesses.
 """
 
@@ -132,9 +133,9 @@ def test_a_term_collected_and_autograded(course: Path) -> None:
         archive.mkdir(parents=True)
         name = f"{assignment}.ipynb"
         shutil.copy(course / "source" / assignment / name, archive / f"teacher_{name}")
-        shutil.copy(course / "release" / assignment / name, archive / f"student_{name}")
+        shutil.copy(course / "release" / assignment / name, archive / f"ada_lovelace_{name}")
         nbgrader(course, "zip_collect", assignment)
-        for student in ("teacher", "student"):
+        for student in ("teacher", "ada_lovelace"):
             assert (course / "submitted" / student / assignment / name).is_file()
     nbgrader(course, "autograde", "*")
 
@@ -145,9 +146,9 @@ def test_a_term_collected_and_autograded(course: Path) -> None:
             assert solved.score == solved.max_score, (
                 f"{assignment}: the instructor version scores {solved.score} of {solved.max_score}"
             )
-            unsolved = gradebook.find_submission(assignment, "student")
+            unsolved = gradebook.find_submission(assignment, "ada_lovelace")
             assert (
-                course / "autograded" / "student" / assignment / f"{assignment}.ipynb"
+                course / "autograded" / "ada_lovelace" / assignment / f"{assignment}.ipynb"
             ).is_file()
             for notebook in unsolved.notebooks:
                 for grade in notebook.grades:

@@ -22,13 +22,22 @@ def healthy(url: str) -> bool:
 @pytest.fixture
 def nowhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No STERNHALMA_URL, no STERNHALMA_BIN, no checkout above the current
-    folder and no `sternhalma` on PATH."""
+    folder, no `sternhalma` on PATH, and nothing at the default address
+    (moved to a port nothing listens on: a developer may well be running
+    the README's server at 127.0.0.1:8080)."""
     monkeypatch.delenv("STERNHALMA_URL", raising=False)
     monkeypatch.delenv("STERNHALMA_BIN", raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path))
-    if finder._answers(finder.DEFAULT_URL, timeout=1.0):
-        pytest.skip(f"a server answers at {finder.DEFAULT_URL} on this machine")
+    monkeypatch.setattr(finder, "DEFAULT_URL", "http://127.0.0.1:9")
+
+
+def test_a_server_at_the_default_address_is_used(
+    nowhere: None, server_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(finder, "DEFAULT_URL", server_url)
+    found = finder.find_server(start=False)
+    assert found.url == server_url and not found.started
 
 
 def test_a_named_server_is_used_and_left_running(

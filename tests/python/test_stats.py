@@ -54,6 +54,15 @@ def test_intervals_hold_their_estimate_and_narrow_with_more_games() -> None:
     assert wider.low < wilson(7, 10).low and wider.high > wilson(7, 10).high
 
 
+def test_numpy_numbers_are_numbers() -> None:
+    np = pytest.importorskip("numpy")
+    assert wilson(np.int64(5), np.int64(10)) == wilson(5, 10)
+    assert wilson(np.float64(4.5), 10) == wilson(4.5, 10)
+    assert np.int64(3) in wilson(3, 10) and np.float64(0.3) in wilson(3, 10)
+    with pytest.raises(ValueError, match="trials must be a whole number"):
+        wilson(1, np.float64(2.0))
+
+
 def test_half_points_for_draws() -> None:
     # 3 wins and 2 draws in 6 games: a score of 4/6.
     assert wilson(3 + 2 / 2, 6).estimate == pytest.approx(4 / 6)

@@ -9,7 +9,8 @@
 # http://<server>/downloads/ sternhalma` (pip reads the HTML listing).
 #
 # Then the class setup of notebooks/README.md in the same venv: the
-# wheel's [notebooks] extra, `jupyter lab`, nbgrader, notebook 1 executed.
+# wheel's [notebooks] extra, nbgrader, `jupyter lab` started and answering,
+# notebooks 1 and 5 executed (5 with STERNHALMA_URL naming the server).
 #
 # Usage: tests/wheel/run.sh SERVER_BINARY WHEEL
 set -euo pipefail
@@ -23,8 +24,10 @@ python=${STUDENT_PYTHON:-/usr/bin/python3}
 
 scratch=$(mktemp -d)
 server=
+lab=
 cleanup() {
   if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi
+  if [ -n "$lab" ]; then kill "$lab" 2>/dev/null || true; fi
   rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -89,11 +92,46 @@ started=$SECONDS
 student "$scratch/venv/bin/pip" install --quiet --disable-pip-version-check \
   "sternhalma[notebooks] @ $url/downloads/$name"
 echo "pip installed the [notebooks] extra in $((SECONDS - started)) s"
-student "$scratch/venv/bin/jupyter" lab --version
 student "$scratch/venv/bin/nbgrader" --version
-cp "$root/notebooks/source/01_meet_the_board/01_meet_the_board.ipynb" "$scratch/home/"
+# JupyterLab as the student starts it (no browser here): up, and serving
+# the lab page.
+port=$(student "$scratch/venv/bin/python" -c \
+  'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+student "$scratch/venv/bin/jupyter" lab --no-browser --ip 127.0.0.1 --port "$port" \
+  --IdentityProvider.token=class --ServerApp.root_dir="$scratch/home" > "$scratch/lab.log" 2>&1 &
+lab=$!
+student "$scratch/venv/bin/python" - "http://127.0.0.1:$port" <<'EOF'
+import sys
+import time
+import urllib.request
+
+base = sys.argv[1]
+for _ in range(1200):  # a liveness guard only: JupyterLab answers in seconds
+    try:
+        with urllib.request.urlopen(f"{base}/api/status?token=class", timeout=5) as answer:
+            if answer.status == 200:
+                break
+    except OSError:
+        time.sleep(0.1)
+else:
+    sys.exit("jupyter lab did not answer")
+with urllib.request.urlopen(f"{base}/lab?token=class", timeout=30) as answer:
+    page = answer.read().decode()
+assert answer.status == 200 and "JupyterLab" in page, page[:500]
+print("jupyter lab answers at", base)
+EOF
+kill "$lab"
+wait "$lab" || true
+lab=
+# Notebooks 1 and 5 executed by that venv's Jupyter, outside the checkout;
+# notebook 5 finds the server through STERNHALMA_URL, as a class's would.
+cp "$root/notebooks/source/01_meet_the_board/01_meet_the_board.ipynb" \
+  "$root/notebooks/source/05_bots_over_http/05_bots_over_http.ipynb" "$scratch/home/"
 (cd "$scratch/home" && student "$scratch/venv/bin/jupyter" execute --inplace 01_meet_the_board.ipynb)
-echo "notebook 1 ran in the student's JupyterLab venv"
+(cd "$scratch/home" && student env STERNHALMA_URL="$url" \
+  "$scratch/venv/bin/jupyter" execute --inplace 05_bots_over_http.ipynb)
+grep -q "LocalServer $url (found running)" "$scratch/home/05_bots_over_http.ipynb"
+echo "notebooks 1 and 5 ran in the student's JupyterLab venv"
 
 # A LAN without internet: the teacher adds numpy's wheel (for the students'
 # Python) to the folder; students install both from the server alone.
