@@ -97,10 +97,14 @@ student "$scratch/venv/bin/nbgrader" --version
 # the lab page.
 port=$(student "$scratch/venv/bin/python" -c \
   'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-student "$scratch/venv/bin/jupyter" lab --no-browser --ip 127.0.0.1 --port "$port" \
-  --IdentityProvider.token=class --ServerApp.root_dir="$scratch/home" > "$scratch/lab.log" 2>&1 &
+# (CI runs as root, which JupyterLab refuses without --allow-root.)
+as_root=()
+if [ "$(id -u)" = 0 ]; then as_root=(--allow-root); fi
+(cd "$scratch/home" && exec env -i PATH=/usr/bin:/bin HOME="$scratch/home" LANG=C.UTF-8 \
+  "$scratch/venv/bin/jupyter" lab --no-browser --ip 127.0.0.1 --port "$port" "${as_root[@]}" \
+  --IdentityProvider.token=class > "$scratch/lab.log" 2>&1) &
 lab=$!
-student "$scratch/venv/bin/python" - "http://127.0.0.1:$port" <<'EOF'
+student "$scratch/venv/bin/python" - "http://127.0.0.1:$port" <<'EOF' || { tail -n 30 "$scratch/lab.log"; exit 1; }
 import sys
 import time
 import urllib.request
