@@ -2,17 +2,15 @@
 "Grading with nbgrader"). Run nbgrader from here: `source/` holds the
 instructor versions, one assignment folder per notebook; nbgrader writes
 `release/` (the student versions), `submitted/`, `autograded/`,
-`feedback/` and `gradebook.db` beside it."""
+`feedback/` and `gradebook.db` beside it. A solution region becomes
+nbgrader's default stub, `# YOUR CODE HERE` and `raise
+NotImplementedError()`."""
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
 
 # Every notebook runs top to bottom in about a minute; a single cell (a
 # batch of seeded games) may take most of that on a slow machine.
 c.Execute.timeout = 300
-
-# What a student's skeleton holds where the solution was.
-c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
-c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 
 # `nbgrader zip_collect ASSIGNMENT`: the files a learning platform hands
 # back, named `<student>_<notebook>.ipynb` (or zips of them), dropped into
