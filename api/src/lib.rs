@@ -7,6 +7,7 @@
 pub mod access_log;
 pub mod admin;
 pub mod bots;
+pub mod bus;
 pub mod clients;
 pub mod db;
 pub mod dto;
@@ -18,6 +19,7 @@ pub mod matches;
 pub mod metrics;
 pub mod pages;
 pub mod routes;
+pub mod sql;
 pub mod store;
 pub mod tournaments;
 

@@ -13,6 +13,7 @@ use sternhalma_api::clients::{
 use sternhalma_api::matches::runner::BotRunner;
 use sternhalma_api::pages::WebAssets;
 use sternhalma_api::routes::downloads::DownloadsDir;
+use sternhalma_api::sql::Database;
 use sternhalma_api::{
     AdminKey, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics, RateLimit, ServerConfig, Store,
     app_configured, openapi,
@@ -94,14 +95,16 @@ struct Serve {
     /// Port to listen on (0: any free port, printed at start).
     #[arg(long, env = "STERNHALMA_PORT", default_value_t = 8080)]
     port: u16,
-    /// SQLite database of stored matches: created if missing, its schema
+    /// Where stored matches and tournaments live: a SQLite file (created if
+    /// missing), or a PostgreSQL database URL (`postgres://user@host/name`,
+    /// which must exist; several replicas may share it). Its schema is
     /// migrated at start.
     #[arg(
         long,
         env = "STERNHALMA_DATABASE",
         default_value = "sternhalma.sqlite3"
     )]
-    database: PathBuf,
+    database: Database,
     /// Log filter: error, warn, info, debug, trace, or a tracing directive.
     #[arg(long, env = "STERNHALMA_LOG", default_value = "info")]
     log_level: String,
@@ -318,7 +321,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     }
     let (store, version) = Store::open(&serve.database)
         .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
-    tracing::info!(database = %serve.database.display(), schema_version = version, "database ready");
+    tracing::info!(database = %serve.database.display(), schema_version = version, shared = store.is_shared(), "database ready");
     raise_open_files_limit();
     let cors = match serve.cors_origins.trim() {
         "*" => CorsPolicy::Any,

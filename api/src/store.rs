@@ -1,30 +1,34 @@
-//! The database as the handlers see it: SQLite never runs on an actix
-//! worker thread.
+//! The database as the handlers see it: SQLite or PostgreSQL, never run
+//! on an actix worker thread.
 //!
 //! - Writes go to one dedicated thread that owns the writing connection and
 //!   runs jobs one at a time, in arrival order. A job is a closure that
 //!   opens a transaction, checks, writes and commits; the handler awaits its
-//!   answer. One writer means two requests racing for the same turn are
-//!   simply ordered: the second sees the first's move.
+//!   answer. On SQLite, one writer means two requests racing for the same
+//!   turn are simply ordered: the second sees the first's move. On
+//!   PostgreSQL other replicas write too; there the check itself holds the
+//!   row it checks until the commit ([`crate::sql::Db::write`]).
 //! - Reads run on actix's blocking thread pool (`web::block`) with their
 //!   own connections (WAL lets them read while the writer writes).
 //! - After a commit the writer thread itself wakes every long-poll waiting
-//!   on that match ([`Store::subscribe`], [`Store::publish`]).
+//!   on that match ([`Store::subscribe`], [`Store::publish`]); on
+//!   PostgreSQL the other replicas hear of it through the [`Bus`] and wake
+//!   theirs.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::sync::{Arc, Mutex, OnceLock, Weak, mpsc};
 
 use actix_web::http::StatusCode;
-use rusqlite::Connection;
 use tokio::sync::{oneshot, watch};
 
+use crate::bus::{Bus, Change, Remote};
 use crate::db;
 use crate::error::ApiError;
+use crate::sql::{Database, Db};
 use crate::tournaments::director::Tournaments;
 
-type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+type Job = Box<dyn FnOnce(&mut Db) + Send>;
 
 /// A handle to the database, cheap to clone; shared by every worker.
 #[derive(Clone)]
@@ -33,9 +37,9 @@ pub struct Store {
 }
 
 struct Inner {
-    path: PathBuf,
+    database: Database,
     writer: Mutex<mpsc::Sender<Job>>,
-    readers: Mutex<Vec<Connection>>,
+    readers: Mutex<Vec<Db>>,
     watchers: Mutex<HashMap<i64, watch::Sender<i64>>>,
     /// Matches whose built-in bots are being played, each with whether it
     /// was asked to look again ([`Store::begin_bots`]).
@@ -46,24 +50,34 @@ struct Inner {
     /// The tournament director of this database, once started: told of
     /// every published change ([`Store::publish`]).
     director: OnceLock<Tournaments>,
+    /// The other replicas (PostgreSQL only).
+    bus: OnceLock<Bus>,
 }
 
 /// Idle read connections kept for reuse.
 const MAX_IDLE_READERS: usize = 8;
 
 impl Store {
-    /// Opens (creating and migrating if needed) the database file and
-    /// starts the writer thread. Returns the store and the schema version.
+    /// Opens (creating and migrating if needed) the database and starts
+    /// the writer thread, and on PostgreSQL the [`Bus`] to the other
+    /// replicas. Returns the store and the schema version.
     ///
     /// # Errors
-    /// The file cannot be opened or migrated.
-    pub fn open(path: &Path) -> Result<(Store, usize), rusqlite::Error> {
-        let (mut connection, version) = db::open(path)?;
+    /// The database cannot be opened or migrated (the message says why).
+    pub fn open(database: &Database) -> Result<(Store, usize), String> {
+        let (mut connection, version) = db::open(database)?;
         let (sender, receiver) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("sternhalma-db-writer".to_owned())
             .spawn(move || {
                 for job in receiver {
+                    if connection.is_closed() {
+                        // PostgreSQL restarted or dropped us: connect again
+                        // (a job meanwhile answers 503 and stores nothing).
+                        if let Err(error) = connection.reconnect() {
+                            tracing::warn!(error = %error.problem().detail, "the writer cannot reconnect yet");
+                        }
+                    }
                     // A panicking job drops its answer channel (the handler
                     // answers 500) and rolls back its transaction; the
                     // writer goes on with the next job.
@@ -72,19 +86,46 @@ impl Store {
                     }));
                 }
             })
-            .map_err(|e| rusqlite::Error::InvalidParameterName(format!("writer thread: {e}")))?;
+            .map_err(|e| format!("writer thread: {e}"))?;
         let store = Store {
             inner: Arc::new(Inner {
-                path: path.to_owned(),
+                database: database.clone(),
                 writer: Mutex::new(sender),
                 readers: Mutex::new(Vec::new()),
                 watchers: Mutex::new(HashMap::new()),
                 bot_runs: Mutex::new(HashMap::new()),
                 pending_writes: Arc::default(),
                 director: OnceLock::new(),
+                bus: OnceLock::new(),
             }),
         };
+        if let Database::Postgres(url) = database {
+            let weak = Arc::downgrade(&store.inner);
+            let bus = Bus::start(url, move |remote| on_remote(&weak, remote))
+                .map_err(|e| format!("cannot listen for other replicas: {e}"))?;
+            tracing::info!(
+                replica = format!("{:x}", bus.replica()),
+                "listening for other replicas"
+            );
+            let _ = store.inner.bus.set(bus);
+        }
         Ok((store, version))
+    }
+
+    /// Where the data lives.
+    pub fn database(&self) -> &Database {
+        &self.inner.database
+    }
+
+    /// Whether other replicas may share the database (PostgreSQL): then
+    /// they are told of every change, and told changes come back.
+    pub fn is_shared(&self) -> bool {
+        self.inner.bus.get().is_some()
+    }
+
+    /// The bus to the other replicas, if the database is shared.
+    pub fn bus(&self) -> Option<Bus> {
+        self.inner.bus.get().cloned()
     }
 
     /// Runs `job` on the writer thread and awaits its answer.
@@ -94,7 +135,7 @@ impl Store {
     pub async fn write<T, F>(&self, job: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Connection) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&mut Db) -> Result<T, ApiError> + Send + 'static,
     {
         let (answer, answered) = oneshot::channel();
         // Counted until the job is dropped: run, panicked, or never sent.
@@ -124,22 +165,23 @@ impl Store {
     pub async fn read<T, F>(&self, job: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
-        F: FnOnce(&Connection) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&Db) -> Result<T, ApiError> + Send + 'static,
     {
         let store = self.clone();
         actix_web::web::block(move || {
             let pooled = store.inner.readers.lock().ok().and_then(|mut v| v.pop());
-            let connection = match pooled {
+            let connection = match pooled.filter(|db| !db.is_closed()) {
                 Some(connection) => connection,
                 None => {
-                    let connection = db::connect(&store.inner.path).map_err(|e| {
+                    let connection = db::connect(&store.inner.database).map_err(|e| {
                         tracing::error!(error = %e, "cannot open a read connection");
                         unavailable()
                     })?;
                     // Readers never write: a bug cannot bypass the writer.
-                    connection
-                        .pragma_update(None, "query_only", "ON")
-                        .map_err(ApiError::from)?;
+                    connection.batch(match connection.as_sqlite() {
+                        Some(_) => "PRAGMA query_only = ON",
+                        None => "SET default_transaction_read_only = on",
+                    })?;
                     connection
                 }
             };
@@ -173,8 +215,25 @@ impl Store {
             .subscribe()
     }
 
-    /// Wakes everyone waiting on match `id`; `version` is its new version.
+    /// Wakes everyone waiting on match `id`, here and on the other
+    /// replicas; `version` is its new version. Called after the commit.
     pub fn publish(&self, id: i64, version: i64) {
+        self.wake(id, version);
+        if let Some(bus) = self.inner.bus.get() {
+            bus.announce(Change::Match { id, version });
+        }
+    }
+
+    /// Tells the other replicas that tournament `id` changed (this
+    /// replica's director knows already).
+    pub fn announce_tournament(&self, id: i64) {
+        if let Some(bus) = self.inner.bus.get() {
+            bus.announce(Change::Tournament(id));
+        }
+    }
+
+    /// Wakes this replica's waiters on match `id` and its director.
+    fn wake(&self, id: i64, version: i64) {
         let watchers = self
             .inner
             .watchers
@@ -193,6 +252,32 @@ impl Store {
     /// first use, the same one ever after (one per database file opened).
     pub fn director(&self, start: impl FnOnce() -> Tournaments) -> Tournaments {
         self.inner.director.get_or_init(start).clone()
+    }
+}
+
+/// A change another replica committed (or the bus came back after a
+/// loss): woken here as if it were this replica's own.
+fn on_remote(store: &Weak<Inner>, remote: Remote) {
+    let Some(inner) = store.upgrade() else {
+        return;
+    };
+    let store = Store { inner };
+    match remote {
+        Remote::Change(Change::Match { id, version }) => store.wake(id, version),
+        Remote::Change(Change::Tournament(id)) => {
+            if let Some(director) = store.inner.director.get() {
+                director.tournament_changed_here(id);
+            }
+        }
+        Remote::Reconnected => {
+            // Notifications may have been lost: every waiter reads again.
+            for sender in lock(&store.inner.watchers).values() {
+                sender.send_modify(|_| {});
+            }
+            if let Some(director) = store.inner.director.get() {
+                director.resync();
+            }
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use rusqlite::params;
 use sternhalma::Position;
 use sternhalma_api::db::{self, CURRENT_VERSION};
 use sternhalma_api::matches::game;
+use sternhalma_api::sql::{Database, Db};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -32,9 +33,11 @@ fn tables(connection: &rusqlite::Connection) -> Vec<String> {
 #[test]
 fn a_version_1_file_is_upgraded_and_keeps_its_history() {
     let path = scratch("v1");
-    let (connection, version) = db::open_with_version(&path, 1).unwrap();
+    let database = Database::Sqlite(path.clone());
+    let (db, version) = db::open_with_version(&database, 1).unwrap();
+    let connection = db.as_sqlite().unwrap();
     assert_eq!(version, 1);
-    assert_eq!(tables(&connection), ["schema_migrations"]);
+    assert_eq!(tables(connection), ["schema_migrations"]);
     // What the first release stored: its migration record.
     connection
         .execute(
@@ -42,12 +45,13 @@ fn a_version_1_file_is_upgraded_and_keeps_its_history() {
             [],
         )
         .unwrap();
-    drop(connection);
+    drop(db);
 
-    let (connection, version) = db::open(&path).unwrap();
+    let (db, version) = db::open(&database).unwrap();
+    let connection = db.as_sqlite().unwrap();
     assert_eq!(version, CURRENT_VERSION);
     assert_eq!(
-        tables(&connection),
+        tables(connection),
         [
             "entrants",
             "matches",
@@ -78,7 +82,9 @@ fn a_version_1_file_is_upgraded_and_keeps_its_history() {
 #[test]
 fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
     let path = scratch("v2");
-    let (connection, version) = db::open_with_version(&path, 2).unwrap();
+    let database = Database::Sqlite(path.clone());
+    let (db, version) = db::open_with_version(&database, 2).unwrap();
+    let connection = db.as_sqlite().unwrap();
     assert_eq!(version, 2);
     // A match as schema version 2 stores it, written with plain SQL (not
     // with the current code): an open seat, a bot seat, two moves.
@@ -106,9 +112,9 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
                  VALUES (7, 1, 1, '1-4', '2026-02-01T10:00:05.000Z');",
         )
         .unwrap();
-    drop(connection);
+    drop(db);
 
-    let (mut connection, version) = db::open(&path).unwrap();
+    let (mut connection, version) = db::open(&database).unwrap();
     assert_eq!(version, CURRENT_VERSION);
     let state = game::view(&connection, 7).unwrap();
     assert_eq!(state.ply, 2);
@@ -140,4 +146,134 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
     game::play_bots(&mut connection, 7).unwrap();
     assert_eq!(game::view(&connection, 7).unwrap().ply, 4);
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+/// A fresh PostgreSQL database, or `None` (the test is skipped, saying so)
+/// when the suite names no server.
+fn postgres(name: &str) -> Option<Database> {
+    if std::env::var(db::TEST_POSTGRES).is_err() {
+        eprintln!("{} is not set: skipped on PostgreSQL", db::TEST_POSTGRES);
+        return None;
+    }
+    Some(db::scratch(&format!("migrations_{name}")).unwrap())
+}
+
+/// Every table's columns with their nullability, as `table.column`
+/// (`?` when it may be null).
+fn columns(db: &Db) -> Vec<String> {
+    let sql = if db.is_postgres() {
+        "SELECT table_name || '.' || column_name || CASE WHEN is_nullable = 'YES' THEN '?' ELSE '' END
+         FROM information_schema.columns WHERE table_schema = 'public'"
+    } else {
+        "SELECT m.name || '.' || p.name || CASE WHEN p.\"notnull\" OR p.pk > 0 THEN '' ELSE '?' END
+         FROM sqlite_schema m JOIN pragma_table_info(m.name) p
+         WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'"
+    };
+    let mut all: Vec<String> = db
+        .query(sql, &[])
+        .unwrap()
+        .iter()
+        .map(|row| row.text(0).unwrap())
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn the_postgres_schema_has_the_same_tables_and_columns_as_sqlites() {
+    let Some(database) = postgres("same") else {
+        return;
+    };
+    let (pg, version) = db::open(&database).unwrap();
+    assert_eq!(version, CURRENT_VERSION);
+    let path = scratch("same");
+    let (lite, _) = db::open(&Database::Sqlite(path.clone())).unwrap();
+    let pg_columns = columns(&pg);
+    assert!(pg_columns.contains(&"moves.path".to_owned()), "{pg_columns:?}");
+    assert_eq!(pg_columns, columns(&lite));
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_postgres_database_from_a_newer_release_is_refused() {
+    let Some(database) = postgres("newer") else {
+        return;
+    };
+    let (db, _) = db::open(&database).unwrap();
+    db.execute(
+        "INSERT INTO schema_migrations (version) VALUES (?1)",
+        &[(CURRENT_VERSION as i64 + 1).into()],
+    )
+    .unwrap();
+    drop(db);
+    let error = db::open(&database).err().unwrap();
+    assert!(error.contains("newer"), "{error}");
+}
+
+#[test]
+fn replicas_starting_together_apply_each_migration_once() {
+    let Some(database) = postgres("together") else {
+        return;
+    };
+    let starts: Vec<_> = (0..3)
+        .map(|_| {
+            let database = database.clone();
+            std::thread::spawn(move || db::open(&database).map(|(_, version)| version))
+        })
+        .collect();
+    for start in starts {
+        assert_eq!(start.join().unwrap().unwrap(), CURRENT_VERSION);
+    }
+    let (db, _) = db::open(&database).unwrap();
+    let versions: Vec<i64> = db
+        .query("SELECT version FROM schema_migrations ORDER BY version", &[])
+        .unwrap()
+        .iter()
+        .map(|row| row.int(0).unwrap())
+        .collect();
+    assert_eq!(versions, (1..=CURRENT_VERSION as i64).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_version_2_postgres_database_is_upgraded_and_keeps_its_matches() {
+    let Some(database) = postgres("v2") else {
+        return;
+    };
+    let (db, version) = db::open_with_version(&database, 2).unwrap();
+    assert_eq!(version, 2);
+    let start = "rhombus5x2 classic south:22-24/north:0-2 0 0 -";
+    let after: Position = start.parse::<Position>().unwrap();
+    let after = after.play_text("22-19").unwrap();
+    db.execute(
+        "INSERT INTO matches (id, created_at, updated_at, start_position, position, ply, version,
+                              status, admin_token_hash)
+         VALUES (7, '2026-02-01T10:00:00.000Z', '2026-02-01T10:00:05.000Z', ?1, ?2, 1, 2,
+                 'in_progress', ?3)",
+        &[start.into(), after.to_string().into(), [1_u8; 32].as_slice().into()],
+    )
+    .unwrap();
+    db.batch(
+        "INSERT INTO seats (match_id, seat, name, bot, token_hash)
+             VALUES (7, 0, 'ada', NULL, decode(repeat('02', 32), 'hex'));
+         INSERT INTO seats (match_id, seat, name, bot, token_hash)
+             VALUES (7, 1, 'bea', NULL, decode(repeat('03', 32), 'hex'));
+         INSERT INTO moves (match_id, ply, seat, path, played_at)
+             VALUES (7, 0, 0, '22-19', '2026-02-01T10:00:05.000Z');",
+    )
+    .unwrap();
+    drop(db);
+    let (mut db, version) = db::open(&database).unwrap();
+    assert_eq!(version, CURRENT_VERSION);
+    let state = game::view(&db, 7).unwrap();
+    assert_eq!((state.ply, state.version, state.to_move), (1, 2, Some(1)));
+    assert_eq!(game::export(&db, 7).unwrap().moves, ["22-19"]);
+    game::submit(
+        &mut db,
+        7,
+        &[3_u8; 32],
+        1,
+        &state.legal_moves[0].text.parse().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(game::view(&db, 7).unwrap().ply, 2);
 }

@@ -787,15 +787,14 @@ pub fn list<S: MatchStore>(
 mod tests {
     use super::*;
     use crate::bots::BotSpec;
-    use rusqlite::Connection;
+    use crate::sql::Db;
     use sternhalma::{Layout, Rules};
 
-    fn scratch(name: &str) -> Connection {
-        let dir =
-            std::env::temp_dir().join(format!("sternhalma-storage-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        crate::db::open(&dir.join("storage.sqlite3")).unwrap().0
+    /// A fresh database: SQLite, or PostgreSQL when the suite names a
+    /// server ([`crate::db::TEST_POSTGRES`]).
+    fn scratch(name: &str) -> Db {
+        let database = crate::db::scratch(&format!("storage_{name}")).unwrap();
+        crate::db::open(&database).unwrap().0
     }
 
     fn bot(seed: u64) -> SeatPlan {
@@ -834,11 +833,7 @@ mod tests {
     }
 
     /// Creates a match and plays its bots as the server's runner does.
-    fn create_and_play(
-        connection: &mut Connection,
-        start: &Position,
-        seats: &[SeatPlan],
-    ) -> MatchView {
+    fn create_and_play(connection: &mut Db, start: &Position, seats: &[SeatPlan]) -> MatchView {
         let id = create(connection, start, seats, &[0; 32]).unwrap().id;
         play_bots(connection, id).unwrap();
         view(connection, id).unwrap()

@@ -6,12 +6,11 @@
 //! Every method is synchronous: writes run on the store's writer thread
 //! inside [`MatchStore::write`], reads on the blocking pool.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-
 use crate::bots::BotSpec;
 use crate::error::ApiError;
 use crate::matches::status::{Ending, MatchStatus};
 use crate::matches::tokens::TokenHash;
+use crate::sql::{Db, params};
 
 /// A seat as stored, before the match exists.
 #[derive(Clone, Debug)]
@@ -77,8 +76,8 @@ pub struct MoveRow {
     pub played_at: String,
 }
 
-/// Stored matches, rows in and out. Implemented for a SQLite
-/// [`Connection`]; the writes go through [`MatchStore::write`], so inside
+/// Stored matches, rows in and out. Implemented for a [`Db`] connection
+/// (SQLite or PostgreSQL); the writes go through [`MatchStore::write`], so inside
 /// a job every method runs in that job's transaction.
 pub trait MatchStore {
     /// Runs `job` as one write transaction, taking the write lock at once:
@@ -210,122 +209,85 @@ fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, ApiError> {
     T::try_from(value).map_err(|_| corrupt(format!("{what} {value}")))
 }
 
-impl MatchStore for Connection {
+impl MatchStore for Db {
     fn write<T>(&mut self, job: impl FnOnce(&Self) -> Result<T, ApiError>) -> Result<T, ApiError> {
-        let transaction = self.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // Dropped without a commit on an error: nothing is stored.
-        let answer = job(&transaction)?;
-        transaction.commit()?;
-        Ok(answer)
+        Db::write(self, job)
     }
 
     fn now(&self) -> Result<String, ApiError> {
-        Ok(
-            self.query_row("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')", [], |row| {
-                row.get(0)
-            })?,
-        )
+        Db::now(self)
     }
 
     fn load_match(&self, id: i64) -> Result<Option<MatchRow>, ApiError> {
-        let Some(row) = self
-            .query_row(
-                "SELECT id, created_at, updated_at, start_position, position, ply, version, status,
-                        ending, resigned_seat, admin_token_hash
-                 FROM matches WHERE id = ?1",
-                [id],
-                |row| {
-                    Ok((
-                        row.get::<_, i64>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, String>(2)?,
-                        row.get::<_, String>(3)?,
-                        row.get::<_, String>(4)?,
-                        row.get::<_, i64>(5)?,
-                        row.get::<_, i64>(6)?,
-                        row.get::<_, String>(7)?,
-                        row.get::<_, Option<String>>(8)?,
-                        row.get::<_, Option<i64>>(9)?,
-                        row.get::<_, Vec<u8>>(10)?,
-                    ))
-                },
-            )
-            .optional()?
-        else {
+        // Inside a write the row is locked (PostgreSQL): the checks that
+        // follow (ply, version, status) hold until the commit.
+        let sql = format!(
+            "SELECT id, created_at, updated_at, start_position, position, ply, version, status,
+                    ending, resigned_seat, admin_token_hash
+             FROM matches WHERE id = ?1{}",
+            self.for_update()
+        );
+        let Some(row) = self.query_opt(&sql, params![id])? else {
             return Ok(None);
         };
+        let status = row.text(7)?;
         Ok(Some(MatchRow {
-            id: row.0,
-            created_at: row.1,
-            updated_at: row.2,
-            start_position: row.3,
-            position: row.4,
-            ply: count(row.5, "ply")?,
-            version: row.6,
-            status: MatchStatus::from_name(&row.7)
-                .ok_or_else(|| corrupt(format!("status {:?}", row.7)))?,
+            id: row.int(0)?,
+            created_at: row.text(1)?,
+            updated_at: row.text(2)?,
+            start_position: row.text(3)?,
+            position: row.text(4)?,
+            ply: count(row.int(5)?, "ply")?,
+            version: row.int(6)?,
+            status: MatchStatus::from_name(&status)
+                .ok_or_else(|| corrupt(format!("status {status:?}")))?,
             ending: row
-                .8
+                .opt_text(8)?
                 .map(|text| {
                     Ending::from_name(&text).ok_or_else(|| corrupt(format!("ending {text:?}")))
                 })
                 .transpose()?,
-            resigned_seat: row.9.map(|s| count(s, "seat")).transpose()?,
-            admin_token_hash: row.10,
+            resigned_seat: row.opt_int(9)?.map(|s| count(s, "seat")).transpose()?,
+            admin_token_hash: row.blob(10)?,
         }))
     }
 
     fn load_seats(&self, id: i64) -> Result<Vec<SeatRow>, ApiError> {
-        let mut statement = self.prepare_cached(
+        let rows = self.query(
             "SELECT seat, name, bot, token_hash FROM seats WHERE match_id = ?1 ORDER BY seat",
+            params![id],
         )?;
-        let rows = statement.query_map([id], |row| {
-            Ok((
-                row.get::<_, i64>(0)?,
-                row.get::<_, String>(1)?,
-                row.get::<_, Option<String>>(2)?,
-                row.get::<_, Option<Vec<u8>>>(3)?,
-            ))
-        })?;
-        let mut seats = Vec::new();
-        for row in rows {
-            let (seat, name, bot, token_hash) = row?;
-            seats.push(SeatRow {
-                seat: count(seat, "seat")?,
-                name,
-                bot: bot
-                    .map(|json| serde_json::from_str::<BotSpec>(&json).map_err(corrupt))
-                    .transpose()?,
-                token_hash,
-            });
-        }
-        Ok(seats)
+        rows.iter()
+            .map(|row| {
+                Ok(SeatRow {
+                    seat: count(row.int(0)?, "seat")?,
+                    name: row.text(1)?,
+                    bot: row
+                        .opt_text(2)?
+                        .map(|json| serde_json::from_str::<BotSpec>(&json).map_err(corrupt))
+                        .transpose()?,
+                    token_hash: row.opt_blob(3)?,
+                })
+            })
+            .collect()
     }
 
     fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, ApiError> {
-        let mut statement = self.prepare_cached(
+        let rows = self.query(
             "SELECT ply, seat, path, played_at FROM moves WHERE match_id = ?1 AND ply >= ?2
              ORDER BY ply",
+            params![id, ply],
         )?;
-        let rows = statement.query_map(params![id, i64::from(ply)], |row| {
-            Ok((
-                row.get::<_, i64>(0)?,
-                row.get::<_, i64>(1)?,
-                row.get::<_, String>(2)?,
-                row.get::<_, String>(3)?,
-            ))
-        })?;
-        let mut moves = Vec::new();
-        for row in rows {
-            let (ply, seat, path, played_at) = row?;
-            moves.push(MoveRow {
-                ply: count(ply, "ply")?,
-                seat: count(seat, "seat")?,
-                path,
-                played_at,
-            });
-        }
-        Ok(moves)
+        rows.iter()
+            .map(|row| {
+                Ok(MoveRow {
+                    ply: count(row.int(0)?, "ply")?,
+                    seat: count(row.int(1)?, "seat")?,
+                    path: row.text(2)?,
+                    played_at: row.text(3)?,
+                })
+            })
+            .collect()
     }
 
     fn list_ids(
@@ -334,27 +296,26 @@ impl MatchStore for Connection {
         before: i64,
         limit: u32,
     ) -> Result<Vec<i64>, ApiError> {
-        let mut statement = self.prepare_cached(
+        self.query(
             "SELECT id FROM matches WHERE (?1 IS NULL OR status = ?1) AND id < ?2
              ORDER BY id DESC LIMIT ?3",
-        )?;
-        Ok(statement
-            .query_map(
-                params![status.map(MatchStatus::as_str), before, i64::from(limit)],
-                |row| row.get::<_, i64>(0),
-            )?
-            .collect::<Result<Vec<i64>, _>>()?)
+            params![status.map(MatchStatus::as_str), before, limit],
+        )?
+        .iter()
+        .map(|row| row.int(0))
+        .collect()
     }
 
     fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, ApiError> {
-        let ply: Option<i64> = self
-            .prepare_cached(
-                "SELECT MAX(moves.ply) FROM moves
-                 JOIN seats ON seats.match_id = moves.match_id AND seats.seat = moves.seat
-                 WHERE moves.match_id = ?1 AND seats.bot IS NULL",
-            )?
-            .query_row([id], |row| row.get(0))?;
-        ply.map(|ply| count(ply, "ply")).transpose()
+        self.query_one(
+            "SELECT MAX(moves.ply) FROM moves
+             JOIN seats ON seats.match_id = moves.match_id AND seats.seat = moves.seat
+             WHERE moves.match_id = ?1 AND seats.bot IS NULL",
+            params![id],
+        )?
+        .opt_int(0)?
+        .map(|ply| count(ply, "ply"))
+        .transpose()
     }
 
     fn insert_match(
@@ -363,12 +324,12 @@ impl MatchStore for Connection {
         admin_token_hash: &[u8],
         now: &str,
     ) -> Result<i64, ApiError> {
-        self.execute(
+        self.query_one(
             "INSERT INTO matches (created_at, updated_at, start_position, position, admin_token_hash)
-             VALUES (?1, ?1, ?2, ?2, ?3)",
+             VALUES (?1, ?1, ?2, ?2, ?3) RETURNING id",
             params![now, start_position, admin_token_hash],
-        )?;
-        Ok(self.last_insert_rowid())
+        )?
+        .int(0)
     }
 
     fn insert_seat(&self, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), ApiError> {
@@ -380,8 +341,8 @@ impl MatchStore for Connection {
             "INSERT INTO seats (match_id, seat, name, bot, token_hash) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![
                 id,
-                seat as i64,
-                plan.name,
+                seat,
+                &plan.name,
                 bot,
                 plan.token_hash.as_ref().map(|h| h.as_slice())
             ],
@@ -390,16 +351,10 @@ impl MatchStore for Connection {
     }
 
     fn insert_move(&self, id: i64, row: &MoveRow) -> Result<(), ApiError> {
-        self.prepare_cached(
+        self.execute(
             "INSERT INTO moves (match_id, ply, seat, path, played_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?
-        .execute(params![
-            id,
-            i64::from(row.ply),
-            row.seat as i64,
-            row.path,
-            row.played_at
-        ])?;
+            params![id, row.ply, row.seat, &row.path, &row.played_at],
+        )?;
         Ok(())
     }
 
@@ -419,7 +374,7 @@ impl MatchStore for Connection {
             params![
                 id,
                 position,
-                i64::from(ply),
+                ply,
                 status.as_str(),
                 ending.map(Ending::as_str),
                 now
@@ -436,17 +391,13 @@ impl MatchStore for Connection {
         resigned_seat: Option<usize>,
         now: &str,
     ) -> Result<(), ApiError> {
+        // Only a match still in progress closes: on PostgreSQL another
+        // replica may have finished it since the caller looked.
         self.execute(
             "UPDATE matches SET status = ?2, ending = ?3, resigned_seat = ?4,
                     version = version + 1, updated_at = ?5
-             WHERE id = ?1",
-            params![
-                id,
-                status.as_str(),
-                ending.as_str(),
-                resigned_seat.map(|seat| seat as i64),
-                now
-            ],
+             WHERE id = ?1 AND status = 'in_progress'",
+            params![id, status.as_str(), ending.as_str(), resigned_seat, now],
         )?;
         Ok(())
     }

@@ -607,7 +607,7 @@ async fn end_match(
     runner: &BotRunner,
     id: u64,
     request: &HttpRequest,
-    end: fn(&mut rusqlite::Connection, i64, &TokenHash) -> Result<MatchView, ApiError>,
+    end: fn(&mut crate::sql::Db, i64, &TokenHash) -> Result<MatchView, ApiError>,
 ) -> Result<MatchView, ApiError> {
     let id = match_id(id)?;
     let token = bearer(request)?;
@@ -637,7 +637,7 @@ async fn write_then_kick<T, F>(
 ) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    F: FnOnce(&mut rusqlite::Connection) -> Result<T, ApiError> + Send + 'static,
+    F: FnOnce(&mut crate::sql::Db) -> Result<T, ApiError> + Send + 'static,
 {
     let (store, runner) = (store.clone(), runner.clone());
     actix_web::rt::spawn(async move {

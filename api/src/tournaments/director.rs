@@ -20,6 +20,17 @@
 //! under way again and gives each waiting entrant a full `move_ms` from
 //! then (it could not move while the server was down).
 //!
+//! **Several replicas** (PostgreSQL). Every replica runs a director, told
+//! of the other replicas' commits through the [`crate::bus::Bus`], so each
+//! one's long-polls and event streams see every game. Starting games is a
+//! write that locks the tournament's row: the replicas take turns, and a
+//! game starts once (the others then find it started and follow it). Every
+//! replica gives a waiting entrant its deadline; the first to store the
+//! timeout wins, the others find the match's version changed and drop
+//! theirs. Bot moves are played by the replica whose request or schedule
+//! kicked them; a game that stands still with a bot to move (its replica
+//! died mid-search) is kicked again by the others after [`STALL`].
+//!
 //! **Waiters.** The [`Hub`] holds what requests wait on: a change counter
 //! per tournament (the entrants' long-poll) and an event stream per
 //! tournament (the SSE route), and the current deadlines.
@@ -30,6 +41,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
 
+use crate::bus::{Bus, Change};
 use crate::error::ApiError;
 use crate::heavy::HeavyPool;
 use crate::matches::dto::MatchStatus;
@@ -41,11 +53,21 @@ use crate::tournaments::logic::{self, Tracked};
 /// Events kept for a slow SSE reader before it is told it lagged.
 const EVENT_BUFFER: usize = 1024;
 
+/// With several replicas: how long a followed game may stand still before
+/// this replica kicks its bots itself (the replica playing them may have
+/// died). Only a liveness bound: whichever replica stores a bot's move
+/// first, the move is the same (bots are seeded and count their work in
+/// nodes), and the other's is dropped by the version check.
+const STALL: Duration = Duration::from_secs(10);
+
 /// What the director is told.
 #[derive(Clone, Copy, Debug)]
 enum Message {
     Match(i64),
     Tournament(i64),
+    /// Notifications from other replicas may have been lost: read every
+    /// running tournament and followed game again.
+    Resync,
 }
 
 /// The handle to a database's director: cheap to clone.
@@ -53,6 +75,8 @@ enum Message {
 pub struct Tournaments {
     messages: mpsc::UnboundedSender<Message>,
     hub: Arc<Hub>,
+    /// The other replicas, told of tournament changes (PostgreSQL).
+    bus: Option<Bus>,
 }
 
 impl Tournaments {
@@ -71,11 +95,12 @@ impl Tournaments {
                 messages: messages.clone(),
                 games: HashMap::new(),
             };
+            let bus = store.bus();
             std::thread::Builder::new()
                 .name("sternhalma-tournaments".to_owned())
                 .spawn(move || actix_web::rt::System::new().block_on(director.run()))
                 .expect("a thread for the tournament director");
-            Tournaments { messages, hub }
+            Tournaments { messages, hub, bus }
         })
     }
 
@@ -84,9 +109,24 @@ impl Tournaments {
         let _ = self.messages.send(Message::Match(id));
     }
 
-    /// Tournament `id` was created or its status changed.
+    /// Tournament `id` was created or its status changed (here: the other
+    /// replicas are told too).
     pub fn tournament_changed(&self, id: i64) {
+        self.tournament_changed_here(id);
+        if let Some(bus) = &self.bus {
+            bus.announce(Change::Tournament(id));
+        }
+    }
+
+    /// Tournament `id` changed, as another replica told it.
+    pub fn tournament_changed_here(&self, id: i64) {
         let _ = self.messages.send(Message::Tournament(id));
+    }
+
+    /// Reads every running tournament and followed game again (after
+    /// notifications from other replicas may have been lost).
+    pub fn resync(&self) {
+        let _ = self.messages.send(Message::Resync);
     }
 
     /// What requests wait on.
@@ -179,6 +219,9 @@ struct Game {
     deadline: Option<(usize, Instant)>,
     /// A timeout is being played: do not fire again until the game changes.
     timing_out: bool,
+    /// When its version last changed here (or it was kicked for standing
+    /// still): see [`STALL`].
+    moved_at: Instant,
 }
 
 struct Director {
@@ -203,6 +246,12 @@ impl Director {
                 .filter(|game| !game.timing_out)
                 .filter_map(|game| game.deadline.map(|(_, at)| at))
                 .min();
+            // With other replicas: wake to look for games standing still.
+            let sweep = self.store.is_shared().then(|| Instant::now() + STALL / 2);
+            let next = match (next, sweep) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             let first = match next {
                 Some(at) => tokio::select! {
                     message = self.inbox.recv() => message.map(Some),
@@ -217,6 +266,7 @@ impl Director {
             let mut matches = Vec::new();
             let mut tournaments = Vec::new();
             let mut seen = HashSet::new();
+            let mut resync = false;
             let mut take = |message: Message| match message {
                 Message::Match(id) => {
                     if seen.insert(id) {
@@ -224,12 +274,22 @@ impl Director {
                     }
                 }
                 Message::Tournament(id) => tournaments.push(id),
+                Message::Resync => resync = true,
             };
             if let Some(message) = first {
                 take(message);
             }
             while let Ok(message) = self.inbox.try_recv() {
                 take(message);
+            }
+            if resync {
+                match self.store.read(logic::running).await {
+                    Ok(running) => tournaments.extend(running),
+                    Err(error) => {
+                        tracing::warn!(error = %error.problem().detail, "cannot read the running tournaments");
+                    }
+                }
+                matches.extend(self.games.keys().copied().filter(|id| seen.insert(*id)));
             }
             for id in matches {
                 if let Err(error) = self.on_match(&runner, id).await {
@@ -242,7 +302,70 @@ impl Director {
                 }
             }
             self.fire_due_deadlines(&runner);
+            if self.store.is_shared() {
+                self.kick_stalled(&runner);
+            }
         }
+    }
+
+    /// Kicks the bots of every followed game that has stood still for
+    /// [`STALL`]: with several replicas, the one playing them may be gone.
+    /// A kick where no bot is to move does nothing.
+    fn kick_stalled(&mut self, runner: &BotRunner) {
+        let now = Instant::now();
+        for (&match_id, game) in &mut self.games {
+            if now.saturating_duration_since(game.moved_at) >= STALL {
+                game.moved_at = now;
+                runner.kick(match_id);
+            }
+        }
+    }
+
+    /// Follows the games of tournament `id` under way that another replica
+    /// started: announced, then read like any other.
+    async fn follow_started_elsewhere(&mut self, id: i64) -> Result<(), ApiError> {
+        let tracked = self.store.read(logic::tracked_games).await?;
+        for game in tracked {
+            if game.tournament != id || self.games.contains_key(&game.match_id) {
+                continue;
+            }
+            let match_id = game.match_id;
+            self.announce_start(id, &game);
+            self.games.insert(
+                match_id,
+                Game {
+                    tracked: game,
+                    seen_ply: 0,
+                    version: 0,
+                    deadline: None,
+                    timing_out: false,
+                    moved_at: Instant::now(),
+                },
+            );
+            let _ = self.messages.send(Message::Match(match_id));
+        }
+        Ok(())
+    }
+
+    fn announce_start(&self, id: i64, tracked: &Tracked) {
+        self.hub.emit(
+            id,
+            TournamentEvent::GameStarted {
+                game: tracked.game,
+                match_id: tracked.match_id,
+                seats: tracked
+                    .entrants
+                    .iter()
+                    .zip(&tracked.names)
+                    .enumerate()
+                    .map(|(seat, (&entrant, name))| EventSeat {
+                        seat,
+                        entrant,
+                        name: name.clone(),
+                    })
+                    .collect(),
+            },
+        );
     }
 
     async fn resume(&mut self, runner: &BotRunner) -> Result<(), ApiError> {
@@ -265,6 +388,7 @@ impl Director {
                     version: 0,
                     deadline: None,
                     timing_out: false,
+                    moved_at: Instant::now(),
                 },
             );
             runner.kick(id);
@@ -337,6 +461,9 @@ impl Director {
                 self.hub.set_deadline(id, None);
             }
         }
+        if game.version != progress.version {
+            game.moved_at = Instant::now();
+        }
         game.version = progress.version;
         self.hub.bump(tournament);
         Ok(())
@@ -368,6 +495,9 @@ impl Director {
             },
         );
         self.hub.bump(id);
+        if !status.is_over() && self.store.is_shared() {
+            self.follow_started_elsewhere(id).await?;
+        }
         if status.is_over() {
             let over: Vec<i64> = self
                 .games
@@ -391,26 +521,12 @@ impl Director {
             .store
             .write(move |c| logic::start_ready_games(c, id))
             .await?;
+        if !scheduled.started.is_empty() || scheduled.finished {
+            self.store.announce_tournament(id);
+        }
         for tracked in scheduled.started {
             let match_id = tracked.match_id;
-            self.hub.emit(
-                id,
-                TournamentEvent::GameStarted {
-                    game: tracked.game,
-                    match_id,
-                    seats: tracked
-                        .entrants
-                        .iter()
-                        .zip(&tracked.names)
-                        .enumerate()
-                        .map(|(seat, (&entrant, name))| EventSeat {
-                            seat,
-                            entrant,
-                            name: name.clone(),
-                        })
-                        .collect(),
-                },
-            );
+            self.announce_start(id, &tracked);
             self.games.insert(
                 match_id,
                 Game {
@@ -419,6 +535,7 @@ impl Director {
                     version: 0,
                     deadline: None,
                     timing_out: false,
+                    moved_at: Instant::now(),
                 },
             );
             runner.kick(match_id);

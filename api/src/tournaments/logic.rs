@@ -10,7 +10,7 @@
 
 use std::collections::HashSet;
 
-use rusqlite::Connection;
+use crate::sql::Db;
 use sternhalma::Position;
 
 use crate::bots::{self, BotSpec};
@@ -55,7 +55,7 @@ pub struct Plan {
     pub schedule: Vec<Vec<usize>>,
 }
 
-fn load(connection: &Connection, id: i64) -> Result<TournamentRow, ApiError> {
+fn load(connection: &Db, id: i64) -> Result<TournamentRow, ApiError> {
     storage::load_tournament(connection, id)?
         .ok_or_else(|| ApiError::not_found(format!("no tournament {id}")))
 }
@@ -65,7 +65,7 @@ fn load(connection: &Connection, id: i64) -> Result<TournamentRow, ApiError> {
 /// # Errors
 /// Database failures.
 pub fn create(
-    connection: &mut Connection,
+    connection: &mut Db,
     plan: &Plan,
     admin_token_hash: &TokenHash,
 ) -> Result<i64, ApiError> {
@@ -115,7 +115,7 @@ fn entrant_view(row: &EntrantRow, reveal: bool) -> EntrantView {
     }
 }
 
-fn view_of(connection: &Connection, row: TournamentRow) -> Result<TournamentView, ApiError> {
+fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentView, ApiError> {
     let entrants = storage::load_entrants(connection, row.id)?;
     let games = storage::load_games(connection, row.id)?;
     let mut counts = GameCounts {
@@ -156,7 +156,7 @@ fn view_of(connection: &Connection, row: TournamentRow) -> Result<TournamentView
 ///
 /// # Errors
 /// 404 for an unknown tournament.
-pub fn view(connection: &Connection, id: i64) -> Result<TournamentView, ApiError> {
+pub fn view(connection: &Db, id: i64) -> Result<TournamentView, ApiError> {
     view_of(connection, load(connection, id)?)
 }
 
@@ -165,7 +165,7 @@ pub fn view(connection: &Connection, id: i64) -> Result<TournamentView, ApiError
 /// # Errors
 /// Database failures.
 pub fn list(
-    connection: &Connection,
+    connection: &Db,
     status: Option<TournamentStatus>,
     limit: u32,
     before: i64,
@@ -206,7 +206,7 @@ pub enum Action {
 /// (over), `already_running` (start while running), `not_running` (pause
 /// while not running).
 pub fn act(
-    connection: &mut Connection,
+    connection: &mut Db,
     id: i64,
     token: &TokenHash,
     action: Action,
@@ -324,7 +324,7 @@ pub struct Scheduled {
 ///
 /// # Errors
 /// Database failures.
-pub fn start_ready_games(connection: &mut Connection, id: i64) -> Result<Scheduled, ApiError> {
+pub fn start_ready_games(connection: &mut Db, id: i64) -> Result<Scheduled, ApiError> {
     connection.write(|connection| {
         let Some(row) = storage::load_tournament(connection, id)? else {
             return Ok(Scheduled::default());
@@ -410,7 +410,7 @@ pub fn start_ready_games(connection: &mut Connection, id: i64) -> Result<Schedul
 ///
 /// # Errors
 /// Database failures.
-pub fn tracked_games(connection: &Connection) -> Result<Vec<Tracked>, ApiError> {
+pub fn tracked_games(connection: &Db) -> Result<Vec<Tracked>, ApiError> {
     let mut all = Vec::new();
     let active = [TournamentStatus::Running, TournamentStatus::Paused];
     for id in storage::ids_with_status(connection, &active)? {
@@ -437,7 +437,7 @@ pub fn tracked_games(connection: &Connection) -> Result<Vec<Tracked>, ApiError> 
 ///
 /// # Errors
 /// Database failures.
-pub fn running(connection: &Connection) -> Result<Vec<i64>, ApiError> {
+pub fn running(connection: &Db) -> Result<Vec<i64>, ApiError> {
     storage::ids_with_status(connection, &[TournamentStatus::Running])
 }
 
@@ -460,11 +460,7 @@ pub struct GameProgress {
 ///
 /// # Errors
 /// 404 for an unknown match; database failures.
-pub fn progress(
-    connection: &Connection,
-    tracked: &Tracked,
-    since: u32,
-) -> Result<GameProgress, ApiError> {
+pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GameProgress, ApiError> {
     let row = game::load_match(connection, tracked.match_id)?;
     let moves = connection.load_moves_from(tracked.match_id, since)?;
     let open_to_move = if row.status == MatchStatus::InProgress {
@@ -493,7 +489,7 @@ pub fn progress(
 /// # Errors
 /// 404 for an unknown match; database failures.
 pub fn timeout_position(
-    connection: &Connection,
+    connection: &Db,
     match_id: i64,
     version: i64,
     seat: usize,
@@ -540,7 +536,7 @@ pub struct TimeoutRecord {
 /// # Errors
 /// Database failures.
 pub fn record_timeout(
-    connection: &mut Connection,
+    connection: &mut Db,
     match_id: i64,
     version: i64,
     seat: usize,
@@ -584,11 +580,7 @@ pub fn record_timeout(
     })
 }
 
-fn per_seat_timeouts(
-    connection: &Connection,
-    match_id: i64,
-    seats: usize,
-) -> Result<Vec<u32>, ApiError> {
+fn per_seat_timeouts(connection: &Db, match_id: i64, seats: usize) -> Result<Vec<u32>, ApiError> {
     let mut counts = vec![0; seats];
     for (seat, n) in storage::timeouts(connection, match_id)? {
         if let Some(slot) = counts.get_mut(seat) {
@@ -600,7 +592,7 @@ fn per_seat_timeouts(
 
 /// A finished game's result naming entrants, with every seat's result.
 fn game_result(
-    connection: &Connection,
+    connection: &Db,
     match_id: i64,
     seats_entrants: &[usize],
     entrants: &[EntrantRow],
@@ -677,7 +669,7 @@ fn game_result(
 ///
 /// # Errors
 /// 404 for an unknown tournament; database failures.
-pub fn games(connection: &Connection, id: i64) -> Result<TournamentGames, ApiError> {
+pub fn games(connection: &Db, id: i64) -> Result<TournamentGames, ApiError> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let mut games = Vec::new();
@@ -692,7 +684,7 @@ pub fn games(connection: &Connection, id: i64) -> Result<TournamentGames, ApiErr
 
 /// One game of the schedule, and its seats' results once finished.
 fn tournament_game(
-    connection: &Connection,
+    connection: &Db,
     row: &TournamentRow,
     entrants: &[EntrantRow],
     game: &GameRow,
@@ -740,7 +732,7 @@ fn tournament_game(
 ///
 /// # Errors
 /// 404 for an unknown tournament; database failures.
-pub fn one_game(connection: &Connection, id: i64, game: usize) -> Result<TournamentGame, ApiError> {
+pub fn one_game(connection: &Db, id: i64, game: usize) -> Result<TournamentGame, ApiError> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let games = storage::load_games(connection, id)?;
@@ -754,7 +746,7 @@ pub fn one_game(connection: &Connection, id: i64, game: usize) -> Result<Tournam
 ///
 /// # Errors
 /// 404 for an unknown tournament; database failures.
-pub fn standings(connection: &Connection, id: i64) -> Result<Standings, ApiError> {
+pub fn standings(connection: &Db, id: i64) -> Result<Standings, ApiError> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let mut finished = Vec::new();
@@ -814,11 +806,7 @@ fn entrant_by_token(
 ///
 /// # Errors
 /// 404 unknown tournament, 403 `wrong_token`; database failures.
-pub fn turns(
-    connection: &Connection,
-    id: i64,
-    token: &TokenHash,
-) -> Result<EntrantTurns, ApiError> {
+pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<EntrantTurns, ApiError> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let entrant = entrant_by_token(&entrants, id, token)?;

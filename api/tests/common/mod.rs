@@ -1,5 +1,7 @@
 //! What the socket tests share: a real server on a free port, over a fresh
-//! database file, and an HTTP client that hands back every status.
+//! database (a SQLite file, or a PostgreSQL database when
+//! `STERNHALMA_TEST_POSTGRES` names a server), and an HTTP client that
+//! hands back every status.
 
 // Each test file uses the part it needs.
 #![allow(dead_code)]
@@ -8,8 +10,8 @@ use std::net::TcpListener;
 
 use sternhalma_api::{CorsPolicy, Heavy, ServerConfig, Store, app_configured};
 
-/// Starts the app on `127.0.0.1` (a free port) with a fresh database file
-/// named after `name` and the process, on `workers` threads; answers its
+/// Starts the app on `127.0.0.1` (a free port) with a fresh database
+/// ([`sternhalma_api::db::scratch`]) named after `name` and the process, on `workers` threads; answers its
 /// base URL. The server lives as long as the test process. Heavy work runs
 /// on the process's default pool.
 pub fn start_server(name: &str, workers: usize) -> String {
@@ -32,10 +34,8 @@ pub fn start_server_configured(name: &str, workers: usize, config: ServerConfig)
 }
 
 fn start(name: &str, workers: usize, config: ServerConfig, heavy: Heavy) -> String {
-    let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let (store, _) = Store::open(&dir.join(format!("{name}.sqlite3"))).unwrap();
+    let database = sternhalma_api::db::scratch(name).unwrap();
+    let (store, _) = Store::open(&database).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();
     std::thread::spawn(move || {
