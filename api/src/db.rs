@@ -272,11 +272,13 @@ pub fn scratch(name: &str) -> Result<Database, String> {
             let base = base.trim_end_matches('/');
             let name: String = format!("t_{tag}").chars().take(63).collect();
             let admin = Db::postgres(&format!("{base}/postgres")).map_err(|e| e.to_string())?;
-            admin
-                .batch(&format!(
-                    "DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"
-                ))
-                .map_err(|e| e.problem().detail.clone())?;
+            // Two statements: neither may run inside a transaction block.
+            for sql in [
+                format!("DROP DATABASE IF EXISTS {name}"),
+                format!("CREATE DATABASE {name}"),
+            ] {
+                admin.batch(&sql).map_err(|e| e.problem().detail.clone())?;
+            }
             Ok(Database::Postgres(format!("{base}/{name}")))
         }
         _ => {

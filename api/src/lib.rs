@@ -1,6 +1,6 @@
 //! Sternhalma's HTTP API: every rules request carries the rules and the
 //! position, and every answer carries what the client needs next; stored
-//! matches (`/v1/matches`) keep games between requests in SQLite. All rules
+//! matches (`/v1/matches`) keep games between requests in SQLite or PostgreSQL. All rules
 //! live in the `sternhalma` crate; this crate converts, calls it, and
 //! converts back.
 
@@ -114,7 +114,7 @@ impl ServerConfig {
 #[openapi(
     info(
         title = "Sternhalma",
-        description = "The reference rules engine for Chinese Checkers, over HTTP. Every request carries the rules and the position (as the compact position string or as JSON); every answer carries the new position, its legal moves or outcome. Errors are RFC 9457 problem details with a stable `code`. Unknown routes answer 404 and known routes called with another method 405, both as problem details. Request bodies are limited to 1 MiB (413 beyond). Stored matches (`/v1/matches`) live in the server's SQLite database: open seats are played with `Authorization: Bearer <seat token>`.",
+        description = "The reference rules engine for Chinese Checkers, over HTTP. Every request carries the rules and the position (as the compact position string or as JSON); every answer carries the new position, its legal moves or outcome. Errors are RFC 9457 problem details with a stable `code`. Unknown routes answer 404 and known routes called with another method 405, both as problem details. Request bodies are limited to 1 MiB (413 beyond). Stored matches (`/v1/matches`) live in the server's database (a SQLite file, or PostgreSQL shared by several replicas): open seats are played with `Authorization: Bearer <seat token>`.",
         license(name = "MIT OR Apache-2.0")
     ),
     tags(

@@ -41,6 +41,28 @@ fn serve_creates_the_database_answers_and_stops_on_sigterm() {
 }
 
 #[test]
+fn an_unreachable_postgres_database_is_a_clear_error_without_its_password() {
+    // Port 1 on the loopback: nothing listens there.
+    let output = binary()
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--database",
+            "postgres://ann:s3cret@127.0.0.1:1/ladder",
+        ])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot open database postgres://ann:***@127.0.0.1:1/ladder"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("s3cret"), "{stderr}");
+}
+
+#[test]
 fn a_bad_database_path_is_a_clear_error() {
     let output = binary()
         .args([

@@ -189,7 +189,10 @@ fn the_postgres_schema_has_the_same_tables_and_columns_as_sqlites() {
     let path = scratch("same");
     let (lite, _) = db::open(&Database::Sqlite(path.clone())).unwrap();
     let pg_columns = columns(&pg);
-    assert!(pg_columns.contains(&"moves.path".to_owned()), "{pg_columns:?}");
+    assert!(
+        pg_columns.contains(&"moves.path".to_owned()),
+        "{pg_columns:?}"
+    );
     assert_eq!(pg_columns, columns(&lite));
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
@@ -226,7 +229,10 @@ fn replicas_starting_together_apply_each_migration_once() {
     }
     let (db, _) = db::open(&database).unwrap();
     let versions: Vec<i64> = db
-        .query("SELECT version FROM schema_migrations ORDER BY version", &[])
+        .query(
+            "SELECT version FROM schema_migrations ORDER BY version",
+            &[],
+        )
         .unwrap()
         .iter()
         .map(|row| row.int(0).unwrap())
@@ -249,7 +255,11 @@ fn a_version_2_postgres_database_is_upgraded_and_keeps_its_matches() {
                               status, admin_token_hash)
          VALUES (7, '2026-02-01T10:00:00.000Z', '2026-02-01T10:00:05.000Z', ?1, ?2, 1, 2,
                  'in_progress', ?3)",
-        &[start.into(), after.to_string().into(), [1_u8; 32].as_slice().into()],
+        &[
+            start.into(),
+            after.to_string().into(),
+            [1_u8; 32].as_slice().into(),
+        ],
     )
     .unwrap();
     db.batch(

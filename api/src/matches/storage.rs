@@ -297,7 +297,7 @@ impl MatchStore for Db {
         limit: u32,
     ) -> Result<Vec<i64>, ApiError> {
         self.query(
-            "SELECT id FROM matches WHERE (?1 IS NULL OR status = ?1) AND id < ?2
+            "SELECT id FROM matches WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) AND id < ?2
              ORDER BY id DESC LIMIT ?3",
             params![status.map(MatchStatus::as_str), before, limit],
         )?

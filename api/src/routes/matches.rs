@@ -88,7 +88,7 @@ async fn wait_on_match(
     Ok(())
 }
 
-/// A match id from the path: ids beyond SQLite's range name no match.
+/// A match id from the path: ids beyond the database's 64-bit range name no match.
 fn match_id(id: u64) -> Result<i64, ApiError> {
     i64::try_from(id).map_err(|_| ApiError::not_found(format!("no match {id}")))
 }

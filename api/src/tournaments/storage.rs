@@ -263,7 +263,7 @@ pub fn list_ids(
     limit: u32,
 ) -> Result<Vec<i64>, ApiError> {
     db.query(
-        "SELECT id FROM tournaments WHERE (?1 IS NULL OR status = ?1) AND id < ?2
+        "SELECT id FROM tournaments WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) AND id < ?2
          ORDER BY id DESC LIMIT ?3",
         params![status.map(TournamentStatus::as_str), before, limit],
     )?
