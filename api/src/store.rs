@@ -40,6 +40,9 @@ struct Inner {
     database: Database,
     writer: Mutex<mpsc::Sender<Job>>,
     readers: Mutex<Vec<Db>>,
+    /// On PostgreSQL, reads under way (at most [`POSTGRES_READERS`]: the
+    /// database's connections are shared by every replica).
+    reading: Option<Slots>,
     watchers: Mutex<HashMap<i64, watch::Sender<i64>>>,
     /// Matches whose built-in bots are being played, each with whether it
     /// was asked to look again ([`Store::begin_bots`]).
@@ -56,6 +59,12 @@ struct Inner {
 
 /// Idle read connections kept for reuse.
 const MAX_IDLE_READERS: usize = 8;
+
+/// Read connections one replica opens to PostgreSQL at most (reads beyond
+/// wait for one): with the writer and the two of the [`Bus`], a replica
+/// holds at most 19 of the server's connections (PostgreSQL's default
+/// `max_connections` is 100).
+pub const POSTGRES_READERS: usize = 16;
 
 impl Store {
     /// Opens (creating and migrating if needed) the database and starts
@@ -92,6 +101,8 @@ impl Store {
                 database: database.clone(),
                 writer: Mutex::new(sender),
                 readers: Mutex::new(Vec::new()),
+                reading: matches!(database, Database::Postgres(_))
+                    .then(|| Slots::new(POSTGRES_READERS)),
                 watchers: Mutex::new(HashMap::new()),
                 bot_runs: Mutex::new(HashMap::new()),
                 pending_writes: Arc::default(),
@@ -169,6 +180,7 @@ impl Store {
     {
         let store = self.clone();
         actix_web::web::block(move || {
+            let _slot = store.inner.reading.as_ref().map(Slots::take);
             let pooled = store.inner.readers.lock().ok().and_then(|mut v| v.pop());
             let connection = match pooled.filter(|db| !db.is_closed()) {
                 Some(connection) => connection,
@@ -187,7 +199,11 @@ impl Store {
             };
             let result = job(&connection);
             if let Ok(mut idle) = store.inner.readers.lock() {
-                if idle.len() < MAX_IDLE_READERS {
+                let keep = match store.inner.reading {
+                    Some(_) => POSTGRES_READERS,
+                    None => MAX_IDLE_READERS,
+                };
+                if idle.len() < keep {
                     idle.push(connection);
                 }
             }
@@ -325,6 +341,43 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A counting semaphore for blocking threads: [`Slots::take`] waits while
+/// every slot is taken; the slot is given back when its guard drops.
+struct Slots {
+    free: Mutex<usize>,
+    returned: std::sync::Condvar,
+}
+
+struct Slot<'a>(&'a Slots);
+
+impl Slots {
+    fn new(n: usize) -> Slots {
+        Slots {
+            free: Mutex::new(n),
+            returned: std::sync::Condvar::new(),
+        }
+    }
+
+    fn take(&self) -> Slot<'_> {
+        let mut free = lock(&self.free);
+        while *free == 0 {
+            free = self
+                .returned
+                .wait(free)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        *free -= 1;
+        Slot(self)
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        *lock(&self.0.free) += 1;
+        self.0.returned.notify_one();
+    }
 }
 
 /// One write job counted in [`Store::pending_writes`] while it lives.
