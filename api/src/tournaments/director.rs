@@ -213,6 +213,8 @@ struct Game {
     tracked: Tracked,
     /// Plies already sent as events.
     seen_ply: u32,
+    /// Timeouts already sent as events (whichever replica played them).
+    seen_timeouts: usize,
     /// The version its deadline was set for.
     version: i64,
     /// The open seat to move and when its time is up.
@@ -336,6 +338,7 @@ impl Director {
                 Game {
                     tracked: game,
                     seen_ply: 0,
+                    seen_timeouts: 0,
                     version: 0,
                     deadline: None,
                     timing_out: false,
@@ -385,6 +388,7 @@ impl Director {
                 Game {
                     tracked: game,
                     seen_ply: now.ply,
+                    seen_timeouts: now.timeouts.len(),
                     version: 0,
                     deadline: None,
                     timing_out: false,
@@ -406,13 +410,43 @@ impl Director {
         };
         let tracked = game.tracked.clone();
         let since = game.seen_ply;
+        let seen_timeouts = game.seen_timeouts;
         let probe = tracked.clone();
         let progress = self
             .store
             .read(move |c| logic::progress(c, &probe, since))
             .await?;
         let tournament = tracked.tournament;
+        // A timeout at a ply is told before that ply's move (the move the
+        // server played for the entrant), as it happened.
+        let mut told = seen_timeouts;
+        let mut tell_timeouts_before = |ply: u32| {
+            while let Some(&(at, seat)) = progress.timeouts.get(told) {
+                if at >= ply {
+                    break;
+                }
+                let timeouts = progress.timeouts[..=told]
+                    .iter()
+                    .filter(|&&(_, s)| s == seat)
+                    .count();
+                let timeouts = u32::try_from(timeouts).unwrap_or(u32::MAX);
+                self.hub.emit(
+                    tournament,
+                    TournamentEvent::Timeout {
+                        game: tracked.game,
+                        match_id: id,
+                        ply: at,
+                        seat,
+                        entrant: tracked.entrants.get(seat).copied().unwrap_or(0),
+                        timeouts,
+                        forfeited: timeouts >= tracked.max_timeouts,
+                    },
+                );
+                told += 1;
+            }
+        };
         for stored in &progress.moves {
+            tell_timeouts_before(stored.ply + 1);
             self.hub.emit(
                 tournament,
                 TournamentEvent::Move {
@@ -425,7 +459,9 @@ impl Director {
                 },
             );
         }
+        tell_timeouts_before(u32::MAX);
         let game = self.games.get_mut(&id).expect("followed above");
+        game.seen_timeouts = told;
         game.seen_ply = progress.moves.last().map_or(since, |m| m.ply + 1);
         game.timing_out = false;
         if progress.status != MatchStatus::InProgress {
@@ -532,6 +568,7 @@ impl Director {
                 Game {
                     tracked,
                     seen_ply: 0,
+                    seen_timeouts: 0,
                     version: 0,
                     deadline: None,
                     timing_out: false,
@@ -564,7 +601,6 @@ impl Director {
             let timeout = Timeout {
                 store: self.store.clone(),
                 pool: self.pool.clone(),
-                hub: self.hub.clone(),
                 runner: runner.clone(),
                 messages: self.messages.clone(),
                 tracked: game.tracked.clone(),
@@ -587,7 +623,6 @@ impl Director {
 struct Timeout {
     store: Store,
     pool: HeavyPool,
-    hub: Arc<Hub>,
     runner: BotRunner,
     messages: mpsc::UnboundedSender<Message>,
     tracked: Tracked,
@@ -632,18 +667,8 @@ impl Timeout {
             forfeited = record.forfeited,
             "an entrant missed its deadline"
         );
-        self.hub.emit(
-            self.tracked.tournament,
-            TournamentEvent::Timeout {
-                game: self.tracked.game,
-                match_id,
-                ply: record.ply,
-                seat,
-                entrant: self.tracked.entrants.get(seat).copied().unwrap_or(0),
-                timeouts: record.timeouts,
-                forfeited: record.forfeited,
-            },
-        );
+        // The `timeout` event is told by `on_match` from the stored row, on
+        // every replica alike (the publish above reaches them all).
         self.runner.kick(match_id);
         Ok(())
     }

@@ -454,6 +454,8 @@ pub struct GameProgress {
     pub moves: Vec<MoveRow>,
     /// The open entrant's seat to move, if one is.
     pub open_to_move: Option<usize>,
+    /// Every timeout of the game so far as (ply, seat), in order.
+    pub timeouts: Vec<(u32, usize)>,
 }
 
 /// Match `tracked.match_id` since ply `since`.
@@ -480,6 +482,7 @@ pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GamePr
         status: row.status,
         moves,
         open_to_move,
+        timeouts: storage::timeout_list(connection, tracked.match_id)?,
     })
 }
 

@@ -313,3 +313,15 @@ pub fn timeouts(db: &Db, match_id: i64) -> Result<Vec<(usize, u32)>, ApiError> {
     .map(|row| Ok((count(row.int(0)?, "seat")?, count(row.int(1)?, "timeouts")?)))
     .collect()
 }
+
+/// Every timeout of match `match_id` as (ply, seat), in the order they
+/// were played.
+pub fn timeout_list(db: &Db, match_id: i64) -> Result<Vec<(u32, usize)>, ApiError> {
+    db.query(
+        "SELECT ply, seat FROM timeouts WHERE match_id = ?1 ORDER BY ply, seat",
+        params![match_id],
+    )?
+    .iter()
+    .map(|row| Ok((count(row.int(0)?, "ply")?, count(row.int(1)?, "seat")?)))
+    .collect()
+}
