@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 
-use crate::sql::{Db, params};
+use crate::sql::{Db, connect_postgres, params};
 
 /// The notification channel of every replica of one database.
 pub const CHANNEL: &str = "sternhalma";
@@ -130,7 +130,7 @@ impl Bus {
 }
 
 fn listen(url: &str) -> Result<postgres::Client, postgres::Error> {
-    let mut client = postgres::Client::connect(url, postgres::NoTls)?;
+    let mut client = connect_postgres(url, "sternhalma-listen")?;
     client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
     Ok(client)
 }

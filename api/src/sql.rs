@@ -283,7 +283,7 @@ impl Db {
     /// # Errors
     /// The server cannot be reached or refuses the connection.
     pub fn postgres(url: &str) -> Result<Db, postgres::Error> {
-        let client = postgres::Client::connect(url, postgres::NoTls)?;
+        let client = connect_postgres(url, "sternhalma")?;
         Ok(Db {
             kind: Kind::Postgres(Box::new(Postgres {
                 url: url.to_owned(),
@@ -323,7 +323,7 @@ impl Db {
     /// The server cannot be reached.
     pub fn reconnect(&mut self) -> Result<(), ApiError> {
         if let Kind::Postgres(pg) = &mut self.kind {
-            let client = postgres::Client::connect(&pg.url, postgres::NoTls)?;
+            let client = connect_postgres(&pg.url, "sternhalma")?;
             *pg.client.get_mut() = client;
             pg.statements.get_mut().clear();
         }
@@ -480,6 +480,19 @@ impl Drop for Open<'_> {
             tracing::warn!(error = %error.problem().detail, "rollback failed");
         }
     }
+}
+
+/// Connects to PostgreSQL at `url` under `name` (its `application_name`,
+/// as `pg_stat_activity` shows it), unless the URL names one itself.
+///
+/// # Errors
+/// The server cannot be reached or refuses the connection.
+pub fn connect_postgres(url: &str, name: &str) -> Result<postgres::Client, postgres::Error> {
+    let mut config: postgres::Config = url.parse()?;
+    if config.get_application_name().is_none() {
+        config.application_name(name);
+    }
+    config.connect(postgres::NoTls)
 }
 
 impl Postgres {

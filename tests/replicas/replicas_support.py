@@ -61,10 +61,23 @@ def psql() -> str:
     return str(found[-1])
 
 
-def admin_sql(sql: str) -> None:
-    """Runs `sql` on the server's `postgres` database as the base URL's user."""
+def admin_sql(sql: str) -> str:
+    """Runs `sql` on the server's `postgres` database as the base URL's user;
+    answers what it printed (unaligned, tuples only)."""
     done = subprocess.run(
-        [psql(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", database_url("postgres"), "-c", sql],
+        [
+            psql(),
+            "-X",
+            "-q",
+            "-A",
+            "-t",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-d",
+            database_url("postgres"),
+            "-c",
+            sql,
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -72,6 +85,7 @@ def admin_sql(sql: str) -> None:
     )
     if done.returncode != 0:
         raise RuntimeError(f"psql failed on {sql!r}: {done.stderr.strip()}")
+    return done.stdout
 
 
 def create_database(label: str) -> tuple[str, str]:

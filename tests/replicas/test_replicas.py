@@ -14,6 +14,9 @@ spread over them prove, over real HTTP:
   long-poll and a tournament's event stream, each on a replica of its own,
   wake for a move and for the end of the tournament that come through a
   third;
+- a lost LISTEN connection: every replica's is ended by the database while
+  a long-poll waits and a move is stored at once; the long-poll still wakes
+  with the new ply, and every replica listens again;
 - deadlines once: an entrant that never moves, in a tournament all three
   replicas follow, has exactly one timeout per turn and forfeits each game
   at its `max_timeouts`-th; the event stream of every replica carries every
@@ -64,6 +67,7 @@ from replicas_support import (
     POSTGRES,
     EventStream,
     Replica,
+    admin_sql,
     call,
     create_database,
     drop_database,
@@ -318,6 +322,75 @@ def test_a_long_poll_wakes_when_another_replica_stores_a_move(cluster: Cluster) 
             f"the long-poll on {waiter.name} answered only at its timeout ({waited:.1f} s):"
             f" the move stored through {mover.name} did not wake it"
         )
+
+
+def test_a_replica_that_loses_its_listening_connection_still_wakes_its_waiters(
+    cluster: Cluster,
+) -> None:
+    """Every replica's LISTEN connection is ended by the database (as a
+    database restart or a network cut would) while a long-poll waits on
+    replica 0, and a move is stored through replica 1 at once, before the
+    listeners can be back: its notification may be lost. The long-poll still
+    answers the new ply before its own timeout (a replica that listens again
+    wakes every waiter to read the state), and every replica listens again."""
+    replicas = cluster.replicas
+    database = cluster.database.rsplit("/", 1)[1].split("?")[0]
+    listeners = (
+        "SELECT count(*) FROM pg_stat_activity"
+        f" WHERE application_name = 'sternhalma-listen' AND datname = '{database}'"
+    )
+    assert admin_sql(listeners).strip() == "3"
+    match_id, tokens, state = create_open_match(replicas[0].url)
+    waiter, mover = replicas[0], replicas[1]
+    open_before = long_polls_open(waiter.url)
+    with ThreadPoolExecutor(1) as pool:
+        asked = time.monotonic()
+        polling = pool.submit(
+            call,
+            waiter.url,
+            "GET",
+            f"/v1/matches/{match_id}?wait_ply=0&timeout_ms={WAIT_MS}",
+            timeout=WAIT_MS / 1000 + GUARD,
+        )
+        wait_for_long_poll(waiter, polling, open_before, GUARD)
+        ended = admin_sql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            f" WHERE application_name = 'sternhalma-listen' AND datname = '{database}'"
+        )
+        assert ended.strip() == "3", ended
+        seat = state["to_move"]
+        move = state["legal_moves"][0]["text"]
+        cluster.acknowledge([play(mover.url, match_id, tokens[seat], 0, seat, move)])
+        status, woken, _ = polling.result(timeout=WAIT_MS / 1000 + GUARD)
+        waited = time.monotonic() - asked
+    assert status == 200, woken
+    assert woken["ply"] == 1, f"{waiter.name} answered ply {woken['ply']}"
+    assert waited < WAIT_MS / 1000, (
+        f"the long-poll on {waiter.name} answered only at its timeout ({waited:.1f} s)"
+    )
+    wait_until("every replica listening again", lambda: admin_sql(listeners).strip() == "3", GUARD)
+    # And notifications flow again: a long-poll on replica 2 wakes for a move
+    # through replica 0.
+    waiter, mover = replicas[2], replicas[0]
+    open_before = long_polls_open(waiter.url)
+    with ThreadPoolExecutor(1) as pool:
+        asked = time.monotonic()
+        polling = pool.submit(
+            call,
+            waiter.url,
+            "GET",
+            f"/v1/matches/{match_id}?wait_ply=1&timeout_ms={WAIT_MS}",
+            timeout=WAIT_MS / 1000 + GUARD,
+        )
+        wait_for_long_poll(waiter, polling, open_before, GUARD)
+        state = get(mover.url, f"/v1/matches/{match_id}")
+        seat = state["to_move"]
+        move = state["legal_moves"][0]["text"]
+        cluster.acknowledge([play(mover.url, match_id, tokens[seat], 1, seat, move)])
+        status, woken, _ = polling.result(timeout=WAIT_MS / 1000 + GUARD)
+        waited = time.monotonic() - asked
+    assert status == 200 and woken["ply"] == 2, woken
+    assert waited < WAIT_MS / 1000, f"answered only at its timeout ({waited:.1f} s)"
 
 
 def test_tournament_waiters_wake_on_other_replicas(cluster: Cluster) -> None:
