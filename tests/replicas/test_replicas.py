@@ -291,37 +291,55 @@ def test_each_ply_has_exactly_one_winner_across_replicas(cluster: Cluster) -> No
         assert [stored(m) for m in history] == [w.stored_as() for w in winners], replica.name
 
 
+def wake_across(
+    cluster: Cluster,
+    waiter: Replica,
+    mover: Replica,
+    match_id: int,
+    tokens: dict[int, str],
+    choice: int = 0,
+    meanwhile: Any = None,
+) -> None:
+    """Long-polls match `match_id` on `waiter` and, once it waits there,
+    stores a move (the `choice`-th legal one) through `mover`, after calling
+    `meanwhile()` if given. The long-poll must answer the new ply before its
+    own timeout."""
+    state = get(mover.url, f"/v1/matches/{match_id}")
+    ply, seat = state["ply"], state["to_move"]
+    open_before = long_polls_open(waiter.url)
+    with ThreadPoolExecutor(1) as pool:
+        asked = time.monotonic()
+        polling = pool.submit(
+            call,
+            waiter.url,
+            "GET",
+            f"/v1/matches/{match_id}?wait_ply={ply}&timeout_ms={WAIT_MS}",
+            timeout=WAIT_MS / 1000 + GUARD,
+        )
+        # The move is sent only once the long-poll waits on its replica.
+        wait_for_long_poll(waiter, polling, open_before, GUARD)
+        assert not polling.done(), f"the long-poll answered before any move: {polling.result()}"
+        if meanwhile is not None:
+            meanwhile()
+        move = state["legal_moves"][choice % len(state["legal_moves"])]["text"]
+        cluster.acknowledge([play(mover.url, match_id, tokens[seat], ply, seat, move)])
+        status, woken, _ = polling.result(timeout=WAIT_MS / 1000 + GUARD)
+        waited = time.monotonic() - asked
+    assert status == 200, woken
+    assert woken["ply"] == ply + 1, f"{waiter.name} answered ply {woken['ply']}"
+    assert waited < WAIT_MS / 1000, (
+        f"the long-poll on {waiter.name} answered only at its timeout ({waited:.1f} s):"
+        f" the move stored through {mover.name} did not wake it"
+    )
+
+
 def test_a_long_poll_wakes_when_another_replica_stores_a_move(cluster: Cluster) -> None:
     replicas = cluster.replicas
     match_id, tokens, _ = create_open_match(replicas[1].url)
     for turn in range(6):
         waiter, mover = replicas[turn % 3], replicas[(turn + 1) % 3]
-        state = get(mover.url, f"/v1/matches/{match_id}")
-        ply, seat = state["ply"], state["to_move"]
-        assert ply == turn
-        open_before = long_polls_open(waiter.url)
-        with ThreadPoolExecutor(1) as pool:
-            asked = time.monotonic()
-            polling = pool.submit(
-                call,
-                waiter.url,
-                "GET",
-                f"/v1/matches/{match_id}?wait_ply={ply}&timeout_ms={WAIT_MS}",
-                timeout=WAIT_MS / 1000 + GUARD,
-            )
-            # The move is sent only once the long-poll waits on its replica.
-            wait_for_long_poll(waiter, polling, open_before, GUARD)
-            assert not polling.done(), f"the long-poll answered before any move: {polling.result()}"
-            move = state["legal_moves"][turn % len(state["legal_moves"])]["text"]
-            cluster.acknowledge([play(mover.url, match_id, tokens[seat], ply, seat, move)])
-            status, woken, _ = polling.result(timeout=WAIT_MS / 1000 + GUARD)
-            waited = time.monotonic() - asked
-        assert status == 200, woken
-        assert woken["ply"] == ply + 1, f"{waiter.name} answered ply {woken['ply']}"
-        assert waited < WAIT_MS / 1000, (
-            f"the long-poll on {waiter.name} answered only at its timeout ({waited:.1f} s):"
-            f" the move stored through {mover.name} did not wake it"
-        )
+        assert get(mover.url, f"/v1/matches/{match_id}")["ply"] == turn
+        wake_across(cluster, waiter, mover, match_id, tokens, choice=turn)
 
 
 def test_a_replica_that_loses_its_listening_connection_still_wakes_its_waiters(
@@ -335,62 +353,22 @@ def test_a_replica_that_loses_its_listening_connection_still_wakes_its_waiters(
     wakes every waiter to read the state), and every replica listens again."""
     replicas = cluster.replicas
     database = cluster.database.rsplit("/", 1)[1].split("?")[0]
-    listeners = (
-        "SELECT count(*) FROM pg_stat_activity"
-        f" WHERE application_name = 'sternhalma-listen' AND datname = '{database}'"
-    )
-    assert admin_sql(listeners).strip() == "3"
-    match_id, tokens, state = create_open_match(replicas[0].url)
-    waiter, mover = replicas[0], replicas[1]
-    open_before = long_polls_open(waiter.url)
-    with ThreadPoolExecutor(1) as pool:
-        asked = time.monotonic()
-        polling = pool.submit(
-            call,
-            waiter.url,
-            "GET",
-            f"/v1/matches/{match_id}?wait_ply=0&timeout_ms={WAIT_MS}",
-            timeout=WAIT_MS / 1000 + GUARD,
-        )
-        wait_for_long_poll(waiter, polling, open_before, GUARD)
-        ended = admin_sql(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-            f" WHERE application_name = 'sternhalma-listen' AND datname = '{database}'"
-        )
+    where = f"WHERE application_name = 'sternhalma-listen' AND datname = '{database}'"
+    assert admin_sql(f"SELECT count(*) FROM pg_stat_activity {where}").strip() == "3"
+    match_id, tokens, _ = create_open_match(replicas[0].url)
+
+    def end_every_listener() -> None:
+        ended = admin_sql(f"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity {where}")
         assert ended.strip() == "3", ended
-        seat = state["to_move"]
-        move = state["legal_moves"][0]["text"]
-        cluster.acknowledge([play(mover.url, match_id, tokens[seat], 0, seat, move)])
-        status, woken, _ = polling.result(timeout=WAIT_MS / 1000 + GUARD)
-        waited = time.monotonic() - asked
-    assert status == 200, woken
-    assert woken["ply"] == 1, f"{waiter.name} answered ply {woken['ply']}"
-    assert waited < WAIT_MS / 1000, (
-        f"the long-poll on {waiter.name} answered only at its timeout ({waited:.1f} s)"
+
+    wake_across(cluster, replicas[0], replicas[1], match_id, tokens, meanwhile=end_every_listener)
+    wait_until(
+        "every replica listening again",
+        lambda: admin_sql(f"SELECT count(*) FROM pg_stat_activity {where}").strip() == "3",
+        GUARD,
     )
-    wait_until("every replica listening again", lambda: admin_sql(listeners).strip() == "3", GUARD)
-    # And notifications flow again: a long-poll on replica 2 wakes for a move
-    # through replica 0.
-    waiter, mover = replicas[2], replicas[0]
-    open_before = long_polls_open(waiter.url)
-    with ThreadPoolExecutor(1) as pool:
-        asked = time.monotonic()
-        polling = pool.submit(
-            call,
-            waiter.url,
-            "GET",
-            f"/v1/matches/{match_id}?wait_ply=1&timeout_ms={WAIT_MS}",
-            timeout=WAIT_MS / 1000 + GUARD,
-        )
-        wait_for_long_poll(waiter, polling, open_before, GUARD)
-        state = get(mover.url, f"/v1/matches/{match_id}")
-        seat = state["to_move"]
-        move = state["legal_moves"][0]["text"]
-        cluster.acknowledge([play(mover.url, match_id, tokens[seat], 1, seat, move)])
-        status, woken, _ = polling.result(timeout=WAIT_MS / 1000 + GUARD)
-        waited = time.monotonic() - asked
-    assert status == 200 and woken["ply"] == 2, woken
-    assert waited < WAIT_MS / 1000, f"answered only at its timeout ({waited:.1f} s)"
+    # And notifications flow again.
+    wake_across(cluster, replicas[2], replicas[0], match_id, tokens)
 
 
 def test_tournament_waiters_wake_on_other_replicas(cluster: Cluster) -> None:

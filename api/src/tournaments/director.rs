@@ -226,6 +226,22 @@ struct Game {
     moved_at: Instant,
 }
 
+impl Game {
+    /// A game followed from now on, its first `seen_ply` plies and
+    /// `seen_timeouts` timeouts already told (or never to be told).
+    fn new(tracked: Tracked, seen_ply: u32, seen_timeouts: usize) -> Game {
+        Game {
+            tracked,
+            seen_ply,
+            seen_timeouts,
+            version: 0,
+            deadline: None,
+            timing_out: false,
+            moved_at: Instant::now(),
+        }
+    }
+}
+
 struct Director {
     store: Store,
     pool: HeavyPool,
@@ -333,18 +349,7 @@ impl Director {
             }
             let match_id = game.match_id;
             self.announce_start(id, &game);
-            self.games.insert(
-                match_id,
-                Game {
-                    tracked: game,
-                    seen_ply: 0,
-                    seen_timeouts: 0,
-                    version: 0,
-                    deadline: None,
-                    timing_out: false,
-                    moved_at: Instant::now(),
-                },
-            );
+            self.games.insert(match_id, Game::new(game, 0, 0));
             let _ = self.messages.send(Message::Match(match_id));
         }
         Ok(())
@@ -383,18 +388,8 @@ impl Director {
                 .store
                 .read(move |c| logic::progress(c, &probe, u32::MAX))
                 .await?;
-            self.games.insert(
-                id,
-                Game {
-                    tracked: game,
-                    seen_ply: now.ply,
-                    seen_timeouts: now.timeouts.len(),
-                    version: 0,
-                    deadline: None,
-                    timing_out: false,
-                    moved_at: Instant::now(),
-                },
-            );
+            self.games
+                .insert(id, Game::new(game, now.ply, now.timeouts.len()));
             runner.kick(id);
             self.on_match(runner, id).await?;
         }
@@ -563,18 +558,7 @@ impl Director {
         for tracked in scheduled.started {
             let match_id = tracked.match_id;
             self.announce_start(id, &tracked);
-            self.games.insert(
-                match_id,
-                Game {
-                    tracked,
-                    seen_ply: 0,
-                    seen_timeouts: 0,
-                    version: 0,
-                    deadline: None,
-                    timing_out: false,
-                    moved_at: Instant::now(),
-                },
-            );
+            self.games.insert(match_id, Game::new(tracked, 0, 0));
             runner.kick(match_id);
             // Read at the next turn of the loop: its first deadline.
             let _ = self.messages.send(Message::Match(match_id));
