@@ -102,6 +102,7 @@ struct Serve {
     #[arg(
         long,
         env = "STERNHALMA_DATABASE",
+        hide_env_values = true,
         default_value = "sternhalma.sqlite3"
     )]
     database: Database,

@@ -21,6 +21,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use actix_web::http::StatusCode;
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
@@ -69,18 +70,35 @@ impl std::str::FromStr for Database {
     }
 }
 
-/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`, and a
+/// `password=` parameter of the query string as `password=***`.
 fn without_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
     };
-    let Some((credentials, host)) = rest.rsplit_once('@') else {
-        return url.to_owned();
+    let mut shown = match base.split_once("://") {
+        Some((scheme, rest)) => match rest.rsplit_once('@') {
+            Some((credentials, host)) => match credentials.split_once(':') {
+                Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+                None => base.to_owned(),
+            },
+            None => base.to_owned(),
+        },
+        None => base.to_owned(),
     };
-    match credentials.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_owned(),
+    if let Some(query) = query {
+        let parameters: Vec<String> = query
+            .split('&')
+            .map(|p| match p.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                _ => p.to_owned(),
+            })
+            .collect();
+        shown.push('?');
+        shown.push_str(&parameters.join("&"));
     }
+    shown
 }
 
 /// A value bound to a statement or read from a row.
@@ -483,7 +501,16 @@ impl Drop for Open<'_> {
 }
 
 /// Connects to PostgreSQL at `url` under `name` (its `application_name`,
-/// as `pg_stat_activity` shows it), unless the URL names one itself.
+/// as `pg_stat_activity` shows it). Unless the URL sets them itself:
+///
+/// - a connection attempt gives up after 10 s, and a connection whose peer
+///   is gone (a replica's machine or the network cut, not only its process)
+///   is noticed within about a minute (TCP keepalives from 30 s idle);
+/// - a statement waits at most 10 s for a row lock (`lock_timeout`: the
+///   request answers 503 and stores nothing), and a transaction left open
+///   by a replica that stopped mid-way is ended by the server after 60 s
+///   (`idle_in_transaction_session_timeout`), so one replica's trouble
+///   cannot hold the rows every other replica needs.
 ///
 /// # Errors
 /// The server cannot be reached or refuses the connection.
@@ -491,6 +518,18 @@ pub fn connect_postgres(url: &str, name: &str) -> Result<postgres::Client, postg
     let mut config: postgres::Config = url.parse()?;
     if config.get_application_name().is_none() {
         config.application_name(name);
+    }
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(10));
+    }
+    if config.get_keepalives_interval().is_none() {
+        config
+            .keepalives_idle(Duration::from_secs(30))
+            .keepalives_interval(Duration::from_secs(10))
+            .keepalives_retries(3);
+    }
+    if config.get_options().is_none() {
+        config.options("-c lock_timeout=10s -c idle_in_transaction_session_timeout=60s");
     }
     config.connect(postgres::NoTls)
 }
@@ -620,20 +659,44 @@ impl ToSql for Value {
 impl From<postgres::Error> for ApiError {
     fn from(e: postgres::Error) -> ApiError {
         use postgres::error::SqlState;
-        // Not the client's fault: logged, and answered without details.
-        tracing::error!(error = %e, "database error");
-        let retry = e.code().is_some_and(|code| {
-            *code == SqlState::T_R_SERIALIZATION_FAILURE
-                || *code == SqlState::T_R_DEADLOCK_DETECTED
-                || *code == SqlState::LOCK_NOT_AVAILABLE
-                || *code == SqlState::TOO_MANY_CONNECTIONS
-        });
-        if retry || e.is_closed() {
+        // Not the client's fault: logged (with the server's own message and
+        // detail), and answered without details.
+        match e.as_db_error() {
+            Some(db) => tracing::error!(
+                code = db.code().code(),
+                message = db.message(),
+                detail = db.detail().unwrap_or(""),
+                "database error"
+            ),
+            None => {
+                tracing::error!(error = %e, source = ?std::error::Error::source(&e), "database error")
+            }
+        }
+        let code = e.code().map(SqlState::code).unwrap_or("");
+        // Rolled back by the server, nothing stored: a lock or a
+        // serialisation conflict, or too many connections.
+        let conflict = matches!(code, "40001" | "40P01" | "55P03" | "53300" | "57014");
+        // The connection is gone (the server shut down or restarted, the
+        // network cut, no server at all): a write may or may not have been
+        // committed before it went.
+        let lost = e.is_closed()
+            || code.starts_with("08")
+            || matches!(code, "57P01" | "57P02" | "57P03")
+            || (code.is_empty()
+                && std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()));
+        if conflict {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "unavailable",
                 "Service unavailable",
-                "the database is busy or was unreachable; nothing was stored, try again",
+                "the database is busy; nothing was stored, try again",
+            )
+        } else if lost {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Service unavailable",
+                "the database could not be reached; read the state before trying again (a change sent just then may or may not be stored)",
             )
         } else {
             ApiError::new(
@@ -676,6 +739,11 @@ mod tests {
         assert_eq!(db.display(), "postgres://ann:***@db.school:5432/ladder");
         let db = Database::parse("postgres://ann@db.school/ladder");
         assert_eq!(db.display(), "postgres://ann@db.school/ladder");
+        let db = Database::parse("postgres://ann@db.school/ladder?sslmode=disable&password=s3cret");
+        assert_eq!(
+            db.display(),
+            "postgres://ann@db.school/ladder?sslmode=disable&password=***"
+        );
     }
 
     #[test]

@@ -10,8 +10,10 @@
 //! store the move with a version check ([`game::play_bot`]), waking the
 //! match's long-polls. If the match changed meanwhile, the move is dropped
 //! and the turn read and searched again. The task stops when no bot is to
-//! move; a match is never played by two tasks at once
-//! ([`Store::begin_bots`]).
+//! move; a match is never played by two tasks of one server at once
+//! ([`Store::begin_bots`]). With several replicas (PostgreSQL) two
+//! replicas may search the same ply; the version check keeps one move, and
+//! the run whose move was dropped stops (the other goes on).
 //!
 //! Each step is one ply, so bot-only continuations (every open seat
 //! finished or resigned) run in bounded steps that the long-poll shows as
@@ -113,7 +115,8 @@ impl BotRunner {
             self.pool.run_background(move || searched.choose()).await?
         };
         let notifier = self.store.clone();
-        self.store
+        let stored = self
+            .store
             .write(move |connection| {
                 let version = game::play_bot(connection, &turn, mv)?;
                 if let Some(version) = version {
@@ -123,7 +126,10 @@ impl BotRunner {
             })
             .await?;
         // Stored, or the match changed meanwhile: either way, look again.
-        Ok(true)
+        // With several replicas a change meanwhile may be another replica
+        // playing the same bots: this run stops rather than search every
+        // ply twice (a kick here, or the director's sweep, starts it again).
+        Ok(stored.is_some() || !self.store.is_shared())
     }
 }
 

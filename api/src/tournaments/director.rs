@@ -94,6 +94,10 @@ impl Tournaments {
                 inbox,
                 messages: messages.clone(),
                 games: HashMap::new(),
+                done: HashSet::new(),
+                plain: HashSet::new(),
+                told_versions: HashMap::new(),
+                next_sweep: Instant::now() + STALL / 2,
             };
             let bus = store.bus();
             std::thread::Builder::new()
@@ -213,8 +217,9 @@ struct Game {
     tracked: Tracked,
     /// Plies already sent as events.
     seen_ply: u32,
-    /// Timeouts already sent as events (whichever replica played them).
-    seen_timeouts: usize,
+    /// Timeouts already sent as events (whichever replica played them), as
+    /// (ply, seat).
+    told_timeouts: HashSet<(u32, usize)>,
     /// The version its deadline was set for.
     version: i64,
     /// The open seat to move and when its time is up.
@@ -227,13 +232,13 @@ struct Game {
 }
 
 impl Game {
-    /// A game followed from now on, its first `seen_ply` plies and
-    /// `seen_timeouts` timeouts already told (or never to be told).
-    fn new(tracked: Tracked, seen_ply: u32, seen_timeouts: usize) -> Game {
+    /// A game followed from now on, its first `seen_ply` plies and the
+    /// `told_timeouts` already told (or never to be told).
+    fn new(tracked: Tracked, seen_ply: u32, told_timeouts: HashSet<(u32, usize)>) -> Game {
         Game {
             tracked,
             seen_ply,
-            seen_timeouts,
+            told_timeouts,
             version: 0,
             deadline: None,
             timing_out: false,
@@ -249,6 +254,13 @@ struct Director {
     inbox: mpsc::UnboundedReceiver<Message>,
     messages: mpsc::UnboundedSender<Message>,
     games: HashMap<i64, Game>,
+    /// With several replicas: the games over and told (never adopted
+    /// again), the matches known not to be tournament games, the version
+    /// of every tournament last told, and when to reconcile next.
+    done: HashSet<i64>,
+    plain: HashSet<i64>,
+    told_versions: HashMap<i64, i64>,
+    next_sweep: Instant,
 }
 
 impl Director {
@@ -265,7 +277,7 @@ impl Director {
                 .filter_map(|game| game.deadline.map(|(_, at)| at))
                 .min();
             // With other replicas: wake to look for games standing still.
-            let sweep = self.store.is_shared().then(|| Instant::now() + STALL / 2);
+            let sweep = self.store.is_shared().then_some(self.next_sweep);
             let next = match (next, sweep) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -300,15 +312,6 @@ impl Director {
             while let Ok(message) = self.inbox.try_recv() {
                 take(message);
             }
-            if resync {
-                match self.store.read(logic::running).await {
-                    Ok(running) => tournaments.extend(running),
-                    Err(error) => {
-                        tracing::warn!(error = %error.problem().detail, "cannot read the running tournaments");
-                    }
-                }
-                matches.extend(self.games.keys().copied().filter(|id| seen.insert(*id)));
-            }
             for id in matches {
                 if let Err(error) = self.on_match(&runner, id).await {
                     tracing::warn!(match_id = id, error = %error.problem().detail, "tournament game not followed");
@@ -319,11 +322,45 @@ impl Director {
                     tracing::warn!(tournament_id = id, error = %error.problem().detail, "tournament change not followed");
                 }
             }
-            self.fire_due_deadlines(&runner);
-            if self.store.is_shared() {
+            if self.store.is_shared() && (resync || Instant::now() >= self.next_sweep) {
+                // A notification another replica sent may be lost (it
+                // died between its commit and its NOTIFY, or the listening
+                // connection dropped): what is stored is read again.
+                if let Err(error) = self.reconcile(&runner).await {
+                    tracing::warn!(error = %error.problem().detail, "tournaments not reconciled");
+                }
                 self.kick_stalled(&runner);
+                self.next_sweep = Instant::now() + STALL / 2;
+            }
+            self.fire_due_deadlines(&runner);
+        }
+    }
+
+    /// With several replicas, every [`STALL`]/2: every running tournament
+    /// and every followed game read again, as if each had been told of a
+    /// change. A tournament whose version moved is told as a change; games
+    /// another replica started are followed; ready games are started.
+    async fn reconcile(&mut self, runner: &BotRunner) -> Result<(), ApiError> {
+        let mut ids: HashSet<i64> = self.store.read(logic::running).await?.into_iter().collect();
+        ids.extend(self.games.values().map(|game| game.tracked.tournament));
+        let mut ids: Vec<i64> = ids.into_iter().collect();
+        ids.sort_unstable();
+        for id in ids {
+            let view = self.store.read(move |c| logic::view(c, id)).await?;
+            match self.told_versions.insert(id, view.version) {
+                Some(told) if told != view.version => self.on_tournament(runner, id).await?,
+                _ if !view.status.is_over() => {
+                    self.follow_started_elsewhere(id).await?;
+                    self.schedule(runner, id).await?;
+                }
+                _ => {}
             }
         }
+        let followed: Vec<i64> = self.games.keys().copied().collect();
+        for id in followed {
+            self.on_match(runner, id).await?;
+        }
+        Ok(())
     }
 
     /// Kicks the bots of every followed game that has stood still for
@@ -339,17 +376,42 @@ impl Director {
         }
     }
 
+    /// With several replicas, a change of match `id` that this director
+    /// does not follow: if it is a tournament game another replica started
+    /// (even one already over), it is announced and followed from its first
+    /// ply. Answers whether it is followed now.
+    async fn adopt(&mut self, id: i64) -> Result<bool, ApiError> {
+        if !self.store.is_shared() || self.done.contains(&id) || self.plain.contains(&id) {
+            return Ok(false);
+        }
+        let Some(tracked) = self
+            .store
+            .read(move |c| logic::tracked_game_of_match(c, id))
+            .await?
+        else {
+            self.plain.insert(id);
+            return Ok(false);
+        };
+        self.announce_start(tracked.tournament, &tracked);
+        self.games.insert(id, Game::new(tracked, 0, HashSet::new()));
+        Ok(true)
+    }
+
     /// Follows the games of tournament `id` under way that another replica
     /// started: announced, then read like any other.
     async fn follow_started_elsewhere(&mut self, id: i64) -> Result<(), ApiError> {
         let tracked = self.store.read(logic::tracked_games).await?;
         for game in tracked {
-            if game.tournament != id || self.games.contains_key(&game.match_id) {
+            if game.tournament != id
+                || self.games.contains_key(&game.match_id)
+                || self.done.contains(&game.match_id)
+            {
                 continue;
             }
             let match_id = game.match_id;
             self.announce_start(id, &game);
-            self.games.insert(match_id, Game::new(game, 0, 0));
+            self.games
+                .insert(match_id, Game::new(game, 0, HashSet::new()));
             let _ = self.messages.send(Message::Match(match_id));
         }
         Ok(())
@@ -388,8 +450,10 @@ impl Director {
                 .store
                 .read(move |c| logic::progress(c, &probe, u32::MAX))
                 .await?;
-            self.games
-                .insert(id, Game::new(game, now.ply, now.timeouts.len()));
+            self.games.insert(
+                id,
+                Game::new(game, now.ply, now.timeouts.iter().copied().collect()),
+            );
             runner.kick(id);
             self.on_match(runner, id).await?;
         }
@@ -400,12 +464,15 @@ impl Director {
     }
 
     async fn on_match(&mut self, runner: &BotRunner, id: i64) -> Result<(), ApiError> {
+        if !self.games.contains_key(&id) && !self.adopt(id).await? {
+            return Ok(());
+        }
         let Some(game) = self.games.get_mut(&id) else {
             return Ok(());
         };
         let tracked = game.tracked.clone();
         let since = game.seen_ply;
-        let seen_timeouts = game.seen_timeouts;
+        let mut told = std::mem::take(&mut game.told_timeouts);
         let probe = tracked.clone();
         let progress = self
             .store
@@ -413,16 +480,17 @@ impl Director {
             .await?;
         let tournament = tracked.tournament;
         // A timeout at a ply is told before that ply's move (the move the
-        // server played for the entrant), as it happened.
-        let mut told = seen_timeouts;
+        // server played for the entrant), as it happened; each once.
         let mut tell_timeouts_before = |ply: u32| {
-            while let Some(&(at, seat)) = progress.timeouts.get(told) {
-                if at >= ply {
-                    break;
+            for &(at, seat) in &progress.timeouts {
+                if at >= ply || !told.insert((at, seat)) {
+                    continue;
                 }
-                let timeouts = progress.timeouts[..=told]
+                // A seat times out at most once per ply: its count so far.
+                let timeouts = progress
+                    .timeouts
                     .iter()
-                    .filter(|&&(_, s)| s == seat)
+                    .filter(|&&(p, s)| s == seat && p <= at)
                     .count();
                 let timeouts = u32::try_from(timeouts).unwrap_or(u32::MAX);
                 self.hub.emit(
@@ -437,7 +505,6 @@ impl Director {
                         forfeited: timeouts >= tracked.max_timeouts,
                     },
                 );
-                told += 1;
             }
         };
         for stored in &progress.moves {
@@ -456,11 +523,15 @@ impl Director {
         }
         tell_timeouts_before(u32::MAX);
         let game = self.games.get_mut(&id).expect("followed above");
-        game.seen_timeouts = told;
+        game.told_timeouts = told;
         game.seen_ply = progress.moves.last().map_or(since, |m| m.ply + 1);
         game.timing_out = false;
+        let changed = game.version != progress.version || !progress.moves.is_empty();
         if progress.status != MatchStatus::InProgress {
             self.games.remove(&id);
+            if self.store.is_shared() {
+                self.done.insert(id);
+            }
             self.hub.set_deadline(id, None);
             let number = tracked.game;
             let view = self
@@ -496,7 +567,9 @@ impl Director {
             game.moved_at = Instant::now();
         }
         game.version = progress.version;
-        self.hub.bump(tournament);
+        if changed {
+            self.hub.bump(tournament);
+        }
         Ok(())
     }
 
@@ -519,6 +592,9 @@ impl Director {
     async fn on_tournament(&mut self, runner: &BotRunner, id: i64) -> Result<(), ApiError> {
         let view = self.store.read(move |c| logic::view(c, id)).await?;
         let status = view.status;
+        if self.store.is_shared() {
+            self.told_versions.insert(id, view.version);
+        }
         self.hub.emit(
             id,
             TournamentEvent::Tournament {
@@ -558,7 +634,8 @@ impl Director {
         for tracked in scheduled.started {
             let match_id = tracked.match_id;
             self.announce_start(id, &tracked);
-            self.games.insert(match_id, Game::new(tracked, 0, 0));
+            self.games
+                .insert(match_id, Game::new(tracked, 0, HashSet::new()));
             runner.kick(match_id);
             // Read at the next turn of the loop: its first deadline.
             let _ = self.messages.send(Message::Match(match_id));

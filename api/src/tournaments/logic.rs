@@ -433,6 +433,31 @@ pub fn tracked_games(connection: &Db) -> Result<Vec<Tracked>, ApiError> {
     Ok(all)
 }
 
+/// The tournament game match `match_id` plays, whatever its status, if it
+/// is one: how a replica follows a game another replica started.
+///
+/// # Errors
+/// Database failures.
+pub fn tracked_game_of_match(connection: &Db, match_id: i64) -> Result<Option<Tracked>, ApiError> {
+    let Some((id, number)) = storage::game_of_match(connection, match_id)? else {
+        return Ok(None);
+    };
+    let row = load(connection, id)?;
+    let entrants = storage::load_entrants(connection, id)?;
+    let games = storage::load_games(connection, id)?;
+    let game = games
+        .iter()
+        .find(|g| g.game == number)
+        .ok_or_else(|| corrupt(format!("game {number} of tournament {id}")))?;
+    Ok(Some(tracked(
+        &row,
+        &entrants,
+        number,
+        &game.entrants,
+        match_id,
+    )))
+}
+
 /// The ids of the running tournaments.
 ///
 /// # Errors
