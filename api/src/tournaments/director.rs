@@ -615,6 +615,10 @@ impl Director {
             for match_id in over {
                 self.games.remove(&match_id);
                 self.hub.set_deadline(match_id, None);
+                if self.store.is_shared() {
+                    // Not adopted again by a later notification of its end.
+                    self.done.insert(match_id);
+                }
             }
             return Ok(());
         }
