@@ -29,7 +29,7 @@
 //! timeout wins, the others find the match's version changed and drop
 //! theirs. Bot moves are played by the replica whose request or schedule
 //! kicked them; a game that stands still with a bot to move (its replica
-//! died mid-search) is kicked again by the others after [`STALL`].
+//! died mid-search) is kicked again by the others after 10 s (`STALL`).
 //!
 //! **Waiters.** The [`Hub`] holds what requests wait on: a change counter
 //! per tournament (the entrants' long-poll) and an event stream per
