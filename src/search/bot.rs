@@ -94,6 +94,40 @@ impl fmt::Display for UnknownBotKind {
 
 impl std::error::Error for UnknownBotKind {}
 
+impl UnknownBotKind {
+    /// The stable code every surface reports.
+    pub const CODE: &'static str = "unknown_bot";
+}
+
+/// A budget over a cap some caller sets (a server's, a seat's): `what =
+/// value` is over `max`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BudgetTooLarge {
+    /// What is over: `nodes`, `"a seat's depth"`, ...
+    pub what: String,
+    /// The value asked for.
+    pub value: u64,
+    /// The cap.
+    pub max: u64,
+}
+
+impl BudgetTooLarge {
+    /// The stable code every surface reports.
+    pub const CODE: &'static str = "budget_too_large";
+}
+
+impl fmt::Display for BudgetTooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} = {} is over the limit of {}",
+            self.what, self.value, self.max
+        )
+    }
+}
+
+impl std::error::Error for BudgetTooLarge {}
+
 impl FromStr for BotKind {
     type Err = UnknownBotKind;
 

@@ -32,7 +32,9 @@ pub mod random;
 mod rng;
 
 pub use arena::ArenaResult;
-pub use bot::{Bot, BotConfig, BotKind, Budget, SearchResult, UnknownBotKind, new_bot};
+pub use bot::{
+    Bot, BotConfig, BotKind, Budget, BudgetTooLarge, SearchResult, UnknownBotKind, new_bot,
+};
 pub use eval::{Evaluator, distance_to_target, evaluate, pegs_home, progress};
 pub use playout::{Playout, Policy, Rollout, UnknownPolicy, rollout_seed, rollouts};
 pub use rng::Rng;

@@ -37,6 +37,8 @@
 mod read;
 #[cfg(feature = "utoipa")]
 pub mod schema;
+#[cfg(feature = "utoipa")]
+pub mod view;
 pub mod whole;
 
 use serde::Serialize;

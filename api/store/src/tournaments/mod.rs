@@ -9,7 +9,6 @@
 //!   free, enforces the deadlines and sends the events.
 //! - [`standings`]: points, cross-table and ratings from the results.
 
-pub mod director;
 pub mod dto;
 pub mod logic;
 pub mod schedule;

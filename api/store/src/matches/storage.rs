@@ -7,7 +7,8 @@
 //! inside [`MatchStore::write`], reads on the blocking pool.
 
 use crate::bots::BotSpec;
-use crate::error::ApiError;
+use crate::error::Error;
+pub use crate::error::corrupt;
 use crate::matches::status::{Ending, MatchStatus};
 use crate::matches::tokens::TokenHash;
 use crate::sql::{Db, params};
@@ -85,32 +86,32 @@ pub trait MatchStore {
     ///
     /// # Errors
     /// The job's error, or a database failure.
-    fn write<T>(&mut self, job: impl FnOnce(&Self) -> Result<T, ApiError>) -> Result<T, ApiError>;
+    fn write<T>(&mut self, job: impl FnOnce(&Self) -> Result<T, Error>) -> Result<T, Error>;
 
     /// The database's current time, as the rows store it (UTC, RFC 3339
     /// with milliseconds).
     ///
     /// # Errors
     /// A database failure.
-    fn now(&self) -> Result<String, ApiError>;
+    fn now(&self) -> Result<String, Error>;
 
     /// Match `id`, if there is one.
     ///
     /// # Errors
     /// A database failure or a row that does not read back.
-    fn load_match(&self, id: i64) -> Result<Option<MatchRow>, ApiError>;
+    fn load_match(&self, id: i64) -> Result<Option<MatchRow>, Error>;
 
     /// The seats of match `id`, in seat order.
     ///
     /// # Errors
     /// A database failure or a row that does not read back.
-    fn load_seats(&self, id: i64) -> Result<Vec<SeatRow>, ApiError>;
+    fn load_seats(&self, id: i64) -> Result<Vec<SeatRow>, Error>;
 
     /// The moves of match `id`, in ply order.
     ///
     /// # Errors
     /// A database failure or a row that does not read back.
-    fn load_moves(&self, id: i64) -> Result<Vec<MoveRow>, ApiError> {
+    fn load_moves(&self, id: i64) -> Result<Vec<MoveRow>, Error> {
         self.load_moves_from(id, 0)
     }
 
@@ -118,7 +119,7 @@ pub trait MatchStore {
     ///
     /// # Errors
     /// A database failure or a row that does not read back.
-    fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, ApiError>;
+    fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, Error>;
 
     /// The ids of at most `limit` matches below `before`, newest first;
     /// only those with `status`, if given.
@@ -130,14 +131,14 @@ pub trait MatchStore {
         status: Option<MatchStatus>,
         before: i64,
         limit: u32,
-    ) -> Result<Vec<i64>, ApiError>;
+    ) -> Result<Vec<i64>, Error>;
 
     /// The last ply an open seat (not a built-in bot) played in match
     /// `id`, if any.
     ///
     /// # Errors
     /// A database failure.
-    fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, ApiError>;
+    fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, Error>;
 
     /// Stores a new match, in progress at its start position; answers its
     /// id.
@@ -149,19 +150,19 @@ pub trait MatchStore {
         start_position: &str,
         admin_token_hash: &[u8],
         now: &str,
-    ) -> Result<i64, ApiError>;
+    ) -> Result<i64, Error>;
 
     /// Stores seat `seat` of match `id`.
     ///
     /// # Errors
     /// A database failure.
-    fn insert_seat(&self, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), ApiError>;
+    fn insert_seat(&self, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), Error>;
 
     /// Stores a move of match `id`.
     ///
     /// # Errors
     /// A database failure.
-    fn insert_move(&self, id: i64, row: &MoveRow) -> Result<(), ApiError>;
+    fn insert_move(&self, id: i64, row: &MoveRow) -> Result<(), Error>;
 
     /// Stores match `id`'s position, ply, status and ending after moves;
     /// the version grows by one.
@@ -176,7 +177,7 @@ pub trait MatchStore {
         status: MatchStatus,
         ending: Option<Ending>,
         now: &str,
-    ) -> Result<(), ApiError>;
+    ) -> Result<(), Error>;
 
     /// Closes match `id` without a move (a resignation or an abandonment);
     /// the version grows by one.
@@ -190,35 +191,23 @@ pub trait MatchStore {
         ending: Ending,
         resigned_seat: Option<usize>,
         now: &str,
-    ) -> Result<(), ApiError>;
+    ) -> Result<(), Error>;
 }
 
-/// A stored value that does not read back: the file was damaged or written
-/// by something else. Logged; the client sees a 500 without details.
-pub fn corrupt(what: impl std::fmt::Display) -> ApiError {
-    tracing::error!(%what, "stored match does not read back");
-    ApiError::new(
-        actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
-        "storage_error",
-        "Internal server error",
-        "a stored match could not be read",
-    )
-}
-
-fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, ApiError> {
+fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, Error> {
     T::try_from(value).map_err(|_| corrupt(format!("{what} {value}")))
 }
 
 impl MatchStore for Db {
-    fn write<T>(&mut self, job: impl FnOnce(&Self) -> Result<T, ApiError>) -> Result<T, ApiError> {
+    fn write<T>(&mut self, job: impl FnOnce(&Self) -> Result<T, Error>) -> Result<T, Error> {
         Db::write(self, job)
     }
 
-    fn now(&self) -> Result<String, ApiError> {
+    fn now(&self) -> Result<String, Error> {
         Db::now(self)
     }
 
-    fn load_match(&self, id: i64) -> Result<Option<MatchRow>, ApiError> {
+    fn load_match(&self, id: i64) -> Result<Option<MatchRow>, Error> {
         // Inside a write the row is locked (PostgreSQL): the checks that
         // follow (ply, version, status) hold until the commit.
         let sql = format!(
@@ -252,7 +241,7 @@ impl MatchStore for Db {
         }))
     }
 
-    fn load_seats(&self, id: i64) -> Result<Vec<SeatRow>, ApiError> {
+    fn load_seats(&self, id: i64) -> Result<Vec<SeatRow>, Error> {
         let rows = self.query(
             "SELECT seat, name, bot, token_hash FROM seats WHERE match_id = ?1 ORDER BY seat",
             params![id],
@@ -272,7 +261,7 @@ impl MatchStore for Db {
             .collect()
     }
 
-    fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, ApiError> {
+    fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, Error> {
         let rows = self.query(
             "SELECT ply, seat, path, played_at FROM moves WHERE match_id = ?1 AND ply >= ?2
              ORDER BY ply",
@@ -295,7 +284,7 @@ impl MatchStore for Db {
         status: Option<MatchStatus>,
         before: i64,
         limit: u32,
-    ) -> Result<Vec<i64>, ApiError> {
+    ) -> Result<Vec<i64>, Error> {
         self.query(
             "SELECT id FROM matches WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) AND id < ?2
              ORDER BY id DESC LIMIT ?3",
@@ -306,7 +295,7 @@ impl MatchStore for Db {
         .collect()
     }
 
-    fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, ApiError> {
+    fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, Error> {
         self.query_one(
             "SELECT MAX(moves.ply) FROM moves
              JOIN seats ON seats.match_id = moves.match_id AND seats.seat = moves.seat
@@ -323,7 +312,7 @@ impl MatchStore for Db {
         start_position: &str,
         admin_token_hash: &[u8],
         now: &str,
-    ) -> Result<i64, ApiError> {
+    ) -> Result<i64, Error> {
         self.query_one(
             "INSERT INTO matches (created_at, updated_at, start_position, position, admin_token_hash)
              VALUES (?1, ?1, ?2, ?2, ?3) RETURNING id",
@@ -332,7 +321,7 @@ impl MatchStore for Db {
         .int(0)
     }
 
-    fn insert_seat(&self, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), ApiError> {
+    fn insert_seat(&self, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), Error> {
         let bot = plan
             .bot
             .as_ref()
@@ -350,7 +339,7 @@ impl MatchStore for Db {
         Ok(())
     }
 
-    fn insert_move(&self, id: i64, row: &MoveRow) -> Result<(), ApiError> {
+    fn insert_move(&self, id: i64, row: &MoveRow) -> Result<(), Error> {
         self.execute(
             "INSERT INTO moves (match_id, ply, seat, path, played_at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![id, row.ply, row.seat, &row.path, &row.played_at],
@@ -366,7 +355,7 @@ impl MatchStore for Db {
         status: MatchStatus,
         ending: Option<Ending>,
         now: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Error> {
         self.execute(
             "UPDATE matches SET position = ?2, ply = ?3, status = ?4, ending = ?5,
                     version = version + 1, updated_at = ?6
@@ -390,7 +379,7 @@ impl MatchStore for Db {
         ending: Ending,
         resigned_seat: Option<usize>,
         now: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Error> {
         // Only a match still in progress closes: on PostgreSQL another
         // replica may have finished it since the caller looked.
         self.execute(

@@ -3,7 +3,7 @@
 //! given (SQLite or PostgreSQL): inside a write job on the writer thread, or on a read connection.
 
 use crate::bots::BotSpec;
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::matches::dto::MatchStatus;
 use crate::matches::storage::corrupt;
 use crate::sql::{Db, params};
@@ -72,7 +72,7 @@ pub struct GameRow {
     pub match_status: Option<MatchStatus>,
 }
 
-fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, ApiError> {
+fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, Error> {
     T::try_from(value).map_err(|_| corrupt(format!("{what} {value}")))
 }
 
@@ -91,7 +91,7 @@ pub fn insert_tournament(
     status: TournamentStatus,
     admin_token_hash: &[u8],
     now: &str,
-) -> Result<i64, ApiError> {
+) -> Result<i64, Error> {
     db.query_one(
         "INSERT INTO tournaments (created_at, updated_at, name, start_position, format,
              games_per_pairing, move_ms, max_timeouts, concurrency, points, status, admin_token_hash)
@@ -114,7 +114,7 @@ pub fn insert_tournament(
 }
 
 /// Stores an entrant of tournament `id`.
-pub fn insert_entrant(db: &Db, id: i64, row: &EntrantRow) -> Result<(), ApiError> {
+pub fn insert_entrant(db: &Db, id: i64, row: &EntrantRow) -> Result<(), Error> {
     db.execute(
         "INSERT INTO entrants (tournament_id, entrant, name, bot, token_hash, reference)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -133,7 +133,7 @@ pub fn insert_entrant(db: &Db, id: i64, row: &EntrantRow) -> Result<(), ApiError
 }
 
 /// Stores game `game` of tournament `id`.
-pub fn insert_game(db: &Db, id: i64, game: usize, entrants: &[usize]) -> Result<(), ApiError> {
+pub fn insert_game(db: &Db, id: i64, game: usize, entrants: &[usize]) -> Result<(), Error> {
     db.execute(
         "INSERT INTO tournament_games (tournament_id, game, entrants) VALUES (?1, ?2, ?3)",
         params![
@@ -147,7 +147,7 @@ pub fn insert_game(db: &Db, id: i64, game: usize, entrants: &[usize]) -> Result<
 
 /// Tournament `id`, if there is one. Inside a write its row is locked
 /// (PostgreSQL): one replica at a time schedules or changes it.
-pub fn load_tournament(db: &Db, id: i64) -> Result<Option<TournamentRow>, ApiError> {
+pub fn load_tournament(db: &Db, id: i64) -> Result<Option<TournamentRow>, Error> {
     let sql = format!(
         "SELECT id, created_at, updated_at, name, start_position, format, games_per_pairing,
                 move_ms, max_timeouts, concurrency, points, status, version, admin_token_hash
@@ -179,7 +179,7 @@ pub fn load_tournament(db: &Db, id: i64) -> Result<Option<TournamentRow>, ApiErr
 }
 
 /// The entrants of tournament `id`, in order.
-pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, ApiError> {
+pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, Error> {
     db.query(
         "SELECT entrant, name, bot, token_hash, reference FROM entrants
          WHERE tournament_id = ?1 ORDER BY entrant",
@@ -203,7 +203,7 @@ pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, ApiError> {
 
 /// The games of tournament `id` in schedule order, with their matches'
 /// status.
-pub fn load_games(db: &Db, id: i64) -> Result<Vec<GameRow>, ApiError> {
+pub fn load_games(db: &Db, id: i64) -> Result<Vec<GameRow>, Error> {
     db.query(
         "SELECT g.game, g.entrants, g.match_id, m.status FROM tournament_games g
          LEFT JOIN matches m ON m.id = g.match_id
@@ -227,7 +227,7 @@ pub fn load_games(db: &Db, id: i64) -> Result<Vec<GameRow>, ApiError> {
 
 /// The tournament and game number of match `match_id`, if it is a
 /// tournament game.
-pub fn game_of_match(db: &Db, match_id: i64) -> Result<Option<(i64, usize)>, ApiError> {
+pub fn game_of_match(db: &Db, match_id: i64) -> Result<Option<(i64, usize)>, Error> {
     db.query_opt(
         "SELECT tournament_id, game FROM tournament_games WHERE match_id = ?1",
         params![match_id],
@@ -237,7 +237,7 @@ pub fn game_of_match(db: &Db, match_id: i64) -> Result<Option<(i64, usize)>, Api
 }
 
 /// Links game `game` of tournament `id` to the match that plays it.
-pub fn link_game(db: &Db, id: i64, game: usize, match_id: i64) -> Result<(), ApiError> {
+pub fn link_game(db: &Db, id: i64, game: usize, match_id: i64) -> Result<(), Error> {
     db.execute(
         "UPDATE tournament_games SET match_id = ?3 WHERE tournament_id = ?1 AND game = ?2",
         params![id, game, match_id],
@@ -246,7 +246,7 @@ pub fn link_game(db: &Db, id: i64, game: usize, match_id: i64) -> Result<(), Api
 }
 
 /// Sets tournament `id`'s status; the version grows by one.
-pub fn set_status(db: &Db, id: i64, status: TournamentStatus, now: &str) -> Result<(), ApiError> {
+pub fn set_status(db: &Db, id: i64, status: TournamentStatus, now: &str) -> Result<(), Error> {
     db.execute(
         "UPDATE tournaments SET status = ?2, version = version + 1, updated_at = ?3 WHERE id = ?1",
         params![id, status.as_str(), now],
@@ -261,7 +261,7 @@ pub fn list_ids(
     status: Option<TournamentStatus>,
     before: i64,
     limit: u32,
-) -> Result<Vec<i64>, ApiError> {
+) -> Result<Vec<i64>, Error> {
     db.query(
         "SELECT id FROM tournaments WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) AND id < ?2
          ORDER BY id DESC LIMIT ?3",
@@ -273,7 +273,7 @@ pub fn list_ids(
 }
 
 /// The ids of the tournaments with one of `statuses`, oldest first.
-pub fn ids_with_status(db: &Db, statuses: &[TournamentStatus]) -> Result<Vec<i64>, ApiError> {
+pub fn ids_with_status(db: &Db, statuses: &[TournamentStatus]) -> Result<Vec<i64>, Error> {
     let mut ids = Vec::new();
     for status in statuses {
         for row in db.query(
@@ -294,7 +294,7 @@ pub fn insert_timeout(
     ply: u32,
     seat: usize,
     now: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     db.execute(
         "INSERT INTO timeouts (match_id, ply, seat, recorded_at) VALUES (?1, ?2, ?3, ?4)",
         params![match_id, ply, seat, now],
@@ -304,7 +304,7 @@ pub fn insert_timeout(
 
 /// The timeouts of every seat of match `match_id` (seats without any are
 /// left out).
-pub fn timeouts(db: &Db, match_id: i64) -> Result<Vec<(usize, u32)>, ApiError> {
+pub fn timeouts(db: &Db, match_id: i64) -> Result<Vec<(usize, u32)>, Error> {
     db.query(
         "SELECT seat, COUNT(*) FROM timeouts WHERE match_id = ?1 GROUP BY seat ORDER BY seat",
         params![match_id],
@@ -316,7 +316,7 @@ pub fn timeouts(db: &Db, match_id: i64) -> Result<Vec<(usize, u32)>, ApiError> {
 
 /// Every timeout of match `match_id` as (ply, seat), in the order they
 /// were played.
-pub fn timeout_list(db: &Db, match_id: i64) -> Result<Vec<(u32, usize)>, ApiError> {
+pub fn timeout_list(db: &Db, match_id: i64) -> Result<Vec<(u32, usize)>, Error> {
     db.query(
         "SELECT ply, seat FROM timeouts WHERE match_id = ?1 ORDER BY ply, seat",
         params![match_id],

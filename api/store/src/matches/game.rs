@@ -15,7 +15,7 @@ use sternhalma::search::eval::progress_ranking;
 use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 
 use crate::bots;
-use crate::error::ApiError;
+use crate::error::{Conflict, Error, Invalid};
 use crate::matches::dto::{
     Ending, ExportedGame, History, MatchList, MatchResult, MatchStatus, MatchView, MoveRecord,
     Place,
@@ -30,13 +30,13 @@ use crate::matches::views;
 /// without a move limit; past it the match is abandoned (`bot_limit`).
 pub const MAX_BOT_PLIES: u32 = 5_000;
 
-pub(crate) fn load_match<S: MatchStore>(store: &S, id: i64) -> Result<MatchRow, ApiError> {
+pub(crate) fn load_match<S: MatchStore>(store: &S, id: i64) -> Result<MatchRow, Error> {
     store
         .load_match(id)?
-        .ok_or_else(|| ApiError::not_found(format!("no match {id}")))
+        .ok_or_else(|| Error::NotFound(format!("no match {id}")))
 }
 
-pub(crate) fn parse_position(text: &str) -> Result<Position, ApiError> {
+pub(crate) fn parse_position(text: &str) -> Result<Position, Error> {
     text.parse::<Position>().map_err(corrupt)
 }
 
@@ -148,7 +148,7 @@ fn places(results: &[f64], seats: &[SeatRow]) -> Vec<Place> {
     places
 }
 
-fn state_of(row: &MatchRow, seats: &[SeatRow]) -> Result<MatchView, ApiError> {
+fn state_of(row: &MatchRow, seats: &[SeatRow]) -> Result<MatchView, Error> {
     let position = parse_position(&row.position)?;
     let result = result(row, seats, &position);
     Ok(views::state(row, seats, &position, result))
@@ -158,7 +158,7 @@ fn state_of(row: &MatchRow, seats: &[SeatRow]) -> Result<MatchView, ApiError> {
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn view<S: MatchStore>(store: &S, id: i64) -> Result<MatchView, ApiError> {
+pub fn view<S: MatchStore>(store: &S, id: i64) -> Result<MatchView, Error> {
     let row = load_match(store, id)?;
     let seats = store.load_seats(id)?;
     state_of(&row, &seats)
@@ -168,7 +168,7 @@ pub fn view<S: MatchStore>(store: &S, id: i64) -> Result<MatchView, ApiError> {
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn progress<S: MatchStore>(store: &S, id: i64) -> Result<(u32, MatchStatus, i64), ApiError> {
+pub fn progress<S: MatchStore>(store: &S, id: i64) -> Result<(u32, MatchStatus, i64), Error> {
     let row = load_match(store, id)?;
     Ok((row.ply, row.status, row.version))
 }
@@ -200,7 +200,7 @@ impl Progress {
         id: i64,
         played: &Played,
         now: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Error> {
         let played = &self.position.played(played.mv);
         store.insert_move(
             id,
@@ -229,7 +229,7 @@ impl Progress {
         id: i64,
         ending: Option<Ending>,
         now: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Error> {
         store.save_state(
             id,
             &self.position.to_string(),
@@ -252,7 +252,7 @@ pub fn create<S: MatchStore>(
     start: &Position,
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
-) -> Result<MatchView, ApiError> {
+) -> Result<MatchView, Error> {
     let id = store.write(|store| insert(store, start, seats, admin_token_hash))?;
     view(store, id)
 }
@@ -267,7 +267,7 @@ pub fn insert<S: MatchStore>(
     start: &Position,
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
-) -> Result<i64, ApiError> {
+) -> Result<i64, Error> {
     let now = store.now()?;
     let id = store.insert_match(&start.to_string(), admin_token_hash.as_slice(), &now)?;
     for (seat, plan) in seats.iter().enumerate() {
@@ -323,7 +323,7 @@ impl BotTurn {
 ///
 /// # Errors
 /// 404 for an unknown match; database failures.
-pub fn bot_turn<S: MatchStore>(store: &S, id: i64) -> Result<Option<BotTurn>, ApiError> {
+pub fn bot_turn<S: MatchStore>(store: &S, id: i64) -> Result<Option<BotTurn>, Error> {
     let row = load_match(store, id)?;
     if row.status != MatchStatus::InProgress {
         return Ok(None);
@@ -366,7 +366,7 @@ pub fn play_bot<S: MatchStore>(
     store: &mut S,
     turn: &BotTurn,
     mv: sternhalma::Move,
-) -> Result<Option<i64>, ApiError> {
+) -> Result<Option<i64>, Error> {
     store.write(|store| {
         let row = load_match(store, turn.id)?;
         if row.version != turn.version || row.status != MatchStatus::InProgress {
@@ -380,7 +380,7 @@ pub fn play_bot<S: MatchStore>(
         }
         if !turn.position.is_legal(mv) {
             // A bot plays only legal moves; never store anything else.
-            return Err(ApiError::internal(format!(
+            return Err(Error::Internal(format!(
                 "the bot of match {} chose an illegal move {mv}",
                 turn.id
             )));
@@ -403,7 +403,7 @@ pub fn play_checked<S: MatchStore>(
     ply: u32,
     mv: sternhalma::Move,
     now: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let mut progress = Progress::new(position.clone(), ply);
     progress.record(store, id, &position.played(mv), now)?;
     progress.save(store, id, board_ending(&progress.position), now)
@@ -416,7 +416,7 @@ pub fn play_checked<S: MatchStore>(
 ///
 /// # Errors
 /// 404 for an unknown match; database failures.
-pub fn waits_for_bots<S: MatchStore>(store: &S, id: i64) -> Result<bool, ApiError> {
+pub fn waits_for_bots<S: MatchStore>(store: &S, id: i64) -> Result<bool, Error> {
     Ok(bot_turn(store, id)?.is_some_and(|turn| turn.open_seat_waits))
 }
 
@@ -425,7 +425,7 @@ pub fn waits_for_bots<S: MatchStore>(store: &S, id: i64) -> Result<bool, ApiErro
 ///
 /// # Errors
 /// Database failures.
-pub fn with_bot_to_move<S: MatchStore>(store: &S) -> Result<Vec<i64>, ApiError> {
+pub fn with_bot_to_move<S: MatchStore>(store: &S) -> Result<Vec<i64>, Error> {
     let mut ids = Vec::new();
     for id in store.list_ids(Some(MatchStatus::InProgress), i64::MAX, u32::MAX)? {
         if bot_turn(store, id)?.is_some() {
@@ -441,7 +441,7 @@ pub fn with_bot_to_move<S: MatchStore>(store: &S) -> Result<Vec<i64>, ApiError> 
 ///
 /// # Errors
 /// Database failures.
-pub fn play_bots<S: MatchStore>(store: &mut S, id: i64) -> Result<(), ApiError> {
+pub fn play_bots<S: MatchStore>(store: &mut S, id: i64) -> Result<(), Error> {
     while let Some(turn) = bot_turn(store, id)? {
         let mv = turn.choose();
         play_bot(store, &turn, mv)?;
@@ -449,25 +449,24 @@ pub fn play_bots<S: MatchStore>(store: &mut S, id: i64) -> Result<(), ApiError> 
     Ok(())
 }
 
-fn seat_of(seats: &[SeatRow], token: &TokenHash) -> Result<usize, ApiError> {
+fn seat_of(seats: &[SeatRow], token: &TokenHash) -> Result<usize, Error> {
     seats
         .iter()
         .find(|seat| seat.token_hash.as_deref() == Some(token.as_slice()))
         .map(|seat| seat.seat)
         .ok_or_else(|| {
-            ApiError::forbidden(
-                "wrong_token",
-                "this token is not the token of any open seat of this match",
+            Error::WrongToken(
+                "this token is not the token of any open seat of this match".to_owned(),
             )
         })
 }
 
-fn ensure_open(row: &MatchRow) -> Result<(), ApiError> {
+fn ensure_open(row: &MatchRow) -> Result<(), Error> {
     if row.status == MatchStatus::InProgress {
         Ok(())
     } else {
-        Err(ApiError::conflict(
-            "match_closed",
+        Err(Error::conflict(
+            Conflict::MatchClosed,
             format!(
                 "match {} is {}; it takes no more moves",
                 row.id,
@@ -490,15 +489,15 @@ pub fn submit<S: MatchStore>(
     token: &TokenHash,
     ply: u32,
     text: &MoveText,
-) -> Result<i64, ApiError> {
+) -> Result<i64, Error> {
     store.write(|store| {
         let row = load_match(store, id)?;
         let seats = store.load_seats(id)?;
         let seat = seat_of(&seats, token)?;
         ensure_open(&row)?;
         if ply != row.ply {
-            return Err(ApiError::conflict(
-                "stale_ply",
+            return Err(Error::conflict(
+                Conflict::StalePly,
                 format!(
                     "the match is at ply {}, not {ply}; read the state and try again",
                     row.ply
@@ -507,8 +506,8 @@ pub fn submit<S: MatchStore>(
         }
         let position = parse_position(&row.position)?;
         if position.side_to_move() != seat {
-            return Err(ApiError::conflict(
-                "not_your_turn",
+            return Err(Error::conflict(
+                Conflict::NotYourTurn,
                 format!(
                     "seat {} is to move, not seat {seat}",
                     position.side_to_move()
@@ -537,7 +536,7 @@ pub fn resign<S: MatchStore>(
     store: &mut S,
     id: i64,
     token: &TokenHash,
-) -> Result<MatchView, ApiError> {
+) -> Result<MatchView, Error> {
     store.write(|store| {
         let row = load_match(store, id)?;
         let seats = store.load_seats(id)?;
@@ -562,15 +561,15 @@ pub fn resign_seat<S: MatchStore>(
     players: usize,
     seat: usize,
     now: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     if players < 3 {
         let ending = Ending::Resignation;
         return store.close(row.id, ending.status(), ending, Some(seat), now);
     }
     let position = parse_position(&row.position)?;
     if position.is_resigned(seat) {
-        return Err(ApiError::conflict(
-            "already_resigned",
+        return Err(Error::conflict(
+            Conflict::AlreadyResigned,
             format!("seat {seat} has resigned already"),
         ));
     }
@@ -578,7 +577,7 @@ pub fn resign_seat<S: MatchStore>(
     // match's state, like a closed match.
     let resigned = position
         .resign(seat)
-        .map_err(|e| ApiError::conflict(e.code(), e.to_string()))?;
+        .map_err(|e| Error::conflict(Conflict::CannotResign(e.code()), e.to_string()))?;
     let progress = Progress::new(resigned, row.ply);
     progress.save(store, row.id, board_ending(&progress.position), now)
 }
@@ -591,13 +590,12 @@ pub fn abandon<S: MatchStore>(
     store: &mut S,
     id: i64,
     token: &TokenHash,
-) -> Result<MatchView, ApiError> {
+) -> Result<MatchView, Error> {
     store.write(|store| {
         let row = load_match(store, id)?;
         if row.admin_token_hash.as_slice() != token.as_slice() {
-            return Err(ApiError::forbidden(
-                "wrong_token",
-                "this token is not the admin token of this match",
+            return Err(Error::WrongToken(
+                "this token is not the admin token of this match".to_owned(),
             ));
         }
         ensure_open(&row)?;
@@ -613,7 +611,7 @@ pub fn abandon<S: MatchStore>(
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn history<S: MatchStore>(store: &S, id: i64) -> Result<History, ApiError> {
+pub fn history<S: MatchStore>(store: &S, id: i64) -> Result<History, Error> {
     let row = load_match(store, id)?;
     let mut position = parse_position(&row.start_position)?;
     // Resignations are not moves: the current position records them with
@@ -662,18 +660,18 @@ pub struct BoardAt {
 ///
 /// # Errors
 /// 404 for an unknown match; 422 `no_such_ply` past the match's ply.
-pub fn board_at<S: MatchStore>(store: &S, id: i64, ply: Option<u32>) -> Result<BoardAt, ApiError> {
+pub fn board_at<S: MatchStore>(store: &S, id: i64, ply: Option<u32>) -> Result<BoardAt, Error> {
     let row = load_match(store, id)?;
     let target = ply.unwrap_or(row.ply);
     if target > row.ply {
-        return Err(ApiError::unprocessable(
-            "no_such_ply",
+        return Err(Error::invalid(
+            Invalid::NoSuchPly,
             format!("match {id} is at ply {}, not {target}", row.ply),
         ));
     }
     let current = parse_position(&row.position)?;
     let moves = store.load_moves(id)?;
-    let path_of = |stored: &MoveRow| -> Result<Vec<Cell>, ApiError> {
+    let path_of = |stored: &MoveRow| -> Result<Vec<Cell>, Error> {
         match stored.path.parse::<MoveText>().map_err(corrupt)? {
             MoveText::Pass => Ok(Vec::new()),
             MoveText::Path(holes) => holes
@@ -727,7 +725,7 @@ pub fn moves_since<S: MatchStore>(
     store: &S,
     id: i64,
     ply: u32,
-) -> Result<Vec<MoveRecord>, ApiError> {
+) -> Result<Vec<MoveRecord>, Error> {
     let mut moves = history(store, id)?.moves;
     moves.retain(|record| record.ply >= ply);
     Ok(moves)
@@ -737,7 +735,7 @@ pub fn moves_since<S: MatchStore>(
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn export<S: MatchStore>(store: &S, id: i64) -> Result<ExportedGame, ApiError> {
+pub fn export<S: MatchStore>(store: &S, id: i64) -> Result<ExportedGame, Error> {
     let row = load_match(store, id)?;
     Ok(ExportedGame {
         resigned: parse_position(&row.position)?.resignations(),
@@ -759,7 +757,7 @@ pub fn list<S: MatchStore>(
     status: Option<MatchStatus>,
     limit: u32,
     before: i64,
-) -> Result<MatchList, ApiError> {
+) -> Result<MatchList, Error> {
     // One more than asked: whether there is a next page.
     let ids = store.list_ids(status, before, limit.saturating_add(1))?;
     let more = ids.len() > limit as usize;
@@ -1015,7 +1013,7 @@ mod tests {
         assert!(state.result.is_none());
         assert_eq!(state.to_move, Some(1), "seat 0 resigned on its turn");
         let refused = resign(&mut connection, id, &[1; 32]).unwrap_err();
-        assert_eq!(refused.problem().code, "already_resigned");
+        assert_eq!(refused.code(), "already_resigned");
         let state = resign(&mut connection, id, &[3; 32]).unwrap();
         assert_eq!(state.status, MatchStatus::Finished);
         let result = state.result.unwrap();

@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::bots::BotSpec;
-use crate::dto::{MoveInput, MoveView, PlayerIndex, PlyCount, PositionView, RulesInput};
+use sternhalma::wire::schema::{PlayerIndex, PlyCount};
+use sternhalma::wire::view::{MoveInput, MoveView, PositionView, RulesInput};
 pub use crate::matches::status::{Ending, MatchStatus};
 use sternhalma::wire::whole::Object;
 
@@ -16,30 +17,6 @@ pub const DEFAULT_WAIT_MS: u32 = 25_000;
 pub const MAX_PAGE: u32 = 200;
 /// The longest seat name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
-
-/// A list's page from its query: `limit` (1 to [`MAX_PAGE`], default 50)
-/// and `before` (an id; default: from the newest).
-///
-/// # Errors
-/// 400 `malformed_query` for a limit out of range or `before` beyond
-/// 2^63-1.
-pub fn page(limit: Option<u32>, before: Option<u64>) -> Result<(u32, i64), crate::error::ApiError> {
-    use crate::error::ApiError;
-    let limit = limit.unwrap_or(50);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::bad_request(
-            "malformed_query",
-            format!("limit must be 1 to {MAX_PAGE}"),
-        ));
-    }
-    let before = match before {
-        None => i64::MAX,
-        Some(before) => i64::try_from(before).map_err(|_| {
-            ApiError::bad_request("malformed_query", format!("before is at most {}", i64::MAX))
-        })?,
-    };
-    Ok((limit, before))
-}
 
 /// Whether `name` is a valid seat or entrant name: 1 to
 /// [`MAX_NAME_CHARS`] characters, none of them a control character.

@@ -16,7 +16,7 @@ use sternhalma::search::{self, BotConfig, BotKind, Budget};
 use sternhalma::{Move, Position};
 use utoipa::ToSchema;
 
-use crate::error::ApiError;
+use crate::error::{Error, Invalid};
 
 /// The most positions a searching seat (`alphabeta`, `paranoid`) may search
 /// per move: at most 0.53 s of one thread (rhombus11x10 under `super`;
@@ -89,16 +89,16 @@ impl BotSpec {
     ///
     /// # Errors
     /// As above.
-    pub fn validate(&self) -> Result<(), ApiError> {
+    pub fn validate(&self) -> Result<(), Error> {
         self.config(0).map(|_| ())
     }
 
     /// The bot configuration for one move, seeded `seed`.
-    fn config(&self, seed: u64) -> Result<BotConfig, ApiError> {
+    fn config(&self, seed: u64) -> Result<BotConfig, Error> {
         let kind = parse_kind(&self.kind)?;
         if self.millis.is_some() {
-            return Err(ApiError::unprocessable(
-                "budget_not_allowed",
+            return Err(Error::invalid(
+                Invalid::BudgetNotAllowed,
                 "a seat's bot takes no `millis` budget: its moves must replay the same \
                  from its seed; give `nodes` instead",
             ));
@@ -126,21 +126,22 @@ impl BotSpec {
     }
 }
 
-/// The bot kind named `kind`; a 422 `unknown_bot` names the known ones.
+/// The bot kind named `kind`.
 ///
 /// # Errors
-/// `kind` is not a bot kind.
-pub fn parse_kind(kind: &str) -> Result<BotKind, ApiError> {
-    kind.parse()
-        .map_err(|e: search::UnknownBotKind| ApiError::unprocessable("unknown_bot", e.to_string()))
+/// [`Invalid::UnknownBot`], naming the known kinds.
+pub fn parse_kind(kind: &str) -> Result<BotKind, Error> {
+    Ok(kind.parse::<BotKind>()?)
 }
 
-/// A 422 `budget_too_large`: `what = value` is over `max`.
-pub fn budget_too_large(what: &str, value: u64, max: u64) -> ApiError {
-    ApiError::unprocessable(
-        "budget_too_large",
-        format!("{what} = {value} is over the limit of {max}"),
-    )
+/// [`Invalid::BudgetTooLarge`]: `what = value` is over `max`.
+pub fn budget_too_large(what: &str, value: u64, max: u64) -> Error {
+    search::BudgetTooLarge {
+        what: what.to_owned(),
+        value,
+        max,
+    }
+    .into()
 }
 
 /// The move the bot `spec` plays in `position`, which must be in progress
@@ -239,7 +240,7 @@ mod tests {
 
     #[test]
     fn seat_budgets_are_nodes_within_the_caps() {
-        let code = |spec: &BotSpec| spec.validate().unwrap_err().problem().code.clone();
+        let code = |spec: &BotSpec| spec.validate().unwrap_err().code();
         assert_eq!(code(&spec("alphazero", 1)), "unknown_bot");
         let mut timed = spec("alphabeta", 1);
         timed.millis = Some(100);

@@ -346,10 +346,13 @@ impl Director {
         let mut ids: Vec<i64> = ids.into_iter().collect();
         ids.sort_unstable();
         for id in ids {
-            let view = self.store.read(move |c| logic::view(c, id)).await?;
-            match self.told_versions.insert(id, view.version) {
-                Some(told) if told != view.version => self.on_tournament(runner, id).await?,
-                _ if !view.status.is_over() => {
+            let (status, version) = self
+                .store
+                .read(move |c| logic::status_and_version(c, id))
+                .await?;
+            match self.told_versions.insert(id, version) {
+                Some(told) if told != version => self.on_tournament(runner, id).await?,
+                _ if !status.is_over() => {
                     self.follow_started_elsewhere(id).await?;
                     self.schedule(runner, id).await?;
                 }
@@ -400,12 +403,12 @@ impl Director {
     /// Follows the games of tournament `id` under way that another replica
     /// started: announced, then read like any other.
     async fn follow_started_elsewhere(&mut self, id: i64) -> Result<(), ApiError> {
-        let tracked = self.store.read(logic::tracked_games).await?;
+        let tracked = self
+            .store
+            .read(move |c| logic::tracked_games_of(c, id))
+            .await?;
         for game in tracked {
-            if game.tournament != id
-                || self.games.contains_key(&game.match_id)
-                || self.done.contains(&game.match_id)
-            {
+            if self.games.contains_key(&game.match_id) || self.done.contains(&game.match_id) {
                 continue;
             }
             let match_id = game.match_id;
@@ -472,7 +475,8 @@ impl Director {
         };
         let tracked = game.tracked.clone();
         let since = game.seen_ply;
-        let mut told = std::mem::take(&mut game.told_timeouts);
+        // A copy: should the read below fail, the game keeps what it told.
+        let mut told = game.told_timeouts.clone();
         let probe = tracked.clone();
         let progress = self
             .store

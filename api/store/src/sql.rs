@@ -23,11 +23,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use actix_web::http::StatusCode;
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
-use crate::error::ApiError;
-use crate::matches::storage::corrupt;
+use crate::error::{Error, corrupt};
 
 /// Where the stored matches and tournaments live: a SQLite file, or a
 /// PostgreSQL database named by its URL.
@@ -187,7 +185,7 @@ pub(crate) use params;
 pub struct Row(Vec<Value>);
 
 impl Row {
-    fn column(&self, index: usize) -> Result<&Value, ApiError> {
+    fn column(&self, index: usize) -> Result<&Value, Error> {
         self.0
             .get(index)
             .ok_or_else(|| corrupt(format!("a row without column {index}")))
@@ -197,7 +195,7 @@ impl Row {
     ///
     /// # Errors
     /// Another type or null: the row does not read back.
-    pub fn int(&self, index: usize) -> Result<i64, ApiError> {
+    pub fn int(&self, index: usize) -> Result<i64, Error> {
         self.opt_int(index)?
             .ok_or_else(|| corrupt(format!("column {index} is null")))
     }
@@ -206,7 +204,7 @@ impl Row {
     ///
     /// # Errors
     /// Another type.
-    pub fn opt_int(&self, index: usize) -> Result<Option<i64>, ApiError> {
+    pub fn opt_int(&self, index: usize) -> Result<Option<i64>, Error> {
         match self.column(index)? {
             Value::Null => Ok(None),
             Value::Int(v) => Ok(Some(*v)),
@@ -220,7 +218,7 @@ impl Row {
     ///
     /// # Errors
     /// Another type or null.
-    pub fn bool(&self, index: usize) -> Result<bool, ApiError> {
+    pub fn bool(&self, index: usize) -> Result<bool, Error> {
         Ok(self.int(index)? != 0)
     }
 
@@ -228,7 +226,7 @@ impl Row {
     ///
     /// # Errors
     /// Another type or null.
-    pub fn text(&self, index: usize) -> Result<String, ApiError> {
+    pub fn text(&self, index: usize) -> Result<String, Error> {
         self.opt_text(index)?
             .ok_or_else(|| corrupt(format!("column {index} is null")))
     }
@@ -237,7 +235,7 @@ impl Row {
     ///
     /// # Errors
     /// Another type.
-    pub fn opt_text(&self, index: usize) -> Result<Option<String>, ApiError> {
+    pub fn opt_text(&self, index: usize) -> Result<Option<String>, Error> {
         match self.column(index)? {
             Value::Null => Ok(None),
             Value::Text(v) => Ok(Some(v.clone())),
@@ -249,7 +247,7 @@ impl Row {
     ///
     /// # Errors
     /// Another type or null.
-    pub fn blob(&self, index: usize) -> Result<Vec<u8>, ApiError> {
+    pub fn blob(&self, index: usize) -> Result<Vec<u8>, Error> {
         self.opt_blob(index)?
             .ok_or_else(|| corrupt(format!("column {index} is null")))
     }
@@ -258,7 +256,7 @@ impl Row {
     ///
     /// # Errors
     /// Another type.
-    pub fn opt_blob(&self, index: usize) -> Result<Option<Vec<u8>>, ApiError> {
+    pub fn opt_blob(&self, index: usize) -> Result<Option<Vec<u8>>, Error> {
         match self.column(index)? {
             Value::Null => Ok(None),
             Value::Blob(v) => Ok(Some(v.clone())),
@@ -339,7 +337,7 @@ impl Db {
     ///
     /// # Errors
     /// The server cannot be reached.
-    pub fn reconnect(&mut self) -> Result<(), ApiError> {
+    pub fn reconnect(&mut self) -> Result<(), Error> {
         if let Kind::Postgres(pg) = &mut self.kind {
             let client = connect_postgres(&pg.url, "sternhalma")?;
             *pg.client.get_mut() = client;
@@ -353,7 +351,7 @@ impl Db {
     ///
     /// # Errors
     /// A database failure.
-    pub fn batch(&self, sql: &str) -> Result<(), ApiError> {
+    pub fn batch(&self, sql: &str) -> Result<(), Error> {
         match &self.kind {
             Kind::Sqlite(connection) => connection.execute_batch(sql)?,
             Kind::Postgres(pg) => pg.client.borrow_mut().batch_execute(sql)?,
@@ -365,7 +363,7 @@ impl Db {
     ///
     /// # Errors
     /// A database failure.
-    pub fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, ApiError> {
+    pub fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, Error> {
         match &self.kind {
             Kind::Sqlite(connection) => {
                 let changed = connection
@@ -387,7 +385,7 @@ impl Db {
     ///
     /// # Errors
     /// A database failure, or a column of a type the storage never uses.
-    pub fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>, ApiError> {
+    pub fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>, Error> {
         match &self.kind {
             Kind::Sqlite(connection) => {
                 let mut statement = connection.prepare_cached(sql)?;
@@ -418,7 +416,7 @@ impl Db {
     ///
     /// # Errors
     /// As [`Db::query`].
-    pub fn query_opt(&self, sql: &str, params: &[Value]) -> Result<Option<Row>, ApiError> {
+    pub fn query_opt(&self, sql: &str, params: &[Value]) -> Result<Option<Row>, Error> {
         Ok(self.query(sql, params)?.into_iter().next())
     }
 
@@ -426,7 +424,7 @@ impl Db {
     ///
     /// # Errors
     /// As [`Db::query`]; no row at all does not read back.
-    pub fn query_one(&self, sql: &str, params: &[Value]) -> Result<Row, ApiError> {
+    pub fn query_one(&self, sql: &str, params: &[Value]) -> Result<Row, Error> {
         self.query_opt(sql, params)?
             .ok_or_else(|| corrupt("a query that answers one row answered none"))
     }
@@ -436,7 +434,7 @@ impl Db {
     ///
     /// # Errors
     /// A database failure.
-    pub fn now(&self) -> Result<String, ApiError> {
+    pub fn now(&self) -> Result<String, Error> {
         let sql = match self.kind {
             Kind::Sqlite(_) => "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
             Kind::Postgres(_) => {
@@ -467,8 +465,8 @@ impl Db {
     /// The job's error, or a database failure (nothing is stored).
     pub fn write<T>(
         &mut self,
-        job: impl FnOnce(&Db) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
+        job: impl FnOnce(&Db) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         if self.is_closed() {
             self.reconnect()?;
         }
@@ -495,7 +493,7 @@ impl Drop for Open<'_> {
     fn drop(&mut self) {
         self.db.writing.set(false);
         if let Err(error) = self.db.batch("ROLLBACK") {
-            tracing::warn!(error = %error.problem().detail, "rollback failed");
+            tracing::warn!(error = %error, "rollback failed");
         }
     }
 }
@@ -535,7 +533,7 @@ pub fn connect_postgres(url: &str, name: &str) -> Result<postgres::Client, postg
 }
 
 impl Postgres {
-    fn prepare(&self, sql: &str) -> Result<postgres::Statement, ApiError> {
+    fn prepare(&self, sql: &str) -> Result<postgres::Statement, Error> {
         if let Some(statement) = self.statements.borrow().get(sql) {
             return Ok(statement.clone());
         }
@@ -568,7 +566,7 @@ fn pg_params(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
     params.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
 }
 
-fn pg_row(row: &postgres::Row) -> Result<Row, ApiError> {
+fn pg_row(row: &postgres::Row) -> Result<Row, Error> {
     let mut values = Vec::with_capacity(row.len());
     for (index, column) in row.columns().iter().enumerate() {
         let ty = column.type_();
@@ -595,7 +593,7 @@ fn pg_row(row: &postgres::Row) -> Result<Row, ApiError> {
     Ok(Row(values))
 }
 
-fn sqlite_value(value: rusqlite::types::ValueRef<'_>) -> Result<Value, ApiError> {
+fn sqlite_value(value: rusqlite::types::ValueRef<'_>) -> Result<Value, Error> {
     use rusqlite::types::ValueRef;
     Ok(match value {
         ValueRef::Null => Value::Null,
@@ -656,59 +654,6 @@ impl ToSql for Value {
     to_sql_checked!();
 }
 
-impl From<postgres::Error> for ApiError {
-    fn from(e: postgres::Error) -> ApiError {
-        use postgres::error::SqlState;
-        // Not the client's fault: logged (with the server's own message and
-        // detail), and answered without details.
-        match e.as_db_error() {
-            Some(db) => tracing::error!(
-                code = db.code().code(),
-                message = db.message(),
-                detail = db.detail().unwrap_or(""),
-                "database error"
-            ),
-            None => {
-                tracing::error!(error = %e, source = ?std::error::Error::source(&e), "database error")
-            }
-        }
-        let code = e.code().map(SqlState::code).unwrap_or("");
-        // Rolled back by the server, nothing stored: a lock or a
-        // serialisation conflict, or too many connections.
-        let conflict = matches!(code, "40001" | "40P01" | "55P03" | "53300" | "57014");
-        // The connection is gone (the server shut down or restarted, the
-        // network cut, no server at all): a write may or may not have been
-        // committed before it went.
-        let lost = e.is_closed()
-            || code.starts_with("08")
-            || matches!(code, "57P01" | "57P02" | "57P03")
-            || (code.is_empty()
-                && std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()));
-        if conflict {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "Service unavailable",
-                "the database is busy; nothing was stored, try again",
-            )
-        } else if lost {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "Service unavailable",
-                "the database could not be reached; read the state before trying again (a change sent just then may or may not be stored)",
-            )
-        } else {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "storage_error",
-                "Internal server error",
-                "the database failed; nothing was stored",
-            )
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -758,9 +703,9 @@ mod tests {
     fn a_failed_job_stores_nothing_and_the_connection_goes_on() {
         let mut db = Db::sqlite(rusqlite::Connection::open_in_memory().unwrap());
         db.batch("CREATE TABLE t (v INTEGER NOT NULL)").unwrap();
-        let failed: Result<(), ApiError> = db.write(|db| {
+        let failed: Result<(), Error> = db.write(|db| {
             db.execute("INSERT INTO t (v) VALUES (?1)", params![1_i64])?;
-            Err(ApiError::internal("no"))
+            Err(Error::Internal("no".into()))
         });
         assert!(failed.is_err());
         db.write(|db| db.execute("INSERT INTO t (v) VALUES (?1)", params![2_i64]))

@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::bots::BotSpec;
-use crate::dto::{MoveView, PlyCount, PositionView, RulesInput};
+use sternhalma::wire::schema::PlyCount;
+use sternhalma::wire::view::{MoveView, PositionView, RulesInput};
 use crate::matches::dto::{Ending, SeatKind};
 use crate::tournaments::schedule::Format;
 use crate::tournaments::standings::{Points, Standings};

@@ -5,7 +5,6 @@
 //! - [`dto`]: what the `/v1/matches` routes take and answer.
 //! - [`game`]: the match logic: the checks made inside each write
 //!   (token, status, ply, turn, legality), the bots' replies, the results.
-//! - [`runner`]: the built-in bots, played in the background.
 //! - [`status`]: where a match stands and how it ended.
 //! - [`storage`]: the SQL, rows in and out, behind the
 //!   [`storage::MatchStore`] trait.
@@ -14,7 +13,6 @@
 
 pub mod dto;
 pub mod game;
-pub mod runner;
 pub mod status;
 pub mod storage;
 pub mod tokens;

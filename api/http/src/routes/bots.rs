@@ -3,11 +3,10 @@
 use actix_web::{get, post, web};
 use serde::{Deserialize, Serialize};
 use sternhalma::IllegalMove;
-use sternhalma::search::{self, BotConfig, BotKind, Budget};
+use sternhalma::search::{self, BotConfig, BotKind, Budget, BudgetTooLarge};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::bots;
 use crate::dto::{MoveView, PositionInput};
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
 use crate::heavy::HeavyPool;
@@ -152,8 +151,15 @@ impl BotRequest {
     /// 422 `unknown_bot`, `budget_too_large` (naming the cap) or
     /// `invalid_seed`.
     pub fn config(&self) -> Result<BotConfig, ApiError> {
-        let kind = bots::parse_kind(&self.kind)?;
-        let over = bots::budget_too_large;
+        let kind: BotKind = self.kind.parse()?;
+        let over = |what: &str, value: u64, max: u64| -> ApiError {
+            BudgetTooLarge {
+                what: what.to_owned(),
+                value,
+                max,
+            }
+            .into()
+        };
         let max_nodes = max_nodes(kind);
         if let Some(nodes) = self.nodes.filter(|&n| n > max_nodes) {
             return Err(over(&format!("{kind}'s nodes"), nodes, max_nodes));

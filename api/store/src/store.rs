@@ -1,5 +1,5 @@
-//! The database as the handlers see it: SQLite or PostgreSQL, never run
-//! on an actix worker thread.
+//! The database as the server sees it: SQLite or PostgreSQL, never run
+//! on an async worker thread.
 //!
 //! - Writes go to one dedicated thread that owns the writing connection and
 //!   runs jobs one at a time, in arrival order. A job is a closure that
@@ -8,25 +8,45 @@
 //!   turn are simply ordered: the second sees the first's move. On
 //!   PostgreSQL other replicas write too; there the check itself holds the
 //!   row it checks until the commit ([`crate::sql::Db::write`]).
-//! - Reads run on actix's blocking thread pool (`web::block`) with their
-//!   own connections (WAL lets them read while the writer writes).
+//! - Reads run on the async runtime's blocking thread pool
+//!   (`spawn_blocking`) with their own connections (WAL lets them read
+//!   while the writer writes).
 //! - After a commit the writer thread itself wakes every long-poll waiting
-//!   on that match ([`Store::subscribe`], [`Store::publish`]); on
-//!   PostgreSQL the other replicas hear of it through the [`Bus`] and wake
-//!   theirs.
+//!   on that match ([`Store::subscribe`], [`Store::publish`]) and tells
+//!   every subscriber of [`Store::events`] (the tournament director); on
+//!   PostgreSQL the other replicas hear of it through the [`Bus`] and do
+//!   the same. The store knows none of its listeners.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak, mpsc};
 
-use actix_web::http::StatusCode;
-use tokio::sync::{oneshot, watch};
+use tokio::sync::{mpsc as async_mpsc, oneshot, watch};
 
 use crate::bus::{Bus, Change, Remote};
 use crate::db;
-use crate::error::ApiError;
+use crate::error::{Error, Unavailable};
 use crate::sql::{Database, Db};
-use crate::tournaments::director::Tournaments;
+
+/// A committed change, as the store tells the subscribers of
+/// [`Store::events`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Match `id` changed (committed here or by another replica); `version`
+    /// is its new version.
+    Match {
+        /// The match.
+        id: i64,
+        /// Its version after the change.
+        version: i64,
+    },
+    /// Tournament `id` changed, as another replica told it (this replica's
+    /// own tournament changes are told by whoever made them).
+    Tournament(i64),
+    /// Changes told by other replicas may have been lost (the connection
+    /// that listens was lost and is back): read everything again.
+    Resync,
+}
 
 type Job = Box<dyn FnOnce(&mut Db) + Send>;
 
@@ -44,15 +64,11 @@ struct Inner {
     /// database's connections are shared by every replica).
     reading: Option<Slots>,
     watchers: Mutex<HashMap<i64, watch::Sender<i64>>>,
-    /// Matches whose built-in bots are being played, each with whether it
-    /// was asked to look again ([`Store::begin_bots`]).
-    bot_runs: Mutex<HashMap<i64, bool>>,
+    /// Who listens to committed changes ([`Store::events`]).
+    listeners: Mutex<Vec<async_mpsc::UnboundedSender<Event>>>,
     /// Write jobs sent and not finished (waiting or running): the writer's
     /// queue depth, for `/metrics`.
     pending_writes: Arc<AtomicUsize>,
-    /// The tournament director of this database, once started: told of
-    /// every published change ([`Store::publish`]).
-    director: OnceLock<Tournaments>,
     /// The other replicas (PostgreSQL only).
     bus: OnceLock<Bus>,
 }
@@ -84,7 +100,7 @@ impl Store {
                         // PostgreSQL restarted or dropped us: connect again
                         // (a job meanwhile answers 503 and stores nothing).
                         if let Err(error) = connection.reconnect() {
-                            tracing::warn!(error = %error.problem().detail, "the writer cannot reconnect yet");
+                            tracing::warn!(error = %error, "the writer cannot reconnect yet");
                         }
                     }
                     // A panicking job drops its answer channel (the handler
@@ -104,9 +120,8 @@ impl Store {
                 reading: matches!(database, Database::Postgres(_))
                     .then(|| Slots::new(POSTGRES_READERS)),
                 watchers: Mutex::new(HashMap::new()),
-                bot_runs: Mutex::new(HashMap::new()),
+                listeners: Mutex::new(Vec::new()),
                 pending_writes: Arc::default(),
-                director: OnceLock::new(),
                 bus: OnceLock::new(),
             }),
         };
@@ -121,11 +136,6 @@ impl Store {
             let _ = store.inner.bus.set(bus);
         }
         Ok((store, version))
-    }
-
-    /// Where the data lives.
-    pub fn database(&self) -> &Database {
-        &self.inner.database
     }
 
     /// Whether other replicas may share the database (PostgreSQL): then
@@ -143,10 +153,10 @@ impl Store {
     ///
     /// # Errors
     /// The job's own error, or 503 when the writer is gone.
-    pub async fn write<T, F>(&self, job: F) -> Result<T, ApiError>
+    pub async fn write<T, F>(&self, job: F) -> Result<T, Error>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Db) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&mut Db) -> Result<T, Error> + Send + 'static,
     {
         let (answer, answered) = oneshot::channel();
         // Counted until the job is dropped: run, panicked, or never sent.
@@ -173,13 +183,13 @@ impl Store {
     ///
     /// # Errors
     /// The job's own error, or 503 when no connection can be opened.
-    pub async fn read<T, F>(&self, job: F) -> Result<T, ApiError>
+    pub async fn read<T, F>(&self, job: F) -> Result<T, Error>
     where
         T: Send + 'static,
-        F: FnOnce(&Db) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&Db) -> Result<T, Error> + Send + 'static,
     {
         let store = self.clone();
-        actix_web::web::block(move || {
+        tokio::task::spawn_blocking(move || {
             let _slot = store.inner.reading.as_ref().map(Slots::take);
             let pooled = store.inner.readers.lock().ok().and_then(|mut v| v.pop());
             let connection = match pooled.filter(|db| !db.is_closed()) {
@@ -217,11 +227,7 @@ impl Store {
     /// committed). Subscribe before reading the state, then await
     /// `changed()`: a change between the two is not missed.
     pub fn subscribe(&self, id: i64) -> watch::Receiver<i64> {
-        let mut watchers = self
-            .inner
-            .watchers
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut watchers = lock(&self.inner.watchers);
         // Forget matches nobody waits on any more (the map stays as small
         // as the number of waiting clients).
         watchers.retain(|_, sender| sender.receiver_count() > 0);
@@ -248,26 +254,28 @@ impl Store {
         }
     }
 
-    /// Wakes this replica's waiters on match `id` and its director.
+    /// A receiver of every change committed from now on: this replica's
+    /// matches, and what the other replicas tell ([`Event`]). Dropping it
+    /// unsubscribes.
+    pub fn events(&self) -> async_mpsc::UnboundedReceiver<Event> {
+        let (sender, receiver) = async_mpsc::unbounded_channel();
+        lock(&self.inner.listeners).push(sender);
+        receiver
+    }
+
+    /// Tells every subscriber of [`Store::events`], forgetting those gone.
+    fn tell(&self, event: Event) {
+        lock(&self.inner.listeners).retain(|listener| listener.send(event).is_ok());
+    }
+
+    /// Wakes this replica's waiters on match `id` and its listeners.
     fn wake(&self, id: i64, version: i64) {
-        let watchers = self
-            .inner
-            .watchers
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let watchers = lock(&self.inner.watchers);
         if let Some(sender) = watchers.get(&id) {
             sender.send_replace(version);
         }
         drop(watchers);
-        if let Some(director) = self.inner.director.get() {
-            director.match_changed(id);
-        }
-    }
-
-    /// The tournament director of this database: started by `start` on
-    /// first use, the same one ever after (one per database file opened).
-    pub fn director(&self, start: impl FnOnce() -> Tournaments) -> Tournaments {
-        self.inner.director.get_or_init(start).clone()
+        self.tell(Event::Match { id, version });
     }
 }
 
@@ -280,67 +288,21 @@ fn on_remote(store: &Weak<Inner>, remote: Remote) {
     let store = Store { inner };
     match remote {
         Remote::Change(Change::Match { id, version }) => store.wake(id, version),
-        Remote::Change(Change::Tournament(id)) => {
-            if let Some(director) = store.inner.director.get() {
-                director.tournament_changed_here(id);
-            }
-        }
+        Remote::Change(Change::Tournament(id)) => store.tell(Event::Tournament(id)),
         Remote::Reconnected => {
             // Notifications may have been lost: every waiter reads again.
             for sender in lock(&store.inner.watchers).values() {
                 sender.send_modify(|_| {});
             }
-            if let Some(director) = store.inner.director.get() {
-                director.resync();
-            }
+            store.tell(Event::Resync);
         }
     }
 }
 
-impl Store {
-    /// Claims match `id` for playing its built-in bots: `true` when no one
-    /// was, and the caller now must; `false` when a run is under way, which
-    /// is told to look again before it stops ([`Store::end_bots`]).
-    pub fn begin_bots(&self, id: i64) -> bool {
-        let mut runs = lock(&self.inner.bot_runs);
-        match runs.get_mut(&id) {
-            Some(again) => {
-                *again = true;
-                false
-            }
-            None => {
-                runs.insert(id, false);
-                true
-            }
-        }
-    }
-
-    /// The run on match `id` found nothing to do: answers `true` if it
-    /// must look again (someone asked meanwhile), else releases the match
-    /// and answers `false`.
-    pub fn end_bots(&self, id: i64) -> bool {
-        let mut runs = lock(&self.inner.bot_runs);
-        if let Some(again) = runs.get_mut(&id) {
-            if *again {
-                *again = false;
-                return true;
-            }
-        }
-        runs.remove(&id);
-        false
-    }
-
-    /// Releases match `id` whether or not it was asked to look again: a
-    /// run that gives up.
-    pub fn release_bots(&self, id: i64) {
-        lock(&self.inner.bot_runs).remove(&id);
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+/// A lock that a panic elsewhere does not poison: every value these
+/// mutexes guard is whole between two statements.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A counting semaphore for blocking threads: [`Slots::take`] waits while
@@ -366,7 +328,7 @@ impl Slots {
             free = self
                 .returned
                 .wait(free)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                .unwrap_or_else(PoisonError::into_inner);
         }
         *free -= 1;
         Slot(self)
@@ -396,20 +358,10 @@ impl Drop for PendingWrite {
     }
 }
 
-fn unavailable() -> ApiError {
-    ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "unavailable",
-        "Service unavailable",
-        "the database is not available; try again",
-    )
+fn unavailable() -> Error {
+    Error::Unavailable(Unavailable::Down)
 }
 
-fn internal() -> ApiError {
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "internal_error",
-        "Internal server error",
-        "the request failed inside the server; nothing was stored",
-    )
+fn internal() -> Error {
+    Error::Failed
 }

@@ -4,6 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
+use sternhalma::search::{BudgetTooLarge, UnknownBotKind};
 use sternhalma::{IllegalMove, MoveError, ParseError, ParseErrorKind, PositionError, SetupError};
 use utoipa::ToSchema;
 
@@ -138,7 +139,9 @@ pub enum TooManyWaits {
     TooManyWaits(Problem),
 }
 
-/// The error type of every handler.
+/// The error type of every handler: a status and its problem body, with
+/// the headers some statuses carry. Errors of the rules crate and (with
+/// the `store` feature) of the store convert into it, each mapped once.
 #[derive(Clone, Debug)]
 pub struct ApiError {
     status: StatusCode,
@@ -369,34 +372,23 @@ impl From<IllegalMove> for ApiError {
     }
 }
 
+impl From<UnknownBotKind> for ApiError {
+    fn from(e: UnknownBotKind) -> ApiError {
+        ApiError::unprocessable(UnknownBotKind::CODE, e.to_string())
+    }
+}
+
+impl From<BudgetTooLarge> for ApiError {
+    fn from(e: BudgetTooLarge) -> ApiError {
+        ApiError::unprocessable(BudgetTooLarge::CODE, e.to_string())
+    }
+}
+
 impl From<MoveError> for ApiError {
     fn from(e: MoveError) -> ApiError {
         match e {
             MoveError::Malformed(e) => e.into(),
             MoveError::Illegal(e) => e.into(),
-        }
-    }
-}
-
-impl From<rusqlite::Error> for ApiError {
-    fn from(e: rusqlite::Error) -> ApiError {
-        // Not the client's fault: logged, and answered without details.
-        tracing::error!(error = %e, "database error");
-        match e.sqlite_error_code() {
-            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-                ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "unavailable",
-                    "Service unavailable",
-                    "the database is busy; try again",
-                )
-            }
-            _ => ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "storage_error",
-                "Internal server error",
-                "the database failed; nothing was stored",
-            ),
         }
     }
 }
@@ -464,3 +456,6 @@ pub fn path_error(error: actix_web::error::PathError) -> ApiError {
     let _ = error;
     ApiError::not_found("no such resource: ids in paths are whole numbers, e.g. /v1/matches/12")
 }
+
+#[cfg(feature = "store")]
+mod store;

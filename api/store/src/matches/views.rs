@@ -4,7 +4,7 @@
 use sternhalma::{Played, Position};
 
 use crate::bots::BotSpec;
-use crate::dto::{MoveView, PositionView};
+use sternhalma::wire::view::{MoveView, PositionView};
 use crate::matches::dto::{
     MatchResult, MatchStatus, MatchSummary, MatchView, MoveRecord, SeatKind, SeatView,
 };

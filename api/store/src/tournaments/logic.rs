@@ -14,8 +14,8 @@ use crate::sql::Db;
 use sternhalma::Position;
 
 use crate::bots::{self, BotSpec};
-use crate::dto::{MoveView, PositionView};
-use crate::error::ApiError;
+use sternhalma::wire::view::{MoveView, PositionView};
+use crate::error::{Conflict, Error};
 use crate::matches::dto::{Ending, MatchStatus, SeatKind};
 use crate::matches::storage::{MatchStore, MoveRow, SeatPlan, corrupt};
 use crate::matches::tokens::TokenHash;
@@ -55,9 +55,9 @@ pub struct Plan {
     pub schedule: Vec<Vec<usize>>,
 }
 
-fn load(connection: &Db, id: i64) -> Result<TournamentRow, ApiError> {
+fn load(connection: &Db, id: i64) -> Result<TournamentRow, Error> {
     storage::load_tournament(connection, id)?
-        .ok_or_else(|| ApiError::not_found(format!("no tournament {id}")))
+        .ok_or_else(|| Error::NotFound(format!("no tournament {id}")))
 }
 
 /// Stores a tournament with its entrants and schedule; answers its id.
@@ -68,7 +68,7 @@ pub fn create(
     connection: &mut Db,
     plan: &Plan,
     admin_token_hash: &TokenHash,
-) -> Result<i64, ApiError> {
+) -> Result<i64, Error> {
     connection.write(|connection| {
         let now = connection.now()?;
         let id = storage::insert_tournament(
@@ -115,7 +115,7 @@ fn entrant_view(row: &EntrantRow, reveal: bool) -> EntrantView {
     }
 }
 
-fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentView, ApiError> {
+fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentView, Error> {
     let entrants = storage::load_entrants(connection, row.id)?;
     let games = storage::load_games(connection, row.id)?;
     let mut counts = GameCounts {
@@ -156,7 +156,7 @@ fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentView, ApiErr
 ///
 /// # Errors
 /// 404 for an unknown tournament.
-pub fn view(connection: &Db, id: i64) -> Result<TournamentView, ApiError> {
+pub fn view(connection: &Db, id: i64) -> Result<TournamentView, Error> {
     view_of(connection, load(connection, id)?)
 }
 
@@ -169,7 +169,7 @@ pub fn list(
     status: Option<TournamentStatus>,
     limit: u32,
     before: i64,
-) -> Result<TournamentList, ApiError> {
+) -> Result<TournamentList, Error> {
     let ids = storage::list_ids(connection, status, before, limit.saturating_add(1))?;
     let more = ids.len() > limit as usize;
     let mut tournaments = Vec::new();
@@ -210,18 +210,17 @@ pub fn act(
     id: i64,
     token: &TokenHash,
     action: Action,
-) -> Result<Vec<(i64, i64)>, ApiError> {
+) -> Result<Vec<(i64, i64)>, Error> {
     connection.write(|connection| {
         let row = load(connection, id)?;
         if row.admin_token_hash.as_slice() != token.as_slice() {
-            return Err(ApiError::forbidden(
-                "wrong_token",
-                "this token is not the admin token of this tournament",
+            return Err(Error::WrongToken(
+                "this token is not the admin token of this tournament".to_owned(),
             ));
         }
         if row.status.is_over() {
-            return Err(ApiError::conflict(
-                "tournament_closed",
+            return Err(Error::conflict(
+                Conflict::TournamentClosed,
                 format!("tournament {id} is {}", row.status.as_str()),
             ));
         }
@@ -229,16 +228,16 @@ pub fn act(
         let mut abandoned = Vec::new();
         let status = match (action, row.status) {
             (Action::Start, TournamentStatus::Running) => {
-                return Err(ApiError::conflict(
-                    "already_running",
+                return Err(Error::conflict(
+                    Conflict::AlreadyRunning,
                     format!("tournament {id} is running already"),
                 ));
             }
             (Action::Start, _) => TournamentStatus::Running,
             (Action::Pause, TournamentStatus::Running) => TournamentStatus::Paused,
             (Action::Pause, status) => {
-                return Err(ApiError::conflict(
-                    "not_running",
+                return Err(Error::conflict(
+                    Conflict::NotRunning,
                     format!("tournament {id} is {}, not running", status.as_str()),
                 ));
             }
@@ -324,7 +323,7 @@ pub struct Scheduled {
 ///
 /// # Errors
 /// Database failures.
-pub fn start_ready_games(connection: &mut Db, id: i64) -> Result<Scheduled, ApiError> {
+pub fn start_ready_games(connection: &mut Db, id: i64) -> Result<Scheduled, Error> {
     connection.write(|connection| {
         let Some(row) = storage::load_tournament(connection, id)? else {
             return Ok(Scheduled::default());
@@ -410,27 +409,46 @@ pub fn start_ready_games(connection: &mut Db, id: i64) -> Result<Scheduled, ApiE
 ///
 /// # Errors
 /// Database failures.
-pub fn tracked_games(connection: &Db) -> Result<Vec<Tracked>, ApiError> {
+pub fn tracked_games(connection: &Db) -> Result<Vec<Tracked>, Error> {
     let mut all = Vec::new();
     let active = [TournamentStatus::Running, TournamentStatus::Paused];
     for id in storage::ids_with_status(connection, &active)? {
-        let row = load(connection, id)?;
-        let entrants = storage::load_entrants(connection, id)?;
-        for game in storage::load_games(connection, id)? {
-            if let (Some(match_id), Some(MatchStatus::InProgress)) =
-                (game.match_id, game.match_status)
-            {
-                all.push(tracked(
-                    &row,
-                    &entrants,
-                    game.game,
-                    &game.entrants,
-                    match_id,
-                ));
-            }
+        all.extend(tracked_games_of(connection, id)?);
+    }
+    Ok(all)
+}
+
+/// The games under way of tournament `id`.
+///
+/// # Errors
+/// 404 for an unknown tournament; database failures.
+pub fn tracked_games_of(connection: &Db, id: i64) -> Result<Vec<Tracked>, Error> {
+    let row = load(connection, id)?;
+    let entrants = storage::load_entrants(connection, id)?;
+    let mut all = Vec::new();
+    for game in storage::load_games(connection, id)? {
+        if let (Some(match_id), Some(MatchStatus::InProgress)) = (game.match_id, game.match_status)
+        {
+            all.push(tracked(
+                &row,
+                &entrants,
+                game.game,
+                &game.entrants,
+                match_id,
+            ));
         }
     }
     Ok(all)
+}
+
+/// Tournament `id`'s status and version (what the director compares
+/// with what it last told), without the rest of its view.
+///
+/// # Errors
+/// 404 for an unknown tournament; database failures.
+pub fn status_and_version(connection: &Db, id: i64) -> Result<(TournamentStatus, i64), Error> {
+    let row = load(connection, id)?;
+    Ok((row.status, row.version))
 }
 
 /// The tournament game match `match_id` plays, whatever its status, if it
@@ -438,7 +456,7 @@ pub fn tracked_games(connection: &Db) -> Result<Vec<Tracked>, ApiError> {
 ///
 /// # Errors
 /// Database failures.
-pub fn tracked_game_of_match(connection: &Db, match_id: i64) -> Result<Option<Tracked>, ApiError> {
+pub fn tracked_game_of_match(connection: &Db, match_id: i64) -> Result<Option<Tracked>, Error> {
     let Some((id, number)) = storage::game_of_match(connection, match_id)? else {
         return Ok(None);
     };
@@ -462,7 +480,7 @@ pub fn tracked_game_of_match(connection: &Db, match_id: i64) -> Result<Option<Tr
 ///
 /// # Errors
 /// Database failures.
-pub fn running(connection: &Db) -> Result<Vec<i64>, ApiError> {
+pub fn running(connection: &Db) -> Result<Vec<i64>, Error> {
     storage::ids_with_status(connection, &[TournamentStatus::Running])
 }
 
@@ -487,7 +505,7 @@ pub struct GameProgress {
 ///
 /// # Errors
 /// 404 for an unknown match; database failures.
-pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GameProgress, ApiError> {
+pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GameProgress, Error> {
     let row = game::load_match(connection, tracked.match_id)?;
     let moves = connection.load_moves_from(tracked.match_id, since)?;
     let open_to_move = if row.status == MatchStatus::InProgress {
@@ -521,7 +539,7 @@ pub fn timeout_position(
     match_id: i64,
     version: i64,
     seat: usize,
-) -> Result<Option<(Position, u32)>, ApiError> {
+) -> Result<Option<(Position, u32)>, Error> {
     let row = game::load_match(connection, match_id)?;
     if row.version != version || row.status != MatchStatus::InProgress {
         return Ok(None);
@@ -570,7 +588,7 @@ pub fn record_timeout(
     seat: usize,
     mv: sternhalma::Move,
     max_timeouts: u32,
-) -> Result<Option<TimeoutRecord>, ApiError> {
+) -> Result<Option<TimeoutRecord>, Error> {
     connection.write(|connection| {
         let row = game::load_match(connection, match_id)?;
         if row.version != version || row.status != MatchStatus::InProgress {
@@ -582,7 +600,7 @@ pub fn record_timeout(
         }
         if !position.is_legal(mv) {
             // The greedy bot plays only legal moves; never store another.
-            return Err(ApiError::internal(format!(
+            return Err(Error::Internal(format!(
                 "the timeout move {mv} of match {match_id} is illegal"
             )));
         }
@@ -608,7 +626,7 @@ pub fn record_timeout(
     })
 }
 
-fn per_seat_timeouts(connection: &Db, match_id: i64, seats: usize) -> Result<Vec<u32>, ApiError> {
+fn per_seat_timeouts(connection: &Db, match_id: i64, seats: usize) -> Result<Vec<u32>, Error> {
     let mut counts = vec![0; seats];
     for (seat, n) in storage::timeouts(connection, match_id)? {
         if let Some(slot) = counts.get_mut(seat) {
@@ -625,7 +643,7 @@ fn game_result(
     seats_entrants: &[usize],
     entrants: &[EntrantRow],
     forfeited: &[bool],
-) -> Result<Option<(GameResult, Vec<f64>)>, ApiError> {
+) -> Result<Option<(GameResult, Vec<f64>)>, Error> {
     let row = game::load_match(connection, match_id)?;
     let seats = connection.load_seats(match_id)?;
     let position = game::parse_position(&row.position)?;
@@ -697,7 +715,7 @@ fn game_result(
 ///
 /// # Errors
 /// 404 for an unknown tournament; database failures.
-pub fn games(connection: &Db, id: i64) -> Result<TournamentGames, ApiError> {
+pub fn games(connection: &Db, id: i64) -> Result<TournamentGames, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let mut games = Vec::new();
@@ -716,7 +734,7 @@ fn tournament_game(
     row: &TournamentRow,
     entrants: &[EntrantRow],
     game: &GameRow,
-) -> Result<(TournamentGame, Option<Vec<f64>>), ApiError> {
+) -> Result<(TournamentGame, Option<Vec<f64>>), Error> {
     let status = game_status(game);
     let timeouts = match game.match_id {
         Some(match_id) => per_seat_timeouts(connection, match_id, game.entrants.len())?,
@@ -760,13 +778,13 @@ fn tournament_game(
 ///
 /// # Errors
 /// 404 for an unknown tournament; database failures.
-pub fn one_game(connection: &Db, id: i64, game: usize) -> Result<TournamentGame, ApiError> {
+pub fn one_game(connection: &Db, id: i64, game: usize) -> Result<TournamentGame, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let games = storage::load_games(connection, id)?;
     let game = games
         .get(game)
-        .ok_or_else(|| ApiError::not_found(format!("tournament {id} has no game {game}")))?;
+        .ok_or_else(|| Error::NotFound(format!("tournament {id} has no game {game}")))?;
     Ok(tournament_game(connection, &row, &entrants, game)?.0)
 }
 
@@ -774,7 +792,7 @@ pub fn one_game(connection: &Db, id: i64, game: usize) -> Result<TournamentGame,
 ///
 /// # Errors
 /// 404 for an unknown tournament; database failures.
-pub fn standings(connection: &Db, id: i64) -> Result<Standings, ApiError> {
+pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let mut finished = Vec::new();
@@ -813,16 +831,15 @@ fn entrant_by_token(
     entrants: &[EntrantRow],
     id: i64,
     token: &TokenHash,
-) -> Result<EntrantRow, ApiError> {
+) -> Result<EntrantRow, Error> {
     entrants
         .iter()
         .find(|e| e.token_hash.as_deref() == Some(token.as_slice()))
         .cloned()
         .ok_or_else(|| {
-            ApiError::forbidden(
-                "wrong_token",
-                format!("this token is not the token of any open entrant of tournament {id}"),
-            )
+            Error::WrongToken(format!(
+                "this token is not the token of any open entrant of tournament {id}"
+            ))
         })
 }
 
@@ -834,7 +851,7 @@ fn entrant_by_token(
 ///
 /// # Errors
 /// 404 unknown tournament, 403 `wrong_token`; database failures.
-pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<EntrantTurns, ApiError> {
+pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<EntrantTurns, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let entrant = entrant_by_token(&entrants, id, token)?;

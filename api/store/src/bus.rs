@@ -154,7 +154,7 @@ fn notify_loop(mut db: Db, url: &str, replica: u64, inbox: &mpsc::Receiver<Chang
             ) {
                 Ok(_) => break,
                 Err(error) if attempt == 1 => {
-                    tracing::warn!(error = %error.problem().detail, ?change, "a change could not be told to the other replicas");
+                    tracing::warn!(error = %error, ?change, "a change could not be told to the other replicas");
                 }
                 Err(_) => {}
             }

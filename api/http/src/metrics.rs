@@ -39,7 +39,6 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::clients::ClientLimits;
 use crate::error::ApiError;
 use crate::heavy::HeavyPool;
-use crate::store::Store;
 
 /// The endpoint label of every request that matched no route.
 pub const UNMATCHED: &str = "UNMATCHED";
@@ -148,7 +147,12 @@ impl Metrics {
     }
 
     /// The text exposition of every metric, the gauges read now.
-    fn render(&self, store: &Store, heavy: &HeavyPool, limits: &ClientLimits) -> String {
+    fn render(
+        &self,
+        writer: Option<&WriterQueue>,
+        heavy: &HeavyPool,
+        limits: &ClientLimits,
+    ) -> String {
         let gauges = &self.gauges;
         let as_gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         gauges.heavy_outstanding.set(as_gauge(heavy.outstanding()));
@@ -159,7 +163,9 @@ impl Metrics {
         gauges
             .heavy_background
             .set(as_gauge(heavy.background_outstanding()));
-        gauges.writer_pending.set(as_gauge(store.pending_writes()));
+        gauges
+            .writer_pending
+            .set(as_gauge(writer.map_or(0, |queue| (queue.0)())));
         gauges
             .long_polls_open
             .set(as_gauge(limits.long_polls().open()));
@@ -183,6 +189,19 @@ impl Metrics {
             .encode(&self.registry.gather(), &mut text)
             .expect("metrics encode as text");
         String::from_utf8(text).expect("the text format is UTF-8")
+    }
+}
+
+/// The depth of the database writer's queue, as the server that has a
+/// database reads it (`sternhalma_writer_pending`; 0 without one): given
+/// to the app as data, so this crate needs no database.
+#[derive(Clone)]
+pub struct WriterQueue(Arc<dyn Fn() -> usize + Send + Sync>);
+
+impl WriterQueue {
+    /// The gauge read by calling `depth` at each scrape.
+    pub fn new(depth: impl Fn() -> usize + Send + Sync + 'static) -> WriterQueue {
+        WriterQueue(Arc::new(depth))
     }
 }
 
@@ -210,11 +229,11 @@ pub fn configure(config: &mut ServiceConfig) {
 #[get("/metrics")]
 pub async fn metrics(
     metrics: web::Data<Metrics>,
-    store: web::Data<Store>,
+    writer: Option<web::Data<WriterQueue>>,
     heavy: web::Data<HeavyPool>,
     limits: web::Data<ClientLimits>,
 ) -> Result<HttpResponse, ApiError> {
-    let text = metrics.render(&store, &heavy, &limits);
+    let text = metrics.render(writer.as_ref().map(|queue| queue.as_ref()), &heavy, &limits);
     Ok(HttpResponse::Ok()
         .insert_header((
             header::CONTENT_TYPE,

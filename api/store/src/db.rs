@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::sql::{Database, Db, params};
 
 /// The schema, one migration per version, applied in order, each in its own
@@ -220,7 +220,7 @@ pub fn open(database: &Database) -> Result<(Db, usize), String> {
 /// As [`open`]; also when `version` is beyond the known migrations.
 pub fn open_with_version(database: &Database, version: usize) -> Result<(Db, usize), String> {
     let mut db = connect(database)?;
-    let version = migrate(&mut db, version).map_err(|e| e.problem().detail.clone())?;
+    let version = migrate(&mut db, version).map_err(|e| e.to_string())?;
     Ok((db, version))
 }
 
@@ -277,7 +277,7 @@ pub fn scratch(name: &str) -> Result<Database, String> {
                 format!("DROP DATABASE IF EXISTS {name}"),
                 format!("CREATE DATABASE {name}"),
             ] {
-                admin.batch(&sql).map_err(|e| e.problem().detail.clone())?;
+                admin.batch(&sql).map_err(|e| e.to_string())?;
             }
             Ok(Database::Postgres(format!("{base}/{name}")))
         }
@@ -300,14 +300,14 @@ fn connect_sqlite(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
     Ok(connection)
 }
 
-fn migrate(db: &mut Db, target: usize) -> Result<usize, ApiError> {
+fn migrate(db: &mut Db, target: usize) -> Result<usize, Error> {
     let migrations = if db.is_postgres() {
         POSTGRES_MIGRATIONS
     } else {
         MIGRATIONS
     };
     if target > migrations.len() {
-        return Err(ApiError::internal(format!(
+        return Err(Error::Internal(format!(
             "schema version {target} does not exist (the latest is {})",
             migrations.len()
         )));
@@ -324,7 +324,7 @@ fn migrate(db: &mut Db, target: usize) -> Result<usize, ApiError> {
     }
 }
 
-fn migrate_locked(db: &mut Db, migrations: &[&str], target: usize) -> Result<usize, ApiError> {
+fn migrate_locked(db: &mut Db, migrations: &[&str], target: usize) -> Result<usize, Error> {
     db.batch(if db.is_postgres() {
         "CREATE TABLE IF NOT EXISTS schema_migrations (
             version BIGINT PRIMARY KEY,
@@ -346,7 +346,7 @@ fn migrate_locked(db: &mut Db, migrations: &[&str], target: usize) -> Result<usi
     let applied = usize::try_from(applied).unwrap_or(0);
     if applied > migrations.len() {
         // Written by a newer release: refuse rather than misread it.
-        return Err(ApiError::internal(format!(
+        return Err(Error::Internal(format!(
             "the database has schema version {applied}, newer than this program's {}; upgrade the program",
             migrations.len()
         )));

@@ -1,25 +1,26 @@
-//! Wire types: what requests carry and responses answer. They convert to and
-//! from the rules crate's types and hold no rules of their own: positions,
-//! rules and moves are read by `sternhalma::wire`, and the closed sets of
-//! names (presets, options, move kinds, outcome statuses, bot kinds) are the
-//! crate's own enums, with their schemas.
+//! The views every surface answers with: a position in both forms with its
+//! outcome, a rules value with every option, a move with its witness path,
+//! what a move did; and the inputs requests carry (rules, a position, a
+//! move), held as JSON and read by [`crate::wire`]. Behind the `utoipa`
+//! feature: each is also a schema of the OpenAPI document.
+//!
+//! They hold no rules of their own; the HTTP service's stateless routes and
+//! its stored matches and tournaments answer with the same ones.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sternhalma::wire::{self, PositionJson};
-use sternhalma::{
+use utoipa::ToSchema;
+
+use crate::wire::{self, PositionJson};
+use crate::{
     AntiSpoiling, Cell, DrawReason, Finish, Finisher, Move, MoveKind, MoveText, OutcomeStatus,
     Position, Resting, Rules, UnusedTriangles,
 };
-use utoipa::ToSchema;
-
-use crate::error::ApiError;
-
-pub use sternhalma::wire::schema::{HoleId, PlayerIndex, PlyCount};
+use crate::{IllegalMove, ParseError, PositionError};
 
 // ---- Inputs ------------------------------------------------------------------
-// Held as JSON and read by `sternhalma::wire`, which names the offending
-// field in its errors; the schemas come from `sternhalma::wire::schema`.
+// Held as JSON and read by `crate::wire`, which names the offending
+// field in its errors; the schemas come from `crate::wire::schema`.
 
 /// Rules as a request gives them: text, or a preset with overrides.
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
@@ -28,8 +29,11 @@ pub struct RulesInput(pub Value);
 
 impl RulesInput {
     /// The rules this stands for.
-    pub fn resolve(&self) -> Result<Rules, ApiError> {
-        Ok(wire::rules(&self.0)?)
+    ///
+    /// # Errors
+    /// The rules are malformed or name no preset or option.
+    pub fn resolve(&self) -> Result<Rules, ParseError> {
+        wire::rules(&self.0)
     }
 }
 
@@ -40,8 +44,11 @@ pub struct PositionInput(pub Value);
 
 impl PositionInput {
     /// Parses and validates the position.
-    pub fn resolve(&self) -> Result<Position, ApiError> {
-        Ok(wire::position(&self.0)?)
+    ///
+    /// # Errors
+    /// The position is malformed or invalid.
+    pub fn resolve(&self) -> Result<Position, PositionError> {
+        wire::position(&self.0)
     }
 }
 
@@ -52,8 +59,11 @@ pub struct MoveInput(pub Value);
 
 impl MoveInput {
     /// The move text this stands for.
-    pub fn text(&self) -> Result<MoveText, ApiError> {
-        Ok(wire::move_text(&self.0)?)
+    ///
+    /// # Errors
+    /// The move is malformed.
+    pub fn text(&self) -> Result<MoveText, ParseError> {
+        wire::move_text(&self.0)
     }
 }
 
@@ -95,15 +105,6 @@ impl From<&Rules> for RulesView {
 
 // ---- Positions ---------------------------------------------------------------
 
-/// A request about one position.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"position": "star4 classic south:111-120/north:0-9 0 0 -"}))]
-pub struct PositionRequest {
-    /// The position, as a string or as JSON.
-    pub position: PositionInput,
-}
-
 /// A position in both forms, with what a client needs next.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct PositionView {
@@ -137,16 +138,15 @@ impl From<&Position> for PositionView {
     }
 }
 
-/// The hole with this id on the position's board, or a 422 saying it is off
-/// the board.
-pub fn hole(position: &Position, id: usize) -> Result<Cell, ApiError> {
+/// The hole with this id on the position's board.
+///
+/// # Errors
+/// [`IllegalMove::OffBoard`] when the board has no such hole.
+pub fn hole(position: &Position, id: usize) -> Result<Cell, IllegalMove> {
     let geometry = position.geometry();
-    geometry.cell(id).ok_or_else(|| {
-        sternhalma::IllegalMove::OffBoard {
-            hole: id,
-            holes: geometry.len(),
-        }
-        .into()
+    geometry.cell(id).ok_or(IllegalMove::OffBoard {
+        hole: id,
+        holes: geometry.len(),
     })
 }
 
@@ -178,8 +178,8 @@ impl MoveView {
     }
 }
 
-impl From<&sternhalma::Played> for MoveView {
-    fn from(played: &sternhalma::Played) -> MoveView {
+impl From<&crate::Played> for MoveView {
+    fn from(played: &crate::Played) -> MoveView {
         MoveView {
             text: played.mv.to_string(),
             kind: played.mv.kind(),
@@ -188,121 +188,6 @@ impl From<&sternhalma::Played> for MoveView {
             path: played.path.iter().map(|c| c.id()).collect(),
         }
     }
-}
-
-/// Legal moves of a position as a JSON array of [`MoveView`]s, written
-/// straight into bytes ([`MoveViews::write_json`]) instead of built first:
-/// each move's text, kind, ends and witness path ([`Position::witnesses`]:
-/// one search per start hole, no allocation per move). The same JSON as
-/// `serde_json` writes for the `MoveView`s of the moves (a test compares
-/// them).
-pub struct MoveViews<'a> {
-    /// The position the moves are legal in.
-    pub position: &'a Position,
-    /// The moves, best sorted by start hole (as `legal_moves` gives them).
-    pub moves: &'a [Move],
-}
-
-impl MoveViews<'_> {
-    /// About how many bytes [`MoveViews::write_json`] writes: enough for
-    /// paths of a few hops.
-    pub fn size_hint(&self) -> usize {
-        2 + 96 * self.moves.len()
-    }
-
-    /// Appends the JSON array to `out`. Every string in it is a move text
-    /// (`"115-104"`, `"pass"`) or a kind name, which never need escaping.
-    pub fn write_json(&self, out: &mut Vec<u8>) {
-        let mut witnesses = self.position.witnesses();
-        out.push(b'[');
-        // Each move is written into `view`, then copied out whole: small
-        // writes of known sizes into an array compile to plain stores.
-        let mut view = MoveBytes::default();
-        for (index, &mv) in self.moves.iter().enumerate() {
-            view.len = 0;
-            if index > 0 {
-                view.put(b",");
-            }
-            // `MoveView::text`: the core's move text (by its ends, or `pass`).
-            view.put(br#"{"text":""#);
-            view.put(mv.short_text().as_bytes());
-            view.put(br#"","kind":""#);
-            view.put(mv.kind().name().as_bytes());
-            view.put(br#"","from":"#);
-            view.optional_id(mv.from());
-            view.put(br#","to":"#);
-            view.optional_id(mv.to());
-            view.put(br#","path":["#);
-            for (step, cell) in witnesses.path(mv).iter().enumerate() {
-                if step > 0 {
-                    view.put(b",");
-                }
-                view.id(cell.id());
-            }
-            view.put(b"]}");
-            out.extend_from_slice(view.bytes());
-        }
-        out.push(b']');
-    }
-}
-
-/// One move's JSON being written: room for the longest (a path through
-/// every hole of the largest board, ids of three digits).
-struct MoveBytes {
-    bytes: [u8; 1024],
-    len: usize,
-}
-
-impl Default for MoveBytes {
-    fn default() -> MoveBytes {
-        MoveBytes {
-            bytes: [0; 1024],
-            len: 0,
-        }
-    }
-}
-
-impl MoveBytes {
-    #[inline]
-    fn put(&mut self, text: &[u8]) {
-        self.bytes[self.len..self.len + text.len()].copy_from_slice(text);
-        self.len += text.len();
-    }
-
-    /// A hole id in decimal (hole ids have at most three digits).
-    #[inline]
-    fn id(&mut self, id: usize) {
-        let digit = |n: usize| b'0' + (n % 10) as u8;
-        match id {
-            0..=9 => self.put(&[digit(id)]),
-            10..=99 => self.put(&[digit(id / 10), digit(id)]),
-            100..=999 => self.put(&[digit(id / 100), digit(id / 10), digit(id)]),
-            _ => self.put(id.to_string().as_bytes()),
-        }
-    }
-
-    #[inline]
-    fn optional_id(&mut self, cell: Option<Cell>) {
-        match cell {
-            Some(cell) => self.id(cell.id()),
-            None => self.put(b"null"),
-        }
-    }
-
-    fn bytes(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
-}
-
-/// A 200 answer with `body`, JSON already written, as its body
-/// (`application/json`, as `web::Json` answers).
-pub fn json_answer(body: Vec<u8>) -> actix_web::HttpResponse {
-    actix_web::HttpResponse::Ok()
-        .insert_header((
-            actix_web::http::header::CONTENT_TYPE,
-            actix_web::http::header::HeaderValue::from_static("application/json"),
-        ))
-        .body(body)
 }
 
 /// The other peg of a swap.
@@ -329,8 +214,8 @@ pub struct Played {
     pub swapped: Option<Swapped>,
 }
 
-impl From<&sternhalma::Played> for Played {
-    fn from(played: &sternhalma::Played) -> Played {
+impl From<&crate::Played> for Played {
+    fn from(played: &crate::Played) -> Played {
         Played {
             mv: played.into(),
             player: played.player,
@@ -389,11 +274,11 @@ impl From<&Position> for OutcomeView {
             finished: position.finishers(),
         };
         match outcome {
-            sternhalma::Outcome::InProgress => {}
-            sternhalma::Outcome::Won { winner } => view.winner = Some(winner),
-            sternhalma::Outcome::Tie { winners } => view.winners = Some(winners),
-            sternhalma::Outcome::Ranking { ranks } => view.ranks = Some(ranks),
-            sternhalma::Outcome::Draw { reason } => view.reason = Some(reason),
+            crate::Outcome::InProgress => {}
+            crate::Outcome::Won { winner } => view.winner = Some(winner),
+            crate::Outcome::Tie { winners } => view.winners = Some(winners),
+            crate::Outcome::Ranking { ranks } => view.ranks = Some(ranks),
+            crate::Outcome::Draw { reason } => view.reason = Some(reason),
         }
         view
     }

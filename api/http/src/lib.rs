@@ -1,0 +1,133 @@
+//! Sternhalma's stateless HTTP surface: every request carries the rules and
+//! the position, and every answer carries what the client needs next. The
+//! routes over the rules crate (catalogue, positions, play, render, bots,
+//! solitaire), problem details ([`error`]), the per-client limits
+//! ([`clients`]), `/metrics`, the access log and the heavy-work pool. No
+//! database: the server (`sternhalma-api`) adds the stored matches and
+//! tournaments beside these routes, and [`app`] serves these alone.
+//!
+//! All rules live in the `sternhalma` crate; this crate converts, calls it,
+//! and converts back.
+
+pub mod access_log;
+pub mod clients;
+pub mod dto;
+pub mod error;
+pub mod heavy;
+pub mod jobs;
+pub mod limits;
+pub mod metrics;
+pub mod routes;
+
+use std::sync::OnceLock;
+
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::{App, web};
+use utoipa_actix_web::AppExt;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+pub use crate::clients::{ClientLimits, RateLimit};
+pub use crate::error::ApiError;
+pub use crate::heavy::HeavyPool;
+use crate::jobs::SolveJobs;
+pub use crate::metrics::{Metrics, WriterQueue};
+
+/// What the workers of one server share for heavy work: the pool and the
+/// solve jobs that run on it. Clones share both.
+#[derive(Clone)]
+pub struct Heavy {
+    pool: HeavyPool,
+    jobs: SolveJobs,
+}
+
+impl Heavy {
+    /// Heavy work on `pool`, with an empty table of solve jobs.
+    pub fn new(pool: HeavyPool) -> Heavy {
+        Heavy {
+            pool,
+            jobs: SolveJobs::new(),
+        }
+    }
+
+    /// The process's default: a pool of one worker per core and a queue of
+    /// four tasks per worker, created on first use and shared by every app
+    /// that asks for it.
+    pub fn process_default() -> Heavy {
+        static DEFAULT: OnceLock<Heavy> = OnceLock::new();
+        DEFAULT
+            .get_or_init(|| Heavy::new(HeavyPool::with_defaults()))
+            .clone()
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &HeavyPool {
+        &self.pool
+    }
+
+    /// The table of solve jobs.
+    pub fn jobs(&self) -> &SolveJobs {
+        &self.jobs
+    }
+}
+
+/// Registers every stateless route and `/metrics`. Their handlers take as
+/// app data a [`HeavyPool`], the [`SolveJobs`], the [`ClientLimits`] and
+/// the [`Metrics`] (and, for `/metrics`, a [`WriterQueue`] when there is a
+/// database); [`data`] gives the first two.
+pub fn configure(config: &mut ServiceConfig) {
+    routes::catalogue::configure(config);
+    routes::positions::configure(config);
+    routes::play::configure(config);
+    routes::render::configure(config);
+    routes::bots::configure(config);
+    routes::solitaire::configure(config);
+    routes::solitaire_jobs::configure(config);
+}
+
+/// The app data of the heavy routes: `heavy`'s pool and its jobs.
+pub fn data(app_config: &mut web::ServiceConfig, heavy: &Heavy) {
+    app_config
+        .app_data(web::Data::new(heavy.pool.clone()))
+        .app_data(web::Data::new(heavy.jobs.clone()));
+}
+
+/// How bodies, queries and paths that do not fit are answered: problem
+/// details (400, 404, 413, 415, 422), as every route documents.
+pub fn extractor_errors(app_config: &mut web::ServiceConfig) {
+    app_config
+        .app_data(
+            web::JsonConfig::default()
+                .limit(limits::MAX_BODY_BYTES)
+                .error_handler(|e, _| error::json_error(e).into()),
+        )
+        .app_data(web::QueryConfig::default().error_handler(|e, _| error::query_error(e).into()))
+        .app_data(web::PathConfig::default().error_handler(|e, _| error::path_error(e).into()));
+}
+
+/// The stateless routes alone, with no database, no per-client limit and a
+/// registry of their own behind `/metrics`; heavy work on `heavy`. What a
+/// bot author's test or an embedding program serves; the `sternhalma`
+/// server serves these routes beside its stored ones.
+pub fn app(
+    heavy: Heavy,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let metrics = Metrics::new();
+    let (app, _) = App::new()
+        .wrap(metrics.middleware())
+        .into_utoipa_app()
+        .configure(configure)
+        .configure(metrics::configure)
+        .split_for_parts();
+    app.configure(extractor_errors)
+        .configure(|config| data(config, &heavy))
+        .app_data(web::Data::new(ClientLimits::off()))
+        .app_data(web::Data::new(metrics))
+}

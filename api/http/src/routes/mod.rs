@@ -1,0 +1,9 @@
+//! The stateless routes, one module per resource.
+
+pub mod bots;
+pub mod catalogue;
+pub mod play;
+pub mod positions;
+pub mod render;
+pub mod solitaire;
+pub mod solitaire_jobs;
