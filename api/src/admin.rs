@@ -11,8 +11,8 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use sha2::{Digest, Sha256};
 
-use crate::error::ApiError;
-use crate::matches::tokens::bearer_text;
+use crate::tokens::bearer_text;
+use sternhalma_http::error::ApiError;
 
 /// The admin key of a server, as its hash.
 #[derive(Clone)]

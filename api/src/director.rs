@@ -1,9 +1,10 @@
-//! The tournament director: one background task per database that runs
+//! The tournament director: one background task per server that runs
 //! every tournament.
 //!
-//! It is told of every committed change of a match ([`Store::publish`]
-//! calls [`Tournaments::match_changed`]) and of every change of a
-//! tournament's status ([`Tournaments::tournament_changed`]). For a
+//! It hears of every committed change of a match by subscribing to the
+//! store's events ([`Store::events`]), and of every change of a
+//! tournament's status from the routes that make it
+//! ([`Tournaments::tournament_changed`]). For a
 //! tournament game it then reads the new moves and sends them as events,
 //! notices the end of the game, and starts the next games whose entrants
 //! are free ([`logic::start_ready_games`]); the built-in bots of every game
@@ -21,7 +22,7 @@
 //! then (it could not move while the server was down).
 //!
 //! **Several replicas** (PostgreSQL). Every replica runs a director, told
-//! of the other replicas' commits through the [`crate::bus::Bus`], so each
+//! of the other replicas' commits through the [`sternhalma_store::bus::Bus`], so each
 //! one's long-polls and event streams see every game. Starting games is a
 //! write that locks the tournament's row: the replicas take turns, and a
 //! game starts once (the others then find it started and follow it). Every
@@ -41,14 +42,14 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::bus::{Bus, Change};
-use crate::error::ApiError;
-use crate::heavy::HeavyPool;
-use crate::matches::dto::MatchStatus;
-use crate::matches::runner::BotRunner;
-use crate::store::Store;
-use crate::tournaments::dto::{EventSeat, TournamentEvent};
-use crate::tournaments::logic::{self, Tracked};
+use crate::runner::BotRunner;
+use sternhalma_http::error::ApiError;
+use sternhalma_http::heavy::HeavyPool;
+use sternhalma_store::bus::{Bus, Change};
+use sternhalma_store::matches::dto::MatchStatus;
+use sternhalma_store::store::{Event, Store};
+use sternhalma_store::tournaments::dto::{EventSeat, TournamentEvent};
+use sternhalma_store::tournaments::logic::{self, Tracked};
 
 /// Events kept for a slow SSE reader before it is told it lagged.
 const EVENT_BUFFER: usize = 1024;
@@ -80,62 +81,74 @@ pub struct Tournaments {
 }
 
 impl Tournaments {
-    /// The director of `store`'s database, started on first use (on a
-    /// thread of its own, with its own runtime), its bots searching on
-    /// `pool`.
-    pub fn of(store: &Store, pool: &HeavyPool) -> Tournaments {
-        store.director(|| {
-            let (messages, inbox) = mpsc::unbounded_channel();
-            let hub = Arc::new(Hub::default());
-            let director = Director {
-                store: store.clone(),
-                pool: pool.clone(),
-                hub: hub.clone(),
-                inbox,
-                messages: messages.clone(),
-                games: HashMap::new(),
-                done: HashSet::new(),
-                plain: HashSet::new(),
-                told_versions: HashMap::new(),
-                next_sweep: Instant::now() + STALL / 2,
-            };
-            let bus = store.bus();
-            std::thread::Builder::new()
-                .name("sternhalma-tournaments".to_owned())
-                .spawn(move || actix_web::rt::System::new().block_on(director.run()))
-                .expect("a thread for the tournament director");
-            Tournaments { messages, hub, bus }
-        })
-    }
-
-    /// Match `id` changed (a move, a resignation, an end).
-    pub fn match_changed(&self, id: i64) {
-        let _ = self.messages.send(Message::Match(id));
+    /// Starts the director of `store`'s tournaments on a thread of its
+    /// own (with its own runtime), its timeouts searching on `pool` and its
+    /// games' bots played by `runner`. Once per server: two directors of
+    /// one store would each play every deadline.
+    pub fn start(store: &Store, pool: &HeavyPool, runner: &BotRunner) -> Tournaments {
+        let (messages, inbox) = mpsc::unbounded_channel();
+        let hub = Arc::new(Hub::default());
+        // Subscribed now, before anything is played: no change is missed.
+        let events = store.events();
+        let director = Director {
+            store: store.clone(),
+            pool: pool.clone(),
+            runner: runner.clone(),
+            hub: hub.clone(),
+            inbox,
+            messages: messages.clone(),
+            games: HashMap::new(),
+            done: HashSet::new(),
+            plain: HashSet::new(),
+            told_versions: HashMap::new(),
+            next_sweep: Instant::now() + STALL / 2,
+        };
+        let forward = messages.clone();
+        std::thread::Builder::new()
+            .name("sternhalma-tournaments".to_owned())
+            .spawn(move || {
+                actix_web::rt::System::new().block_on(async move {
+                    actix_web::rt::spawn(forward_events(events, forward));
+                    director.run().await;
+                });
+            })
+            .expect("a thread for the tournament director");
+        Tournaments {
+            messages,
+            hub,
+            bus: store.bus(),
+        }
     }
 
     /// Tournament `id` was created or its status changed (here: the other
     /// replicas are told too).
     pub fn tournament_changed(&self, id: i64) {
-        self.tournament_changed_here(id);
+        let _ = self.messages.send(Message::Tournament(id));
         if let Some(bus) = &self.bus {
             bus.announce(Change::Tournament(id));
         }
     }
 
-    /// Tournament `id` changed, as another replica told it.
-    pub fn tournament_changed_here(&self, id: i64) {
-        let _ = self.messages.send(Message::Tournament(id));
-    }
-
-    /// Reads every running tournament and followed game again (after
-    /// notifications from other replicas may have been lost).
-    pub fn resync(&self) {
-        let _ = self.messages.send(Message::Resync);
-    }
-
     /// What requests wait on.
     pub fn hub(&self) -> &Hub {
         &self.hub
+    }
+}
+
+/// The store's events, as the director's messages.
+async fn forward_events(
+    mut events: mpsc::UnboundedReceiver<Event>,
+    messages: mpsc::UnboundedSender<Message>,
+) {
+    while let Some(event) = events.recv().await {
+        let message = match event {
+            Event::Match { id, .. } => Message::Match(id),
+            Event::Tournament(id) => Message::Tournament(id),
+            Event::Resync => Message::Resync,
+        };
+        if messages.send(message).is_err() {
+            return;
+        }
     }
 }
 
@@ -250,6 +263,7 @@ impl Game {
 struct Director {
     store: Store,
     pool: HeavyPool,
+    runner: BotRunner,
     hub: Arc<Hub>,
     inbox: mpsc::UnboundedReceiver<Message>,
     messages: mpsc::UnboundedSender<Message>,
@@ -265,7 +279,7 @@ struct Director {
 
 impl Director {
     async fn run(mut self) {
-        let runner = BotRunner::new(self.store.clone(), self.pool.clone());
+        let runner = self.runner.clone();
         if let Err(error) = self.resume(&runner).await {
             tracing::warn!(error = %error.problem().detail, "cannot resume the tournaments");
         }

@@ -1,29 +1,16 @@
-//! Sternhalma's HTTP API: every rules request carries the rules and the
-//! position, and every answer carries what the client needs next; stored
-//! matches (`/v1/matches`) keep games between requests in SQLite or PostgreSQL. All rules
-//! live in the `sternhalma` crate; this crate converts, calls it, and
-//! converts back.
+//! The Sternhalma server: the stateless HTTP surface (`sternhalma-http`)
+//! and the stored matches and tournaments (`sternhalma-store`) wired into
+//! one app, with what runs beside the requests ([`Background`]: the bot
+//! runner and the tournament director), the token-guarded routes, the web
+//! pages and the `sternhalma` command. `docs/architecture.md` draws the
+//! crates and what each may import.
 
-pub mod access_log;
 pub mod admin;
-pub mod bots;
-pub mod bus;
-pub mod clients;
-pub mod db;
-pub mod dto;
-pub mod error;
-pub mod heavy;
-pub mod jobs;
-pub mod limits;
-pub mod matches;
-pub mod metrics;
+pub mod director;
 pub mod pages;
 pub mod routes;
-pub mod sql;
-pub mod store;
-pub mod tournaments;
-
-use std::sync::OnceLock;
+pub mod runner;
+pub mod tokens;
 
 use actix_cors::Cors;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -35,12 +22,11 @@ use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 pub use crate::admin::AdminKey;
-pub use crate::clients::{ClientLimits, RateLimit};
-use crate::error::ApiError;
-pub use crate::heavy::HeavyPool;
-use crate::jobs::SolveJobs;
-pub use crate::metrics::Metrics;
-pub use crate::store::Store;
+use crate::director::Tournaments;
+use crate::runner::BotRunner;
+use sternhalma_http::error::ApiError;
+pub use sternhalma_http::{ClientLimits, Heavy, HeavyPool, Metrics, RateLimit, WriterQueue};
+pub use sternhalma_store::Store;
 
 /// Who may call the API from a browser page of another origin. Programs
 /// (scripts, notebooks, bots) are not browsers and may call whatever the
@@ -95,8 +81,7 @@ impl Default for ServerConfig {
 }
 
 impl ServerConfig {
-    /// `cors`, no per-client limit, no admin key, a fresh registry: what
-    /// [`app_with`] serves.
+    /// `cors`, no per-client limit, no admin key, a fresh registry.
     pub fn unlimited(cors: CorsPolicy) -> ServerConfig {
         ServerConfig {
             cors,
@@ -129,7 +114,7 @@ impl ServerConfig {
         (name = "tournaments", description = "Tournaments: entrants with one token each, round robins and gauntlets played by the server, deadlines, events, standings with ratings"),
         (name = "downloads", description = "Wheels of the Python module, to install with pip without a Rust toolchain"),
     ),
-    components(schemas(tournaments::dto::TournamentEvent)),
+    components(schemas(sternhalma_store::tournaments::dto::TournamentEvent)),
     modifiers(&Servers, &Security)
 )]
 struct ApiDoc;
@@ -180,7 +165,7 @@ impl Modify for Security {
 /// The OpenAPI document of every route.
 pub fn openapi() -> OpenApi {
     let (_, mut api) = routes_app(ServerConfig::unlimited(CorsPolicy::Any)).split_for_parts();
-    clients::document(&mut api);
+    sternhalma_http::clients::document(&mut api);
     api
 }
 
@@ -202,7 +187,7 @@ fn routes_app(
     // would otherwise grow with every name a client makes up.
     App::new()
         .wrap(from_fn(move |request, next| {
-            clients::enforce(limits.clone(), request, next)
+            sternhalma_http::clients::enforce(limits.clone(), request, next)
         }))
         .wrap(Condition::new(
             !matches!(config.cors, CorsPolicy::Off),
@@ -212,24 +197,11 @@ fn routes_app(
         .wrap(from_fn(standard_methods_only))
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .app_data(
-            web::JsonConfig::default()
-                .limit(limits::MAX_BODY_BYTES)
-                .error_handler(|e, _| error::json_error(e).into()),
-        )
-        .app_data(web::QueryConfig::default().error_handler(|e, _| error::query_error(e).into()))
-        .app_data(web::PathConfig::default().error_handler(|e, _| error::path_error(e).into()))
-        .configure(routes::catalogue::configure)
-        .configure(routes::positions::configure)
-        .configure(routes::play::configure)
-        .configure(routes::render::configure)
+        .configure(sternhalma_http::configure)
         .configure(routes::matches::configure)
-        .configure(routes::bots::configure)
-        .configure(routes::solitaire::configure)
-        .configure(routes::solitaire_jobs::configure)
         .configure(routes::tournaments::configure)
         .configure(routes::downloads::configure)
-        .configure(metrics::configure)
+        .configure(sternhalma_http::metrics::configure)
 }
 
 fn cors_middleware(policy: CorsPolicy) -> Cors {
@@ -256,85 +228,45 @@ fn cors_middleware(policy: CorsPolicy) -> Cors {
     }
 }
 
-/// What the workers of one server share besides the database: the
-/// heavy-work pool and the solve jobs that run on it. Clones share both.
+/// What runs beside the requests of one server over one store: the bot
+/// runner (stored matches' built-in bots) and the tournament director.
+/// Started once, by the server's start-up ([`Background::start`]), never
+/// by the app factory; cloned into every worker's app. Both hear of
+/// committed changes by subscribing to the store's events.
 #[derive(Clone)]
-pub struct Heavy {
-    pool: HeavyPool,
-    jobs: SolveJobs,
+pub struct Background {
+    /// The bot runner, shared by every worker and the director.
+    pub runner: BotRunner,
+    /// The tournament director's handle.
+    pub tournaments: Tournaments,
 }
 
-impl Heavy {
-    /// Heavy work on `pool`, with an empty table of solve jobs.
-    pub fn new(pool: HeavyPool) -> Heavy {
-        Heavy {
-            pool,
-            jobs: SolveJobs::new(),
+impl Background {
+    /// Starts the director of `store` (on a thread of its own) with a bot
+    /// runner searching on `pool`. Nothing stored is resumed until
+    /// [`BotRunner::resume_all`] is called (the director resumes the
+    /// tournaments it finds running).
+    pub fn start(store: &Store, pool: &HeavyPool) -> Background {
+        let runner = BotRunner::new(store.clone(), pool.clone());
+        let tournaments = Tournaments::start(store, pool, &runner);
+        Background {
+            runner,
+            tournaments,
         }
     }
-
-    /// The process's default: a pool of one worker per core and a queue of
-    /// four tasks per worker, created on first use and shared by every app
-    /// built with [`app`].
-    pub fn process_default() -> Heavy {
-        static DEFAULT: OnceLock<Heavy> = OnceLock::new();
-        DEFAULT
-            .get_or_init(|| Heavy::new(HeavyPool::with_defaults()))
-            .clone()
-    }
-
-    /// The pool.
-    pub fn pool(&self) -> &HeavyPool {
-        &self.pool
-    }
 }
 
-/// The whole application: the routes, `/openapi.json`, Swagger UI at
-/// `/docs/`, and problem details for unknown routes (404) and methods (405).
-/// `store` is the database of stored matches, shared by every worker; heavy
-/// work runs on the process's default pool ([`Heavy::process_default`]).
-pub fn app(
-    cors: CorsPolicy,
-    store: Store,
-) -> App<
-    impl ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<impl actix_web::body::MessageBody>,
-        Error = actix_web::Error,
-        InitError = (),
-    >,
-> {
-    app_with(cors, store, Heavy::process_default())
-}
-
-/// [`app`] with heavy work on `heavy`: build it once per server and clone it
-/// into every worker's app, so that all of them share one pool and one table
-/// of jobs. No per-client limit and no admin key; `/metrics` counts this
-/// app's requests only ([`app_configured`] shares one registry).
-pub fn app_with(
-    cors: CorsPolicy,
-    store: Store,
-    heavy: Heavy,
-) -> App<
-    impl ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<impl actix_web::body::MessageBody>,
-        Error = actix_web::Error,
-        InitError = (),
-    >,
-> {
-    app_configured(ServerConfig::unlimited(cors), store, heavy)
-}
-
-/// [`app_with`] configured by `config` (limits, admin key, metrics, CORS):
-/// build `config` and `heavy` once per server and clone them into every
-/// worker's app.
+/// The whole application: the stateless routes, the stored matches and
+/// tournaments over `store`, `/openapi.json`, Swagger UI at `/docs/`, the
+/// web pages, and problem details for unknown routes (404) and methods
+/// (405). Build `config`, `heavy` and `background` once per server and
+/// clone them into every worker's app, so that all workers share one
+/// heavy pool, one table of jobs, one registry, one director.
 pub fn app_configured(
     config: ServerConfig,
     store: Store,
     heavy: Heavy,
+    background: Background,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -345,22 +277,25 @@ pub fn app_configured(
     >,
 > {
     let (app, mut api) = routes_app(config.clone()).split_for_parts();
-    clients::document(&mut api);
+    sternhalma_http::clients::document(&mut api);
     let routes = web::Data::new(RouteTable::new(&api));
-    let runner = matches::runner::BotRunner::new(store.clone(), heavy.pool.clone());
-    let tournaments = tournaments::director::Tournaments::of(&store, &heavy.pool);
     let app = match config.admin_key {
         Some(key) => app.app_data(web::Data::new(key)),
         None => app,
     };
-    app.app_data(routes)
-        .app_data(web::Data::new(runner))
-        .app_data(web::Data::new(tournaments))
+    let writer = {
+        let store = store.clone();
+        WriterQueue::new(move || store.pending_writes())
+    };
+    app.configure(sternhalma_http::extractor_errors)
+        .configure(|app_config| sternhalma_http::data(app_config, &heavy))
+        .app_data(routes)
+        .app_data(web::Data::new(background.runner))
+        .app_data(web::Data::new(background.tournaments))
         .app_data(web::Data::new(config.limits))
         .app_data(web::Data::new(config.metrics))
+        .app_data(web::Data::new(writer))
         .app_data(web::Data::new(store))
-        .app_data(web::Data::new(heavy.pool))
-        .app_data(web::Data::new(heavy.jobs))
         .app_data(web::Data::new(config.web))
         .app_data(web::Data::new(config.downloads))
         .configure(pages::configure)

@@ -5,19 +5,18 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use sternhalma_api::access_log::{AccessLog, LogSink};
-use sternhalma_api::clients::{
+use sternhalma_api::pages::WebAssets;
+use sternhalma_api::routes::downloads::DownloadsDir;
+use sternhalma_api::{
+    AdminKey, Background, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics, RateLimit,
+    ServerConfig, Store, app_configured, openapi,
+};
+use sternhalma_http::access_log::{AccessLog, LogSink};
+use sternhalma_http::clients::{
     DEFAULT_HEAVY_BURST, DEFAULT_HEAVY_PER_MINUTE, DEFAULT_LONG_POLLS_PER_CLIENT,
     DEFAULT_WRITE_BURST, DEFAULT_WRITES_PER_MINUTE,
 };
-use sternhalma_api::matches::runner::BotRunner;
-use sternhalma_api::pages::WebAssets;
-use sternhalma_api::routes::downloads::DownloadsDir;
-use sternhalma_api::sql::Database;
-use sternhalma_api::{
-    AdminKey, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics, RateLimit, ServerConfig, Store,
-    app_configured, openapi,
-};
+use sternhalma_store::sql::Database;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Parser)]
@@ -382,14 +381,16 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let heavy_workers = serve.heavy_workers.unwrap_or(cores).max(1);
     let heavy_queue = serve
         .heavy_queue
-        .unwrap_or(sternhalma_api::heavy::QUEUE_PER_WORKER * heavy_workers);
+        .unwrap_or(sternhalma_http::heavy::QUEUE_PER_WORKER * heavy_workers);
     tracing::info!(heavy_workers, heavy_queue, "heavy-work pool ready");
     let heavy = Heavy::new(HeavyPool::new(heavy_workers, heavy_queue));
     actix_web::rt::System::new().block_on(async move {
-        // Matches left with a bot to move by the last run (stopped between
+        // The background work, once for the server (every worker's app
+        // shares it): the director resumes the tournaments running, and
+        // matches left with a bot to move by the last run (stopped between
         // a move and the bots' reply) go on.
-        let runner = BotRunner::new(store.clone(), heavy.pool().clone());
-        match runner.resume_all().await {
+        let background = Background::start(&store, heavy.pool());
+        match background.runner.resume_all().await {
             Ok(0) => {}
             Ok(resumed) => tracing::info!(resumed, "resuming matches with a bot to move"),
             Err(error) => tracing::warn!(error = %error.problem().detail, "cannot resume matches"),
@@ -398,7 +399,13 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
             // The access log names the peer's address (not a header a
             // client could forge); headers, where the tokens travel, are
             // never logged.
-            app_configured(config.clone(), store.clone(), heavy.clone()).wrap(AccessLog)
+            app_configured(
+                config.clone(),
+                store.clone(),
+                heavy.clone(),
+                background.clone(),
+            )
+            .wrap(AccessLog)
         })
         .workers(workers)
         // A client that closes its connection ends its request at once: a

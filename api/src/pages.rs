@@ -24,7 +24,7 @@ use actix_web::http::header::{self, EntityTag, Header as _, IfNoneMatch};
 use actix_web::{HttpRequest, HttpResponse, web};
 use sternhalma::{Triangle, triangle_colour};
 
-use crate::error::ApiError;
+use sternhalma_http::error::ApiError;
 
 /// The compiled-in copy of `api/web/`.
 #[derive(rust_embed::Embed)]

@@ -11,7 +11,7 @@
 //! match's long-polls. If the match changed meanwhile, the move is dropped
 //! and the turn read and searched again. The task stops when no bot is to
 //! move; a match is never played by two tasks of one server at once
-//! ([`Store::begin_bots`]). With several replicas (PostgreSQL) two
+//! ([`Claims`]). With several replicas (PostgreSQL) two
 //! replicas may search the same ply; the version check keeps one move, and
 //! the run whose move was dropped stops (the other goes on).
 //!
@@ -19,35 +19,43 @@
 //! finished or resigned) run in bounded steps that the long-poll shows as
 //! they come, and a request never plays more than its own move.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::error::ApiError;
-use crate::heavy::HeavyPool;
-use crate::matches::game;
-use crate::store::Store;
+use sternhalma_http::error::ApiError;
+use sternhalma_http::heavy::HeavyPool;
+use sternhalma_store::matches::game;
+use sternhalma_store::store::{Store, lock};
 
 /// Failed steps in a row (the database unavailable) before a run gives up;
 /// the next kick (a read of the match, a move, a server start) resumes it.
 const MAX_FAILURES: u32 = 5;
 
-/// Plays stored matches' bots in the background. Cheap to clone.
+/// Plays stored matches' bots in the background. Cheap to clone: clones
+/// share their claims, so make one per server.
 #[derive(Clone)]
 pub struct BotRunner {
     store: Store,
     pool: HeavyPool,
+    claims: Claims,
 }
 
 impl BotRunner {
     /// Bots of `store`'s matches, searching on `pool`.
     pub fn new(store: Store, pool: HeavyPool) -> BotRunner {
-        BotRunner { store, pool }
+        BotRunner {
+            store,
+            pool,
+            claims: Claims::default(),
+        }
     }
 
     /// Makes sure match `id`'s bots are played if one is to move: starts a
     /// task, or tells the running one to look again. Must be called on an
     /// actix (tokio) runtime.
     pub fn kick(&self, id: i64) {
-        if self.store.begin_bots(id) {
+        if self.claims.begin(id) {
             actix_web::rt::spawn(self.clone().run(id));
         }
     }
@@ -68,7 +76,7 @@ impl BotRunner {
         // Should this task be dropped before it ends (its worker stopped),
         // the claim is released, so the next kick starts a new run.
         let mut claim = Claim {
-            store: self.store.clone(),
+            claims: self.claims.clone(),
             id,
             held: true,
         };
@@ -77,7 +85,7 @@ impl BotRunner {
             match self.step(id).await {
                 Ok(true) => failures = 0,
                 Ok(false) => {
-                    if !self.store.end_bots(id) {
+                    if !self.claims.end(id) {
                         claim.held = false;
                         return;
                     }
@@ -87,7 +95,7 @@ impl BotRunner {
                     tracing::warn!(match_id = id, failures, error = %error.problem().detail, "a bot step failed");
                     if failures >= MAX_FAILURES {
                         // Released, so the next kick starts afresh.
-                        self.store.release_bots(id);
+                        self.claims.release(id);
                         claim.held = false;
                         return;
                     }
@@ -133,10 +141,55 @@ impl BotRunner {
     }
 }
 
-/// A match claimed by a run ([`Store::begin_bots`]), released if the run
-/// is dropped while it `held` it.
+/// The matches whose built-in bots are being played, each with whether it
+/// was asked to look again.
+#[derive(Clone, Default)]
+struct Claims(Arc<Mutex<HashMap<i64, bool>>>);
+
+impl Claims {
+    /// Claims match `id` for playing its built-in bots: `true` when no one
+    /// was, and the caller now must; `false` when a run is under way, which
+    /// is told to look again before it stops ([`Claims::end`]).
+    fn begin(&self, id: i64) -> bool {
+        let mut runs = lock(&self.0);
+        match runs.get_mut(&id) {
+            Some(again) => {
+                *again = true;
+                false
+            }
+            None => {
+                runs.insert(id, false);
+                true
+            }
+        }
+    }
+
+    /// The run on match `id` found nothing to do: answers `true` if it
+    /// must look again (someone asked meanwhile), else releases the match
+    /// and answers `false`.
+    fn end(&self, id: i64) -> bool {
+        let mut runs = lock(&self.0);
+        if let Some(again) = runs.get_mut(&id) {
+            if *again {
+                *again = false;
+                return true;
+            }
+        }
+        runs.remove(&id);
+        false
+    }
+
+    /// Releases match `id` whether or not it was asked to look again: a
+    /// run that gives up.
+    fn release(&self, id: i64) {
+        lock(&self.0).remove(&id);
+    }
+}
+
+/// A match claimed by a run ([`Claims::begin`]), released if the run is
+/// dropped while it `held` it.
 struct Claim {
-    store: Store,
+    claims: Claims,
     id: i64,
     held: bool,
 }
@@ -144,7 +197,24 @@ struct Claim {
 impl Drop for Claim {
     fn drop(&mut self) {
         if self.held {
-            self.store.release_bots(self.id);
+            self.claims.release(self.id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_claim_is_held_once_and_asked_again() {
+        let claims = Claims::default();
+        assert!(claims.begin(4), "the first kick runs");
+        assert!(!claims.begin(4), "a second kick only asks again");
+        assert!(claims.end(4), "the run looks again");
+        assert!(!claims.end(4), "then stops, released");
+        assert!(claims.begin(4), "a later kick runs again");
+        claims.release(4);
+        assert!(claims.begin(4), "a run that gave up left it free");
     }
 }

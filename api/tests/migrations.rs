@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use rusqlite::params;
 use sternhalma::Position;
-use sternhalma_api::db::{self, CURRENT_VERSION};
-use sternhalma_api::matches::game;
-use sternhalma_api::sql::{Database, Db};
+use sternhalma_store::db::{self, CURRENT_VERSION};
+use sternhalma_store::matches::game;
+use sternhalma_store::sql::{Database, Db};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(

@@ -136,4 +136,3 @@ pub fn json_answer(body: Vec<u8>) -> actix_web::HttpResponse {
         ))
         .body(body)
 }
-

@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::error::{ApiError, Problem};
+use sternhalma_http::error::{ApiError, Problem};
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {

@@ -16,19 +16,23 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::admin::Admin;
-use crate::clients::LongPollSlot;
-use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
-use crate::matches::dto::{
+use crate::routes::page;
+use crate::runner::BotRunner;
+use crate::tokens::bearer;
+use sternhalma::wire::whole::Object;
+use sternhalma_http::clients::LongPollSlot;
+use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
+use sternhalma_store::Error as StoreError;
+use sternhalma_store::matches::dto::{
     BoardQuery, CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS,
     MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
-    NewMatchRequest, SeatKind, SeatToken, WaitQuery, is_valid_name, page,
+    NewMatchRequest, SeatKind, SeatToken, WaitQuery, is_valid_name,
 };
-use crate::matches::game;
-use crate::matches::runner::BotRunner;
-use crate::matches::storage::SeatPlan;
-use crate::matches::tokens::{TokenHash, bearer, new_token, random_u64};
-use crate::store::Store;
-use sternhalma::wire::whole::Object;
+use sternhalma_store::matches::game;
+use sternhalma_store::matches::storage::SeatPlan;
+use sternhalma_store::matches::tokens::{TokenHash, new_token, random_u64};
+use sternhalma_store::sql::Db;
+use sternhalma_store::store::Store;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -497,9 +501,9 @@ pub async fn board(
         .await?;
     let path = sternhalma::MoveText::Path(at.last_path.iter().map(|c| c.id()).collect());
     let highlight = (!at.last_path.is_empty()).then(|| path.to_string());
-    let options = crate::routes::render::svg_options(
+    let options = sternhalma_http::routes::render::svg_options(
         &at.position,
-        crate::routes::render::Drawing {
+        sternhalma_http::routes::render::Drawing {
             highlight: highlight.as_deref(),
             peg: None,
             size,
@@ -607,7 +611,7 @@ async fn end_match(
     runner: &BotRunner,
     id: u64,
     request: &HttpRequest,
-    end: fn(&mut crate::sql::Db, i64, &TokenHash) -> Result<MatchView, ApiError>,
+    end: fn(&mut Db, i64, &TokenHash) -> Result<MatchView, StoreError>,
 ) -> Result<MatchView, ApiError> {
     let id = match_id(id)?;
     let token = bearer(request)?;
@@ -637,7 +641,7 @@ async fn write_then_kick<T, F>(
 ) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    F: FnOnce(&mut crate::sql::Db) -> Result<T, ApiError> + Send + 'static,
+    F: FnOnce(&mut Db) -> Result<T, StoreError> + Send + 'static,
 {
     let (store, runner) = (store.clone(), runner.clone());
     actix_web::rt::spawn(async move {

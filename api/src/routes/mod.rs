@@ -1,12 +1,33 @@
-//! The HTTP routes, one module per resource.
+//! The server's own routes, one module per resource: stored matches,
+//! tournaments and the wheels offered for download. The stateless routes
+//! are `sternhalma-http`'s.
 
-pub mod bots;
-pub mod catalogue;
 pub mod downloads;
 pub mod matches;
-pub mod play;
-pub mod positions;
-pub mod render;
-pub mod solitaire;
-pub mod solitaire_jobs;
 pub mod tournaments;
+
+use sternhalma_http::error::ApiError;
+pub use sternhalma_store::matches::dto::MAX_PAGE;
+
+/// A list's page from its query: `limit` (1 to [`MAX_PAGE`], default 50)
+/// and `before` (an id; default: from the newest).
+///
+/// # Errors
+/// 400 `malformed_query` for a limit out of range or `before` beyond
+/// 2^63-1.
+pub fn page(limit: Option<u32>, before: Option<u64>) -> Result<(u32, i64), ApiError> {
+    let limit = limit.unwrap_or(50);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request(
+            "malformed_query",
+            format!("limit must be 1 to {MAX_PAGE}"),
+        ));
+    }
+    let before = match before {
+        None => i64::MAX,
+        Some(before) => i64::try_from(before).map_err(|_| {
+            ApiError::bad_request("malformed_query", format!("before is at most {}", i64::MAX))
+        })?,
+    };
+    Ok((limit, before))
+}

@@ -17,23 +17,23 @@ use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::admin::Admin;
-use crate::clients::LongPollSlot;
-use crate::error::{ApiError, BodyErrors, Problem, StorageErrors};
-use crate::matches::dto::{DEFAULT_WAIT_MS, MAX_NAME_CHARS, MAX_WAIT_MS, is_valid_name, page};
-use crate::matches::tokens::{bearer, new_token, random_u64};
-use crate::store::Store;
-use crate::tournaments::director::Tournaments;
-use crate::tournaments::dto::{
-    CreatedTournament, DEFAULT_CONCURRENCY, DEFAULT_MAX_TIMEOUTS, DEFAULT_MOVE_MS, EntrantToken,
-    EntrantTurns, MAX_CONCURRENCY, MAX_ENTRANTS, MAX_GAMES, MAX_MOVE_MS, MIN_MOVE_MS,
-    NewTournament, NewTournamentRequest, TournamentEvent, TournamentGames, TournamentList,
-    TournamentListQuery, TournamentSseEvent, TournamentStatus, TournamentView, TurnsQuery,
-};
-use crate::tournaments::logic::{self, Action, Plan};
-use crate::tournaments::schedule::{self, Format};
-use crate::tournaments::standings::{self, Standings};
-use crate::tournaments::storage::EntrantRow;
+use crate::director::Tournaments;
+use crate::routes::page;
+use crate::tokens::bearer;
 use sternhalma::wire::whole::Object;
+use sternhalma_http::clients::LongPollSlot;
+use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
+use sternhalma_store::matches::dto::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
+use sternhalma_store::matches::tokens::new_token;
+use sternhalma_store::store::Store;
+use sternhalma_store::tournaments::dto::{
+    CreatedTournament, EntrantTurns, NewTournament, NewTournamentRequest, TournamentEvent,
+    TournamentGames, TournamentList, TournamentListQuery, TournamentSseEvent, TournamentView,
+    TurnsQuery,
+};
+use sternhalma_store::tournaments::logic::{self, Action};
+use sternhalma_store::tournaments::plan;
+use sternhalma_store::tournaments::standings::{self, Standings};
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -51,243 +51,11 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(abandon_tournament);
 }
 
-/// The longest name of a tournament.
-const MAX_TOURNAMENT_NAME_CHARS: usize = 80;
-/// The most games per group.
-const MAX_GAMES_PER_PAIRING: u32 = 1_000;
-/// The most timeouts before a forfeit.
-const MAX_MAX_TIMEOUTS: u32 = 100;
 /// A comment line sent on an idle event stream, so that proxies keep it.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 fn tournament_id(id: u64) -> Result<i64, ApiError> {
     i64::try_from(id).map_err(|_| ApiError::not_found(format!("no tournament {id}")))
-}
-
-fn setting(
-    name: &str,
-    value: Option<u32>,
-    default: u32,
-    range: (u32, u32),
-) -> Result<u32, ApiError> {
-    let value = value.unwrap_or(default);
-    if !(range.0..=range.1).contains(&value) {
-        return Err(ApiError::unprocessable(
-            "invalid_setting",
-            format!("{name} must be {} to {}, not {value}", range.0, range.1),
-        ));
-    }
-    Ok(value)
-}
-
-/// Validates a creation request into a plan and the open entrants'
-/// tokens.
-fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), ApiError> {
-    let name = request.name.unwrap_or_else(|| "tournament".to_owned());
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_TOURNAMENT_NAME_CHARS || name.chars().any(char::is_control) {
-        return Err(ApiError::unprocessable(
-            "invalid_name",
-            format!(
-                "a tournament's name has 1 to {MAX_TOURNAMENT_NAME_CHARS} characters and no control characters"
-            ),
-        ));
-    }
-    let game = sternhalma::wire::new_game(&serde_json::Value::Object(request.game))?;
-    let max_plies = match request.max_plies {
-        None => game.program_move_limit(),
-        Some(limit) => limit,
-    };
-    let start = game.with_max_plies(max_plies).start()?;
-    let players = start.layout().player_count();
-    if !(2..=6).contains(&players) {
-        return Err(ApiError::unprocessable(
-            "players_per_game",
-            format!("a tournament game has 2 to 6 players; this layout has {players}"),
-        ));
-    }
-    let format = request.format.unwrap_or(Format::RoundRobin);
-    let games_per_pairing = setting(
-        "games_per_pairing",
-        request.games_per_pairing,
-        players as u32,
-        (1, MAX_GAMES_PER_PAIRING),
-    )?;
-    let move_ms = setting(
-        "move_ms",
-        request.move_ms,
-        DEFAULT_MOVE_MS,
-        (MIN_MOVE_MS, MAX_MOVE_MS),
-    )?;
-    let max_timeouts = setting(
-        "max_timeouts",
-        request.max_timeouts,
-        DEFAULT_MAX_TIMEOUTS,
-        (1, MAX_MAX_TIMEOUTS),
-    )?;
-    let concurrency = setting(
-        "concurrency",
-        request.concurrency,
-        DEFAULT_CONCURRENCY,
-        (1, MAX_CONCURRENCY),
-    )?;
-    let points = request.points.unwrap_or_default();
-    if ![points.win, points.draw, points.loss]
-        .iter()
-        .all(|p| p.is_finite())
-    {
-        return Err(ApiError::unprocessable(
-            "invalid_setting",
-            "points must be finite numbers",
-        ));
-    }
-    let mut entrants = Vec::new();
-    let mut tokens = Vec::new();
-    if format == Format::Gauntlet {
-        if players != 2 {
-            return Err(ApiError::unprocessable(
-                "gauntlet_players",
-                format!(
-                    "a gauntlet is played one against one (a two-player layout), not {players} players"
-                ),
-            ));
-        }
-        let mut reference = request.reference.map_or_else(
-            || crate::bots::BotSpec {
-                kind: "greedy".to_owned(),
-                seed: None,
-                nodes: None,
-                millis: None,
-                depth: None,
-            },
-            |Object(spec)| spec,
-        );
-        reference.validate()?;
-        reference.seed = Some(reference.seed.map_or_else(random_u64, Ok)?);
-        entrants.push(EntrantRow {
-            entrant: 0,
-            name: format!("reference ({})", reference.kind),
-            bot: Some(reference),
-            token_hash: None,
-            reference: true,
-        });
-    } else if request.reference.is_some() {
-        return Err(ApiError::unprocessable(
-            "reference_not_allowed",
-            "only a gauntlet has a reference bot",
-        ));
-    }
-    if request.entrants.len() > MAX_ENTRANTS {
-        return Err(ApiError::unprocessable(
-            "too_many_entrants",
-            format!(
-                "a tournament has at most {MAX_ENTRANTS} entrants, not {}",
-                request.entrants.len()
-            ),
-        ));
-    }
-    for Object(entrant) in request.entrants {
-        let number = entrants.len();
-        if !is_valid_name(&entrant.name) {
-            return Err(ApiError::unprocessable(
-                "invalid_entrant_name",
-                format!(
-                    "entrant {number}: a name has 1 to {MAX_NAME_CHARS} characters and no control characters"
-                ),
-            ));
-        }
-        if entrants.iter().any(|e: &EntrantRow| e.name == entrant.name) {
-            return Err(ApiError::unprocessable(
-                "duplicate_entrant_name",
-                format!(
-                    "two entrants are named {:?}; names must differ",
-                    entrant.name
-                ),
-            ));
-        }
-        match entrant.bot {
-            Some(Object(mut spec)) => {
-                spec.validate()?;
-                spec.seed = Some(spec.seed.map_or_else(random_u64, Ok)?);
-                entrants.push(EntrantRow {
-                    entrant: number,
-                    name: entrant.name,
-                    bot: Some(spec),
-                    token_hash: None,
-                    reference: false,
-                });
-            }
-            None => {
-                let (token, hash) = new_token()?;
-                tokens.push(EntrantToken {
-                    entrant: number,
-                    name: entrant.name.clone(),
-                    token,
-                });
-                entrants.push(EntrantRow {
-                    entrant: number,
-                    name: entrant.name,
-                    bot: None,
-                    token_hash: Some(hash.to_vec()),
-                    reference: false,
-                });
-            }
-        }
-    }
-    let (playing, reference): (Vec<usize>, Option<usize>) = match format {
-        Format::Gauntlet => ((1..entrants.len()).collect(), Some(0)),
-        Format::RoundRobin => ((0..entrants.len()).collect(), None),
-    };
-    let needed = if format == Format::Gauntlet {
-        1
-    } else {
-        players
-    };
-    if playing.len() < needed {
-        return Err(ApiError::unprocessable(
-            "too_few_entrants",
-            format!(
-                "this tournament needs at least {needed} entrants, not {}",
-                playing.len()
-            ),
-        ));
-    }
-    let count = schedule::count(format, playing.len(), players, games_per_pairing as usize);
-    if count > MAX_GAMES {
-        return Err(ApiError::unprocessable(
-            "too_many_games",
-            format!(
-                "the schedule would have {count} games; at most {MAX_GAMES}: fewer entrants or fewer games per pairing"
-            ),
-        ));
-    }
-    let games = schedule::games(
-        format,
-        &playing,
-        reference,
-        players,
-        games_per_pairing as usize,
-    );
-    Ok((
-        Plan {
-            name,
-            start,
-            format,
-            games_per_pairing,
-            move_ms,
-            max_timeouts,
-            concurrency,
-            points,
-            status: if request.start == Some(true) {
-                TournamentStatus::Running
-            } else {
-                TournamentStatus::Waiting
-            },
-            entrants,
-            schedule: games,
-        },
-        tokens,
-    ))
 }
 
 /// Creates a tournament: the game, the format, the entrants, the clock.
@@ -316,7 +84,7 @@ pub async fn create_tournament(
     tournaments: web::Data<Tournaments>,
     body: web::Json<Object<NewTournamentRequest>>,
 ) -> Result<HttpResponse, ApiError> {
-    let (plan, entrant_tokens) = plan(body.into_inner().0)?;
+    let (plan, entrant_tokens) = plan::plan(body.into_inner().0)?;
     let (admin_token, admin_hash) = new_token()?;
     let id = store
         .write(move |connection| logic::create(connection, &plan, &admin_hash))

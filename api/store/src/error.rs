@@ -332,10 +332,7 @@ mod tests {
     fn codes_are_stable() {
         let cases = [
             (Error::NotFound("no match 3".into()), "not_found"),
-            (
-                Error::conflict(Conflict::StalePly, "at ply 4"),
-                "stale_ply",
-            ),
+            (Error::conflict(Conflict::StalePly, "at ply 4"), "stale_ply"),
             (
                 Error::conflict(Conflict::CannotResign("player_finished"), "done"),
                 "player_finished",

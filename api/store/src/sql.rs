@@ -463,10 +463,7 @@ impl Db {
     ///
     /// # Errors
     /// The job's error, or a database failure (nothing is stored).
-    pub fn write<T>(
-        &mut self,
-        job: impl FnOnce(&Db) -> Result<T, Error>,
-    ) -> Result<T, Error> {
+    pub fn write<T>(&mut self, job: impl FnOnce(&Db) -> Result<T, Error>) -> Result<T, Error> {
         if self.is_closed() {
             self.reconnect()?;
         }

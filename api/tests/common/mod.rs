@@ -8,10 +8,10 @@
 
 use std::net::TcpListener;
 
-use sternhalma_api::{CorsPolicy, Heavy, ServerConfig, Store, app_configured};
+use sternhalma_api::{Background, CorsPolicy, Heavy, ServerConfig, Store, app_configured};
 
 /// Starts the app on `127.0.0.1` (a free port) with a fresh database
-/// ([`sternhalma_api::db::scratch`]) named after `name` and the process, on `workers` threads; answers its
+/// ([`sternhalma_store::db::scratch`]) named after `name` and the process, on `workers` threads; answers its
 /// base URL. The server lives as long as the test process. Heavy work runs
 /// on the process's default pool.
 pub fn start_server(name: &str, workers: usize) -> String {
@@ -34,14 +34,21 @@ pub fn start_server_configured(name: &str, workers: usize, config: ServerConfig)
 }
 
 fn start(name: &str, workers: usize, config: ServerConfig, heavy: Heavy) -> String {
-    let database = sternhalma_api::db::scratch(name).unwrap();
+    let database = sternhalma_store::db::scratch(name).unwrap();
     let (store, _) = Store::open(&database).unwrap();
+    // Once per server, as `sternhalma serve` starts it.
+    let background = Background::start(&store, heavy.pool());
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             actix_web::HttpServer::new(move || {
-                app_configured(config.clone(), store.clone(), heavy.clone())
+                app_configured(
+                    config.clone(),
+                    store.clone(),
+                    heavy.clone(),
+                    background.clone(),
+                )
             })
             .workers(workers)
             .listen(listener)

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::bots::BotSpec;
+pub use crate::matches::status::{Ending, MatchStatus};
 use sternhalma::wire::schema::{PlayerIndex, PlyCount};
 use sternhalma::wire::view::{MoveInput, MoveView, PositionView, RulesInput};
-pub use crate::matches::status::{Ending, MatchStatus};
 use sternhalma::wire::whole::Object;
 
 /// The longest a long-poll waits, in milliseconds.

@@ -721,11 +721,7 @@ pub fn board_at<S: MatchStore>(store: &S, id: i64, ply: Option<u32>) -> Result<B
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn moves_since<S: MatchStore>(
-    store: &S,
-    id: i64,
-    ply: u32,
-) -> Result<Vec<MoveRecord>, Error> {
+pub fn moves_since<S: MatchStore>(store: &S, id: i64, ply: u32) -> Result<Vec<MoveRecord>, Error> {
     let mut moves = history(store, id)?.moves;
     moves.retain(|record| record.ply >= ply);
     Ok(moves)

@@ -4,11 +4,11 @@
 use sternhalma::{Played, Position};
 
 use crate::bots::BotSpec;
-use sternhalma::wire::view::{MoveView, PositionView};
 use crate::matches::dto::{
     MatchResult, MatchStatus, MatchSummary, MatchView, MoveRecord, SeatKind, SeatView,
 };
 use crate::matches::storage::{MatchRow, SeatRow};
+use sternhalma::wire::view::{MoveView, PositionView};
 
 /// A seat's (or an entrant's) kind and bot as shown: the seed only when
 /// `reveal` (once the game is over: with it anyone could predict the bot's

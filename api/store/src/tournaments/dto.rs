@@ -4,11 +4,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::bots::BotSpec;
-use sternhalma::wire::schema::PlyCount;
-use sternhalma::wire::view::{MoveView, PositionView, RulesInput};
 use crate::matches::dto::{Ending, SeatKind};
 use crate::tournaments::schedule::Format;
 use crate::tournaments::standings::{Points, Standings};
+use sternhalma::wire::schema::PlyCount;
+use sternhalma::wire::view::{MoveView, PositionView, RulesInput};
 use sternhalma::wire::whole::Object;
 
 /// The per-move time limit of an open entrant when none is given.

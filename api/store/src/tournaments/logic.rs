@@ -14,7 +14,6 @@ use crate::sql::Db;
 use sternhalma::Position;
 
 use crate::bots::{self, BotSpec};
-use sternhalma::wire::view::{MoveView, PositionView};
 use crate::error::{Conflict, Error};
 use crate::matches::dto::{Ending, MatchStatus, SeatKind};
 use crate::matches::storage::{MatchStore, MoveRow, SeatPlan, corrupt};
@@ -27,6 +26,7 @@ use crate::tournaments::dto::{
 use crate::tournaments::schedule::Format;
 use crate::tournaments::standings::{self, EntrantRef, FinishedGame, Points, Standings};
 use crate::tournaments::storage::{self, EntrantRow, GameRow, TournamentRow};
+use sternhalma::wire::view::{MoveView, PositionView};
 
 /// A tournament as created: validated by the route.
 #[derive(Clone, Debug)]
