@@ -339,10 +339,10 @@ fn migrate_locked(db: &mut Db, migrations: &[&str], target: usize) -> Result<usi
     })?;
     let applied = db
         .query_one(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            "SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations",
             &[],
         )?
-        .int(0)?;
+        .int("version")?;
     let applied = usize::try_from(applied).unwrap_or(0);
     if applied > migrations.len() {
         // Written by a newer release: refuse rather than misread it.

@@ -21,6 +21,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
@@ -180,37 +181,41 @@ macro_rules! params {
 }
 pub(crate) use params;
 
-/// A row read back, its columns by position.
+/// A row read back, its columns by name (as the query's select list names
+/// them: give an aggregate a name with `AS`).
 #[derive(Clone, Debug)]
-pub struct Row(Vec<Value>);
+pub struct Row {
+    names: Arc<[String]>,
+    values: Vec<Value>,
+}
 
 impl Row {
-    fn column(&self, index: usize) -> Result<&Value, Error> {
-        self.0
-            .get(index)
-            .ok_or_else(|| corrupt(format!("a row without column {index}")))
+    fn column(&self, name: &str) -> Result<&Value, Error> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .and_then(|index| self.values.get(index))
+            .ok_or_else(|| corrupt(format!("a row without column {name}")))
     }
 
     /// An integer column, which must not be null.
     ///
     /// # Errors
     /// Another type or null: the row does not read back.
-    pub fn int(&self, index: usize) -> Result<i64, Error> {
-        self.opt_int(index)?
-            .ok_or_else(|| corrupt(format!("column {index} is null")))
+    pub fn int(&self, name: &str) -> Result<i64, Error> {
+        self.opt_int(name)?
+            .ok_or_else(|| corrupt(format!("column {name} is null")))
     }
 
     /// An integer column, or null.
     ///
     /// # Errors
     /// Another type.
-    pub fn opt_int(&self, index: usize) -> Result<Option<i64>, Error> {
-        match self.column(index)? {
+    pub fn opt_int(&self, name: &str) -> Result<Option<i64>, Error> {
+        match self.column(name)? {
             Value::Null => Ok(None),
             Value::Int(v) => Ok(Some(*v)),
-            other => Err(corrupt(format!(
-                "column {index} is {other:?}, not an integer"
-            ))),
+            other => Err(corrupt(format!("column {name} is {other:?}, not an integer"))),
         }
     }
 
@@ -218,28 +223,28 @@ impl Row {
     ///
     /// # Errors
     /// Another type or null.
-    pub fn bool(&self, index: usize) -> Result<bool, Error> {
-        Ok(self.int(index)? != 0)
+    pub fn bool(&self, name: &str) -> Result<bool, Error> {
+        Ok(self.int(name)? != 0)
     }
 
     /// A text column, which must not be null.
     ///
     /// # Errors
     /// Another type or null.
-    pub fn text(&self, index: usize) -> Result<String, Error> {
-        self.opt_text(index)?
-            .ok_or_else(|| corrupt(format!("column {index} is null")))
+    pub fn text(&self, name: &str) -> Result<String, Error> {
+        self.opt_text(name)?
+            .ok_or_else(|| corrupt(format!("column {name} is null")))
     }
 
     /// A text column, or null.
     ///
     /// # Errors
     /// Another type.
-    pub fn opt_text(&self, index: usize) -> Result<Option<String>, Error> {
-        match self.column(index)? {
+    pub fn opt_text(&self, name: &str) -> Result<Option<String>, Error> {
+        match self.column(name)? {
             Value::Null => Ok(None),
             Value::Text(v) => Ok(Some(v.clone())),
-            other => Err(corrupt(format!("column {index} is {other:?}, not text"))),
+            other => Err(corrupt(format!("column {name} is {other:?}, not text"))),
         }
     }
 
@@ -247,20 +252,20 @@ impl Row {
     ///
     /// # Errors
     /// Another type or null.
-    pub fn blob(&self, index: usize) -> Result<Vec<u8>, Error> {
-        self.opt_blob(index)?
-            .ok_or_else(|| corrupt(format!("column {index} is null")))
+    pub fn blob(&self, name: &str) -> Result<Vec<u8>, Error> {
+        self.opt_blob(name)?
+            .ok_or_else(|| corrupt(format!("column {name} is null")))
     }
 
     /// A bytes column, or null.
     ///
     /// # Errors
     /// Another type.
-    pub fn opt_blob(&self, index: usize) -> Result<Option<Vec<u8>>, Error> {
-        match self.column(index)? {
+    pub fn opt_blob(&self, name: &str) -> Result<Option<Vec<u8>>, Error> {
+        match self.column(name)? {
             Value::Null => Ok(None),
             Value::Blob(v) => Ok(Some(v.clone())),
-            other => Err(corrupt(format!("column {index} is {other:?}, not bytes"))),
+            other => Err(corrupt(format!("column {name} is {other:?}, not bytes"))),
         }
     }
 }
@@ -389,15 +394,22 @@ impl Db {
         match &self.kind {
             Kind::Sqlite(connection) => {
                 let mut statement = connection.prepare_cached(sql)?;
-                let columns = statement.column_count();
+                let names: Arc<[String]> = statement
+                    .column_names()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
                 let mut rows = statement.query(rusqlite::params_from_iter(params.iter()))?;
                 let mut all = Vec::new();
                 while let Some(row) = rows.next()? {
-                    let mut values = Vec::with_capacity(columns);
-                    for index in 0..columns {
+                    let mut values = Vec::with_capacity(names.len());
+                    for index in 0..names.len() {
                         values.push(sqlite_value(row.get_ref(index)?)?);
                     }
-                    all.push(Row(values));
+                    all.push(Row {
+                        names: Arc::clone(&names),
+                        values,
+                    });
                 }
                 Ok(all)
             }
@@ -407,7 +419,15 @@ impl Db {
                     .client
                     .borrow_mut()
                     .query(&statement, &pg_params(params))?;
-                rows.iter().map(pg_row).collect()
+                let Some(first) = rows.first() else {
+                    return Ok(Vec::new());
+                };
+                let names: Arc<[String]> = first
+                    .columns()
+                    .iter()
+                    .map(|column| column.name().to_owned())
+                    .collect();
+                rows.iter().map(|row| pg_row(row, &names)).collect()
             }
         }
     }
@@ -436,13 +456,13 @@ impl Db {
     /// A database failure.
     pub fn now(&self) -> Result<String, Error> {
         let sql = match self.kind {
-            Kind::Sqlite(_) => "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            Kind::Sqlite(_) => "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now",
             Kind::Postgres(_) => {
                 "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC',
-                                'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+                                'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS now"
             }
         };
-        self.query_one(sql, &[])?.text(0)
+        self.query_one(sql, &[])?.text("now")
     }
 
     /// What a write appends to the query of a row it is about to check
@@ -563,7 +583,7 @@ fn pg_params(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
     params.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
 }
 
-fn pg_row(row: &postgres::Row) -> Result<Row, Error> {
+fn pg_row(row: &postgres::Row, names: &Arc<[String]>) -> Result<Row, Error> {
     let mut values = Vec::with_capacity(row.len());
     for (index, column) in row.columns().iter().enumerate() {
         let ty = column.type_();
@@ -587,7 +607,10 @@ fn pg_row(row: &postgres::Row) -> Result<Row, Error> {
         };
         values.push(value.unwrap_or(Value::Null));
     }
-    Ok(Row(values))
+    Ok(Row {
+        names: Arc::clone(names),
+        values,
+    })
 }
 
 fn sqlite_value(value: rusqlite::types::ValueRef<'_>) -> Result<Value, Error> {
@@ -709,7 +732,8 @@ mod tests {
             .unwrap();
         let rows = db.query("SELECT v FROM t", &[]).unwrap();
         assert_eq!(rows.len(), 1);
-        assert_eq!(rows[0].int(0).unwrap(), 2);
+        assert_eq!(rows[0].int("v").unwrap(), 2);
+        assert!(rows[0].int("w").is_err(), "a column the query has not");
         assert_eq!(db.for_update(), "", "SQLite never appends a row lock");
     }
 }

@@ -219,25 +219,25 @@ impl MatchStore for Db {
         let Some(row) = self.query_opt(&sql, params![id])? else {
             return Ok(None);
         };
-        let status = row.text(7)?;
+        let status = row.text("status")?;
         Ok(Some(MatchRow {
-            id: row.int(0)?,
-            created_at: row.text(1)?,
-            updated_at: row.text(2)?,
-            start_position: row.text(3)?,
-            position: row.text(4)?,
-            ply: count(row.int(5)?, "ply")?,
-            version: row.int(6)?,
+            id: row.int("id")?,
+            created_at: row.text("created_at")?,
+            updated_at: row.text("updated_at")?,
+            start_position: row.text("start_position")?,
+            position: row.text("position")?,
+            ply: count(row.int("ply")?, "ply")?,
+            version: row.int("version")?,
             status: MatchStatus::from_name(&status)
                 .ok_or_else(|| corrupt(format!("status {status:?}")))?,
             ending: row
-                .opt_text(8)?
+                .opt_text("ending")?
                 .map(|text| {
                     Ending::from_name(&text).ok_or_else(|| corrupt(format!("ending {text:?}")))
                 })
                 .transpose()?,
-            resigned_seat: row.opt_int(9)?.map(|s| count(s, "seat")).transpose()?,
-            admin_token_hash: row.blob(10)?,
+            resigned_seat: row.opt_int("resigned_seat")?.map(|s| count(s, "seat")).transpose()?,
+            admin_token_hash: row.blob("admin_token_hash")?,
         }))
     }
 
@@ -249,13 +249,13 @@ impl MatchStore for Db {
         rows.iter()
             .map(|row| {
                 Ok(SeatRow {
-                    seat: count(row.int(0)?, "seat")?,
-                    name: row.text(1)?,
+                    seat: count(row.int("seat")?, "seat")?,
+                    name: row.text("name")?,
                     bot: row
-                        .opt_text(2)?
+                        .opt_text("bot")?
                         .map(|json| serde_json::from_str::<BotSpec>(&json).map_err(corrupt))
                         .transpose()?,
-                    token_hash: row.opt_blob(3)?,
+                    token_hash: row.opt_blob("token_hash")?,
                 })
             })
             .collect()
@@ -270,10 +270,10 @@ impl MatchStore for Db {
         rows.iter()
             .map(|row| {
                 Ok(MoveRow {
-                    ply: count(row.int(0)?, "ply")?,
-                    seat: count(row.int(1)?, "seat")?,
-                    path: row.text(2)?,
-                    played_at: row.text(3)?,
+                    ply: count(row.int("ply")?, "ply")?,
+                    seat: count(row.int("seat")?, "seat")?,
+                    path: row.text("path")?,
+                    played_at: row.text("played_at")?,
                 })
             })
             .collect()
@@ -291,18 +291,18 @@ impl MatchStore for Db {
             params![status.map(MatchStatus::as_str), before, limit],
         )?
         .iter()
-        .map(|row| row.int(0))
+        .map(|row| row.int("id"))
         .collect()
     }
 
     fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, Error> {
         self.query_one(
-            "SELECT MAX(moves.ply) FROM moves
+            "SELECT MAX(moves.ply) AS ply FROM moves
              JOIN seats ON seats.match_id = moves.match_id AND seats.seat = moves.seat
              WHERE moves.match_id = ?1 AND seats.bot IS NULL",
             params![id],
         )?
-        .opt_int(0)?
+        .opt_int("ply")?
         .map(|ply| count(ply, "ply"))
         .transpose()
     }
@@ -318,7 +318,7 @@ impl MatchStore for Db {
              VALUES (?1, ?1, ?2, ?2, ?3) RETURNING id",
             params![now, start_position, admin_token_hash],
         )?
-        .int(0)
+        .int("id")
     }
 
     fn insert_seat(&self, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), Error> {

@@ -110,7 +110,7 @@ pub fn insert_tournament(
             admin_token_hash
         ],
     )?
-    .int(0)
+    .int("id")
 }
 
 /// Stores an entrant of tournament `id`.
@@ -157,24 +157,24 @@ pub fn load_tournament(db: &Db, id: i64) -> Result<Option<TournamentRow>, Error>
     let Some(row) = db.query_opt(&sql, params![id])? else {
         return Ok(None);
     };
-    let format = row.text(5)?;
-    let status = row.text(11)?;
+    let format = row.text("format")?;
+    let status = row.text("status")?;
     Ok(Some(TournamentRow {
-        id: row.int(0)?,
-        created_at: row.text(1)?,
-        updated_at: row.text(2)?,
-        name: row.text(3)?,
-        start_position: row.text(4)?,
+        id: row.int("id")?,
+        created_at: row.text("created_at")?,
+        updated_at: row.text("updated_at")?,
+        name: row.text("name")?,
+        start_position: row.text("start_position")?,
         format: Format::from_name(&format).ok_or_else(|| corrupt(format!("format {format:?}")))?,
-        games_per_pairing: count(row.int(6)?, "games_per_pairing")?,
-        move_ms: count(row.int(7)?, "move_ms")?,
-        max_timeouts: count(row.int(8)?, "max_timeouts")?,
-        concurrency: count(row.int(9)?, "concurrency")?,
-        points: serde_json::from_str(&row.text(10)?).map_err(corrupt)?,
+        games_per_pairing: count(row.int("games_per_pairing")?, "games_per_pairing")?,
+        move_ms: count(row.int("move_ms")?, "move_ms")?,
+        max_timeouts: count(row.int("max_timeouts")?, "max_timeouts")?,
+        concurrency: count(row.int("concurrency")?, "concurrency")?,
+        points: serde_json::from_str(&row.text("points")?).map_err(corrupt)?,
         status: TournamentStatus::from_name(&status)
             .ok_or_else(|| corrupt(format!("tournament status {status:?}")))?,
-        version: row.int(12)?,
-        admin_token_hash: row.blob(13)?,
+        version: row.int("version")?,
+        admin_token_hash: row.blob("admin_token_hash")?,
     }))
 }
 
@@ -188,14 +188,14 @@ pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, Error> {
     .iter()
     .map(|row| {
         Ok(EntrantRow {
-            entrant: count(row.int(0)?, "entrant")?,
-            name: row.text(1)?,
+            entrant: count(row.int("entrant")?, "entrant")?,
+            name: row.text("name")?,
             bot: row
-                .opt_text(2)?
+                .opt_text("bot")?
                 .map(|json| serde_json::from_str::<BotSpec>(&json).map_err(corrupt))
                 .transpose()?,
-            token_hash: row.opt_blob(3)?,
-            reference: row.bool(4)?,
+            token_hash: row.opt_blob("token_hash")?,
+            reference: row.bool("reference")?,
         })
     })
     .collect()
@@ -205,7 +205,7 @@ pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, Error> {
 /// status.
 pub fn load_games(db: &Db, id: i64) -> Result<Vec<GameRow>, Error> {
     db.query(
-        "SELECT g.game, g.entrants, g.match_id, m.status FROM tournament_games g
+        "SELECT g.game, g.entrants, g.match_id, m.status AS match_status FROM tournament_games g
          LEFT JOIN matches m ON m.id = g.match_id
          WHERE g.tournament_id = ?1 ORDER BY g.game",
         params![id],
@@ -213,11 +213,11 @@ pub fn load_games(db: &Db, id: i64) -> Result<Vec<GameRow>, Error> {
     .iter()
     .map(|row| {
         Ok(GameRow {
-            game: count(row.int(0)?, "game")?,
-            entrants: serde_json::from_str(&row.text(1)?).map_err(corrupt)?,
-            match_id: row.opt_int(2)?,
+            game: count(row.int("game")?, "game")?,
+            entrants: serde_json::from_str(&row.text("entrants")?).map_err(corrupt)?,
+            match_id: row.opt_int("match_id")?,
             match_status: row
-                .opt_text(3)?
+                .opt_text("match_status")?
                 .map(|s| MatchStatus::from_name(&s).ok_or_else(|| corrupt(format!("status {s:?}"))))
                 .transpose()?,
         })
@@ -232,7 +232,7 @@ pub fn game_of_match(db: &Db, match_id: i64) -> Result<Option<(i64, usize)>, Err
         "SELECT tournament_id, game FROM tournament_games WHERE match_id = ?1",
         params![match_id],
     )?
-    .map(|row| Ok((row.int(0)?, count(row.int(1)?, "game")?)))
+    .map(|row| Ok((row.int("tournament_id")?, count(row.int("game")?, "game")?)))
     .transpose()
 }
 
@@ -268,7 +268,7 @@ pub fn list_ids(
         params![status.map(TournamentStatus::as_str), before, limit],
     )?
     .iter()
-    .map(|row| row.int(0))
+    .map(|row| row.int("id"))
     .collect()
 }
 
@@ -280,7 +280,7 @@ pub fn ids_with_status(db: &Db, statuses: &[TournamentStatus]) -> Result<Vec<i64
             "SELECT id FROM tournaments WHERE status = ?1 ORDER BY id",
             params![status.as_str()],
         )? {
-            ids.push(row.int(0)?);
+            ids.push(row.int("id")?);
         }
     }
     ids.sort_unstable();
@@ -306,11 +306,11 @@ pub fn insert_timeout(
 /// left out).
 pub fn timeouts(db: &Db, match_id: i64) -> Result<Vec<(usize, u32)>, Error> {
     db.query(
-        "SELECT seat, COUNT(*) FROM timeouts WHERE match_id = ?1 GROUP BY seat ORDER BY seat",
+        "SELECT seat, COUNT(*) AS timeouts FROM timeouts WHERE match_id = ?1 GROUP BY seat ORDER BY seat",
         params![match_id],
     )?
     .iter()
-    .map(|row| Ok((count(row.int(0)?, "seat")?, count(row.int(1)?, "timeouts")?)))
+    .map(|row| Ok((count(row.int("seat")?, "seat")?, count(row.int("timeouts")?, "timeouts")?)))
     .collect()
 }
 
@@ -322,6 +322,6 @@ pub fn timeout_list(db: &Db, match_id: i64) -> Result<Vec<(u32, usize)>, Error> 
         params![match_id],
     )?
     .iter()
-    .map(|row| Ok((count(row.int(0)?, "ply")?, count(row.int(1)?, "seat")?)))
+    .map(|row| Ok((count(row.int("ply")?, "ply")?, count(row.int("seat")?, "seat")?)))
     .collect()
 }

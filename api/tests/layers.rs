@@ -1,0 +1,215 @@
+//! The server's layers, as `docs/architecture.md` draws them: the store
+//! crate builds without the web framework, and no module of the server's
+//! crates imports, through others, itself.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("api/ is inside the workspace")
+        .to_owned()
+}
+
+/// The packages `package` depends on to build (normal dependencies,
+/// transitively, with the features the workspace resolves).
+fn normal_dependencies(package: &str) -> BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .current_dir(workspace())
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            package,
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ])
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_store_builds_without_the_web_framework() {
+    let store = normal_dependencies("sternhalma-store");
+    assert!(store.contains("rusqlite"), "the tree was read: {store:?}");
+    let web: Vec<&String> = store
+        .iter()
+        .filter(|name| name.starts_with("actix") || name.starts_with("sternhalma-http"))
+        .collect();
+    assert!(web.is_empty(), "sternhalma-store depends on {web:?}");
+}
+
+#[test]
+fn the_stateless_surface_builds_without_a_database() {
+    // Without its `store` feature (the server turns it on for the one
+    // `From` that maps store errors), sternhalma-http needs no driver.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .current_dir(workspace())
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            "sternhalma-http",
+            "-e",
+            "normal,no-proc-macro",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+            "--no-default-features",
+        ])
+        .output()
+        .expect("cargo tree runs");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    for driver in ["rusqlite", "postgres ", "sternhalma-store"] {
+        assert!(
+            !text.lines().any(|line| line.starts_with(driver)),
+            "sternhalma-http alone depends on {driver}"
+        );
+    }
+    assert!(text.lines().any(|line| line.starts_with("actix-web")));
+}
+
+/// Every module of the crate whose sources are under `root`, by path
+/// (`matches::game`), with its source (comments and unit tests left out).
+fn modules(root: &Path) -> BTreeMap<String, String> {
+    let mut found = BTreeMap::new();
+    let mut folders = vec![root.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+                continue;
+            }
+            let relative = path.strip_prefix(root).unwrap().with_extension("");
+            let mut parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if matches!(
+                parts.last().map(String::as_str),
+                Some("mod" | "lib" | "main")
+            ) {
+                parts.pop();
+            }
+            let source = std::fs::read_to_string(&path).unwrap();
+            let code: String = source
+                .split("#[cfg(test)]\nmod tests")
+                .next()
+                .unwrap()
+                .lines()
+                .map(|line| line.split("//").next().unwrap())
+                .collect::<Vec<_>>()
+                .join("\n");
+            found.insert(parts.join("::"), code);
+        }
+    }
+    found
+}
+
+/// The modules each module imports with `crate::...` (a parent module's
+/// imports of its own children do not count: it declares them).
+fn imports(modules: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for (name, code) in modules {
+        let mut used = BTreeSet::new();
+        for (index, _) in code.match_indices("crate::") {
+            let path: String = code[index + "crate::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_' || *c == ':')
+                .collect();
+            let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+            for length in (1..=parts.len()).rev() {
+                let candidate = parts[..length].join("::");
+                if modules.contains_key(&candidate) {
+                    let own_child = name.is_empty() || candidate.starts_with(&format!("{name}::"));
+                    let ancestor = name.starts_with(&format!("{candidate}::"));
+                    if candidate != *name && !own_child && !ancestor {
+                        used.insert(candidate);
+                    }
+                    break;
+                }
+            }
+        }
+        graph.insert(name.clone(), used);
+    }
+    graph
+}
+
+/// A module that reaches itself through its imports, if any.
+fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(start) = path.iter().position(|n| n == node) {
+            return Some(path[start..].to_vec());
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_owned());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(found) = visit(next, graph, path, done) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        done.insert(node.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_module_imports_itself_through_others() {
+    for crate_root in ["api/store/src", "api/http/src", "api/src"] {
+        let modules = modules(&workspace().join(crate_root));
+        assert!(modules.len() > 5, "{crate_root} was read");
+        let graph = imports(&modules);
+        assert_eq!(cycle(&graph), None, "an import cycle in {crate_root}");
+    }
+}
+
+#[test]
+fn the_cycle_finder_finds_a_cycle() {
+    let mut modules = BTreeMap::new();
+    modules.insert("store".to_owned(), "use crate::director::Tournaments;".to_owned());
+    modules.insert("director".to_owned(), "use crate::runner::Bots;".to_owned());
+    modules.insert("runner".to_owned(), "use crate::store::Store;".to_owned());
+    modules.insert("sql".to_owned(), "use crate::error::Error;".to_owned());
+    modules.insert("error".to_owned(), String::new());
+    let found = cycle(&imports(&modules)).expect("a cycle");
+    assert_eq!(found.len(), 3, "{found:?}");
+    modules.insert("runner".to_owned(), "use crate::sql::Db;".to_owned());
+    assert_eq!(cycle(&imports(&modules)), None);
+}
