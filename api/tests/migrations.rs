@@ -162,10 +162,10 @@ fn postgres(name: &str) -> Option<Database> {
 /// (`?` when it may be null).
 fn columns(db: &Db) -> Vec<String> {
     let sql = if db.is_postgres() {
-        "SELECT table_name || '.' || column_name || CASE WHEN is_nullable = 'YES' THEN '?' ELSE '' END
+        "SELECT table_name || '.' || column_name || CASE WHEN is_nullable = 'YES' THEN '?' ELSE '' END AS col
          FROM information_schema.columns WHERE table_schema = 'public'"
     } else {
-        "SELECT m.name || '.' || p.name || CASE WHEN p.\"notnull\" OR p.pk > 0 THEN '' ELSE '?' END
+        "SELECT m.name || '.' || p.name || CASE WHEN p.\"notnull\" OR p.pk > 0 THEN '' ELSE '?' END AS col
          FROM sqlite_schema m JOIN pragma_table_info(m.name) p
          WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'"
     };
@@ -173,7 +173,7 @@ fn columns(db: &Db) -> Vec<String> {
         .query(sql, &[])
         .unwrap()
         .iter()
-        .map(|row| row.text(0).unwrap())
+        .map(|row| row.text("col").unwrap())
         .collect();
     all.sort();
     all
@@ -235,7 +235,7 @@ fn replicas_starting_together_apply_each_migration_once() {
         )
         .unwrap()
         .iter()
-        .map(|row| row.int(0).unwrap())
+        .map(|row| row.int("version").unwrap())
         .collect();
     assert_eq!(versions, (1..=CURRENT_VERSION as i64).collect::<Vec<_>>());
 }

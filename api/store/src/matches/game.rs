@@ -1,12 +1,12 @@
 //! The match logic: what each `/v1/matches` operation checks and does,
-//! over any [`MatchStore`].
+//! over a [`Db`] connection and the SQL of [`storage`].
 //!
 //! A write loads the match, checks (token, status, ply, turn, legality),
-//! stores the move and the new state, all inside one
-//! [`MatchStore::write`]; on any error nothing is stored. Built-in bots
+//! stores the move and the new state, all inside one [`Db::write`]; on any
+//! error nothing is stored. Built-in bots
 //! never search inside a write: [`bot_turn`] reads what a bot must answer,
-//! the bot searches elsewhere (the heavy-work pool, see
-//! `crate::matches::runner`), and [`play_bot`] stores its move only if the
+//! the bot searches elsewhere (the server's bot runner, on the heavy-work
+//! pool), and [`play_bot`] stores its move only if the
 //! match has not changed meanwhile (its version), so a concurrent change
 //! means a new search, never a lost or doubled move. Results come from
 //! [`Outcome`]: the board's, or a resignation's.
@@ -20,9 +20,10 @@ use crate::matches::dto::{
     Ending, ExportedGame, History, MatchList, MatchResult, MatchStatus, MatchView, MoveRecord,
     Place,
 };
-use crate::matches::storage::{MatchRow, MatchStore, MoveRow, SeatPlan, SeatRow, corrupt};
+use crate::matches::storage::{self, MatchRow, MoveRow, SeatPlan, SeatRow, corrupt};
 use crate::matches::tokens::TokenHash;
 use crate::matches::views;
+use crate::sql::Db;
 
 /// The most plies built-in bots play in a row, since the last move of an
 /// open seat (or the start): reached only when no open seat is left to move
@@ -30,10 +31,8 @@ use crate::matches::views;
 /// without a move limit; past it the match is abandoned (`bot_limit`).
 pub const MAX_BOT_PLIES: u32 = 5_000;
 
-pub(crate) fn load_match<S: MatchStore>(store: &S, id: i64) -> Result<MatchRow, Error> {
-    store
-        .load_match(id)?
-        .ok_or_else(|| Error::NotFound(format!("no match {id}")))
+pub(crate) fn load_match(store: &Db, id: i64) -> Result<MatchRow, Error> {
+    storage::load_match(store, id)?.ok_or_else(|| Error::NotFound(format!("no match {id}")))
 }
 
 pub(crate) fn parse_position(text: &str) -> Result<Position, Error> {
@@ -158,9 +157,9 @@ fn state_of(row: &MatchRow, seats: &[SeatRow]) -> Result<MatchView, Error> {
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn view<S: MatchStore>(store: &S, id: i64) -> Result<MatchView, Error> {
+pub fn view(store: &Db, id: i64) -> Result<MatchView, Error> {
     let row = load_match(store, id)?;
-    let seats = store.load_seats(id)?;
+    let seats = storage::load_seats(store, id)?;
     state_of(&row, &seats)
 }
 
@@ -168,7 +167,7 @@ pub fn view<S: MatchStore>(store: &S, id: i64) -> Result<MatchView, Error> {
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn progress<S: MatchStore>(store: &S, id: i64) -> Result<(u32, MatchStatus, i64), Error> {
+pub fn progress(store: &Db, id: i64) -> Result<(u32, MatchStatus, i64), Error> {
     let row = load_match(store, id)?;
     Ok((row.ply, row.status, row.version))
 }
@@ -194,15 +193,10 @@ impl Progress {
     /// stored path is the move's canonical one (the fewest hops,
     /// [`Position::played`]), not whatever chain the client typed: what a
     /// move takes in the database is bounded by the board.
-    fn record<S: MatchStore>(
-        &mut self,
-        store: &S,
-        id: i64,
-        played: &Played,
-        now: &str,
-    ) -> Result<(), Error> {
+    fn record(&mut self, store: &Db, id: i64, played: &Played, now: &str) -> Result<(), Error> {
         let played = &self.position.played(played.mv);
-        store.insert_move(
+        storage::insert_move(
+            store,
             id,
             &MoveRow {
                 ply: self.ply,
@@ -223,14 +217,9 @@ impl Progress {
     }
 
     /// Stores the state after the moves; `ending` closes the match.
-    fn save<S: MatchStore>(
-        &self,
-        store: &S,
-        id: i64,
-        ending: Option<Ending>,
-        now: &str,
-    ) -> Result<(), Error> {
-        store.save_state(
+    fn save(&self, store: &Db, id: i64, ending: Option<Ending>, now: &str) -> Result<(), Error> {
+        storage::save_state(
+            store,
             id,
             &self.position.to_string(),
             self.ply,
@@ -247,8 +236,8 @@ impl Progress {
 ///
 /// # Errors
 /// Only database failures.
-pub fn create<S: MatchStore>(
-    store: &mut S,
+pub fn create(
+    store: &mut Db,
     start: &Position,
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
@@ -262,16 +251,16 @@ pub fn create<S: MatchStore>(
 ///
 /// # Errors
 /// Only database failures.
-pub fn insert<S: MatchStore>(
-    store: &S,
+pub fn insert(
+    store: &Db,
     start: &Position,
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
 ) -> Result<i64, Error> {
     let now = store.now()?;
-    let id = store.insert_match(&start.to_string(), admin_token_hash.as_slice(), &now)?;
+    let id = storage::insert_match(store, &start.to_string(), admin_token_hash.as_slice(), &now)?;
     for (seat, plan) in seats.iter().enumerate() {
-        store.insert_seat(id, seat, plan)?;
+        storage::insert_seat(store, id, seat, plan)?;
     }
     Ok(id)
 }
@@ -323,7 +312,7 @@ impl BotTurn {
 ///
 /// # Errors
 /// 404 for an unknown match; database failures.
-pub fn bot_turn<S: MatchStore>(store: &S, id: i64) -> Result<Option<BotTurn>, Error> {
+pub fn bot_turn(store: &Db, id: i64) -> Result<Option<BotTurn>, Error> {
     let row = load_match(store, id)?;
     if row.status != MatchStatus::InProgress {
         return Ok(None);
@@ -332,14 +321,14 @@ pub fn bot_turn<S: MatchStore>(store: &S, id: i64) -> Result<Option<BotTurn>, Er
     if position.outcome() != Outcome::InProgress {
         return Ok(None);
     }
-    let seats = store.load_seats(id)?;
+    let seats = storage::load_seats(store, id)?;
     let Some(spec) = seats
         .get(position.side_to_move())
         .and_then(|seat| seat.bot.clone())
     else {
         return Ok(None);
     };
-    let since = store.last_open_seat_ply(id)?.map_or(0, |ply| ply + 1);
+    let since = storage::last_open_seat_ply(store, id)?.map_or(0, |ply| ply + 1);
     let open_seat_waits = seats
         .iter()
         .any(|seat| seat.bot.is_none() && position.takes_turns(seat.seat));
@@ -362,8 +351,8 @@ pub fn bot_turn<S: MatchStore>(store: &S, id: i64) -> Result<Option<BotTurn>, Er
 ///
 /// # Errors
 /// Database failures.
-pub fn play_bot<S: MatchStore>(
-    store: &mut S,
+pub fn play_bot(
+    store: &mut Db,
     turn: &BotTurn,
     mv: sternhalma::Move,
 ) -> Result<Option<i64>, Error> {
@@ -375,7 +364,7 @@ pub fn play_bot<S: MatchStore>(
         let now = store.now()?;
         if turn.bot_plies >= MAX_BOT_PLIES {
             let ending = Ending::BotLimit;
-            store.close(turn.id, ending.status(), ending, None, &now)?;
+            storage::close(store, turn.id, ending.status(), ending, None, &now)?;
             return Ok(Some(row.version + 1));
         }
         if !turn.position.is_legal(mv) {
@@ -396,8 +385,8 @@ pub fn play_bot<S: MatchStore>(
 ///
 /// # Errors
 /// Database failures.
-pub fn play_checked<S: MatchStore>(
-    store: &S,
+pub fn play_checked(
+    store: &Db,
     id: i64,
     position: &Position,
     ply: u32,
@@ -416,7 +405,7 @@ pub fn play_checked<S: MatchStore>(
 ///
 /// # Errors
 /// 404 for an unknown match; database failures.
-pub fn waits_for_bots<S: MatchStore>(store: &S, id: i64) -> Result<bool, Error> {
+pub fn waits_for_bots(store: &Db, id: i64) -> Result<bool, Error> {
     Ok(bot_turn(store, id)?.is_some_and(|turn| turn.open_seat_waits))
 }
 
@@ -425,9 +414,9 @@ pub fn waits_for_bots<S: MatchStore>(store: &S, id: i64) -> Result<bool, Error> 
 ///
 /// # Errors
 /// Database failures.
-pub fn with_bot_to_move<S: MatchStore>(store: &S) -> Result<Vec<i64>, Error> {
+pub fn with_bot_to_move(store: &Db) -> Result<Vec<i64>, Error> {
     let mut ids = Vec::new();
-    for id in store.list_ids(Some(MatchStatus::InProgress), i64::MAX, u32::MAX)? {
+    for id in storage::list_ids(store, Some(MatchStatus::InProgress), i64::MAX, u32::MAX)? {
         if bot_turn(store, id)?.is_some() {
             ids.push(id);
         }
@@ -441,7 +430,7 @@ pub fn with_bot_to_move<S: MatchStore>(store: &S) -> Result<Vec<i64>, Error> {
 ///
 /// # Errors
 /// Database failures.
-pub fn play_bots<S: MatchStore>(store: &mut S, id: i64) -> Result<(), Error> {
+pub fn play_bots(store: &mut Db, id: i64) -> Result<(), Error> {
     while let Some(turn) = bot_turn(store, id)? {
         let mv = turn.choose();
         play_bot(store, &turn, mv)?;
@@ -483,8 +472,8 @@ fn ensure_open(row: &MatchRow) -> Result<(), Error> {
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, `stale_ply` or
 /// `not_your_turn`, 422 illegal move.
-pub fn submit<S: MatchStore>(
-    store: &mut S,
+pub fn submit(
+    store: &mut Db,
     id: i64,
     token: &TokenHash,
     ply: u32,
@@ -492,7 +481,7 @@ pub fn submit<S: MatchStore>(
 ) -> Result<i64, Error> {
     store.write(|store| {
         let row = load_match(store, id)?;
-        let seats = store.load_seats(id)?;
+        let seats = storage::load_seats(store, id)?;
         let seat = seat_of(&seats, token)?;
         ensure_open(&row)?;
         if ply != row.ply {
@@ -532,14 +521,10 @@ pub fn submit<S: MatchStore>(
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, 409
 /// `already_resigned`.
-pub fn resign<S: MatchStore>(
-    store: &mut S,
-    id: i64,
-    token: &TokenHash,
-) -> Result<MatchView, Error> {
+pub fn resign(store: &mut Db, id: i64, token: &TokenHash) -> Result<MatchView, Error> {
     store.write(|store| {
         let row = load_match(store, id)?;
-        let seats = store.load_seats(id)?;
+        let seats = storage::load_seats(store, id)?;
         let seat = seat_of(&seats, token)?;
         ensure_open(&row)?;
         let now = store.now()?;
@@ -555,8 +540,8 @@ pub fn resign<S: MatchStore>(
 /// # Errors
 /// 409 `already_resigned`, or `cannot_resign` for a seat that finished;
 /// database failures.
-pub fn resign_seat<S: MatchStore>(
-    store: &S,
+pub fn resign_seat(
+    store: &Db,
     row: &MatchRow,
     players: usize,
     seat: usize,
@@ -564,7 +549,7 @@ pub fn resign_seat<S: MatchStore>(
 ) -> Result<(), Error> {
     if players < 3 {
         let ending = Ending::Resignation;
-        return store.close(row.id, ending.status(), ending, Some(seat), now);
+        return storage::close(store, row.id, ending.status(), ending, Some(seat), now);
     }
     let position = parse_position(&row.position)?;
     if position.is_resigned(seat) {
@@ -586,11 +571,7 @@ pub fn resign_seat<S: MatchStore>(
 ///
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`.
-pub fn abandon<S: MatchStore>(
-    store: &mut S,
-    id: i64,
-    token: &TokenHash,
-) -> Result<MatchView, Error> {
+pub fn abandon(store: &mut Db, id: i64, token: &TokenHash) -> Result<MatchView, Error> {
     store.write(|store| {
         let row = load_match(store, id)?;
         if row.admin_token_hash.as_slice() != token.as_slice() {
@@ -601,7 +582,7 @@ pub fn abandon<S: MatchStore>(
         ensure_open(&row)?;
         let now = store.now()?;
         let ending = Ending::Abandoned;
-        store.close(id, ending.status(), ending, None, &now)
+        storage::close(store, id, ending.status(), ending, None, &now)
     })?;
     view(store, id)
 }
@@ -611,14 +592,14 @@ pub fn abandon<S: MatchStore>(
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn history<S: MatchStore>(store: &S, id: i64) -> Result<History, Error> {
+pub fn history(store: &Db, id: i64) -> Result<History, Error> {
     let row = load_match(store, id)?;
     let mut position = parse_position(&row.start_position)?;
     // Resignations are not moves: the current position records them with
     // their plies, and the replay makes them where they happened.
     let resignations = parse_position(&row.position)?.resignations();
     let mut moves = Vec::new();
-    for stored in store.load_moves(id)? {
+    for stored in storage::load_moves(store, id)? {
         position = position.resign_due(&resignations).map_err(corrupt)?;
         let played = stored
             .path
@@ -660,7 +641,7 @@ pub struct BoardAt {
 ///
 /// # Errors
 /// 404 for an unknown match; 422 `no_such_ply` past the match's ply.
-pub fn board_at<S: MatchStore>(store: &S, id: i64, ply: Option<u32>) -> Result<BoardAt, Error> {
+pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error> {
     let row = load_match(store, id)?;
     let target = ply.unwrap_or(row.ply);
     if target > row.ply {
@@ -670,7 +651,7 @@ pub fn board_at<S: MatchStore>(store: &S, id: i64, ply: Option<u32>) -> Result<B
         ));
     }
     let current = parse_position(&row.position)?;
-    let moves = store.load_moves(id)?;
+    let moves = storage::load_moves(store, id)?;
     let path_of = |stored: &MoveRow| -> Result<Vec<Cell>, Error> {
         match stored.path.parse::<MoveText>().map_err(corrupt)? {
             MoveText::Pass => Ok(Vec::new()),
@@ -721,7 +702,7 @@ pub fn board_at<S: MatchStore>(store: &S, id: i64, ply: Option<u32>) -> Result<B
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn moves_since<S: MatchStore>(store: &S, id: i64, ply: u32) -> Result<Vec<MoveRecord>, Error> {
+pub fn moves_since(store: &Db, id: i64, ply: u32) -> Result<Vec<MoveRecord>, Error> {
     let mut moves = history(store, id)?.moves;
     moves.retain(|record| record.ply >= ply);
     Ok(moves)
@@ -731,13 +712,12 @@ pub fn moves_since<S: MatchStore>(store: &S, id: i64, ply: u32) -> Result<Vec<Mo
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn export<S: MatchStore>(store: &S, id: i64) -> Result<ExportedGame, Error> {
+pub fn export(store: &Db, id: i64) -> Result<ExportedGame, Error> {
     let row = load_match(store, id)?;
     Ok(ExportedGame {
         resigned: parse_position(&row.position)?.resignations(),
         start: row.start_position,
-        moves: store
-            .load_moves(id)?
+        moves: storage::load_moves(store, id)?
             .into_iter()
             .map(|stored| stored.path)
             .collect(),
@@ -748,19 +728,19 @@ pub fn export<S: MatchStore>(store: &S, id: i64) -> Result<ExportedGame, Error> 
 ///
 /// # Errors
 /// Only database failures.
-pub fn list<S: MatchStore>(
-    store: &S,
+pub fn list(
+    store: &Db,
     status: Option<MatchStatus>,
     limit: u32,
     before: i64,
 ) -> Result<MatchList, Error> {
     // One more than asked: whether there is a next page.
-    let ids = store.list_ids(status, before, limit.saturating_add(1))?;
+    let ids = storage::list_ids(store, status, before, limit.saturating_add(1))?;
     let more = ids.len() > limit as usize;
     let mut matches = Vec::new();
     for &id in ids.iter().take(limit as usize) {
         let row = load_match(store, id)?;
-        let seats = store.load_seats(id)?;
+        let seats = storage::load_seats(store, id)?;
         let result = match row.status {
             MatchStatus::InProgress => None,
             _ => result(&row, &seats, &parse_position(&row.position)?),

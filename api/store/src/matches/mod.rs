@@ -7,7 +7,7 @@
 //!   (token, status, ply, turn, legality), the bots' replies, the results.
 //! - [`status`]: where a match stands and how it ended.
 //! - [`storage`]: the SQL, rows in and out, behind the
-//!   [`storage::MatchStore`] trait.
+//!   functions on a [`crate::sql::Db`], as the tournaments' storage.
 //! - [`tokens`]: seat and admin tokens, stored only as SHA-256 hashes.
 //! - [`views`]: the answers built from the rows.
 

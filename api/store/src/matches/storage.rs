@@ -1,10 +1,11 @@
-//! The SQL of stored matches: rows in and out, behind [`MatchStore`] so
-//! that another database can take SQLite's place. No rules here: a
-//! position is stored as its string and a move as its path text; the
-//! checks, the bots and the results are in [`super::game`].
+//! The SQL of stored matches: rows in and out, as functions on a [`Db`]
+//! connection (SQLite or PostgreSQL), like the tournaments' storage. No
+//! rules here: a position is stored as its string and a move as its path
+//! text; the checks, the bots and the results are in [`super::game`].
 //!
-//! Every method is synchronous: writes run on the store's writer thread
-//! inside [`MatchStore::write`], reads on the blocking pool.
+//! Every function is synchronous: writes run on the store's writer thread
+//! inside [`Db::write`] (so each runs in that job's transaction), reads on
+//! the blocking pool.
 
 use crate::bots::BotSpec;
 use crate::error::Error;
@@ -77,317 +78,244 @@ pub struct MoveRow {
     pub played_at: String,
 }
 
-/// Stored matches, rows in and out. Implemented for a [`Db`] connection
-/// (SQLite or PostgreSQL); the writes go through [`MatchStore::write`], so inside
-/// a job every method runs in that job's transaction.
-pub trait MatchStore {
-    /// Runs `job` as one write transaction, taking the write lock at once:
-    /// committed when the job answers `Ok`, rolled back otherwise.
-    ///
-    /// # Errors
-    /// The job's error, or a database failure.
-    fn write<T>(&mut self, job: impl FnOnce(&Self) -> Result<T, Error>) -> Result<T, Error>;
-
-    /// The database's current time, as the rows store it (UTC, RFC 3339
-    /// with milliseconds).
-    ///
-    /// # Errors
-    /// A database failure.
-    fn now(&self) -> Result<String, Error>;
-
-    /// Match `id`, if there is one.
-    ///
-    /// # Errors
-    /// A database failure or a row that does not read back.
-    fn load_match(&self, id: i64) -> Result<Option<MatchRow>, Error>;
-
-    /// The seats of match `id`, in seat order.
-    ///
-    /// # Errors
-    /// A database failure or a row that does not read back.
-    fn load_seats(&self, id: i64) -> Result<Vec<SeatRow>, Error>;
-
-    /// The moves of match `id`, in ply order.
-    ///
-    /// # Errors
-    /// A database failure or a row that does not read back.
-    fn load_moves(&self, id: i64) -> Result<Vec<MoveRow>, Error> {
-        self.load_moves_from(id, 0)
-    }
-
-    /// The moves of match `id` from ply `ply` on, in ply order.
-    ///
-    /// # Errors
-    /// A database failure or a row that does not read back.
-    fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, Error>;
-
-    /// The ids of at most `limit` matches below `before`, newest first;
-    /// only those with `status`, if given.
-    ///
-    /// # Errors
-    /// A database failure.
-    fn list_ids(
-        &self,
-        status: Option<MatchStatus>,
-        before: i64,
-        limit: u32,
-    ) -> Result<Vec<i64>, Error>;
-
-    /// The last ply an open seat (not a built-in bot) played in match
-    /// `id`, if any.
-    ///
-    /// # Errors
-    /// A database failure.
-    fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, Error>;
-
-    /// Stores a new match, in progress at its start position; answers its
-    /// id.
-    ///
-    /// # Errors
-    /// A database failure.
-    fn insert_match(
-        &self,
-        start_position: &str,
-        admin_token_hash: &[u8],
-        now: &str,
-    ) -> Result<i64, Error>;
-
-    /// Stores seat `seat` of match `id`.
-    ///
-    /// # Errors
-    /// A database failure.
-    fn insert_seat(&self, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), Error>;
-
-    /// Stores a move of match `id`.
-    ///
-    /// # Errors
-    /// A database failure.
-    fn insert_move(&self, id: i64, row: &MoveRow) -> Result<(), Error>;
-
-    /// Stores match `id`'s position, ply, status and ending after moves;
-    /// the version grows by one.
-    ///
-    /// # Errors
-    /// A database failure.
-    fn save_state(
-        &self,
-        id: i64,
-        position: &str,
-        ply: u32,
-        status: MatchStatus,
-        ending: Option<Ending>,
-        now: &str,
-    ) -> Result<(), Error>;
-
-    /// Closes match `id` without a move (a resignation or an abandonment);
-    /// the version grows by one.
-    ///
-    /// # Errors
-    /// A database failure.
-    fn close(
-        &self,
-        id: i64,
-        status: MatchStatus,
-        ending: Ending,
-        resigned_seat: Option<usize>,
-        now: &str,
-    ) -> Result<(), Error>;
-}
-
 fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, Error> {
     T::try_from(value).map_err(|_| corrupt(format!("{what} {value}")))
 }
 
-impl MatchStore for Db {
-    fn write<T>(&mut self, job: impl FnOnce(&Self) -> Result<T, Error>) -> Result<T, Error> {
-        Db::write(self, job)
-    }
+/// Match `id`, if there is one.
+///
+/// # Errors
+/// A database failure or a row that does not read back.
+pub fn load_match(db: &Db, id: i64) -> Result<Option<MatchRow>, Error> {
+    // Inside a write the row is locked (PostgreSQL): the checks that
+    // follow (ply, version, status) hold until the commit.
+    let sql = format!(
+        "SELECT id, created_at, updated_at, start_position, position, ply, version, status,
+                ending, resigned_seat, admin_token_hash
+         FROM matches WHERE id = ?1{}",
+        db.for_update()
+    );
+    let Some(row) = db.query_opt(&sql, params![id])? else {
+        return Ok(None);
+    };
+    let status = row.text("status")?;
+    Ok(Some(MatchRow {
+        id: row.int("id")?,
+        created_at: row.text("created_at")?,
+        updated_at: row.text("updated_at")?,
+        start_position: row.text("start_position")?,
+        position: row.text("position")?,
+        ply: count(row.int("ply")?, "ply")?,
+        version: row.int("version")?,
+        status: MatchStatus::from_name(&status)
+            .ok_or_else(|| corrupt(format!("status {status:?}")))?,
+        ending: row
+            .opt_text("ending")?
+            .map(|text| Ending::from_name(&text).ok_or_else(|| corrupt(format!("ending {text:?}"))))
+            .transpose()?,
+        resigned_seat: row
+            .opt_int("resigned_seat")?
+            .map(|s| count(s, "seat"))
+            .transpose()?,
+        admin_token_hash: row.blob("admin_token_hash")?,
+    }))
+}
 
-    fn now(&self) -> Result<String, Error> {
-        Db::now(self)
-    }
-
-    fn load_match(&self, id: i64) -> Result<Option<MatchRow>, Error> {
-        // Inside a write the row is locked (PostgreSQL): the checks that
-        // follow (ply, version, status) hold until the commit.
-        let sql = format!(
-            "SELECT id, created_at, updated_at, start_position, position, ply, version, status,
-                    ending, resigned_seat, admin_token_hash
-             FROM matches WHERE id = ?1{}",
-            self.for_update()
-        );
-        let Some(row) = self.query_opt(&sql, params![id])? else {
-            return Ok(None);
-        };
-        let status = row.text("status")?;
-        Ok(Some(MatchRow {
-            id: row.int("id")?,
-            created_at: row.text("created_at")?,
-            updated_at: row.text("updated_at")?,
-            start_position: row.text("start_position")?,
-            position: row.text("position")?,
-            ply: count(row.int("ply")?, "ply")?,
-            version: row.int("version")?,
-            status: MatchStatus::from_name(&status)
-                .ok_or_else(|| corrupt(format!("status {status:?}")))?,
-            ending: row
-                .opt_text("ending")?
-                .map(|text| {
-                    Ending::from_name(&text).ok_or_else(|| corrupt(format!("ending {text:?}")))
-                })
-                .transpose()?,
-            resigned_seat: row.opt_int("resigned_seat")?.map(|s| count(s, "seat")).transpose()?,
-            admin_token_hash: row.blob("admin_token_hash")?,
-        }))
-    }
-
-    fn load_seats(&self, id: i64) -> Result<Vec<SeatRow>, Error> {
-        let rows = self.query(
-            "SELECT seat, name, bot, token_hash FROM seats WHERE match_id = ?1 ORDER BY seat",
-            params![id],
-        )?;
-        rows.iter()
-            .map(|row| {
-                Ok(SeatRow {
-                    seat: count(row.int("seat")?, "seat")?,
-                    name: row.text("name")?,
-                    bot: row
-                        .opt_text("bot")?
-                        .map(|json| serde_json::from_str::<BotSpec>(&json).map_err(corrupt))
-                        .transpose()?,
-                    token_hash: row.opt_blob("token_hash")?,
-                })
+/// The seats of match `id`, in seat order.
+///
+/// # Errors
+/// A database failure or a row that does not read back.
+pub fn load_seats(db: &Db, id: i64) -> Result<Vec<SeatRow>, Error> {
+    let rows = db.query(
+        "SELECT seat, name, bot, token_hash FROM seats WHERE match_id = ?1 ORDER BY seat",
+        params![id],
+    )?;
+    rows.iter()
+        .map(|row| {
+            Ok(SeatRow {
+                seat: count(row.int("seat")?, "seat")?,
+                name: row.text("name")?,
+                bot: row
+                    .opt_text("bot")?
+                    .map(|json| serde_json::from_str::<BotSpec>(&json).map_err(corrupt))
+                    .transpose()?,
+                token_hash: row.opt_blob("token_hash")?,
             })
-            .collect()
-    }
-
-    fn load_moves_from(&self, id: i64, ply: u32) -> Result<Vec<MoveRow>, Error> {
-        let rows = self.query(
-            "SELECT ply, seat, path, played_at FROM moves WHERE match_id = ?1 AND ply >= ?2
-             ORDER BY ply",
-            params![id, ply],
-        )?;
-        rows.iter()
-            .map(|row| {
-                Ok(MoveRow {
-                    ply: count(row.int("ply")?, "ply")?,
-                    seat: count(row.int("seat")?, "seat")?,
-                    path: row.text("path")?,
-                    played_at: row.text("played_at")?,
-                })
-            })
-            .collect()
-    }
-
-    fn list_ids(
-        &self,
-        status: Option<MatchStatus>,
-        before: i64,
-        limit: u32,
-    ) -> Result<Vec<i64>, Error> {
-        self.query(
-            "SELECT id FROM matches WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) AND id < ?2
-             ORDER BY id DESC LIMIT ?3",
-            params![status.map(MatchStatus::as_str), before, limit],
-        )?
-        .iter()
-        .map(|row| row.int("id"))
+        })
         .collect()
-    }
+}
 
-    fn last_open_seat_ply(&self, id: i64) -> Result<Option<u32>, Error> {
-        self.query_one(
-            "SELECT MAX(moves.ply) AS ply FROM moves
-             JOIN seats ON seats.match_id = moves.match_id AND seats.seat = moves.seat
-             WHERE moves.match_id = ?1 AND seats.bot IS NULL",
-            params![id],
-        )?
-        .opt_int("ply")?
-        .map(|ply| count(ply, "ply"))
-        .transpose()
-    }
+/// The moves of match `id` from ply `ply` on, in ply order.
+///
+/// # Errors
+/// A database failure or a row that does not read back.
+pub fn load_moves_from(db: &Db, id: i64, ply: u32) -> Result<Vec<MoveRow>, Error> {
+    let rows = db.query(
+        "SELECT ply, seat, path, played_at FROM moves WHERE match_id = ?1 AND ply >= ?2
+         ORDER BY ply",
+        params![id, ply],
+    )?;
+    rows.iter()
+        .map(|row| {
+            Ok(MoveRow {
+                ply: count(row.int("ply")?, "ply")?,
+                seat: count(row.int("seat")?, "seat")?,
+                path: row.text("path")?,
+                played_at: row.text("played_at")?,
+            })
+        })
+        .collect()
+}
 
-    fn insert_match(
-        &self,
-        start_position: &str,
-        admin_token_hash: &[u8],
-        now: &str,
-    ) -> Result<i64, Error> {
-        self.query_one(
-            "INSERT INTO matches (created_at, updated_at, start_position, position, admin_token_hash)
-             VALUES (?1, ?1, ?2, ?2, ?3) RETURNING id",
-            params![now, start_position, admin_token_hash],
-        )?
-        .int("id")
-    }
+/// The moves of match `id`, in ply order.
+///
+/// # Errors
+/// A database failure or a row that does not read back.
+pub fn load_moves(db: &Db, id: i64) -> Result<Vec<MoveRow>, Error> {
+    load_moves_from(db, id, 0)
+}
 
-    fn insert_seat(&self, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), Error> {
-        let bot = plan
-            .bot
-            .as_ref()
-            .map(|spec| serde_json::to_string(spec).expect("bot specs serialise"));
-        self.execute(
-            "INSERT INTO seats (match_id, seat, name, bot, token_hash) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![
-                id,
-                seat,
-                &plan.name,
-                bot,
-                plan.token_hash.as_ref().map(|h| h.as_slice())
-            ],
-        )?;
-        Ok(())
-    }
+/// The ids of at most `limit` matches below `before`, newest first;
+/// only those with `status`, if given.
+///
+/// # Errors
+/// A database failure.
+pub fn list_ids(
+    db: &Db,
+    status: Option<MatchStatus>,
+    before: i64,
+    limit: u32,
+) -> Result<Vec<i64>, Error> {
+    db.query(
+        "SELECT id FROM matches WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) AND id < ?2
+         ORDER BY id DESC LIMIT ?3",
+        params![status.map(MatchStatus::as_str), before, limit],
+    )?
+    .iter()
+    .map(|row| row.int("id"))
+    .collect()
+}
 
-    fn insert_move(&self, id: i64, row: &MoveRow) -> Result<(), Error> {
-        self.execute(
-            "INSERT INTO moves (match_id, ply, seat, path, played_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, row.ply, row.seat, &row.path, &row.played_at],
-        )?;
-        Ok(())
-    }
+/// The last ply an open seat (not a built-in bot) played in match
+/// `id`, if any.
+///
+/// # Errors
+/// A database failure.
+pub fn last_open_seat_ply(db: &Db, id: i64) -> Result<Option<u32>, Error> {
+    db.query_one(
+        "SELECT MAX(moves.ply) AS ply FROM moves
+         JOIN seats ON seats.match_id = moves.match_id AND seats.seat = moves.seat
+         WHERE moves.match_id = ?1 AND seats.bot IS NULL",
+        params![id],
+    )?
+    .opt_int("ply")?
+    .map(|ply| count(ply, "ply"))
+    .transpose()
+}
 
-    fn save_state(
-        &self,
-        id: i64,
-        position: &str,
-        ply: u32,
-        status: MatchStatus,
-        ending: Option<Ending>,
-        now: &str,
-    ) -> Result<(), Error> {
-        self.execute(
-            "UPDATE matches SET position = ?2, ply = ?3, status = ?4, ending = ?5,
-                    version = version + 1, updated_at = ?6
-             WHERE id = ?1",
-            params![
-                id,
-                position,
-                ply,
-                status.as_str(),
-                ending.map(Ending::as_str),
-                now
-            ],
-        )?;
-        Ok(())
-    }
+/// Stores a new match, in progress at its start position; answers its
+/// id.
+///
+/// # Errors
+/// A database failure.
+pub fn insert_match(
+    db: &Db,
+    start_position: &str,
+    admin_token_hash: &[u8],
+    now: &str,
+) -> Result<i64, Error> {
+    db.query_one(
+        "INSERT INTO matches (created_at, updated_at, start_position, position, admin_token_hash)
+         VALUES (?1, ?1, ?2, ?2, ?3) RETURNING id",
+        params![now, start_position, admin_token_hash],
+    )?
+    .int("id")
+}
 
-    fn close(
-        &self,
-        id: i64,
-        status: MatchStatus,
-        ending: Ending,
-        resigned_seat: Option<usize>,
-        now: &str,
-    ) -> Result<(), Error> {
-        // Only a match still in progress closes: on PostgreSQL another
-        // replica may have finished it since the caller looked.
-        self.execute(
-            "UPDATE matches SET status = ?2, ending = ?3, resigned_seat = ?4,
-                    version = version + 1, updated_at = ?5
-             WHERE id = ?1 AND status = 'in_progress'",
-            params![id, status.as_str(), ending.as_str(), resigned_seat, now],
-        )?;
-        Ok(())
-    }
+/// Stores seat `seat` of match `id`.
+///
+/// # Errors
+/// A database failure.
+pub fn insert_seat(db: &Db, id: i64, seat: usize, plan: &SeatPlan) -> Result<(), Error> {
+    let bot = plan
+        .bot
+        .as_ref()
+        .map(|spec| serde_json::to_string(spec).expect("bot specs serialise"));
+    db.execute(
+        "INSERT INTO seats (match_id, seat, name, bot, token_hash) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            id,
+            seat,
+            &plan.name,
+            bot,
+            plan.token_hash.as_ref().map(|h| h.as_slice())
+        ],
+    )?;
+    Ok(())
+}
+
+/// Stores a move of match `id`.
+///
+/// # Errors
+/// A database failure.
+pub fn insert_move(db: &Db, id: i64, row: &MoveRow) -> Result<(), Error> {
+    db.execute(
+        "INSERT INTO moves (match_id, ply, seat, path, played_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, row.ply, row.seat, &row.path, &row.played_at],
+    )?;
+    Ok(())
+}
+
+/// Stores match `id`'s position, ply, status and ending after moves;
+/// the version grows by one.
+///
+/// # Errors
+/// A database failure.
+pub fn save_state(
+    db: &Db,
+    id: i64,
+    position: &str,
+    ply: u32,
+    status: MatchStatus,
+    ending: Option<Ending>,
+    now: &str,
+) -> Result<(), Error> {
+    db.execute(
+        "UPDATE matches SET position = ?2, ply = ?3, status = ?4, ending = ?5,
+                version = version + 1, updated_at = ?6
+         WHERE id = ?1",
+        params![
+            id,
+            position,
+            ply,
+            status.as_str(),
+            ending.map(Ending::as_str),
+            now
+        ],
+    )?;
+    Ok(())
+}
+
+/// Closes match `id` without a move (a resignation or an abandonment);
+/// the version grows by one.
+///
+/// # Errors
+/// A database failure.
+pub fn close(
+    db: &Db,
+    id: i64,
+    status: MatchStatus,
+    ending: Ending,
+    resigned_seat: Option<usize>,
+    now: &str,
+) -> Result<(), Error> {
+    // Only a match still in progress closes: on PostgreSQL another
+    // replica may have finished it since the caller looked.
+    db.execute(
+        "UPDATE matches SET status = ?2, ending = ?3, resigned_seat = ?4,
+                version = version + 1, updated_at = ?5
+         WHERE id = ?1 AND status = 'in_progress'",
+        params![id, status.as_str(), ending.as_str(), resigned_seat, now],
+    )?;
+    Ok(())
 }

@@ -16,7 +16,7 @@ use sternhalma::Position;
 use crate::bots::{self, BotSpec};
 use crate::error::{Conflict, Error};
 use crate::matches::dto::{Ending, MatchStatus, SeatKind};
-use crate::matches::storage::{MatchStore, MoveRow, SeatPlan, corrupt};
+use crate::matches::storage::{self as match_storage, MoveRow, SeatPlan, corrupt};
 use crate::matches::tokens::TokenHash;
 use crate::matches::{game, views};
 use crate::tournaments::dto::{
@@ -247,7 +247,14 @@ pub fn act(
                         (game.match_id, game.match_status)
                     {
                         let ending = Ending::Abandoned;
-                        connection.close(match_id, ending.status(), ending, None, &now)?;
+                        match_storage::close(
+                            connection,
+                            match_id,
+                            ending.status(),
+                            ending,
+                            None,
+                            &now,
+                        )?;
                         let version = game::load_match(connection, match_id)?.version;
                         abandoned.push((match_id, version));
                     }
@@ -507,7 +514,7 @@ pub struct GameProgress {
 /// 404 for an unknown match; database failures.
 pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GameProgress, Error> {
     let row = game::load_match(connection, tracked.match_id)?;
-    let moves = connection.load_moves_from(tracked.match_id, since)?;
+    let moves = match_storage::load_moves_from(connection, tracked.match_id, since)?;
     let open_to_move = if row.status == MatchStatus::InProgress {
         let side = game::parse_position(&row.position)?.side_to_move();
         tracked
@@ -645,7 +652,7 @@ fn game_result(
     forfeited: &[bool],
 ) -> Result<Option<(GameResult, Vec<f64>)>, Error> {
     let row = game::load_match(connection, match_id)?;
-    let seats = connection.load_seats(match_id)?;
+    let seats = match_storage::load_seats(connection, match_id)?;
     let position = game::parse_position(&row.position)?;
     let Some(result) = game::result(&row, &seats, &position) else {
         return Ok(None);
