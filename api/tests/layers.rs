@@ -203,7 +203,10 @@ fn no_module_imports_itself_through_others() {
 #[test]
 fn the_cycle_finder_finds_a_cycle() {
     let mut modules = BTreeMap::new();
-    modules.insert("store".to_owned(), "use crate::director::Tournaments;".to_owned());
+    modules.insert(
+        "store".to_owned(),
+        "use crate::director::Tournaments;".to_owned(),
+    );
     modules.insert("director".to_owned(), "use crate::runner::Bots;".to_owned());
     modules.insert("runner".to_owned(), "use crate::store::Store;".to_owned());
     modules.insert("sql".to_owned(), "use crate::error::Error;".to_owned());

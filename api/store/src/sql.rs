@@ -215,7 +215,9 @@ impl Row {
         match self.column(name)? {
             Value::Null => Ok(None),
             Value::Int(v) => Ok(Some(*v)),
-            other => Err(corrupt(format!("column {name} is {other:?}, not an integer"))),
+            other => Err(corrupt(format!(
+                "column {name} is {other:?}, not an integer"
+            ))),
         }
     }
 

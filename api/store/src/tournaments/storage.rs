@@ -322,6 +322,11 @@ pub fn timeout_list(db: &Db, match_id: i64) -> Result<Vec<(u32, usize)>, Error> 
         params![match_id],
     )?
     .iter()
-    .map(|row| Ok((count(row.int("ply")?, "ply")?, count(row.int("seat")?, "seat")?)))
+    .map(|row| {
+        Ok((
+            count(row.int("ply")?, "ply")?,
+            count(row.int("seat")?, "seat")?,
+        ))
+    })
     .collect()
 }
