@@ -229,11 +229,11 @@ pub async fn list_matches(
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<MatchList>, ApiError> {
     let query = query.into_inner();
-    let (limit, before) = page(query.limit, query.before)?;
+    let page = page(query.limit, query.before)?;
     let status = query.status;
     Ok(web::Json(
         store
-            .read(move |connection| game::list(connection, status, limit, before))
+            .read(move |connection| game::list(connection, status, page))
             .await?,
     ))
 }

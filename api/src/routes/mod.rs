@@ -7,7 +7,7 @@ pub mod matches;
 pub mod tournaments;
 
 use sternhalma_http::error::ApiError;
-pub use sternhalma_store::matches::dto::MAX_PAGE;
+use sternhalma_store::page::{MAX_PAGE, Page};
 
 /// A list's page from its query: `limit` (1 to [`MAX_PAGE`], default 50)
 /// and `before` (an id; default: from the newest).
@@ -15,7 +15,7 @@ pub use sternhalma_store::matches::dto::MAX_PAGE;
 /// # Errors
 /// 400 `malformed_query` for a limit out of range or `before` beyond
 /// 2^63-1.
-pub fn page(limit: Option<u32>, before: Option<u64>) -> Result<(u32, i64), ApiError> {
+pub fn page(limit: Option<u32>, before: Option<u64>) -> Result<Page, ApiError> {
     let limit = limit.unwrap_or(50);
     if !(1..=MAX_PAGE).contains(&limit) {
         return Err(ApiError::bad_request(
@@ -29,5 +29,5 @@ pub fn page(limit: Option<u32>, before: Option<u64>) -> Result<(u32, i64), ApiEr
             ApiError::bad_request("malformed_query", format!("before is at most {}", i64::MAX))
         })?,
     };
-    Ok((limit, before))
+    Ok(Page { limit, before })
 }

@@ -116,12 +116,10 @@ pub async fn list_tournaments(
     query: web::Query<TournamentListQuery>,
 ) -> Result<web::Json<TournamentList>, ApiError> {
     let query = query.into_inner();
-    let (limit, before) = page(query.limit, query.before)?;
+    let page = page(query.limit, query.before)?;
     let status = query.status;
     Ok(web::Json(
-        store
-            .read(move |c| logic::list(c, status, limit, before))
-            .await?,
+        store.read(move |c| logic::list(c, status, page)).await?,
     ))
 }
 

@@ -13,8 +13,6 @@ use sternhalma::wire::whole::Object;
 pub const MAX_WAIT_MS: u32 = 30_000;
 /// How long a long-poll waits when `timeout_ms` is not given.
 pub const DEFAULT_WAIT_MS: u32 = 25_000;
-/// The most matches one page of the list holds.
-pub const MAX_PAGE: u32 = 200;
 /// The longest seat name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 

@@ -23,6 +23,7 @@ use crate::matches::dto::{
 use crate::matches::storage::{self, MatchRow, MoveRow, SeatPlan, SeatRow, corrupt};
 use crate::matches::tokens::TokenHash;
 use crate::matches::views;
+use crate::page::Page;
 use crate::sql::Db;
 
 /// The most plies built-in bots play in a row, since the last move of an
@@ -728,17 +729,11 @@ pub fn export(store: &Db, id: i64) -> Result<ExportedGame, Error> {
 ///
 /// # Errors
 /// Only database failures.
-pub fn list(
-    store: &Db,
-    status: Option<MatchStatus>,
-    limit: u32,
-    before: i64,
-) -> Result<MatchList, Error> {
-    // One more than asked: whether there is a next page.
-    let ids = storage::list_ids(store, status, before, limit.saturating_add(1))?;
-    let more = ids.len() > limit as usize;
+pub fn list(store: &Db, status: Option<MatchStatus>, page: Page) -> Result<MatchList, Error> {
+    let ids = storage::list_ids(store, status, page.before, page.fetch())?;
+    let (ids, next_before) = page.split(ids);
     let mut matches = Vec::new();
-    for &id in ids.iter().take(limit as usize) {
+    for id in ids {
         let row = load_match(store, id)?;
         let seats = storage::load_seats(store, id)?;
         let result = match row.status {
@@ -748,11 +743,7 @@ pub fn list(
         matches.push(views::summary(row, &seats, result));
     }
     Ok(MatchList {
-        next_before: if more {
-            matches.last().map(|m| m.id)
-        } else {
-            None
-        },
+        next_before,
         matches,
     })
 }

@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 
+use crate::page::Page;
 use crate::sql::Db;
 use sternhalma::Position;
 
@@ -167,21 +168,16 @@ pub fn view(connection: &Db, id: i64) -> Result<TournamentView, Error> {
 pub fn list(
     connection: &Db,
     status: Option<TournamentStatus>,
-    limit: u32,
-    before: i64,
+    page: Page,
 ) -> Result<TournamentList, Error> {
-    let ids = storage::list_ids(connection, status, before, limit.saturating_add(1))?;
-    let more = ids.len() > limit as usize;
+    let ids = storage::list_ids(connection, status, page.before, page.fetch())?;
+    let (ids, next_before) = page.split(ids);
     let mut tournaments = Vec::new();
-    for &id in ids.iter().take(limit as usize) {
+    for id in ids {
         tournaments.push(view(connection, id)?);
     }
     Ok(TournamentList {
-        next_before: if more {
-            tournaments.last().map(|t| t.id)
-        } else {
-            None
-        },
+        next_before,
         tournaments,
     })
 }
