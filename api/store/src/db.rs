@@ -12,185 +12,22 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::sql::{Database, Db, params};
 
-/// The schema, one migration per version, applied in order, each in its own
-/// transaction. Never edit an applied migration: add a new one.
+/// The SQLite schema, one migration per version (`schema/sqlite/`, a file
+/// each), applied in order, each in its own transaction. Never edit an
+/// applied migration: add a new one, to both dialects.
 pub const MIGRATIONS: &[&str] = &[
-    // 1: the version table itself is created by `migrate`; nothing else.
-    "SELECT 1;",
-    // 2: stored matches. A match is its start position plus its moves; the
-    // `position`, `ply` and `status` columns are the state after the last
-    // move, written in the same transaction as the move (a cache that
-    // replaying the moves reproduces). Tokens are SHA-256 hashes only.
-    "CREATE TABLE matches (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        start_position TEXT NOT NULL,
-        position TEXT NOT NULL,
-        ply INTEGER NOT NULL DEFAULT 0 CHECK (ply >= 0),
-        version INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
-        status TEXT NOT NULL DEFAULT 'in_progress'
-            CHECK (status IN ('in_progress', 'finished', 'abandoned')),
-        ending TEXT CHECK (ending IN ('outcome', 'resignation', 'abandoned', 'bot_limit')),
-        resigned_seat INTEGER,
-        admin_token_hash BLOB NOT NULL CHECK (length(admin_token_hash) = 32),
-        CHECK ((status = 'in_progress') = (ending IS NULL))
-    );
-    CREATE INDEX matches_by_status ON matches (status, id);
-    CREATE TABLE seats (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL CHECK (seat >= 0),
-        name TEXT NOT NULL,
-        bot TEXT,
-        token_hash BLOB CHECK (token_hash IS NULL OR length(token_hash) = 32),
-        PRIMARY KEY (match_id, seat),
-        CHECK ((bot IS NULL) = (token_hash IS NOT NULL))
-    );
-    CREATE TABLE moves (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL CHECK (ply >= 0),
-        seat INTEGER NOT NULL,
-        path TEXT NOT NULL,
-        played_at TEXT NOT NULL,
-        PRIMARY KEY (match_id, ply),
-        FOREIGN KEY (match_id, seat) REFERENCES seats (match_id, seat)
-    );",
-    // 3: tournaments. A tournament is its settings, its entrants and its
-    // schedule (one row per game, with the entrant of each seat); a game
-    // that has started links to the match that plays it. An open entrant's
-    // token hash is also its seats' token hash in every match it plays, so
-    // one token plays all its games. Timeouts are stored one row each;
-    // deadlines themselves are derived (see `tournaments::director`).
-    "CREATE TABLE tournaments (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        name TEXT NOT NULL,
-        start_position TEXT NOT NULL,
-        format TEXT NOT NULL CHECK (format IN ('round_robin', 'gauntlet')),
-        games_per_pairing INTEGER NOT NULL CHECK (games_per_pairing >= 1),
-        move_ms INTEGER NOT NULL CHECK (move_ms >= 1),
-        max_timeouts INTEGER NOT NULL CHECK (max_timeouts >= 1),
-        concurrency INTEGER NOT NULL CHECK (concurrency >= 1),
-        points TEXT NOT NULL,
-        status TEXT NOT NULL DEFAULT 'waiting'
-            CHECK (status IN ('waiting', 'running', 'paused', 'finished', 'abandoned')),
-        version INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
-        admin_token_hash BLOB NOT NULL CHECK (length(admin_token_hash) = 32)
-    );
-    CREATE INDEX tournaments_by_status ON tournaments (status, id);
-    CREATE TABLE entrants (
-        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
-        entrant INTEGER NOT NULL CHECK (entrant >= 0),
-        name TEXT NOT NULL,
-        bot TEXT,
-        token_hash BLOB CHECK (token_hash IS NULL OR length(token_hash) = 32),
-        reference INTEGER NOT NULL DEFAULT 0 CHECK (reference IN (0, 1)),
-        PRIMARY KEY (tournament_id, entrant),
-        CHECK ((bot IS NULL) = (token_hash IS NOT NULL))
-    );
-    CREATE UNIQUE INDEX entrants_by_token ON entrants (token_hash) WHERE token_hash IS NOT NULL;
-    CREATE TABLE tournament_games (
-        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
-        game INTEGER NOT NULL CHECK (game >= 0),
-        entrants TEXT NOT NULL,
-        match_id INTEGER UNIQUE REFERENCES matches (id),
-        PRIMARY KEY (tournament_id, game)
-    );
-    CREATE TABLE timeouts (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL CHECK (ply >= 0),
-        seat INTEGER NOT NULL CHECK (seat >= 0),
-        recorded_at TEXT NOT NULL,
-        PRIMARY KEY (match_id, ply, seat)
-    );",
+    include_str!("../schema/sqlite/0001_version_table.sql"),
+    include_str!("../schema/sqlite/0002_matches.sql"),
+    include_str!("../schema/sqlite/0003_tournaments.sql"),
 ];
 
-/// The same schema for PostgreSQL, version for version: every integer is
-/// 64-bit (`BIGINT`), ids are identity columns, token hashes `BYTEA`. A
-/// test compares the two schemas column by column.
+/// The same schema for PostgreSQL (`schema/postgres/`), version for
+/// version: every integer is 64-bit (`BIGINT`), ids are identity columns,
+/// token hashes `BYTEA`. A test compares the two schemas column by column.
 pub const POSTGRES_MIGRATIONS: &[&str] = &[
-    // 1
-    "SELECT 1;",
-    // 2
-    "CREATE TABLE matches (
-        id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        start_position TEXT NOT NULL,
-        position TEXT NOT NULL,
-        ply BIGINT NOT NULL DEFAULT 0 CHECK (ply >= 0),
-        version BIGINT NOT NULL DEFAULT 1 CHECK (version >= 1),
-        status TEXT NOT NULL DEFAULT 'in_progress'
-            CHECK (status IN ('in_progress', 'finished', 'abandoned')),
-        ending TEXT CHECK (ending IN ('outcome', 'resignation', 'abandoned', 'bot_limit')),
-        resigned_seat BIGINT,
-        admin_token_hash BYTEA NOT NULL CHECK (length(admin_token_hash) = 32),
-        CHECK ((status = 'in_progress') = (ending IS NULL))
-    );
-    CREATE INDEX matches_by_status ON matches (status, id);
-    CREATE TABLE seats (
-        match_id BIGINT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        seat BIGINT NOT NULL CHECK (seat >= 0),
-        name TEXT NOT NULL,
-        bot TEXT,
-        token_hash BYTEA CHECK (token_hash IS NULL OR length(token_hash) = 32),
-        PRIMARY KEY (match_id, seat),
-        CHECK ((bot IS NULL) = (token_hash IS NOT NULL))
-    );
-    CREATE TABLE moves (
-        match_id BIGINT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        ply BIGINT NOT NULL CHECK (ply >= 0),
-        seat BIGINT NOT NULL,
-        path TEXT NOT NULL,
-        played_at TEXT NOT NULL,
-        PRIMARY KEY (match_id, ply),
-        FOREIGN KEY (match_id, seat) REFERENCES seats (match_id, seat)
-    );",
-    // 3
-    "CREATE TABLE tournaments (
-        id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        name TEXT NOT NULL,
-        start_position TEXT NOT NULL,
-        format TEXT NOT NULL CHECK (format IN ('round_robin', 'gauntlet')),
-        games_per_pairing BIGINT NOT NULL CHECK (games_per_pairing >= 1),
-        move_ms BIGINT NOT NULL CHECK (move_ms >= 1),
-        max_timeouts BIGINT NOT NULL CHECK (max_timeouts >= 1),
-        concurrency BIGINT NOT NULL CHECK (concurrency >= 1),
-        points TEXT NOT NULL,
-        status TEXT NOT NULL DEFAULT 'waiting'
-            CHECK (status IN ('waiting', 'running', 'paused', 'finished', 'abandoned')),
-        version BIGINT NOT NULL DEFAULT 1 CHECK (version >= 1),
-        admin_token_hash BYTEA NOT NULL CHECK (length(admin_token_hash) = 32)
-    );
-    CREATE INDEX tournaments_by_status ON tournaments (status, id);
-    CREATE TABLE entrants (
-        tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
-        entrant BIGINT NOT NULL CHECK (entrant >= 0),
-        name TEXT NOT NULL,
-        bot TEXT,
-        token_hash BYTEA CHECK (token_hash IS NULL OR length(token_hash) = 32),
-        reference BIGINT NOT NULL DEFAULT 0 CHECK (reference IN (0, 1)),
-        PRIMARY KEY (tournament_id, entrant),
-        CHECK ((bot IS NULL) = (token_hash IS NOT NULL))
-    );
-    CREATE UNIQUE INDEX entrants_by_token ON entrants (token_hash) WHERE token_hash IS NOT NULL;
-    CREATE TABLE tournament_games (
-        tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
-        game BIGINT NOT NULL CHECK (game >= 0),
-        entrants TEXT NOT NULL,
-        match_id BIGINT UNIQUE REFERENCES matches (id),
-        PRIMARY KEY (tournament_id, game)
-    );
-    CREATE TABLE timeouts (
-        match_id BIGINT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        ply BIGINT NOT NULL CHECK (ply >= 0),
-        seat BIGINT NOT NULL CHECK (seat >= 0),
-        recorded_at TEXT NOT NULL,
-        PRIMARY KEY (match_id, ply, seat)
-    );",
+    include_str!("../schema/postgres/0001_version_table.sql"),
+    include_str!("../schema/postgres/0002_matches.sql"),
+    include_str!("../schema/postgres/0003_tournaments.sql"),
 ];
 
 /// The schema version this code writes.
