@@ -16,7 +16,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::admin::Admin;
-use crate::routes::page;
+use crate::routes::{AdminKeyErrors, TokenErrors, page};
 use crate::runner::BotRunner;
 use crate::tokens::bearer;
 use sternhalma::wire::whole::Object;
@@ -124,7 +124,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
         (status = 201, description = "The match, and its tokens (shown only now)", body = CreatedMatch,
          headers(("Location" = String, description = "The match's URL"))),
         BodyErrors,
-        (status = 401, description = "On a server with an admin key (`--admin-key`): no token (`missing_token`) or not a bearer token (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        AdminKeyErrors,
         (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
@@ -364,7 +364,7 @@ pub async fn get_match(
     responses(
         (status = 200, description = "Stored: the moves played (yours, then any bot replies) and the new state", body = MovesAccepted),
         BodyErrors,
-        (status = 401, description = "No token (`missing_token`) or not a bearer token of 64 hex digits (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        TokenErrors,
         (status = 403, description = "The token is not an open seat's token of this match (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match has moved on: `stale_ply` (another move came first), `not_your_turn`, `match_closed`", body = Problem, content_type = "application/problem+json"),
@@ -551,7 +551,7 @@ pub async fn board(
     security(("seat_token" = [])),
     responses(
         (status = 200, description = "Resigned: the state after it (final with two seats)", body = MatchView),
-        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        TokenErrors,
         (status = 403, description = "Not an open seat's token of this match (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match is already over (`match_closed`), the seat has resigned already (`already_resigned`), or it has finished (`cannot_resign`)", body = Problem, content_type = "application/problem+json"),
@@ -585,7 +585,7 @@ pub async fn resign(
     security(("admin_token" = [])),
     responses(
         (status = 200, description = "Abandoned: the final state", body = MatchView),
-        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        TokenErrors,
         (status = 403, description = "Not this match's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match is already over (`match_closed`)", body = Problem, content_type = "application/problem+json"),

@@ -6,7 +6,7 @@ pub mod downloads;
 pub mod matches;
 pub mod tournaments;
 
-use sternhalma_http::error::ApiError;
+use sternhalma_http::error::{ApiError, Problem};
 use sternhalma_store::page::{MAX_PAGE, Page};
 
 /// A list's page from its query: `limit` (1 to [`MAX_PAGE`], default 50)
@@ -30,4 +30,26 @@ pub fn page(limit: Option<u32>, before: Option<u64>) -> Result<Page, ApiError> {
         })?,
     };
     Ok(Page { limit, before })
+}
+
+/// The refusal of an operation that takes a seat's, an entrant's or a
+/// creator's token, documented once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum TokenErrors {
+    /// No token (`missing_token`), or not `Bearer` and a token of 64
+    /// hexadecimal digits (`malformed_token`).
+    #[response(status = 401, content_type = "application/problem+json")]
+    Unauthorized(Problem),
+}
+
+/// The refusal of a creation on a server with an admin key, documented
+/// once.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum AdminKeyErrors {
+    /// On a server with an admin key (`--admin-key`): no token
+    /// (`missing_token`) or not a bearer token (`malformed_token`).
+    #[response(status = 401, content_type = "application/problem+json")]
+    Unauthorized(Problem),
 }

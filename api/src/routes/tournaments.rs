@@ -18,7 +18,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::admin::Admin;
 use crate::director::Tournaments;
-use crate::routes::page;
+use crate::routes::{AdminKeyErrors, TokenErrors, page};
 use crate::tokens::bearer;
 use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
@@ -71,7 +71,7 @@ fn tournament_id(id: u64) -> Result<i64, ApiError> {
         (status = 201, description = "The tournament, and its tokens (shown only now)", body = CreatedTournament,
          headers(("Location" = String, description = "The tournament's URL"))),
         BodyErrors,
-        (status = 401, description = "On a server with an admin key (`--admin-key`): no token (`missing_token`) or not a bearer token (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        AdminKeyErrors,
         (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown board, layout or rules; a layout of other than 2 to 6 players (`players_per_game`); a bad name (`invalid_name`, `invalid_entrant_name`, `duplicate_entrant_name`); a setting out of range (`invalid_setting`); too few or too many entrants (`too_few_entrants`, `too_many_entrants`); a schedule over 10,000 games (`too_many_games`); a gauntlet of other than two players (`gauntlet_players`); a reference bot outside a gauntlet (`reference_not_allowed`); an unknown bot kind (`unknown_bot`), a `millis` budget (`budget_not_allowed`) or one over the seat caps (`budget_too_large`); a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
@@ -227,7 +227,7 @@ pub async fn standings_csv(
     responses(
         (status = 200, description = "The games waiting for the entrant's move (perhaps none)", body = EntrantTurns),
         (status = 400, description = "Malformed query (`malformed_query`), e.g. `timeout_ms` over 30000", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        TokenErrors,
         (status = 403, description = "Not an open entrant's token of this tournament (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many long-polls open from this client (`too_many_waits`)", body = Problem, content_type = "application/problem+json"),
@@ -402,7 +402,7 @@ async fn act(
     security(("admin_token" = [])),
     responses(
         (status = 200, description = "Running", body = TournamentView),
-        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        TokenErrors,
         (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Running already (`already_running`), or over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
@@ -434,7 +434,7 @@ pub async fn start_tournament(
     security(("admin_token" = [])),
     responses(
         (status = 200, description = "Paused", body = TournamentView),
-        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        TokenErrors,
         (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not running (`not_running`), or over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
@@ -467,7 +467,7 @@ pub async fn pause_tournament(
     security(("admin_token" = [])),
     responses(
         (status = 200, description = "Abandoned", body = TournamentView),
-        (status = 401, description = "No token (`missing_token`) or a malformed one (`malformed_token`)", body = Problem, content_type = "application/problem+json"),
+        TokenErrors,
         (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Over already (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
