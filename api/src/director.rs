@@ -1,14 +1,21 @@
 //! The tournament director: one background task per server that runs
-//! every tournament.
+//! every tournament, a thin driver around the
+//! [`Referee`], which makes its decisions.
 //!
 //! It hears of every committed change of a match by subscribing to the
 //! store's events ([`Store::events`]), and of every change of a
 //! tournament's status from the routes that make it
-//! ([`Tournaments::tournament_changed`]). For a
-//! tournament game it then reads the new moves and sends them as events,
-//! notices the end of the game, and starts the next games whose entrants
-//! are free ([`logic::start_ready_games`]); the built-in bots of every game
-//! are played by the same runner as any match's (on the heavy-work pool).
+//! ([`Tournaments::tournament_changed`]). For a tournament game it reads
+//! the match's progress ([`logic::progress`]) and hands it to the referee
+//! with the time, which answers the [`Effect`]s: the new moves and
+//! timeouts to send as events, the deadline to set or clear, the end of
+//! the game; the driver applies them (the [`Hub`], the bot runner, timeout
+//! tasks, the store's writes such as starting the next games whose
+//! entrants are free, [`logic::start_ready_games`]). The driver owns the
+//! clock: it reads `Instant::now()`, hands it to the referee, and sleeps
+//! until the referee's next wake-up; the referee's rules are tested with
+//! virtual time. The built-in bots of every game are played by the same
+//! runner as any match's (on the heavy-work pool).
 //!
 //! **Deadlines.** When an open entrant is to move, the director gives it
 //! the tournament's `move_ms` from the moment it sees the turn (just after
@@ -30,13 +37,14 @@
 //! timeout wins, the others find the match's version changed and drop
 //! theirs. Bot moves are played by the replica whose request or schedule
 //! kicked them; a game that stands still with a bot to move (its replica
-//! died mid-search) is kicked again by the others after 10 s (`STALL`).
+//! died mid-search) is kicked again by the others after 10 s
+//! ([`STALL`](sternhalma_store::tournaments::referee::STALL)).
 //!
 //! **Waiters.** The [`Hub`] holds what requests wait on: a change counter
 //! per tournament (the entrants' long-poll) and an event stream per
 //! tournament (the SSE route), and the current deadlines.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -46,20 +54,13 @@ use crate::runner::BotRunner;
 use sternhalma_http::error::ApiError;
 use sternhalma_http::heavy::HeavyPool;
 use sternhalma_store::bus::{Bus, Change};
-use sternhalma_store::matches::dto::MatchStatus;
 use sternhalma_store::store::{Event, Store};
-use sternhalma_store::tournaments::dto::{EventSeat, TournamentEvent};
+use sternhalma_store::tournaments::dto::TournamentEvent;
 use sternhalma_store::tournaments::logic::{self, Tracked};
+use sternhalma_store::tournaments::referee::{Effect, Referee};
 
 /// Events kept for a slow SSE reader before it is told it lagged.
 const EVENT_BUFFER: usize = 1024;
-
-/// With several replicas: how long a followed game may stand still before
-/// this replica kicks its bots itself (the replica playing them may have
-/// died). Only a liveness bound: whichever replica stores a bot's move
-/// first, the move is the same (bots are seeded and count their work in
-/// nodes), and the other's is dropped by the version check.
-const STALL: Duration = Duration::from_secs(10);
 
 /// What the director is told.
 #[derive(Clone, Copy, Debug)]
@@ -97,11 +98,7 @@ impl Tournaments {
             hub: hub.clone(),
             inbox,
             messages: messages.clone(),
-            games: HashMap::new(),
-            done: HashSet::new(),
-            plain: HashSet::new(),
-            told_versions: HashMap::new(),
-            next_sweep: Instant::now() + STALL / 2,
+            referee: Referee::new(store.is_shared(), Instant::now()),
         };
         let forward = messages.clone();
         std::thread::Builder::new()
@@ -225,41 +222,6 @@ impl Hub {
     }
 }
 
-/// A game the director follows.
-struct Game {
-    tracked: Tracked,
-    /// Plies already sent as events.
-    seen_ply: u32,
-    /// Timeouts already sent as events (whichever replica played them), as
-    /// (ply, seat).
-    told_timeouts: HashSet<(u32, usize)>,
-    /// The version its deadline was set for.
-    version: i64,
-    /// The open seat to move and when its time is up.
-    deadline: Option<(usize, Instant)>,
-    /// A timeout is being played: do not fire again until the game changes.
-    timing_out: bool,
-    /// When its version last changed here (or it was kicked for standing
-    /// still): see [`STALL`].
-    moved_at: Instant,
-}
-
-impl Game {
-    /// A game followed from now on, its first `seen_ply` plies and the
-    /// `told_timeouts` already told (or never to be told).
-    fn new(tracked: Tracked, seen_ply: u32, told_timeouts: HashSet<(u32, usize)>) -> Game {
-        Game {
-            tracked,
-            seen_ply,
-            told_timeouts,
-            version: 0,
-            deadline: None,
-            timing_out: false,
-            moved_at: Instant::now(),
-        }
-    }
-}
-
 struct Director {
     store: Store,
     pool: HeavyPool,
@@ -267,36 +229,17 @@ struct Director {
     hub: Arc<Hub>,
     inbox: mpsc::UnboundedReceiver<Message>,
     messages: mpsc::UnboundedSender<Message>,
-    games: HashMap<i64, Game>,
-    /// With several replicas: the games over and told (never adopted
-    /// again), the matches known not to be tournament games, the version
-    /// of every tournament last told, and when to reconcile next.
-    done: HashSet<i64>,
-    plain: HashSet<i64>,
-    told_versions: HashMap<i64, i64>,
-    next_sweep: Instant,
+    /// The games followed and the decisions.
+    referee: Referee,
 }
 
 impl Director {
     async fn run(mut self) {
-        let runner = self.runner.clone();
-        if let Err(error) = self.resume(&runner).await {
+        if let Err(error) = self.resume().await {
             tracing::warn!(error = %error.problem().detail, "cannot resume the tournaments");
         }
         loop {
-            let next = self
-                .games
-                .values()
-                .filter(|game| !game.timing_out)
-                .filter_map(|game| game.deadline.map(|(_, at)| at))
-                .min();
-            // With other replicas: wake to look for games standing still.
-            let sweep = self.store.is_shared().then_some(self.next_sweep);
-            let next = match (next, sweep) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            let first = match next {
+            let first = match self.referee.next_wake() {
                 Some(at) => tokio::select! {
                     message = self.inbox.recv() => message.map(Some),
                     () = actix_web::rt::time::sleep_until(at.into()) => Some(None),
@@ -327,36 +270,106 @@ impl Director {
                 take(message);
             }
             for id in matches {
-                if let Err(error) = self.on_match(&runner, id).await {
+                if let Err(error) = self.on_match(id).await {
                     tracing::warn!(match_id = id, error = %error.problem().detail, "tournament game not followed");
                 }
             }
             for id in tournaments {
-                if let Err(error) = self.on_tournament(&runner, id).await {
+                if let Err(error) = self.on_tournament(id).await {
                     tracing::warn!(tournament_id = id, error = %error.problem().detail, "tournament change not followed");
                 }
             }
-            if self.store.is_shared() && (resync || Instant::now() >= self.next_sweep) {
+            if self.referee.is_shared() && (resync || self.referee.sweep_due(Instant::now())) {
                 // A notification another replica sent may be lost (it
                 // died between its commit and its NOTIFY, or the listening
                 // connection dropped): what is stored is read again.
-                if let Err(error) = self.reconcile(&runner).await {
+                if let Err(error) = self.reconcile().await {
                     tracing::warn!(error = %error.problem().detail, "tournaments not reconciled");
                 }
-                self.kick_stalled(&runner);
-                self.next_sweep = Instant::now() + STALL / 2;
+                // The games standing still kicked (their bots' replica may
+                // be gone).
+                let kicks = self.referee.sweep(Instant::now());
+                self.apply_logged(kicks).await;
             }
-            self.fire_due_deadlines(&runner);
+            let due = self.referee.due(Instant::now());
+            self.apply_logged(due).await;
         }
     }
 
-    /// With several replicas, every [`STALL`]/2: every running tournament
-    /// and every followed game read again, as if each had been told of a
-    /// change. A tournament whose version moved is told as a change; games
-    /// another replica started are followed; ready games are started.
-    async fn reconcile(&mut self, runner: &BotRunner) -> Result<(), ApiError> {
+    /// Applies the referee's `effects`, in order: events, deadlines and
+    /// change counters to the [`Hub`], kicks to the runner, timeouts to
+    /// tasks of their own, reads and writes to the store (a game's result,
+    /// the standings, the next games, whose own effects are applied in
+    /// their place). Stops at the first that fails.
+    async fn apply(&mut self, effects: Vec<Effect>) -> Result<(), ApiError> {
+        let mut queue = VecDeque::from(effects);
+        while let Some(effect) = queue.pop_front() {
+            match effect {
+                Effect::Emit { tournament, event } => self.hub.emit(tournament, event),
+                Effect::SetDeadline { match_id, ply, at } => {
+                    self.hub.set_deadline(match_id, Some((ply, at)));
+                }
+                Effect::ClearDeadline { match_id } => self.hub.set_deadline(match_id, None),
+                Effect::Bump { tournament } => self.hub.bump(tournament),
+                Effect::GameOver {
+                    tournament,
+                    game,
+                    match_id,
+                } => {
+                    let view = self
+                        .store
+                        .read(move |c| logic::one_game(c, tournament, game))
+                        .await?;
+                    self.hub.emit(
+                        tournament,
+                        TournamentEvent::GameOver {
+                            game,
+                            match_id,
+                            status: view.status,
+                            result: view.result,
+                        },
+                    );
+                }
+                Effect::Standings { tournament } => self.send_standings(tournament).await?,
+                Effect::Schedule { tournament } => {
+                    let next = self.schedule(tournament).await?;
+                    for effect in next.into_iter().rev() {
+                        queue.push_front(effect);
+                    }
+                }
+                Effect::FireTimeout {
+                    tracked,
+                    version,
+                    seat,
+                } => self.fire_timeout(tracked, version, seat),
+                Effect::Kick { match_id } => self.runner.kick(match_id),
+                Effect::ReadGame { match_id } => {
+                    let _ = self.messages.send(Message::Match(match_id));
+                }
+                Effect::ReadTournament { tournament } => {
+                    let _ = self.messages.send(Message::Tournament(tournament));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Director::apply`], a failure logged.
+    async fn apply_logged(&mut self, effects: Vec<Effect>) {
+        if let Err(error) = self.apply(effects).await {
+            tracing::warn!(error = %error.problem().detail, "tournament effects not applied");
+        }
+    }
+
+    /// With several replicas, every
+    /// [`STALL`](sternhalma_store::tournaments::referee::STALL)/2: every
+    /// running tournament and every followed game read again, as if each
+    /// had been told of a change. A tournament whose version moved is told
+    /// as a change; games another replica started are followed; ready games
+    /// are started.
+    async fn reconcile(&mut self) -> Result<(), ApiError> {
         let mut ids: HashSet<i64> = self.store.read(logic::running).await?.into_iter().collect();
-        ids.extend(self.games.values().map(|game| game.tracked.tournament));
+        ids.extend(self.referee.followed_tournaments());
         let mut ids: Vec<i64> = ids.into_iter().collect();
         ids.sort_unstable();
         for id in ids {
@@ -364,33 +377,20 @@ impl Director {
                 .store
                 .read(move |c| logic::status_and_version(c, id))
                 .await?;
-            match self.told_versions.insert(id, version) {
-                Some(told) if told != version => self.on_tournament(runner, id).await?,
+            match self.referee.tournament_told(id, version) {
+                Some(told) if told != version => self.on_tournament(id).await?,
                 _ if !status.is_over() => {
                     self.follow_started_elsewhere(id).await?;
-                    self.schedule(runner, id).await?;
+                    self.apply(vec![Effect::Schedule { tournament: id }])
+                        .await?;
                 }
                 _ => {}
             }
         }
-        let followed: Vec<i64> = self.games.keys().copied().collect();
-        for id in followed {
-            self.on_match(runner, id).await?;
+        for id in self.referee.followed() {
+            self.on_match(id).await?;
         }
         Ok(())
-    }
-
-    /// Kicks the bots of every followed game that has stood still for
-    /// [`STALL`]: with several replicas, the one playing them may be gone.
-    /// A kick where no bot is to move does nothing.
-    fn kick_stalled(&mut self, runner: &BotRunner) {
-        let now = Instant::now();
-        for (&match_id, game) in &mut self.games {
-            if now.saturating_duration_since(game.moved_at) >= STALL {
-                game.moved_at = now;
-                runner.kick(match_id);
-            }
-        }
     }
 
     /// With several replicas, a change of match `id` that this director
@@ -398,7 +398,7 @@ impl Director {
     /// (even one already over), it is announced and followed from its first
     /// ply. Answers whether it is followed now.
     async fn adopt(&mut self, id: i64) -> Result<bool, ApiError> {
-        if !self.store.is_shared() || self.done.contains(&id) || self.plain.contains(&id) {
+        if !self.referee.may_adopt(id) {
             return Ok(false);
         }
         let Some(tracked) = self
@@ -406,11 +406,11 @@ impl Director {
             .read(move |c| logic::tracked_game_of_match(c, id))
             .await?
         else {
-            self.plain.insert(id);
+            self.referee.not_a_game(id);
             return Ok(false);
         };
-        self.announce_start(tracked.tournament, &tracked);
-        self.games.insert(id, Game::new(tracked, 0, HashSet::new()));
+        let effects = self.referee.follow_new(tracked, Instant::now());
+        self.apply(effects).await?;
         Ok(true)
     }
 
@@ -421,41 +421,11 @@ impl Director {
             .store
             .read(move |c| logic::tracked_games_of(c, id))
             .await?;
-        for game in tracked {
-            if self.games.contains_key(&game.match_id) || self.done.contains(&game.match_id) {
-                continue;
-            }
-            let match_id = game.match_id;
-            self.announce_start(id, &game);
-            self.games
-                .insert(match_id, Game::new(game, 0, HashSet::new()));
-            let _ = self.messages.send(Message::Match(match_id));
-        }
-        Ok(())
+        let effects = self.referee.started_elsewhere(tracked, Instant::now());
+        self.apply(effects).await
     }
 
-    fn announce_start(&self, id: i64, tracked: &Tracked) {
-        self.hub.emit(
-            id,
-            TournamentEvent::GameStarted {
-                game: tracked.game,
-                match_id: tracked.match_id,
-                seats: tracked
-                    .entrants
-                    .iter()
-                    .zip(&tracked.names)
-                    .enumerate()
-                    .map(|(seat, (&entrant, name))| EventSeat {
-                        seat,
-                        entrant,
-                        name: name.clone(),
-                    })
-                    .collect(),
-            },
-        );
-    }
-
-    async fn resume(&mut self, runner: &BotRunner) -> Result<(), ApiError> {
+    async fn resume(&mut self) -> Result<(), ApiError> {
         let tracked = self.store.read(logic::tracked_games).await?;
         if !tracked.is_empty() {
             tracing::info!(games = tracked.len(), "resuming tournament games");
@@ -467,128 +437,38 @@ impl Director {
                 .store
                 .read(move |c| logic::progress(c, &probe, u32::MAX))
                 .await?;
-            self.games.insert(
-                id,
-                Game::new(game, now.ply, now.timeouts.iter().copied().collect()),
+            self.referee.follow(
+                game,
+                now.ply,
+                now.timeouts.iter().copied().collect(),
+                Instant::now(),
             );
-            runner.kick(id);
-            self.on_match(runner, id).await?;
+            self.runner.kick(id);
+            self.on_match(id).await?;
         }
         for id in self.store.read(logic::running).await? {
-            self.schedule(runner, id).await?;
+            self.apply(vec![Effect::Schedule { tournament: id }])
+                .await?;
         }
         Ok(())
     }
 
-    async fn on_match(&mut self, runner: &BotRunner, id: i64) -> Result<(), ApiError> {
-        if !self.games.contains_key(&id) && !self.adopt(id).await? {
+    /// Match `id` changed: if it is a game followed (or adopted now), its
+    /// progress read and handed to the referee, its effects applied.
+    async fn on_match(&mut self, id: i64) -> Result<(), ApiError> {
+        if !self.referee.follows(id) && !self.adopt(id).await? {
             return Ok(());
         }
-        let Some(game) = self.games.get_mut(&id) else {
+        let Some((tracked, since)) = self.referee.to_read(id) else {
             return Ok(());
         };
-        let tracked = game.tracked.clone();
-        let since = game.seen_ply;
-        // A copy: should the read below fail, the game keeps what it told.
-        let mut told = game.told_timeouts.clone();
-        let probe = tracked.clone();
+        // Should the read fail, the referee keeps what it told.
         let progress = self
             .store
-            .read(move |c| logic::progress(c, &probe, since))
+            .read(move |c| logic::progress(c, &tracked, since))
             .await?;
-        let tournament = tracked.tournament;
-        // A timeout at a ply is told before that ply's move (the move the
-        // server played for the entrant), as it happened; each once.
-        let mut tell_timeouts_before = |ply: u32| {
-            for &(at, seat) in &progress.timeouts {
-                if at >= ply || !told.insert((at, seat)) {
-                    continue;
-                }
-                // A seat times out at most once per ply: its count so far.
-                let timeouts = progress
-                    .timeouts
-                    .iter()
-                    .filter(|&&(p, s)| s == seat && p <= at)
-                    .count();
-                let timeouts = u32::try_from(timeouts).unwrap_or(u32::MAX);
-                self.hub.emit(
-                    tournament,
-                    TournamentEvent::Timeout {
-                        game: tracked.game,
-                        match_id: id,
-                        ply: at,
-                        seat,
-                        entrant: tracked.entrants.get(seat).copied().unwrap_or(0),
-                        timeouts,
-                        forfeited: timeouts >= tracked.max_timeouts,
-                    },
-                );
-            }
-        };
-        for stored in &progress.moves {
-            tell_timeouts_before(stored.ply + 1);
-            self.hub.emit(
-                tournament,
-                TournamentEvent::Move {
-                    game: tracked.game,
-                    match_id: id,
-                    ply: stored.ply,
-                    seat: stored.seat,
-                    entrant: tracked.entrants.get(stored.seat).copied().unwrap_or(0),
-                    text: stored.path.clone(),
-                },
-            );
-        }
-        tell_timeouts_before(u32::MAX);
-        let game = self.games.get_mut(&id).expect("followed above");
-        game.told_timeouts = told;
-        game.seen_ply = progress.moves.last().map_or(since, |m| m.ply + 1);
-        game.timing_out = false;
-        let changed = game.version != progress.version || !progress.moves.is_empty();
-        if progress.status != MatchStatus::InProgress {
-            self.games.remove(&id);
-            if self.store.is_shared() {
-                self.done.insert(id);
-            }
-            self.hub.set_deadline(id, None);
-            let number = tracked.game;
-            let view = self
-                .store
-                .read(move |c| logic::one_game(c, tournament, number))
-                .await?;
-            self.hub.emit(
-                tournament,
-                TournamentEvent::GameOver {
-                    game: number,
-                    match_id: id,
-                    status: view.status,
-                    result: view.result,
-                },
-            );
-            self.send_standings(tournament).await?;
-            self.hub.bump(tournament);
-            return self.schedule(runner, tournament).await;
-        }
-        match progress.open_to_move {
-            Some(seat) if game.version != progress.version || game.deadline.is_none() => {
-                let at = Instant::now() + Duration::from_millis(u64::from(tracked.move_ms));
-                game.deadline = Some((seat, at));
-                self.hub.set_deadline(id, Some((progress.ply, at)));
-            }
-            Some(_) => {}
-            None => {
-                game.deadline = None;
-                self.hub.set_deadline(id, None);
-            }
-        }
-        if game.version != progress.version {
-            game.moved_at = Instant::now();
-        }
-        game.version = progress.version;
-        if changed {
-            self.hub.bump(tournament);
-        }
-        Ok(())
+        let effects = self.referee.on_progress(id, &progress, Instant::now());
+        self.apply(effects).await
     }
 
     async fn send_standings(&self, tournament: i64) -> Result<(), ApiError> {
@@ -607,12 +487,10 @@ impl Director {
         Ok(())
     }
 
-    async fn on_tournament(&mut self, runner: &BotRunner, id: i64) -> Result<(), ApiError> {
+    async fn on_tournament(&mut self, id: i64) -> Result<(), ApiError> {
         let view = self.store.read(move |c| logic::view(c, id)).await?;
         let status = view.status;
-        if self.store.is_shared() {
-            self.told_versions.insert(id, view.version);
-        }
+        self.referee.tournament_told(id, view.version);
         self.hub.emit(
             id,
             TournamentEvent::Tournament {
@@ -620,32 +498,20 @@ impl Director {
             },
         );
         self.hub.bump(id);
-        if !status.is_over() && self.store.is_shared() {
+        if !status.is_over() && self.referee.is_shared() {
             self.follow_started_elsewhere(id).await?;
         }
         if status.is_over() {
-            let over: Vec<i64> = self
-                .games
-                .iter()
-                .filter(|(_, game)| game.tracked.tournament == id)
-                .map(|(&match_id, _)| match_id)
-                .collect();
-            for match_id in over {
-                self.games.remove(&match_id);
-                self.hub.set_deadline(match_id, None);
-                if self.store.is_shared() {
-                    // Not adopted again by a later notification of its end.
-                    self.done.insert(match_id);
-                }
-            }
-            return Ok(());
+            let effects = self.referee.tournament_over(id);
+            return self.apply(effects).await;
         }
-        self.schedule(runner, id).await
+        self.apply(vec![Effect::Schedule { tournament: id }]).await
     }
 
-    /// Starts the games of tournament `id` that can start; announces its
-    /// end when none is left.
-    async fn schedule(&mut self, runner: &BotRunner, id: i64) -> Result<(), ApiError> {
+    /// Starts the games of tournament `id` that can start (a write that
+    /// also marks it finished when none is left): answers the effects of
+    /// what it started or finished.
+    async fn schedule(&mut self, id: i64) -> Result<Vec<Effect>, ApiError> {
         let scheduled = self
             .store
             .write(move |c| logic::start_ready_games(c, id))
@@ -653,52 +519,32 @@ impl Director {
         if !scheduled.started.is_empty() || scheduled.finished {
             self.store.announce_tournament(id);
         }
-        for tracked in scheduled.started {
-            let match_id = tracked.match_id;
-            self.announce_start(id, &tracked);
-            self.games
-                .insert(match_id, Game::new(tracked, 0, HashSet::new()));
-            runner.kick(match_id);
-            // Read at the next turn of the loop: its first deadline.
-            let _ = self.messages.send(Message::Match(match_id));
-        }
-        if scheduled.finished {
-            self.send_standings(id).await?;
-            let _ = self.messages.send(Message::Tournament(id));
-        }
-        Ok(())
+        Ok(self
+            .referee
+            .scheduled(id, scheduled.started, scheduled.finished, Instant::now()))
     }
 
-    /// Plays a timeout for every game whose deadline has passed, each in a
-    /// task of its own.
-    fn fire_due_deadlines(&mut self, runner: &BotRunner) {
-        let now = Instant::now();
-        for (&match_id, game) in &mut self.games {
-            let Some((seat, at)) = game.deadline else {
-                continue;
-            };
-            if game.timing_out || at > now {
-                continue;
+    /// Plays the timeout of `seat` in the game `tracked` at `version` in a
+    /// task of its own; the game is read again when it is done.
+    fn fire_timeout(&self, tracked: Tracked, version: i64, seat: usize) {
+        let match_id = tracked.match_id;
+        let timeout = Timeout {
+            store: self.store.clone(),
+            pool: self.pool.clone(),
+            runner: self.runner.clone(),
+            messages: self.messages.clone(),
+            tracked,
+            version,
+            seat,
+        };
+        actix_web::rt::spawn(async move {
+            if let Err(error) = timeout.play().await {
+                tracing::warn!(match_id, error = %error.problem().detail, "a timeout could not be played");
+                // Tried again after a pause, unless the game changes.
+                actix_web::rt::time::sleep(Duration::from_secs(1)).await;
             }
-            game.timing_out = true;
-            let timeout = Timeout {
-                store: self.store.clone(),
-                pool: self.pool.clone(),
-                runner: runner.clone(),
-                messages: self.messages.clone(),
-                tracked: game.tracked.clone(),
-                version: game.version,
-                seat,
-            };
-            actix_web::rt::spawn(async move {
-                if let Err(error) = timeout.play().await {
-                    tracing::warn!(match_id, error = %error.problem().detail, "a timeout could not be played");
-                    // Tried again after a pause, unless the game changes.
-                    actix_web::rt::time::sleep(Duration::from_secs(1)).await;
-                }
-                let _ = timeout.messages.send(Message::Match(match_id));
-            });
-        }
+            let _ = timeout.messages.send(Message::Match(match_id));
+        });
     }
 }
 

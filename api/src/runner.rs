@@ -11,7 +11,7 @@
 //! match's long-polls. If the match changed meanwhile, the move is dropped
 //! and the turn read and searched again. The task stops when no bot is to
 //! move; a match is never played by two tasks of one server at once
-//! ([`Claims`]). With several replicas (PostgreSQL) two
+//! (the runner's claims). With several replicas (PostgreSQL) two
 //! replicas may search the same ply; the version check keeps one move, and
 //! the run whose move was dropped stops (the other goes on).
 //!

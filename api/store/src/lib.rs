@@ -12,7 +12,7 @@
 //! - [`sql`]: one face for SQLite and PostgreSQL; [`db`]: schemas and
 //!   migrations; [`bus`]: changes told between replicas (LISTEN/NOTIFY);
 //!   [`store`]: the writer thread, the readers and the change events.
-//! - [`matches`]: stored matches; [`tournaments`]: tournaments; [`bots`]:
+//! - [`mod@matches`]: stored matches; [`tournaments`]: tournaments; [`bots`]:
 //!   the built-in bots a seat or an entrant may be.
 
 pub mod bots;

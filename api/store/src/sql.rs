@@ -398,7 +398,6 @@ impl Db {
                 let mut statement = connection.prepare_cached(sql)?;
                 let names: Arc<[String]> = statement
                     .column_names()
-                    .into_iter()
                     .map(str::to_owned)
                     .collect();
                 let mut rows = statement.query(rusqlite::params_from_iter(params.iter()))?;

@@ -847,10 +847,9 @@ fn entrant_by_token(
 }
 
 /// The games of tournament `id` waiting for the move of the entrant
-/// holding `token`, each with the whole `move_ms` left (the director knows
-/// the time left once it has seen the turn: [`Hub::deadline_ms`]).
-///
-/// [`Hub::deadline_ms`]: crate::tournaments::director::Hub::deadline_ms
+/// holding `token`, each with the whole `move_ms` left (the server's
+/// director knows the time left once it has seen the turn, and the route
+/// says so).
 ///
 /// # Errors
 /// 404 unknown tournament, 403 `wrong_token`; database failures.

@@ -6,13 +6,14 @@
 //! - [`storage`]: the SQL.
 //! - [`plan`]: a creation request checked into a plan.
 //! - [`logic`]: the checks and changes, and what the director reads.
-//! - [`director`]: the background task that starts games as entrants are
-//!   free, enforces the deadlines and sends the events.
+//! - [`referee`]: the director's decisions (events, deadlines, timeouts,
+//!   game over, stalls) as a pure step over its state and a given time.
 //! - [`standings`]: points, cross-table and ratings from the results.
 
 pub mod dto;
 pub mod logic;
 pub mod plan;
+pub mod referee;
 pub mod schedule;
 pub mod standings;
 pub mod storage;
