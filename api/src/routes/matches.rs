@@ -26,11 +26,12 @@ use sternhalma_store::Error as StoreError;
 use sternhalma_store::matches::dto::{
     BoardQuery, CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS,
     MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
-    NewMatchRequest, SeatKind, SeatToken, WaitQuery, is_valid_name,
+    NewMatchRequest, SeatKind, SeatToken, WaitQuery,
 };
 use sternhalma_store::matches::game;
 use sternhalma_store::matches::storage::SeatPlan;
 use sternhalma_store::matches::tokens::{TokenHash, new_token, random_u64};
+use sternhalma_store::names;
 use sternhalma_store::sql::Db;
 use sternhalma_store::store::Store;
 
@@ -101,15 +102,12 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
     let Some(name) = name else {
         return Ok(format!("seat {seat}"));
     };
-    if !is_valid_name(name) {
-        return Err(ApiError::unprocessable(
+    names::normalize(name, MAX_NAME_CHARS).map_err(|problem| {
+        ApiError::unprocessable(
             "invalid_seat_name",
-            format!(
-                "seat {seat}: a name has 1 to {MAX_NAME_CHARS} characters and no control characters"
-            ),
-        ));
-    }
-    Ok(name.to_owned())
+            format!("seat {seat}: {}", problem.describe(MAX_NAME_CHARS)),
+        )
+    })
 }
 
 /// Creates a match. The answer holds, once only, a token per open seat and

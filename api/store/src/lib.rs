@@ -20,6 +20,7 @@ pub mod bus;
 pub mod db;
 pub mod error;
 pub mod matches;
+pub mod names;
 pub mod page;
 pub mod sql;
 pub mod store;

@@ -396,10 +396,7 @@ impl Db {
         match &self.kind {
             Kind::Sqlite(connection) => {
                 let mut statement = connection.prepare_cached(sql)?;
-                let names: Arc<[String]> = statement
-                    .column_names()
-                    .map(str::to_owned)
-                    .collect();
+                let names: Arc<[String]> = statement.column_names().map(str::to_owned).collect();
                 let mut rows = statement.query(rusqlite::params_from_iter(params.iter()))?;
                 let mut all = Vec::new();
                 while let Some(row) = rows.next()? {

@@ -16,13 +16,6 @@ pub const DEFAULT_WAIT_MS: u32 = 25_000;
 /// The longest seat name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 
-/// Whether `name` is a valid seat or entrant name: 1 to
-/// [`MAX_NAME_CHARS`] characters, none of them a control character.
-pub fn is_valid_name(name: &str) -> bool {
-    let chars = name.chars().count();
-    (1..=MAX_NAME_CHARS).contains(&chars) && !name.chars().any(char::is_control)
-}
-
 /// One seat of a new match, in turn order (seat `n` plays player `n`).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]

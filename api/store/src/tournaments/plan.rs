@@ -8,8 +8,9 @@ use sternhalma::wire::whole::Object;
 
 use crate::bots::BotSpec;
 use crate::error::{Error, Invalid};
-use crate::matches::dto::{MAX_NAME_CHARS, is_valid_name};
+use crate::matches::dto::MAX_NAME_CHARS;
 use crate::matches::tokens::{new_token, random_u64};
+use crate::names;
 use crate::tournaments::dto::{
     DEFAULT_CONCURRENCY, DEFAULT_MAX_TIMEOUTS, DEFAULT_MOVE_MS, EntrantToken, MAX_CONCURRENCY,
     MAX_ENTRANTS, MAX_GAMES, MAX_MOVE_MS, MIN_MOVE_MS, NewTournamentRequest, TournamentStatus,
@@ -39,15 +40,15 @@ fn setting(name: &str, value: Option<u32>, default: u32, range: (u32, u32)) -> R
 /// tokens.
 pub fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), Error> {
     let name = request.name.unwrap_or_else(|| "tournament".to_owned());
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_TOURNAMENT_NAME_CHARS || name.chars().any(char::is_control) {
-        return Err(Error::invalid(
+    let name = names::normalize(&name, MAX_TOURNAMENT_NAME_CHARS).map_err(|problem| {
+        Error::invalid(
             Invalid::Name,
             format!(
-                "a tournament's name has 1 to {MAX_TOURNAMENT_NAME_CHARS} characters and no control characters"
+                "the tournament's name: {}",
+                problem.describe(MAX_TOURNAMENT_NAME_CHARS)
             ),
-        ));
-    }
+        )
+    })?;
     let game = sternhalma::wire::new_game(&serde_json::Value::Object(request.game))?;
     let max_plies = match request.max_plies {
         None => game.program_move_limit(),
@@ -141,25 +142,33 @@ pub fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), 
             ),
         ));
     }
-    for Object(entrant) in request.entrants {
+    // The skeletons of the names so far: two names that look alike on the
+    // projector are one name too many.
+    let mut looks: Vec<(String, String)> = Vec::new();
+    for Object(mut entrant) in request.entrants {
         let number = entrants.len();
-        if !is_valid_name(&entrant.name) {
-            return Err(Error::invalid(
+        entrant.name = names::normalize(&entrant.name, MAX_NAME_CHARS).map_err(|problem| {
+            Error::invalid(
                 Invalid::EntrantName,
-                format!(
-                    "entrant {number}: a name has 1 to {MAX_NAME_CHARS} characters and no control characters"
-                ),
-            ));
-        }
-        if entrants.iter().any(|e: &EntrantRow| e.name == entrant.name) {
-            return Err(Error::invalid(
-                Invalid::DuplicateEntrantName,
+                format!("entrant {number}: {}", problem.describe(MAX_NAME_CHARS)),
+            )
+        })?;
+        let look = names::skeleton(&entrant.name);
+        if let Some((other, _)) = looks.iter().find(|(_, seen)| *seen == look) {
+            let detail = if *other == entrant.name {
                 format!(
                     "two entrants are named {:?}; names must differ",
                     entrant.name
-                ),
-            ));
+                )
+            } else {
+                format!(
+                    "entrants {other:?} and {:?} look the same; names must differ at a glance",
+                    entrant.name
+                )
+            };
+            return Err(Error::invalid(Invalid::DuplicateEntrantName, detail));
         }
+        looks.push((entrant.name.clone(), look));
         match entrant.bot {
             Some(Object(mut spec)) => {
                 spec.validate()?;
@@ -243,4 +252,103 @@ pub fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), 
         },
         tokens,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn request(body: serde_json::Value) -> NewTournamentRequest {
+        serde_json::from_value(body).unwrap()
+    }
+
+    fn refusal(body: serde_json::Value) -> (&'static str, String) {
+        let error = plan(request(body)).unwrap_err();
+        (error.code(), error.to_string())
+    }
+
+    #[test]
+    fn defaults_fill_the_settings_and_open_entrants_get_tokens() {
+        let (plan, tokens) = plan(request(json!({
+            "board": "star2",
+            "layout": "2",
+            "entrants": [{"name": "Ada"}, {"name": "Greedy", "bot": {"kind": "greedy"}}],
+        })))
+        .unwrap();
+        assert_eq!(plan.name, "tournament");
+        assert_eq!(plan.format, Format::RoundRobin);
+        assert_eq!(plan.games_per_pairing, 2, "one game per seat rotation");
+        assert_eq!(plan.move_ms, DEFAULT_MOVE_MS);
+        assert_eq!(plan.max_timeouts, DEFAULT_MAX_TIMEOUTS);
+        assert_eq!(plan.status, TournamentStatus::Waiting);
+        assert_eq!(plan.schedule.len(), 2);
+        assert_eq!(tokens.len(), 1, "only the open entrant has a token");
+        assert_eq!(tokens[0].name, "Ada");
+        assert!(
+            plan.entrants[1].bot.as_ref().unwrap().seed.is_some(),
+            "a seed is drawn"
+        );
+    }
+
+    #[test]
+    fn names_are_normalised_and_look_alikes_refused() {
+        let (plan, _) = plan(request(json!({
+            "name": "  Cup ",
+            "board": "star2",
+            "layout": "2",
+            "entrants": [{"name": "Ame\u{301}lie"}, {"name": "Bob"}],
+        })))
+        .unwrap();
+        assert_eq!(plan.name, "Cup");
+        assert_eq!(plan.entrants[0].name, "Am\u{e9}lie");
+        let body = |a: &str, b: &str| json!({"board": "star2", "layout": "2", "entrants": [{"name": a}, {"name": b}]});
+        let (code, detail) = refusal(body("ada", "\u{430}da"));
+        assert_eq!(code, "duplicate_entrant_name");
+        assert!(detail.contains("look the same"), "{detail}");
+        assert_eq!(refusal(body("ada", "ada")).0, "duplicate_entrant_name");
+        let (code, detail) = refusal(body("ada", "\u{202e}bob"));
+        assert_eq!(code, "invalid_entrant_name");
+        assert!(detail.starts_with("entrant 1:"), "{detail}");
+        assert_eq!(refusal(body("\u{200b}", "bob")).0, "invalid_entrant_name");
+        assert_eq!(refusal(body(" ", "bob")).0, "invalid_entrant_name");
+    }
+
+    #[test]
+    fn each_refusal_has_its_code() {
+        let two = json!([{"name": "A"}, {"name": "B"}]);
+        let cases = [
+            (
+                json!({"board": "star2", "layout": "2", "entrants": two, "move_ms": 1}),
+                "invalid_setting",
+            ),
+            (
+                json!({"board": "star2", "layout": "2", "entrants": [{"name": "A"}]}),
+                "too_few_entrants",
+            ),
+            (
+                json!({"board": "star2", "layout": "3", "format": "gauntlet", "entrants": two}),
+                "gauntlet_players",
+            ),
+            (
+                json!({"board": "star2", "layout": "2", "entrants": two,
+                       "reference": {"kind": "greedy"}}),
+                "reference_not_allowed",
+            ),
+            (
+                json!({"board": "star2", "layout": "2", "entrants": two,
+                       "points": {"win": 1.0, "draw": 0.5, "loss": 0.0}, "name": ""}),
+                "invalid_name",
+            ),
+            (
+                json!({"board": "star2", "layout": "2",
+                       "entrants": [{"name": "A", "bot": {"kind": "alphazero"}}, {"name": "B"}]}),
+                "unknown_bot",
+            ),
+        ];
+        for (body, code) in cases {
+            assert_eq!(refusal(body.clone()).0, code, "{body}");
+        }
+    }
 }
