@@ -10,8 +10,8 @@ release build of the server:
     cargo build --release -p sternhalma-api
     python3 benches/solitaire_api_latency.py                 # about 5 minutes
     python3 benches/solitaire_api_latency.py --boards star4 rhombus9x4
-    # What the caps prove (about 40 minutes on a busy 2-core machine):
-    python3 benches/solitaire_api_latency.py --max-nodes 5000000 --max-memory-mb 1024
+    # What the caps prove (the node cap is the default; about 4 minutes):
+    python3 benches/solitaire_api_latency.py --max-nodes 1000000 --max-memory-mb 1024
 
 It measures only: it never passes or fails on time (BENCHMARKS.md).
 """

@@ -11,7 +11,10 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use sha2::{Digest, Sha256};
 
-use crate::tokens::bearer_text;
+use actix_web::http::header::AUTHORIZATION;
+use sternhalma_store::matches::tokens::Authority;
+
+use crate::tokens::{bearer, bearer_text};
 use sternhalma_http::error::ApiError;
 
 /// The admin key of a server, as its hash.
@@ -94,6 +97,29 @@ impl FromRequest for Admin {
             None => Ok(Admin),
         })
     }
+}
+
+/// Who a request that a creator's token guards speaks for: the server's
+/// operator when the server has an admin key and the bearer token is it,
+/// else the holder of a token (checked by the store against the match's or
+/// tournament's own).
+///
+/// # Errors
+/// As [`crate::tokens::bearer`], for a token that is not the admin key.
+pub fn authority(request: &HttpRequest, key: Option<&AdminKey>) -> Result<Authority, ApiError> {
+    if let Some(key) = key {
+        let text = request
+            .headers()
+            .get(AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.trim().split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim());
+        if text.is_some_and(|text| key.matches(text)) {
+            return Ok(Authority::Operator);
+        }
+    }
+    Ok(Authority::Token(bearer(request)?))
 }
 
 #[cfg(test)]

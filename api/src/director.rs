@@ -86,7 +86,13 @@ impl Tournaments {
     /// own (with its own runtime), its timeouts searching on `pool` and its
     /// games' bots played by `runner`. Once per server: two directors of
     /// one store would each play every deadline.
-    pub fn start(store: &Store, pool: &HeavyPool, runner: &BotRunner) -> Tournaments {
+    ///
+    /// With `resume`, the games under way are followed again and running
+    /// tournaments scheduled at once; without (`sternhalma serve
+    /// --no-resume`), what the last run left running waits until it is
+    /// changed (started, paused or abandoned by its creator or the
+    /// operator).
+    pub fn start(store: &Store, pool: &HeavyPool, runner: &BotRunner, resume: bool) -> Tournaments {
         let (messages, inbox) = mpsc::unbounded_channel();
         let hub = Arc::new(Hub::default());
         // Subscribed now, before anything is played: no change is missed.
@@ -99,6 +105,7 @@ impl Tournaments {
             inbox,
             messages: messages.clone(),
             referee: Referee::new(store.is_shared(), Instant::now()),
+            resume,
         };
         let forward = messages.clone();
         std::thread::Builder::new()
@@ -231,11 +238,15 @@ struct Director {
     messages: mpsc::UnboundedSender<Message>,
     /// The games followed and the decisions.
     referee: Referee,
+    /// Whether to follow what the last run left under way, at the start.
+    resume: bool,
 }
 
 impl Director {
     async fn run(mut self) {
-        if let Err(error) = self.resume().await {
+        if !self.resume {
+            tracing::info!("tournaments left running are not resumed (--no-resume)");
+        } else if let Err(error) = self.resume().await {
             tracing::warn!(error = %error.problem().detail, "cannot resume the tournaments");
         }
         loop {

@@ -63,6 +63,9 @@ pub struct ServerConfig {
     pub web: pages::WebAssets,
     /// The folder of wheels offered at `/downloads/` (`dist`, by default).
     pub downloads: routes::downloads::DownloadsDir,
+    /// The reverse proxies whose `X-Forwarded-*` headers are believed
+    /// (none, by default).
+    pub trusted_proxies: routes::downloads::TrustedProxies,
 }
 
 impl Default for ServerConfig {
@@ -76,6 +79,7 @@ impl Default for ServerConfig {
             metrics: Metrics::new(),
             web: pages::WebAssets::Embedded,
             downloads: routes::downloads::DownloadsDir::default(),
+            trusted_proxies: routes::downloads::TrustedProxies::default(),
         }
     }
 }
@@ -90,6 +94,7 @@ impl ServerConfig {
             metrics: Metrics::new(),
             web: pages::WebAssets::Embedded,
             downloads: routes::downloads::DownloadsDir::default(),
+            trusted_proxies: routes::downloads::TrustedProxies::default(),
         }
     }
 }
@@ -243,12 +248,19 @@ pub struct Background {
 
 impl Background {
     /// Starts the director of `store` (on a thread of its own) with a bot
-    /// runner searching on `pool`. Nothing stored is resumed until
-    /// [`BotRunner::resume_all`] is called (the director resumes the
-    /// tournaments it finds running).
+    /// runner searching on `pool`; the director resumes the tournaments it
+    /// finds running. Matches' bots are resumed by
+    /// [`BotRunner::resume_all`].
     pub fn start(store: &Store, pool: &HeavyPool) -> Background {
+        Background::start_resuming(store, pool, true)
+    }
+
+    /// [`Background::start`], resuming the tournaments left running only
+    /// when `resume` (`sternhalma serve --no-resume` starts with nothing
+    /// under way).
+    pub fn start_resuming(store: &Store, pool: &HeavyPool, resume: bool) -> Background {
         let runner = BotRunner::new(store.clone(), pool.clone());
-        let tournaments = Tournaments::start(store, pool, &runner);
+        let tournaments = Tournaments::start(store, pool, &runner, resume);
         Background {
             runner,
             tournaments,
@@ -298,11 +310,40 @@ pub fn app_configured(
         .app_data(web::Data::new(store))
         .app_data(web::Data::new(config.web))
         .app_data(web::Data::new(config.downloads))
+        .app_data(web::Data::new(config.trusted_proxies))
         .configure(pages::configure)
+        .wrap(from_fn(docs_headers))
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
         .route("/docs", web::get().to(docs_redirect))
         .route("/downloads", web::get().to(downloads_redirect))
         .default_service(web::to(fallback))
+}
+
+/// Swagger UI (`/docs/`) is served with the pages' policy and headers: it
+/// shares their origin, where the pages keep tokens in session storage, so
+/// it may not be framed, leak its address or run scripts from elsewhere.
+async fn docs_headers<B: actix_web::body::MessageBody>(
+    request: ServiceRequest,
+    next: actix_web::middleware::Next<B>,
+) -> Result<ServiceResponse<B>, actix_web::Error> {
+    let docs = request.path() == "/docs" || request.path().starts_with("/docs/");
+    let mut response = next.call(request).await?;
+    if docs {
+        use actix_web::http::header::{self, HeaderValue};
+        let headers = response.headers_mut();
+        for (name, value) in [
+            (
+                header::CONTENT_SECURITY_POLICY,
+                pages::CONTENT_SECURITY_POLICY,
+            ),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::REFERRER_POLICY, "no-referrer"),
+            (header::X_FRAME_OPTIONS, "DENY"),
+        ] {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
+    }
+    Ok(response)
 }
 
 async fn docs_redirect() -> HttpResponse {
@@ -333,6 +374,7 @@ impl RouteTable {
             .collect();
         routes.push((segments("/openapi.json"), vec!["GET"]));
         routes.push((segments("/docs"), vec!["GET"]));
+        routes.push((segments("/downloads"), vec!["GET"]));
         for (path, _) in pages::PAGES {
             routes.push((segments(path), vec!["GET"]));
         }
@@ -352,11 +394,11 @@ impl RouteTable {
     }
 }
 
+/// A path's segments. A trailing slash is a segment of its own (an empty
+/// one): `/v1/matches/1/` is not `/v1/matches/1`, so it is a 404, not a
+/// 405 that names the very method it was called with.
 fn segments(path: &str) -> Vec<String> {
-    path.trim_end_matches('/')
-        .split('/')
-        .map(str::to_owned)
-        .collect()
+    path.split('/').map(str::to_owned).collect()
 }
 
 fn methods(item: &PathItem) -> Vec<&'static str> {

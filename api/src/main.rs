@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use sternhalma_api::pages::WebAssets;
-use sternhalma_api::routes::downloads::DownloadsDir;
+use sternhalma_api::routes::downloads::{DownloadsDir, TrustedProxies};
 use sternhalma_api::{
     AdminKey, Background, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics, RateLimit,
     ServerConfig, Store, app_configured, openapi,
@@ -16,6 +16,7 @@ use sternhalma_http::clients::{
     DEFAULT_HEAVY_BURST, DEFAULT_HEAVY_PER_MINUTE, DEFAULT_LONG_POLLS_PER_CLIENT,
     DEFAULT_WRITE_BURST, DEFAULT_WRITES_PER_MINUTE,
 };
+use sternhalma_http::heavy::DEFAULT_HEAVY_PER_CLIENT;
 use sternhalma_store::sql::Database;
 use tracing_subscriber::EnvFilter;
 
@@ -30,6 +31,9 @@ struct Cli {
     command: Command,
 }
 
+// The command line is parsed once: `Serve`'s size (all of its flags) costs
+// nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Serve the HTTP API (Swagger UI at /docs/, the document at /openapi.json).
@@ -146,15 +150,24 @@ struct Serve {
     /// once; 0: no cap. Beyond: 429 `too_many_waits` with `Retry-After`.
     #[arg(long, env = "STERNHALMA_LONG_POLLS_PER_CLIENT", default_value_t = DEFAULT_LONG_POLLS_PER_CLIENT)]
     long_polls_per_client: usize,
-    /// Turn every per-client limit off (rates and the long-poll cap), e.g.
-    /// behind a proxy or JupyterHub where all clients share one address.
+    /// Turn every per-client limit off (rates, the long-poll cap and the
+    /// heavy-work cap), e.g. behind a proxy or JupyterHub where all clients
+    /// share one address.
     #[arg(long, env = "STERNHALMA_NO_LIMITS")]
     no_limits: bool,
-    /// When set, creating a match needs `Authorization: Bearer <key>`.
-    /// Prefer the environment variable: arguments are visible to every
-    /// user of the machine. Never logged.
+    /// When set, creating a match or a tournament needs `Authorization:
+    /// Bearer <key>` (everything else a match's or a tournament's own
+    /// tokens guard). Prefer the environment variable: arguments are
+    /// visible to every user of the machine. Never logged.
     #[arg(long, env = "STERNHALMA_ADMIN_KEY", hide_env_values = true)]
     admin_key: Option<String>,
+    /// The address of a reverse proxy in front of this server (repeat, or
+    /// separate with commas): only requests from these addresses may name
+    /// the host and scheme clients see (`Forwarded`, `X-Forwarded-Host`,
+    /// `X-Forwarded-Proto`), as the pip commands of `/downloads/` use
+    /// them. From anyone else those headers are ignored.
+    #[arg(long, env = "STERNHALMA_TRUSTED_PROXY", value_delimiter = ',')]
+    trusted_proxy: Vec<std::net::IpAddr>,
     /// Worker threads (default: one per core).
     #[arg(long, env = "STERNHALMA_WORKERS")]
     workers: Option<usize>,
@@ -166,6 +179,21 @@ struct Serve {
     /// 503 `busy` with `Retry-After` (default: four per heavy thread).
     #[arg(long, env = "STERNHALMA_HEAVY_QUEUE")]
     heavy_queue: Option<usize>,
+    /// Heavy requests one client (IP address) may have running or waiting
+    /// at once (pictures not counted); 0: no cap. Beyond: 429
+    /// `too_many_heavy_requests` with `Retry-After`, so one client cannot
+    /// fill the heavy queue. Whatever the cap, the pool serves the clients
+    /// with work waiting in turn. `--no-limits` turns the cap off.
+    #[arg(long, env = "STERNHALMA_HEAVY_PER_CLIENT", default_value_t = DEFAULT_HEAVY_PER_CLIENT)]
+    heavy_per_client: usize,
+    /// Start without resuming what the last run left under way: the
+    /// tournaments left running and the matches with a bot to move wait
+    /// until someone changes them (a move, or their creator or the
+    /// server's admin key starting, pausing or abandoning them). For an
+    /// operator who must stop a runaway tournament: start with this, then
+    /// pause or abandon it with the admin key.
+    #[arg(long, env = "STERNHALMA_NO_RESUME")]
+    no_resume: bool,
     /// Serve the web pages from this folder (e.g. `api/web`) instead of
     /// the copy compiled into the binary: to edit them without rebuilding.
     #[arg(long, env = "STERNHALMA_WEB_DIR")]
@@ -370,6 +398,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
             None => WebAssets::Embedded,
         },
         downloads: DownloadsDir::new(serve.downloads_dir),
+        trusted_proxies: TrustedProxies::new(serve.trusted_proxy),
     };
     let listener = TcpListener::bind((serve.bind.as_str(), serve.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", serve.bind, serve.port))?;
@@ -382,18 +411,37 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let heavy_queue = serve
         .heavy_queue
         .unwrap_or(sternhalma_http::heavy::QUEUE_PER_WORKER * heavy_workers);
-    tracing::info!(heavy_workers, heavy_queue, "heavy-work pool ready");
-    let heavy = Heavy::new(HeavyPool::new(heavy_workers, heavy_queue));
+    let heavy_per_client = if serve.no_limits {
+        0
+    } else {
+        serve.heavy_per_client
+    };
+    tracing::info!(
+        heavy_workers,
+        heavy_queue,
+        heavy_per_client,
+        "heavy-work pool ready (clients served in turn; per client, 0: no cap)"
+    );
+    let heavy = Heavy::new(
+        HeavyPool::new(heavy_workers, heavy_queue).per_client_cap(Some(heavy_per_client)),
+    );
     actix_web::rt::System::new().block_on(async move {
         // The background work, once for the server (every worker's app
         // shares it): the director resumes the tournaments running, and
         // matches left with a bot to move by the last run (stopped between
         // a move and the bots' reply) go on.
-        let background = Background::start(&store, heavy.pool());
-        match background.runner.resume_all().await {
-            Ok(0) => {}
-            Ok(resumed) => tracing::info!(resumed, "resuming matches with a bot to move"),
-            Err(error) => tracing::warn!(error = %error.problem().detail, "cannot resume matches"),
+        let resume = !serve.no_resume;
+        let background = Background::start_resuming(&store, heavy.pool(), resume);
+        if resume {
+            match background.runner.resume_all().await {
+                Ok(0) => {}
+                Ok(resumed) => tracing::info!(resumed, "resuming matches with a bot to move"),
+                Err(error) => {
+                    tracing::warn!(error = %error.problem().detail, "cannot resume matches");
+                }
+            }
+        } else {
+            tracing::info!("nothing left under way is resumed (--no-resume)");
         }
         let server = actix_web::HttpServer::new(move || {
             // The access log names the peer's address (not a header a

@@ -148,3 +148,87 @@ fn solve_reports_the_lower_bound_at_the_node_limit() {
     );
     assert!(stderr.contains("node limit reached"), "{stderr}");
 }
+
+#[test]
+fn serve_help_says_what_the_admin_key_and_the_proxies_guard() {
+    let output = binary().args(["serve", "--help"]).output().unwrap();
+    assert!(output.status.success());
+    let help = String::from_utf8(output.stdout).unwrap();
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("creating a match or a tournament needs"),
+        "{help}"
+    );
+    assert!(flat.contains("--trusted-proxy"), "{help}");
+}
+
+#[test]
+fn an_operator_restarts_without_resuming_and_stops_a_runaway_tournament() {
+    let dir = std::env::temp_dir().join(format!("sternhalma-cli-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = dir.join("class.sqlite3");
+    let serve = |extra: &[&str]| {
+        binary()
+            .args(["serve", "--port", "0", "--log-level", "info"])
+            .args(extra)
+            .env("STERNHALMA_DATABASE", &database)
+            .env("STERNHALMA_ADMIN_KEY", "class-key")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let post = |url: &str, path: &str, body: serde_json::Value| -> serde_json::Value {
+        common::agent()
+            .post(format!("{url}{path}"))
+            .header("Authorization", "Bearer class-key")
+            .send_json(body)
+            .unwrap()
+            .body_mut()
+            .read_json()
+            .unwrap()
+    };
+    let mut first = serve(&[]);
+    let url = common::listening_url(&mut first);
+    let created = post(
+        &url,
+        "/v1/tournaments",
+        serde_json::json!({
+            "board": "star2", "layout": "2", "start": true, "move_ms": 600000,
+            "entrants": [
+                {"name": "a", "bot": {"kind": "random", "seed": 1}},
+                {"name": "b", "bot": {"kind": "random", "seed": 2}},
+                {"name": "student"},
+            ],
+        }),
+    );
+    let id = created["tournament"]["id"].as_i64().unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // Restarted without resuming: it says so, and the operator stops the
+    // tournament with the server's admin key.
+    let mut second = serve(&["--no-resume"]);
+    let url = common::listening_url(&mut second);
+    let stopped = post(
+        &url,
+        &format!("/v1/tournaments/{id}/abandon"),
+        serde_json::json!({}),
+    );
+    assert_eq!(stopped["status"], "abandoned", "{stopped}");
+    let killed = Command::new("kill")
+        .args(["-TERM", &second.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = second.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        log.contains("nothing left under way is resumed (--no-resume)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("tournaments left running are not resumed"),
+        "{log}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use common::{Reply, agent, finish};
 use sha2::{Digest, Sha256};
-use sternhalma_api::routes::downloads::DownloadsDir;
+use sternhalma_api::routes::downloads::{DownloadsDir, TrustedProxies};
 use sternhalma_api::{CorsPolicy, ServerConfig};
 
 const WHEEL: &str = "sternhalma-0.1.0-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl";
@@ -293,4 +293,51 @@ fn an_empty_or_missing_folder_offers_nothing() {
     let (reply, bytes, ..) = get(&format!("{base}/downloads/{WHEEL}"), None);
     assert_eq!(reply.status, 200);
     assert_eq!(bytes, b"late");
+}
+
+/// The pip command of a listing asked for by `base`, with `headers`.
+fn pip_command(base: &str, headers: &[(&str, &str)]) -> String {
+    let mut request = agent().get(format!("{base}/downloads/"));
+    for &(name, value) in headers {
+        request = request.header(name, value);
+    }
+    let listing = finish(request.call().unwrap()).json();
+    listing["files"][0]["pip"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn forwarding_headers_count_only_from_a_trusted_proxy() {
+    let (dir, _) = stocked("proxies");
+    let forged = [
+        ("X-Forwarded-Host", "evil.example"),
+        ("X-Forwarded-Proto", "https"),
+        ("Forwarded", "host=evil.example;proto=https"),
+    ];
+    // No proxy configured: the headers are ignored, the pip command names
+    // this server as the client reached it.
+    let base = serve("downloads-untrusted", &dir);
+    let pip = pip_command(&base, &forged);
+    assert_eq!(pip, format!("pip install {base}/downloads/{OTHER}"));
+    // Behind a configured proxy (here the test itself, on 127.0.0.1), the
+    // proxy says which host and scheme its clients see.
+    let behind = common::start_server_configured(
+        "downloads-trusted",
+        1,
+        ServerConfig {
+            downloads: DownloadsDir::new(&dir),
+            trusted_proxies: TrustedProxies::new(vec!["127.0.0.1".parse().unwrap()]),
+            ..ServerConfig::unlimited(CorsPolicy::Off)
+        },
+    );
+    let pip = pip_command(
+        &behind,
+        &[
+            ("X-Forwarded-Host", "class.example"),
+            ("X-Forwarded-Proto", "https"),
+        ],
+    );
+    assert_eq!(
+        pip,
+        format!("pip install https://class.example/downloads/{OTHER}")
+    );
 }

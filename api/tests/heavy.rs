@@ -1,12 +1,19 @@
 //! Heavy routes on a full pool, over a real socket: a bot's search, a
 //! replay and a picture are refused with 503 `busy` and `Retry-After` while
-//! the pool's one thread is held by the test, and served once it is free.
-//! The pool is held by a gate the test opens, never by a clock.
+//! the pool's one thread is held by the test, and served once it is free;
+//! and one client flooding the pool does not keep another waiting (clients
+//! served in turn, a cap per client). The pool is held by gates the test
+//! opens, never by a clock.
 
 mod common;
 
+use std::io::{Read, Write};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
+use std::time::Duration;
+
 use common::{Reply, agent, finish};
 use serde_json::{Value, json};
+use socket2::{Domain, Protocol, Socket, Type};
 use sternhalma_api::{Heavy, HeavyPool};
 
 const START: &str = "star4 classic south:111-120/north:0-9 0 0 -";
@@ -83,4 +90,214 @@ fn heavy_routes_answer_503_with_retry_after_while_the_pool_is_full() {
     let drawn = post_at(&base, "/v1/render", &json!({"position": START}));
     assert_eq!(drawn.status, 200, "{}", drawn.body);
     assert_eq!(get_at(&base, &render_query).status, 200);
+}
+
+/// Sends one request over a connection of its own from `source` (an
+/// address of 127.0.0.0/8, all of which the loopback answers), so that the
+/// server counts it as that client's: ureq cannot choose the address it
+/// connects from.
+fn send_from(
+    source: Ipv4Addr,
+    base: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Reply {
+    let server: SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP)).unwrap();
+    socket.bind(&SocketAddr::from((source, 0)).into()).unwrap();
+    socket.connect(&server.into()).unwrap();
+    let mut stream = TcpStream::from(socket);
+    let body = body.map(Value::to_string).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {server}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    parse_response(&raw)
+}
+
+/// A whole HTTP/1.1 response, its body de-chunked if need be.
+fn parse_response(raw: &[u8]) -> Reply {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a complete head");
+    let head = std::str::from_utf8(&raw[..end]).unwrap();
+    let mut rest = &raw[end + 4..];
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .map(|line| {
+            let (name, value) = line.split_once(':').unwrap();
+            (name.trim().to_ascii_lowercase(), value.trim().to_owned())
+        })
+        .collect();
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, value)| value.clone())
+    };
+    let mut body = Vec::new();
+    if header("transfer-encoding").as_deref() == Some("chunked") {
+        loop {
+            let line = rest.windows(2).position(|w| w == b"\r\n").unwrap();
+            let size = std::str::from_utf8(&rest[..line]).unwrap();
+            let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+            if size == 0 {
+                break;
+            }
+            body.extend_from_slice(&rest[line + 2..line + 2 + size]);
+            rest = &rest[line + 2 + size + 2..];
+        }
+    } else {
+        body.extend_from_slice(rest);
+    }
+    Reply {
+        status,
+        content_type: header("content-type").unwrap_or_default(),
+        allow: header("allow"),
+        location: header("location"),
+        retry_after: header("retry-after"),
+        body: String::from_utf8(body).unwrap(),
+    }
+}
+
+/// Waits until `pool` holds `n` tasks waiting: the state decides, the
+/// polling interval only spares the CPU.
+fn until_waiting(pool: &HeavyPool, n: usize) {
+    while pool.waiting() < n {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The issue's flood: one address sends solve jobs on rhombus11x8 as fast
+/// as its rate allows, and every other address used to get 503 on bot moves
+/// and pictures for as long as its backlog lasted (45 s; one solve alone
+/// ran 40 s). Now a job's budget is capped (a few seconds of a thread),
+/// the flooding client is capped (429 beyond its tasks in flight), and the
+/// pool serves the clients in turn: a polite client's bot move is taken
+/// and answered after at most one of the flooder's jobs, while the rest of
+/// the flood still waits. The pool has one thread, and the test decides
+/// when it is free (tasks it holds), so the order is asserted by the jobs'
+/// states and the pool's counters, never by a clock.
+#[test]
+fn one_client_filling_the_pool_does_not_keep_another_waiting() {
+    // One thread and a queue of five; three heavy requests in flight per
+    // client.
+    let pool = HeavyPool::new(1, 5).per_client_cap(Some(3));
+    let base = common::start_server_with("heavy-fair", 2, Heavy::new(pool.clone()));
+    let flooder = Ipv4Addr::new(127, 0, 0, 2);
+    let polite = Ipv4Addr::new(127, 0, 0, 3);
+    let latecomer = Ipv4Addr::new(127, 0, 0, 4);
+    let post =
+        |from: Ipv4Addr, path: &str, body: &Value| send_from(from, &base, "POST", path, Some(body));
+    let held = pool.occupy().unwrap();
+
+    // The issue's request is refused before it is queued: its budget
+    // would hold a thread for half a minute.
+    let issue = post(
+        flooder,
+        "/v1/solitaire/jobs",
+        &json!({"board": "rhombus11x8", "max_nodes": 5_000_000, "max_memory_mb": 1024}),
+    );
+    assert_eq!(issue.status, 422, "{}", issue.body);
+    assert_eq!(issue.json()["code"], "max_nodes_out_of_range");
+    assert!(
+        issue.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("1 to 1000000"),
+        "{}",
+        issue.body
+    );
+    assert_eq!(pool.outstanding(), 1, "only the test's task");
+
+    // The flood, within the caps: three jobs are queued, the rest refused
+    // with 429 (this client's doing), not 503, though the pool has room.
+    let flood = json!({"board": "rhombus11x8", "max_nodes": 20_000});
+    let mut jobs = Vec::new();
+    for _ in 0..3 {
+        let created = post(flooder, "/v1/solitaire/jobs", &flood);
+        assert_eq!(created.status, 202, "{}", created.body);
+        assert_eq!(created.json()["status"], "queued");
+        jobs.push(created.location.clone().unwrap());
+    }
+    for _ in 0..3 {
+        let refused = post(flooder, "/v1/solitaire/jobs", &flood);
+        assert_eq!(refused.status, 429, "{}", refused.body);
+        assert_eq!(refused.content_type, "application/problem+json");
+        assert_eq!(refused.json()["code"], "too_many_heavy_requests");
+        assert_eq!(refused.retry_after.as_deref(), Some("5"));
+    }
+    // The flooder's cap counts its bot moves too.
+    let bot = json!({"position": START, "bot": {"kind": "alphabeta", "seed": 1, "nodes": 2000}});
+    assert_eq!(post(flooder, "/v1/bots/move", &bot).status, 429);
+    assert_eq!(pool.client_outstanding(IpAddr::V4(flooder)), 3);
+    assert_eq!((pool.outstanding(), pool.waiting()), (4, 3));
+
+    // The polite client's bot move is taken, behind the flood in time.
+    let asked = {
+        let (base, bot) = (base.clone(), bot.clone());
+        std::thread::spawn(move || send_from(polite, &base, "POST", "/v1/bots/move", Some(&bot)))
+    };
+    until_waiting(&pool, 4);
+    // Then a task of the test's own (no address) after it: once it runs it
+    // holds the thread, so what ran before it can be read off the jobs.
+    let gate = pool.hold(None).unwrap();
+    assert_eq!((pool.outstanding(), pool.waiting()), (6, 5));
+    // Now the pool is full: a third client hears 503, the server's own
+    // refusal (it is nobody's cap).
+    let full = post(latecomer, "/v1/render", &json!({"position": START}));
+    assert_eq!(full.status, 503, "{}", full.body);
+    assert_eq!(full.json()["code"], "busy");
+
+    // Free the thread: it takes the flooder's first job, then the polite
+    // client's move (its turn), then the test's gate, and only then the
+    // rest of the flood. First come, first served would have run the whole
+    // flood before the move.
+    held.release();
+    let answered = asked.join().unwrap();
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    assert!(answered.json()["move"].is_object(), "{}", answered.body);
+    gate.wait_running();
+    let agent = common::agent();
+    let view = |url: &str| finish(agent.get(format!("{base}{url}")).call().unwrap()).json();
+    let first = view(&jobs[0]);
+    assert_eq!(first["status"], "failed", "{first}");
+    assert_eq!(first["problem"]["code"], "node_limit", "{first}");
+    for url in &jobs[1..] {
+        let waiting = view(url);
+        assert_eq!(waiting["status"], "queued", "{waiting}");
+    }
+    assert_eq!(pool.client_outstanding(IpAddr::V4(flooder)), 2);
+    assert_eq!(pool.client_outstanding(IpAddr::V4(polite)), 0);
+    assert_eq!((pool.outstanding(), pool.waiting()), (3, 2));
+
+    // The flood drains once the gate opens; the flooder is served again.
+    gate.release();
+    pool.wait_until_idle();
+    for url in &jobs[1..] {
+        assert_eq!(view(url)["status"], "failed");
+    }
+    let again = post(flooder, "/v1/solitaire/jobs", &flood);
+    assert_eq!(again.status, 202, "{}", again.body);
+    pool.wait_until_idle();
+    // Every refusal of the cap is counted, apart from the rates'.
+    let metrics = finish(agent.get(format!("{base}/metrics")).call().unwrap()).body;
+    assert!(
+        metrics.contains("sternhalma_refused_total{limit=\"heavy_per_client\"} 4"),
+        "{metrics}"
+    );
 }

@@ -65,6 +65,29 @@ fn health_and_documents() {
     let docs = get("/docs/");
     assert_eq!(docs.status, 200);
     assert!(docs.body.contains("swagger"), "Swagger UI is served");
+    // With the pages' policy and headers: it shares their origin.
+    for path in ["/docs/", "/docs/swagger-initializer.js"] {
+        let response = agent().get(format!("{}{path}", server())).call().unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .map(|v| v.to_str().unwrap().to_owned())
+        };
+        let policy = header("content-security-policy").unwrap_or_default();
+        assert!(
+            policy.contains("frame-ancestors 'none'"),
+            "{path}: {policy}"
+        );
+        assert!(!policy.contains("unsafe"), "{path}: {policy}");
+        assert_eq!(header("x-frame-options").as_deref(), Some("DENY"), "{path}");
+        assert_eq!(
+            header("referrer-policy").as_deref(),
+            Some("no-referrer"),
+            "{path}"
+        );
+    }
     let redirect = agent()
         .get(format!("{}/docs", server()))
         .config()
@@ -512,6 +535,22 @@ fn http_level_errors_are_problem_details() {
     );
     assert_problem(&wrong_method, 405, "method_not_allowed");
     assert_eq!(wrong_method.allow.as_deref(), Some("GET"));
+    // A trailing slash names no route: a 404, not a 405 that would name
+    // the very method it was called with.
+    for path in ["/v1/catalogue/", "/v1/matches/1/", "/v1/boards/star2/"] {
+        let slashed = assert_problem(&get(path), 404, "not_found");
+        assert!(
+            slashed["detail"].as_str().unwrap().contains(path),
+            "{slashed}"
+        );
+    }
+    let wrong_method = finish(
+        agent()
+            .delete(format!("{}/downloads", server()))
+            .call()
+            .unwrap(),
+    );
+    assert_problem(&wrong_method, 405, "method_not_allowed");
     assert_problem(
         &post_raw("/v1/apply", "application/json", "{not json"),
         400,

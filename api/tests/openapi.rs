@@ -59,6 +59,31 @@ fn every_operation_documents_its_errors() {
                     "{method} {path} lacks 503 with Retry-After"
                 );
             }
+            // Heavy work may be refused for its client: the rate, and (but
+            // for pictures) the cap of heavy requests in flight; both 429
+            // with the seconds to wait.
+            let heavy = [
+                "/v1/bots/move",
+                "/v1/replay",
+                "/v1/solitaire/solve",
+                "/v1/solitaire/jobs",
+            ];
+            let pictures = ["/v1/render", "/v1/render.svg"];
+            let counted = heavy.contains(&path.as_str()) && method == "post";
+            if counted || pictures.contains(&path.as_str()) {
+                let refused = &responses["429"];
+                assert!(
+                    refused["headers"].get("Retry-After").is_some(),
+                    "{method} {path} lacks 429 with Retry-After"
+                );
+                let described = refused["description"].as_str().unwrap();
+                assert!(described.contains("`rate_limited`"), "{method} {path}");
+                assert_eq!(
+                    described.contains("`too_many_heavy_requests`"),
+                    counted,
+                    "{method} {path}: {described}"
+                );
+            }
         }
     }
 }

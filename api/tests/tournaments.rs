@@ -582,3 +582,77 @@ fn a_forfeit_in_a_three_player_game_leaves_the_others_playing() {
         (Some(0.0), Some(1))
     );
 }
+
+#[test]
+fn the_servers_admin_key_pauses_and_abandons_any_tournament_and_match() {
+    let mut config = sternhalma_api::ServerConfig::unlimited(sternhalma_api::CorsPolicy::Any);
+    config.admin_key = Some(sternhalma_api::admin::AdminKey::new("class-key").unwrap());
+    let url = common::start_server_configured("tournaments-operator", 2, config);
+    let send = |path: &str, token: &str, body: Value| {
+        finish(
+            agent()
+                .post(format!("{url}{path}"))
+                .header("Authorization", &format!("Bearer {token}"))
+                .send_json(body)
+                .unwrap(),
+        )
+    };
+    // A student's tournament of bots that would play on for a long time.
+    let created = send(
+        "/v1/tournaments",
+        "class-key",
+        json!({
+            "board": "star2", "layout": "2", "start": true, "move_ms": 600000,
+            "entrants": [
+                {"name": "a", "bot": {"kind": "random", "seed": 1}},
+                {"name": "b", "bot": {"kind": "random", "seed": 2}},
+                {"name": "c"},
+            ],
+        }),
+    )
+    .json();
+    let id = created["tournament"]["id"].as_i64().unwrap();
+    // Another token than the tournament's own: refused.
+    let stranger = "ab".repeat(32);
+    let refused = send(&format!("/v1/tournaments/{id}/pause"), &stranger, json!({}));
+    assert_eq!(
+        (refused.status, code(&refused).as_str()),
+        (403, "wrong_token")
+    );
+    // The operator pauses it, then stops it, without its admin token.
+    let paused = send(
+        &format!("/v1/tournaments/{id}/pause"),
+        "class-key",
+        json!({}),
+    );
+    assert_eq!(paused.status, 200, "{}", paused.body);
+    assert_eq!(paused.json()["status"], "paused");
+    let abandoned = send(
+        &format!("/v1/tournaments/{id}/abandon"),
+        "class-key",
+        json!({}),
+    );
+    assert_eq!(abandoned.status, 200, "{}", abandoned.body);
+    assert_eq!(abandoned.json()["status"], "abandoned");
+    // A match someone else created: the operator abandons it too.
+    let made = send(
+        "/v1/matches",
+        "class-key",
+        json!({"board": "star2", "layout": "2", "seats": [{"name": "x"}, {"name": "y"}]}),
+    )
+    .json();
+    let match_id = made["match"]["id"].as_i64().unwrap();
+    let refused = send(
+        &format!("/v1/matches/{match_id}/abandon"),
+        &stranger,
+        json!({}),
+    );
+    assert_eq!(refused.status, 403);
+    let over = send(
+        &format!("/v1/matches/{match_id}/abandon"),
+        "class-key",
+        json!({}),
+    );
+    assert_eq!(over.status, 200, "{}", over.body);
+    assert_eq!(over.json()["status"], "abandoned");
+}

@@ -6,8 +6,9 @@
 TOKEN is the seat's token from the match's creation. ``Seat.play`` does
 the rest: it waits for the seat's turn with the server's long-poll, asks the
 bot (here a random legal move) and plays the move, naming the ply it was
-chosen at; it returns when the match is over. The script prints the result
-and exits 0.
+chosen at; it returns when the match is over. A 429 (too many requests from
+this address) or 503 (a busy server) is waited out as its ``Retry-After``
+says, and the request sent again. The script prints the result and exits 0.
 
 The whole of it, for a notebook::
 

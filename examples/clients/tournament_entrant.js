@@ -9,21 +9,63 @@
 // random legal move in each (POST /v1/matches/{match_id}/moves, naming the
 // turn's ply), and stops when the server says it has no game left (`done`).
 // A 409 means the game moved on (e.g. the server played a timed-out move for
-// it): it polls again. At the end it prints its row of the standings and
-// exits 0. It may start before the tournament does: it waits.
+// it): it polls again. A 429 (too many requests from this address: a class
+// behind one address shares the limits) or 503 (server busy) is waited out
+// as its Retry-After says, and the request sent again (see `call`). At the
+// end it prints its row of the standings and exits 0. It may start before
+// the tournament does: it waits.
 
 const POLL_MS = 25000;
+const TRIES = 8; // attempts of one request before giving up
+const LONGEST_WAIT_S = 30; // the longest Retry-After obeyed
 
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+// The seconds a 429 or 503 asks to wait: Retry-After in whole seconds (1 if
+// absent or malformed), at most LONGEST_WAIT_S.
+function retryAfter(response) {
+  const text = (response.headers.get("Retry-After") ?? "").trim();
+  return Math.min(/^\d+$/.test(text) ? Number(text) : 1, LONGEST_WAIT_S);
+}
+
+// One API call: answers [status, JSON body]. A 429 or 503 is waited out and
+// the same request sent again, up to TRIES times in all. So is a request that
+// got no answer (connection refused or reset) if sending it twice is safe: a
+// GET, or a move, which names its ply (if the first one was stored, the
+// second is refused with 409 stale_ply: "the game moved on").
 async function call(url, method = "GET", body = undefined, token = undefined) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
-  const response = await fetch(url, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return [response.status, await response.json()];
+  const safeToResend = method === "GET" || body?.ply !== undefined;
+  for (let attempt = 1; ; attempt++) {
+    let response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      const why = error.cause?.code ?? error.cause?.message ?? error.message;
+      if (!safeToResend || attempt === TRIES) {
+        throw new Error(`${method} ${url}: no answer (${why}) after ${attempt} tries, giving up`);
+      }
+      console.error(`${method} ${url}: no answer (${why}); trying again in 1 s`);
+      await sleep(1);
+      continue;
+    }
+    if (response.status !== 429 && response.status !== 503) {
+      return [response.status, await response.json()];
+    }
+    const problem = await response.text();
+    if (attempt === TRIES) {
+      throw new Error(`${method} ${url}: ${response.status} ${problem} after ${TRIES} tries, giving up`);
+    }
+    const wait = retryAfter(response);
+    console.error(`${method} ${url}: ${response.status}; trying again in ${wait} s (Retry-After)`);
+    await sleep(wait);
+  }
 }
 
 // A small seeded generator (mulberry32), so that --seed repeats a run's

@@ -8,8 +8,11 @@ TOKEN is the entrant's token from the tournament's creation. Without
 nearest its target, ties broken at random); ``--bot greedy`` (or any of
 ``sternhalma.BOT_KINDS``) plays with a built-in bot instead. ``Client.play_tournament``
 does the rest: it waits for the entrant's turns, asks the bot, posts the
-moves, and returns the standings when the entrant has no game left. It may
-start before the tournament does: it waits.
+moves, and returns the standings when the entrant has no game left; a 429
+(too many requests from this address: a class behind one address shares the
+server's limits) or 503 (a busy server) is waited out as its ``Retry-After``
+says, and the request sent again. It may start before the tournament does:
+it waits.
 
 The whole of an entrant, for a notebook::
 
@@ -64,7 +67,10 @@ def main() -> int:
         moves += 1
 
     client = sternhalma.Client(args.url)
-    standings = client.play_tournament(args.tournament_id, args.token, bot, on_move=count)
+    try:
+        standings = client.play_tournament(args.tournament_id, args.token, bot, on_move=count)
+    except sternhalma.ServerError as error:
+        raise SystemExit(f"the server refused: {error}") from None
     print(f"python entrant: done after {moves} moves")
     for row in standings["rows"]:
         print(

@@ -143,6 +143,11 @@ _CONFLICTS: dict[str, type[ConflictError]] = {
     "match_closed": MatchClosedError,
 }
 
+# Tries of one request that the server refuses for now (429, 503) or does
+# not answer, and the longest `Retry-After` obeyed, in seconds.
+_TRIES = 8
+_LONGEST_WAIT = 30.0
+
 # `max_plies` left out of a new match: the server chooses.
 _DEFAULT: Literal["default"] = "default"
 
@@ -207,6 +212,8 @@ class Client:
             raise _problem(error) from None
         except urllib.error.URLError as error:
             raise ServerError(f"cannot reach {self.url}: {error.reason}") from None
+        except ConnectionError as error:  # e.g. closed before it answered
+            raise ServerError(f"{method} {path}: no answer ({error})") from None
         except TimeoutError:
             raise ServerError(f"{method} {path}: no answer within {wait} s") from None
         try:
@@ -490,18 +497,38 @@ class Client:
         return dict(self._patiently("GET", f"{base}/standings"))
 
     def _patiently(self, method: str, path: str, body: Any = None, **options: Any) -> Any:
-        """``_send``, waiting and trying again as long as the server
-        answers 429 (a per-client limit: ``rate_limited``,
-        ``too_many_waits``) or 503 ``busy``, as long as it says
-        (``Retry-After``). Trying again is safe: a refused request changed
-        nothing."""
-        while True:
+        """``_send``, waiting and trying again when the server answers
+        429 (a per-client limit: ``rate_limited``, ``too_many_waits``,
+        ``too_many_heavy_requests``) or 503 (``busy``, ``unavailable``), as
+        long as it says (``Retry-After``, at most 30 s), up to 8 tries in
+        all: a refused request changed nothing. A request that got no
+        answer, or a refusal without ``Retry-After``, is tried again after
+        1 s only when sending it twice is safe: a GET, or a move, which
+        names its ply (a second copy of a stored move is a
+        :class:`StalePlyError`)."""
+        resend = method == "GET" or (isinstance(body, dict) and "ply" in body)
+        for attempt in range(1, _TRIES + 1):
             try:
                 return self._send(method, path, body, **options)
             except ServerError as error:
-                if error.status not in (429, 503) or error.retry_after is None:
+                if error.status in (429, 503) and error.retry_after is not None:
+                    wait = error.retry_after
+                elif error.status in (429, 503, None) and resend:
+                    # No `Retry-After`: a 503 `unavailable` may follow a
+                    # change that was stored, so only what is safe to send
+                    # twice is sent again.
+                    wait = 1.0
+                else:
                     raise
-                time.sleep(min(max(error.retry_after, 0.05), 60.0))
+                if attempt == _TRIES:
+                    raise ServerError(
+                        f"{error}, after {_TRIES} tries, giving up",
+                        status=error.status,
+                        code=error.code,
+                        retry_after=error.retry_after,
+                    ) from None
+                time.sleep(min(max(wait, 0.0), _LONGEST_WAIT))
+        raise AssertionError("unreachable")
 
 
 class Match:

@@ -112,3 +112,20 @@ test("a page with a seat token keeps it out of the address bar and out of every 
   await page.context().close();
   assertClean(page, "match with a token");
 });
+
+test("Swagger UI renders the API under the pages' policy, and cannot be framed", async () => {
+  const answer = await request(env.server, "GET", "/docs/");
+  assert.equal(answer.status, 200);
+  const policy = String(answer.headers["content-security-policy"] || "");
+  assert.ok(policy.includes("frame-ancestors 'none'"), `/docs/: ${policy}`);
+  assert.equal(answer.headers["x-frame-options"], "DENY");
+  assert.equal(answer.headers["referrer-policy"], "no-referrer");
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}/docs/`);
+  // The document is fetched and drawn: its title and an operation.
+  await page.locator(".swagger-ui .info .title", { hasText: "Sternhalma" }).waitFor();
+  await page.locator(".swagger-ui .opblock-summary-path", { hasText: "/v1/legal-moves" }).first().waitFor();
+  // A console line "Refused to ..." is a policy violation: assertClean fails on it.
+  assertClean(page, "/docs/");
+  await page.context().close();
+});

@@ -15,14 +15,19 @@
 //!   batch at a time (at most [`FLUSH_INTERVAL`] after a line was logged, at
 //!   once when the buffer is large), so a busy server makes tens of writes a
 //!   second instead of one system call per request, and its workers never
-//!   wait for each other on the stderr lock. No line is dropped: a worker
-//!   waits when [`MAX_PENDING`] bytes are already waiting, and dropping the
-//!   [`LogFlush`] guard writes everything left.
+//!   wait for each other on the stderr lock. A request never waits for the
+//!   log: when [`MAX_PENDING`] bytes are already waiting (stderr drained
+//!   slower than lines come), a line is dropped and counted
+//!   ([`dropped_lines`], `sternhalma_log_lines_dropped_total` in
+//!   `/metrics`); dropping the [`LogFlush`] guard writes everything left.
+//! - A request line is cut to [`MAX_LOGGED_URI`] bytes, its length said:
+//!   a client cannot make the log write 64 KiB a request.
 
 use std::future::{Ready, ready};
 use std::io::Write;
 use std::net::IpAddr;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -181,23 +186,49 @@ impl<B: MessageBody> MessageBody for Logged<B> {
 
 impl Entry {
     fn log(&self, status: u16, size: usize) {
-        // The request line as actix's `%r`: the query only when not empty.
-        let (mark, query) = match self.uri.query() {
-            Some(query) if !query.is_empty() => ("?", query),
-            _ => ("", ""),
-        };
         // `%D`: milliseconds with six decimals, from whole nanoseconds.
         let nanos = self.started.elapsed().as_nanos();
         tracing::info!(
             target: TARGET,
-            "{} \"{} {}{mark}{query} {}\" {status} {size} {}.{:06}ms",
+            "{} \"{} {} {}\" {status} {size} {}.{:06}ms",
             Peer(self.peer),
             self.method,
-            self.uri.path(),
+            LoggedUri(&self.uri),
             HttpVersion(self.version),
             nanos / 1_000_000,
             nanos % 1_000_000,
         );
+    }
+}
+
+/// The longest request URI the log writes whole, in bytes; a longer one is
+/// cut there (at a character boundary) and its length added.
+pub const MAX_LOGGED_URI: usize = 512;
+
+/// The request's path and query as actix's `%r` writes them (the `?` only
+/// with a query), cut to [`MAX_LOGGED_URI`] bytes.
+struct LoggedUri<'a>(&'a Uri);
+
+impl std::fmt::Display for LoggedUri<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.0.path();
+        let query = self.0.query().filter(|q| !q.is_empty());
+        let whole = path.len() + query.map_or(0, |q| q.len() + 1);
+        if whole <= MAX_LOGGED_URI {
+            return match query {
+                Some(query) => write!(f, "{path}?{query}"),
+                None => f.write_str(path),
+            };
+        }
+        let text = match query {
+            Some(query) => format!("{path}?{query}"),
+            None => path.to_owned(),
+        };
+        let mut end = MAX_LOGGED_URI;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        write!(f, "{}...[{whole} bytes]", &text[..end])
     }
 }
 
@@ -254,8 +285,16 @@ struct Shared {
     state: Mutex<State>,
     /// The writer waits here for lines (or the end).
     wake_writer: Condvar,
-    /// Workers wait here while the buffer is full.
-    room: Condvar,
+}
+
+/// Log lines dropped because the log's buffer was full, by every sink of
+/// the process.
+static DROPPED: AtomicU64 = AtomicU64::new(0);
+
+/// Log lines dropped so far because stderr could not keep up (the
+/// buffer held [`MAX_PENDING`] bytes).
+pub fn dropped_lines() -> u64 {
+    DROPPED.load(Ordering::Relaxed)
 }
 
 #[derive(Default)]
@@ -285,7 +324,6 @@ impl LogSink {
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             wake_writer: Condvar::new(),
-            room: Condvar::new(),
         });
         let writer = {
             let shared = Arc::clone(&shared);
@@ -327,7 +365,6 @@ impl Shared {
                 std::mem::swap(&mut batch, &mut state.pending);
                 state.closing
             };
-            self.room.notify_all();
             // A log that cannot be written (stderr closed) is lost, as
             // with a direct write; the server goes on.
             let _ = out.write_all(&batch).and_then(|()| out.flush());
@@ -348,11 +385,11 @@ impl Shared {
 
     fn append(&self, line: &[u8]) {
         let mut state = self.lock();
-        while state.pending.len() >= MAX_PENDING && !state.closing {
-            state = self
-                .room
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
+        if state.pending.len() >= MAX_PENDING && !state.closing {
+            // The sink is slower than the lines: drop this one rather than
+            // make a request wait for stderr.
+            DROPPED.fetch_add(1, Ordering::Relaxed);
+            return;
         }
         state.pending.extend_from_slice(line);
         let wake = state.idle || state.pending.len() >= WAKE_AT;
@@ -370,7 +407,6 @@ impl Drop for LogFlush {
     fn drop(&mut self) {
         self.shared.lock().closing = true;
         self.shared.wake_writer.notify_one();
-        self.shared.room.notify_all();
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
         }
@@ -517,5 +553,73 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         panic!("the line was not written within 5 s");
+    }
+
+    /// A writer that takes nothing until the test lets it: stderr drained
+    /// at no speed at all.
+    struct Stuck(std::sync::mpsc::Receiver<()>, Memory);
+
+    impl Write for Stuck {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let _ = self.0.recv();
+            self.1.write(buf)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_buffer_drops_lines_and_counts_them_instead_of_waiting() {
+        let (release, stuck) = std::sync::mpsc::channel();
+        let memory = Memory::default();
+        let (sink, flush) = LogSink::new(Stuck(stuck, memory.clone()));
+        let line = vec![b'x'; 1023];
+        let line = [line.as_slice(), b"\n"].concat();
+        // Far more than the buffer holds while nothing is written: every
+        // call returns (a worker never waits), the excess is counted.
+        let before = dropped_lines();
+        let lines = 3 * MAX_PENDING / line.len();
+        for _ in 0..lines {
+            let mut writer = tracing_subscriber::fmt::MakeWriter::make_writer(&sink);
+            writer.write_all(&line).unwrap();
+        }
+        let dropped = dropped_lines() - before;
+        // Released before any assertion: a failing one must not leave the
+        // writer stuck while the guard waits for it.
+        drop(release);
+        drop(flush);
+        // The writer took at most one buffer before it stuck, and the
+        // buffer then held at most MAX_PENDING bytes: the rest was dropped.
+        let held = MAX_PENDING / line.len() + 1;
+        assert!(dropped as usize >= lines - 2 * held, "{dropped} of {lines}");
+        assert!((dropped as usize) < lines);
+        let written = memory.0.lock().unwrap().len() / line.len();
+        assert_eq!(
+            written + dropped as usize,
+            lines,
+            "each line written or counted"
+        );
+    }
+
+    #[test]
+    fn a_long_request_line_is_cut_with_its_length() {
+        let long: Uri = format!("/healthz?{}", "a".repeat(60_000)).parse().unwrap();
+        let text = LoggedUri(&long).to_string();
+        assert!(text.len() < MAX_LOGGED_URI + 32, "{}", text.len());
+        assert!(text.starts_with("/healthz?aaa"));
+        assert!(
+            text.ends_with(&format!("...[{} bytes]", 9 + 60_000)),
+            "{}",
+            &text[text.len() - 30..]
+        );
+        let short: Uri = "/x?a=1".parse().unwrap();
+        assert_eq!(LoggedUri(&short).to_string(), "/x?a=1");
+        let empty: Uri = "/x?".parse().unwrap();
+        assert_eq!(LoggedUri(&empty).to_string(), "/x");
+        // Cut at a character boundary (a path of two-byte characters).
+        let wide: Uri = format!("/{}", "%C3%A9".repeat(200)).parse().unwrap();
+        assert!(LoggedUri(&wide).to_string().contains("...["));
     }
 }

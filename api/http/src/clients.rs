@@ -21,9 +21,13 @@
 //!   the `GET`s.
 //! - **Long-polls** (`wait_ply`, `wait_ms`) cost a socket each, not a
 //!   thread: a client may hold a few at once ([`LongPolls`]).
+//! - **Heavy work in flight**: the heavy-work pool serves the clients in
+//!   turn and caps the tasks one client has running or waiting
+//!   (`crate::heavy`, `too_many_heavy_requests`); a rate counts requests,
+//!   not what they cost, and a burst of long solves fits in any rate.
 //!
 //! Over a limit the answer is 429 problem details (`rate_limited`,
-//! `too_many_waits`) with `Retry-After`. Rates are token buckets (the
+//! `too_many_waits`, `too_many_heavy_requests`) with `Retry-After`. Rates are token buckets (the
 //! `governor` crate): `burst` requests at once, then one per `period`.
 
 use std::collections::HashMap;
@@ -442,7 +446,7 @@ impl FromRequest for LongPollSlot {
 
 /// Adds the 429 answers to every operation of `api` that a limit can
 /// refuse, from the same tables that enforce them, so that the document
-/// cannot forget one.
+/// cannot forget one (unless the operation documents its 429 itself).
 pub fn document(api: &mut OpenApi) {
     use utoipa::IntoResponses;
     let rate_limited = crate::error::RateLimited::responses();
@@ -456,11 +460,15 @@ pub fn document(api: &mut OpenApi) {
             } else {
                 continue;
             };
+            // An operation that documents its own 429 (the heavy ones
+            // counted against the client's cap: `HeavyErrors`) names every
+            // code it can answer there; it is kept.
             for (status, response) in answers {
                 operation
                     .responses
                     .responses
-                    .insert(status.clone(), response.clone());
+                    .entry(status.clone())
+                    .or_insert_with(|| response.clone());
             }
         }
     }

@@ -90,13 +90,44 @@ pub enum StorageErrors {
     Unavailable(Problem),
 }
 
-/// The error of every operation that runs on the heavy-work pool, documented
-/// once.
+/// The errors of every operation that runs on the heavy-work pool counted
+/// against the client's cap (`crate::heavy`), documented once. The 429
+/// names the rate's refusal too: an operation documents one answer per
+/// status, and [`crate::clients::document`] keeps this one.
 #[derive(utoipa::IntoResponses)]
 #[allow(dead_code)]
 pub enum HeavyErrors {
+    /// This client (its IP address) already has as many heavy requests
+    /// running or waiting as it may (`too_many_heavy_requests`;
+    /// `--heavy-per-client`, 2 by default): wait for one of them to answer.
+    /// Or it has sent more heavy requests than its rate allows
+    /// (`rate_limited`; `--heavy-rate`). Nothing was started; try again
+    /// after `Retry-After` seconds.
+    #[response(
+        status = 429,
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))
+    )]
+    TooMany(Problem),
     /// Every heavy-work thread is busy and the queue is full (`busy`):
     /// nothing was started; try again after `Retry-After` seconds.
+    #[response(
+        status = 503,
+        content_type = "application/problem+json",
+        headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))
+    )]
+    Busy(Problem),
+}
+
+/// The error of the pictures (`/v1/render`, `/v1/render.svg`), which run on
+/// the heavy-work pool but are not counted against the client's cap (a
+/// millisecond each; a page of them loads whole), documented once. Their
+/// 429 (`rate_limited`) comes from [`crate::clients::document`].
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum PictureErrors {
+    /// Every heavy-work thread is busy and the queue is full (`busy`):
+    /// nothing was drawn; try again after `Retry-After` seconds.
     #[response(
         status = 503,
         content_type = "application/problem+json",

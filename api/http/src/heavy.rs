@@ -5,19 +5,47 @@
 //! refused at once with 503 `busy` and `Retry-After`.
 //!
 //! Solitaire solves, solve jobs, bot searches (`POST /v1/bots/move`),
-//! replays and renders use it. Stored matches' built-in bots use its urgent
-//! lane ([`HeavyPool::run_urgent`]): never refused (a match must not stall
-//! because strangers filled the queue), ahead of the ordinary queue (the
-//! lanes take turns when both wait, so neither starves), and bounded by
-//! the matches waiting for a bot's move (one task each, at most 1.15 s at
-//! the seat caps; BENCHMARKS.md). Bots left to play alone (no open seat
-//! waits) use the background lane: never refused either, but taken only
-//! when no other task waits.
+//! replays and renders use it, each for a client ([`HeavyClient`]: the
+//! request's peer address, keyed as the per-client limits key it,
+//! [`crate::clients::client_key`]). The queue is fair between clients:
+//!
+//! - **Round robin.** Each client's tasks wait in a queue of their own, and
+//!   the workers take the next task of each client that has work waiting
+//!   in turn. A client's backlog makes another client wait for at most one
+//!   of its tasks per turn, never for all of them.
+//! - **A cap per client** ([`HeavyPool::per_client_cap`]; `sternhalma
+//!   serve --heavy-per-client`, [`DEFAULT_HEAVY_PER_CLIENT`] by default):
+//!   the tasks one client has running or waiting, checked before a task is
+//!   queued. Beyond it the request is refused with 429
+//!   `too_many_heavy_requests` and `Retry-After`, so that one client cannot
+//!   fill the queue the others need. Pictures are not counted
+//!   ([`HeavyClient::run_brief`]).
+//!
+//! Each task's work is capped too (bot budgets, solve budgets, replay
+//! lengths: `crate::limits`), so a task holds a thread a few seconds at
+//! most, and a client waits for a few seconds per client ahead of it.
+//!
+//! Stored matches' built-in bots use the urgent lane
+//! ([`HeavyPool::run_urgent`]): never refused (a match must not stall
+//! because strangers filled the queue), ahead of the clients' queues (the
+//! urgent lane and the clients' take turns when both wait, so neither
+//! starves), and bounded by the matches waiting for a bot's move (one task
+//! each, at most 1.15 s at the seat caps; BENCHMARKS.md). Bots left to play
+//! alone (no open seat waits) use the background lane: never refused
+//! either, but taken only when no other task waits. Neither lane belongs to
+//! a client nor counts against a client's cap.
 
-use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
+use std::future::{Ready, ready};
+use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+
+use crate::clients::client_key;
 use crate::error::ApiError;
 
 /// Seconds a refused client is asked to wait (`Retry-After`) before trying
@@ -27,12 +55,26 @@ pub const RETRY_AFTER_SECONDS: u32 = 5;
 /// Tasks a pool may hold waiting per worker, unless configured otherwise.
 pub const QUEUE_PER_WORKER: usize = 4;
 
+/// Heavy tasks one client may have running or waiting at once in
+/// `sternhalma serve`, unless configured otherwise (`--heavy-per-client`).
+/// A bot, a notebook or a page asks for one answer at a time (the replay
+/// page: the ply shown, and the next one ahead), so two leave one spare.
+/// With two, one client holds at most two threads, for the few seconds a
+/// task may take (`crate::limits`), and five clients are needed to fill
+/// the default queue of a two-core machine (ten tasks).
+pub const DEFAULT_HEAVY_PER_CLIENT: usize = 2;
+
 /// A task: does the work, and hands back what delivers its answer. The
 /// worker counts the task out before it delivers, so whoever gets an answer
 /// finds the task's place in the pool free again.
 type Task = Box<dyn FnOnce() -> Deliver + Send + 'static>;
 
 type Deliver = Box<dyn FnOnce() + Send + 'static>;
+
+/// Whom a task of the clients' queues is for: a client's key, or `None`
+/// for work without a peer address (in-process requests, tools, tests),
+/// which shares one queue and is never capped.
+type Client = Option<IpAddr>;
 
 /// A bounded pool of threads for CPU-heavy work. Clones share one pool; its
 /// threads stop when the last clone is dropped (a task already running
@@ -58,15 +100,29 @@ struct Shared {
 }
 
 struct State {
-    waiting: VecDeque<Task>,
-    /// Urgent tasks, taken before `waiting`.
-    urgent: VecDeque<Task>,
+    /// The clients with ordinary tasks accepted and not finished, each with
+    /// its own queue.
+    clients: HashMap<Client, ClientQueue>,
+    /// The clients with ordinary tasks waiting, in the order they are
+    /// served: the first one's oldest task goes next, and the client goes
+    /// to the back if it has more waiting. A client is here once exactly
+    /// when its queue is not empty.
+    turns: VecDeque<Client>,
+    /// Ordinary tasks waiting, over every client.
+    waiting: usize,
     /// Ordinary tasks accepted and not finished: waiting or running.
     outstanding: usize,
+    /// The most counted tasks a client (with an address) may have
+    /// accepted and not finished; `None`: no cap.
+    per_client: Option<usize>,
+    /// Tasks refused because their client was at its cap.
+    refused_per_client: u64,
+    /// Urgent tasks, taken before the clients' queues.
+    urgent: VecDeque<Task>,
     /// Urgent tasks accepted and not finished.
     urgent_outstanding: usize,
-    /// Whether the last task taken was urgent: when both lanes wait, the
-    /// workers take them in turn, so neither starves the other.
+    /// Whether the last task taken was urgent: when both wait, the workers
+    /// take an urgent task and a client's in turn, so neither starves.
     last_urgent: bool,
     /// Background tasks, taken only when no other task waits.
     background: VecDeque<Task>,
@@ -75,24 +131,45 @@ struct State {
     closed: bool,
 }
 
+/// One client's ordinary tasks.
+#[derive(Default)]
+struct ClientQueue {
+    /// Its tasks waiting, oldest first, each with whether it counts
+    /// against the cap.
+    waiting: VecDeque<(Task, bool)>,
+    /// Its tasks accepted and not finished: waiting or running.
+    outstanding: usize,
+    /// Of those, the ones counted against the cap.
+    counted: usize,
+}
+
 /// Where a task waits.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Lane {
-    Ordinary,
+    /// A client's queue; whether the task counts against its cap.
+    Ordinary {
+        client: Client,
+        counted: bool,
+    },
     Urgent,
     Background,
 }
 
 impl HeavyPool {
     /// A pool of `workers` threads (at least one) that holds at most
-    /// `queue` tasks waiting for a thread.
+    /// `queue` tasks waiting for a thread, with no cap per client (see
+    /// [`HeavyPool::per_client_cap`]).
     pub fn new(workers: usize, queue: usize) -> HeavyPool {
         let workers = workers.max(1);
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
-                waiting: VecDeque::new(),
-                urgent: VecDeque::new(),
+                clients: HashMap::new(),
+                turns: VecDeque::new(),
+                waiting: 0,
                 outstanding: 0,
+                per_client: None,
+                refused_per_client: 0,
+                urgent: VecDeque::new(),
                 urgent_outstanding: 0,
                 last_urgent: false,
                 background: VecDeque::new(),
@@ -117,10 +194,37 @@ impl HeavyPool {
     }
 
     /// One worker per core and a queue of [`QUEUE_PER_WORKER`] tasks per
-    /// worker.
+    /// worker, with no cap per client.
     pub fn with_defaults() -> HeavyPool {
         let workers = std::thread::available_parallelism().map_or(2, usize::from);
         HeavyPool::new(workers, QUEUE_PER_WORKER * workers)
+    }
+
+    /// The pool (and every clone of it) with at most `cap` counted tasks
+    /// running or waiting per client (`None` or 0: no cap). Tasks beyond it
+    /// are refused before they are queued, with 429
+    /// `too_many_heavy_requests`. Tasks without a client address are
+    /// never capped.
+    #[must_use]
+    pub fn per_client_cap(self, cap: Option<usize>) -> HeavyPool {
+        lock(&self.handle.shared.state).per_client = cap.filter(|&cap| cap > 0);
+        self
+    }
+
+    /// The cap per client, if any.
+    pub fn per_client(&self) -> Option<usize> {
+        lock(&self.handle.shared.state).per_client
+    }
+
+    /// The pool as one client sees it: its tasks wait in that client's
+    /// queue, and count against its cap. `address` is the client's IP
+    /// address (an IPv6 one counts by its /64 prefix); `None` for work
+    /// without one.
+    pub fn client(&self, address: Option<IpAddr>) -> HeavyClient {
+        HeavyClient {
+            pool: self.clone(),
+            client: address.map(client_key),
+        }
     }
 
     /// The number of worker threads.
@@ -133,9 +237,24 @@ impl HeavyPool {
         self.handle.shared.queue
     }
 
-    /// Ordinary tasks accepted and not finished (running or waiting).
+    /// Ordinary tasks accepted and not finished (running or waiting), over
+    /// every client.
     pub fn outstanding(&self) -> usize {
         lock(&self.handle.shared.state).outstanding
+    }
+
+    /// The tasks of the client at `address` accepted and not finished
+    /// (running or waiting), counted or not.
+    pub fn client_outstanding(&self, address: IpAddr) -> usize {
+        lock(&self.handle.shared.state)
+            .clients
+            .get(&Some(client_key(address)))
+            .map_or(0, |queue| queue.outstanding)
+    }
+
+    /// Tasks refused so far because their client was at its cap.
+    pub fn refused_per_client(&self) -> u64 {
+        lock(&self.handle.shared.state).refused_per_client
     }
 
     /// Urgent tasks accepted and not finished (running or waiting).
@@ -156,9 +275,10 @@ impl HeavyPool {
         }
     }
 
-    /// Tasks accepted and waiting for a thread (the queue's depth).
+    /// Ordinary tasks accepted and waiting for a thread, over every client
+    /// (the queue's depth).
     pub fn waiting(&self) -> usize {
-        lock(&self.handle.shared.state).waiting.len()
+        lock(&self.handle.shared.state).waiting
     }
 
     /// Holds one worker busy until the answer is released (or dropped),
@@ -168,32 +288,65 @@ impl HeavyPool {
     /// # Errors
     /// 503 `busy` as [`HeavyPool::spawn`].
     pub fn occupy(&self) -> Result<Occupied, ApiError> {
+        let held = self.hold(None)?;
+        held.wait_running();
+        Ok(held)
+    }
+
+    /// Queues, as a task of the client at `address` (counted against its
+    /// cap), a task that holds its worker until released (or dropped), and
+    /// returns at once: [`Occupied::wait_running`] waits until a worker
+    /// takes it. For tests and tools, which decide when work ends rather
+    /// than waiting for it.
+    ///
+    /// # Errors
+    /// 429 `too_many_heavy_requests` or 503 `busy` as [`HeavyClient::spawn`].
+    pub fn hold(&self, address: Option<IpAddr>) -> Result<Occupied, ApiError> {
         let (release, gate) = std::sync::mpsc::channel::<()>();
         let (started, running) = std::sync::mpsc::channel::<()>();
-        self.spawn(move || {
+        self.client(address).spawn(move || {
             let _ = started.send(());
             // Until a release, or the holder drops its end.
             let _ = gate.recv();
         })?;
-        let _ = running.recv();
-        Ok(Occupied(release))
+        Ok(Occupied { release, running })
     }
 
-    /// Runs `task` on the pool, without waiting for it.
+    /// Runs `task` on the pool, without waiting for it, as work without a
+    /// client address (see [`HeavyPool::client`]).
     ///
     /// # Errors
     /// 503 `busy` with `Retry-After` when every worker is busy and the queue
     /// is full; the task is dropped unrun.
     pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), ApiError> {
-        self.submit(Box::new(move || {
-            task();
-            Box::new(|| {})
-        }))
+        self.client(None).spawn(task)
     }
 
-    fn submit(&self, task: Task) -> Result<(), ApiError> {
+    /// Queues `task` in `client`'s queue, after checking the client's cap
+    /// (when `counted`) and then the pool's room.
+    fn submit(&self, client: Client, counted: bool, task: Task) -> Result<(), ApiError> {
         let shared = &self.handle.shared;
-        let mut state = lock(&shared.state);
+        let mut guard = lock(&shared.state);
+        let state = &mut *guard;
+        if let (Some(cap), Some(_), true) = (state.per_client, client, counted) {
+            let held = state.clients.get(&client).map_or(0, |queue| queue.counted);
+            if held >= cap {
+                // 429, not 503: the server still has room for the others,
+                // and the remedy is this client's own (wait for its answers
+                // before asking for more), as with the rate and the
+                // long-poll cap, and counted with them. A 503 would tell a
+                // polite client's retry logic, and the operator, that the
+                // server is full when it is not.
+                state.refused_per_client += 1;
+                return Err(ApiError::too_many_requests(
+                    "too_many_heavy_requests",
+                    format!(
+                        "this client already has {held} heavy requests running or waiting, the most it may: wait for one of them to answer, or try again in {RETRY_AFTER_SECONDS} s"
+                    ),
+                    RETRY_AFTER_SECONDS,
+                ));
+            }
+        }
         if state.outstanding >= shared.workers + shared.queue {
             return Err(ApiError::busy(
                 format!(
@@ -204,14 +357,22 @@ impl HeavyPool {
             ));
         }
         state.outstanding += 1;
-        state.waiting.push_back(task);
-        drop(state);
+        state.waiting += 1;
+        let queue = state.clients.entry(client).or_default();
+        queue.outstanding += 1;
+        queue.counted += usize::from(counted);
+        queue.waiting.push_back((task, counted));
+        if queue.waiting.len() == 1 {
+            state.turns.push_back(client);
+        }
+        drop(guard);
         shared.wake.notify_one();
         Ok(())
     }
 
     /// Runs `task` on the pool and waits (without blocking the caller's
-    /// thread) for its answer. By the time the answer arrives the task is
+    /// thread) for its answer, as work without a client address (see
+    /// [`HeavyPool::client`]). By the time the answer arrives the task is
     /// counted out of the pool, so a next request finds its place free.
     ///
     /// # Errors
@@ -221,15 +382,13 @@ impl HeavyPool {
         &self,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
-        let (task, answer) = answering(task);
-        self.submit(task)?;
-        answer.await
+        self.client(None).run(task).await
     }
 
     /// Runs `task` in the urgent lane and waits for its answer: never
-    /// refused, and started ahead of the ordinary queue (when both lanes
-    /// wait, the workers take them in turn, so a stream of urgent tasks
-    /// cannot starve the ordinary ones).
+    /// refused, and started ahead of the clients' queues (when both wait,
+    /// the workers take them in turn, so a stream of urgent tasks cannot
+    /// starve the clients).
     ///
     /// # Errors
     /// 500 `internal` if the task panicked.
@@ -281,6 +440,89 @@ impl HeavyPool {
     }
 }
 
+/// The heavy-work pool as one client sees it: its tasks wait in the
+/// client's own queue, served in turn with the other clients', and count
+/// against its cap. As a handler's argument (an extractor), the client is
+/// the request's peer address and the pool the app's [`HeavyPool`].
+#[derive(Clone, Debug)]
+pub struct HeavyClient {
+    pool: HeavyPool,
+    client: Client,
+}
+
+impl HeavyClient {
+    /// The client's key (its IP address, an IPv6 one by its /64 prefix),
+    /// if it has one.
+    pub fn key(&self) -> Option<IpAddr> {
+        self.client
+    }
+
+    /// Runs `task` on the pool for this client, without waiting for it; it
+    /// counts against the client's cap until it finishes.
+    ///
+    /// # Errors
+    /// 429 `too_many_heavy_requests` with `Retry-After` when the client has
+    /// as many tasks running or waiting as its cap allows; 503 `busy` with
+    /// `Retry-After` when every worker is busy and the queue is full. The
+    /// task is dropped unrun.
+    pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), ApiError> {
+        self.pool.submit(
+            self.client,
+            true,
+            Box::new(move || {
+                task();
+                Box::new(|| {})
+            }),
+        )
+    }
+
+    /// Runs `task` on the pool for this client and waits (without blocking
+    /// the caller's thread) for its answer. By the time the answer arrives
+    /// the task is counted out of the pool, so a next request finds its
+    /// place free.
+    ///
+    /// # Errors
+    /// 429 `too_many_heavy_requests` or 503 `busy` as
+    /// [`HeavyClient::spawn`]; 500 `internal` if the task panicked.
+    pub async fn run<R: Send + 'static>(
+        &self,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, ApiError> {
+        let (task, answer) = answering(task);
+        self.pool.submit(self.client, true, task)?;
+        answer.await
+    }
+
+    /// [`HeavyClient::run`] for work of a millisecond or so (a picture):
+    /// queued in the client's turn like any other, and bounded by the
+    /// pool's queue, but not counted against the client's cap, so a page of
+    /// pictures (a browser fetches six at once) loads whole.
+    ///
+    /// # Errors
+    /// 503 `busy` as [`HeavyClient::spawn`]; 500 `internal` if the task
+    /// panicked.
+    pub async fn run_brief<R: Send + 'static>(
+        &self,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, ApiError> {
+        let (task, answer) = answering(task);
+        self.pool.submit(self.client, false, task)?;
+        answer.await
+    }
+}
+
+impl FromRequest for HeavyClient {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<HeavyClient, actix_web::Error>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(match request.app_data::<web::Data<HeavyPool>>() {
+            Some(pool) => Ok(pool.client(request.peer_addr().map(|peer| peer.ip()))),
+            None => Err(ApiError::internal("the heavy-work pool is not configured").into()),
+        })
+    }
+}
+
 impl State {
     /// Tasks accepted and not finished, in every lane.
     fn all_outstanding(&self) -> usize {
@@ -288,31 +530,74 @@ impl State {
     }
 
     /// The next task to run, and its lane: urgent first, unless the last
-    /// task taken was urgent and an ordinary one waits (the two take
-    /// turns); background only when neither waits.
+    /// task taken was urgent and a client's task waits (the two take
+    /// turns); then the oldest task of the client whose turn it is;
+    /// background only when nothing else waits.
     fn next(&mut self) -> Option<(Task, Lane)> {
-        let urgent = !self.urgent.is_empty() && (!self.last_urgent || self.waiting.is_empty());
+        let urgent = !self.urgent.is_empty() && (!self.last_urgent || self.waiting == 0);
         let (task, lane) = if urgent {
             (self.urgent.pop_front()?, Lane::Urgent)
-        } else if let Some(task) = self.waiting.pop_front() {
-            (task, Lane::Ordinary)
+        } else if let Some(client) = self.turns.pop_front() {
+            let queue = self
+                .clients
+                .get_mut(&client)
+                .expect("a client in turn has a queue");
+            let (task, counted) = queue
+                .waiting
+                .pop_front()
+                .expect("a client in turn has a task waiting");
+            if !queue.waiting.is_empty() {
+                self.turns.push_back(client);
+            }
+            self.waiting -= 1;
+            (task, Lane::Ordinary { client, counted })
         } else {
             (self.background.pop_front()?, Lane::Background)
         };
         self.last_urgent = lane == Lane::Urgent;
         Some((task, lane))
     }
+
+    /// Counts a finished task out of its lane (and its client).
+    fn finished(&mut self, lane: Lane) {
+        match lane {
+            Lane::Ordinary { client, counted } => {
+                self.outstanding -= 1;
+                if let Entry::Occupied(mut entry) = self.clients.entry(client) {
+                    let queue = entry.get_mut();
+                    queue.outstanding -= 1;
+                    queue.counted -= usize::from(counted);
+                    // Forgotten once idle: the table is as small as the set
+                    // of clients with work in the pool.
+                    if queue.outstanding == 0 {
+                        entry.remove();
+                    }
+                }
+            }
+            Lane::Urgent => self.urgent_outstanding -= 1,
+            Lane::Background => self.background_outstanding -= 1,
+        }
+    }
 }
 
-/// A worker held by [`HeavyPool::occupy`]; released by
-/// [`Occupied::release`] or when dropped.
+/// A worker held by [`HeavyPool::occupy`] or [`HeavyPool::hold`]; released
+/// by [`Occupied::release`] or when dropped.
 #[derive(Debug)]
-pub struct Occupied(std::sync::mpsc::Sender<()>);
+pub struct Occupied {
+    release: std::sync::mpsc::Sender<()>,
+    running: std::sync::mpsc::Receiver<()>,
+}
 
 impl Occupied {
+    /// Blocks until a worker runs the held task (at once after
+    /// [`HeavyPool::occupy`]; never if the pool closes first).
+    pub fn wait_running(&self) {
+        let _ = self.running.recv();
+    }
+
     /// Lets the held worker go.
     pub fn release(self) {
-        let _ = self.0.send(());
+        let _ = self.release.send(());
     }
 }
 
@@ -385,11 +670,7 @@ fn work(shared: &Shared) {
         }
         {
             let mut state = lock(&shared.state);
-            match lane {
-                Lane::Ordinary => state.outstanding -= 1,
-                Lane::Urgent => state.urgent_outstanding -= 1,
-                Lane::Background => state.background_outstanding -= 1,
-            }
+            state.finished(lane);
             if state.all_outstanding() == 0 {
                 shared.idle.notify_all();
             }
@@ -557,5 +838,145 @@ mod tests {
         assert_eq!(seen, ["urgent", "ordinary", "background"]);
         pool.wait_until_idle();
         assert_eq!(pool.background_outstanding(), 0);
+    }
+
+    fn ip(text: &str) -> Option<IpAddr> {
+        Some(text.parse().unwrap())
+    }
+
+    // Each client's tasks wait in a queue of their own, and the one worker
+    // takes one task of each client in turn: the backlog of the first
+    // client to ask delays the others by one of its tasks, not by all.
+    #[test]
+    fn clients_are_served_in_turn() {
+        let pool = HeavyPool::new(1, 10);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<String>();
+        for (address, tasks) in [("10.0.0.1", 3), ("10.0.0.2", 2), ("10.0.0.3", 1)] {
+            let client = pool.client(ip(address));
+            for n in 1..=tasks {
+                let order = order.clone();
+                let name = format!("{}{n}", &address[7..]);
+                client.spawn(move || order.send(name).unwrap()).unwrap();
+            }
+        }
+        assert_eq!((pool.waiting(), pool.outstanding()), (6, 7));
+        assert_eq!(pool.client_outstanding(ip("10.0.0.1").unwrap()), 3);
+        held.release();
+        let seen: Vec<String> = (0..6).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen, ["11", "21", "31", "12", "22", "13"]);
+        pool.wait_until_idle();
+        // Forgotten once idle.
+        assert_eq!(pool.client_outstanding(ip("10.0.0.1").unwrap()), 0);
+        assert!(lock(&pool.handle.shared.state).clients.is_empty());
+    }
+
+    // A client that joins later is served after the client whose turn it
+    // is, ahead of the rest of that client's backlog.
+    #[test]
+    fn a_newcomer_waits_for_one_task_of_a_backlog_not_all() {
+        let pool = HeavyPool::new(1, 10);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        let flood = pool.client(ip("10.0.0.1"));
+        for _ in 0..5 {
+            let order = order.clone();
+            flood.spawn(move || order.send("flood").unwrap()).unwrap();
+        }
+        pool.client(ip("10.0.0.2"))
+            .spawn(move || order.send("polite").unwrap())
+            .unwrap();
+        held.release();
+        let seen: Vec<&str> = (0..6).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(
+            seen,
+            ["flood", "polite", "flood", "flood", "flood", "flood"]
+        );
+    }
+
+    // The cap counts a client's tasks running and waiting, and is checked
+    // before the task is queued: beyond it 429, while other clients, work
+    // without an address and pictures are still taken.
+    #[test]
+    fn a_client_at_its_cap_is_refused_with_429_and_the_others_are_not() {
+        let pool = HeavyPool::new(1, 10).per_client_cap(Some(2));
+        assert_eq!(pool.per_client(), Some(2));
+        let greedy = ip("10.0.0.1");
+        // One running, one waiting: at the cap.
+        let held = pool.hold(greedy).unwrap();
+        held.wait_running();
+        let (done, finished) = mpsc::channel::<&str>();
+        let second = done.clone();
+        pool.client(greedy)
+            .spawn(move || second.send("second").unwrap())
+            .unwrap();
+        let refused = pool.client(greedy).spawn(|| {}).unwrap_err();
+        assert_eq!(refused.problem().status, 429);
+        assert_eq!(refused.problem().code, "too_many_heavy_requests");
+        assert_eq!(refused.retry_after(), Some(RETRY_AFTER_SECONDS));
+        assert!(
+            refused.problem().detail.contains("already has 2"),
+            "{refused}"
+        );
+        assert_eq!(pool.refused_per_client(), 1);
+        assert_eq!(pool.client_outstanding(greedy.unwrap()), 2);
+        // An IPv6 client counts by its /64: one machine, one cap.
+        let v6 = pool.client(ip("2001:db8::1"));
+        v6.spawn(|| {}).unwrap();
+        pool.client(ip("2001:db8::2")).spawn(|| {}).unwrap();
+        let also_refused = pool.client(ip("2001:db8::3")).spawn(|| {}).unwrap_err();
+        assert_eq!(also_refused.problem().code, "too_many_heavy_requests");
+        // Another client, and work without an address, are not capped.
+        for _ in 0..3 {
+            pool.spawn(|| {}).unwrap();
+        }
+        pool.client(ip("10.0.0.2")).spawn(|| {}).unwrap();
+        // A picture is not counted, even at the cap.
+        let brief = {
+            let client = pool.client(greedy);
+            let done = done.clone();
+            std::thread::spawn(move || {
+                actix_web::rt::System::new()
+                    .block_on(client.run_brief(move || done.send("picture").unwrap()))
+            })
+        };
+        while pool.client_outstanding(greedy.unwrap()) < 3 {
+            std::thread::yield_now();
+        }
+        assert_eq!(pool.refused_per_client(), 2);
+        held.release();
+        brief.join().unwrap().unwrap();
+        assert_eq!(finished.recv().unwrap(), "second");
+        assert_eq!(finished.recv().unwrap(), "picture");
+        pool.wait_until_idle();
+        // Its tasks finished, the client is taken again.
+        pool.client(greedy)
+            .spawn(move || done.send("again").unwrap())
+            .unwrap();
+        assert_eq!(finished.recv().unwrap(), "again");
+    }
+
+    // A client at its cap hears 429 (its own doing) even when the pool is
+    // full too; another client then hears 503 (the server's).
+    #[test]
+    fn the_cap_is_checked_before_the_room_in_the_pool() {
+        let pool = HeavyPool::new(1, 1).per_client_cap(Some(1));
+        let held = pool.hold(ip("10.0.0.1")).unwrap();
+        held.wait_running();
+        pool.client(ip("10.0.0.2")).spawn(|| {}).unwrap();
+        let capped = pool.client(ip("10.0.0.1")).spawn(|| {}).unwrap_err();
+        assert_eq!(capped.problem().status, 429);
+        let busy = pool.client(ip("10.0.0.3")).spawn(|| {}).unwrap_err();
+        assert_eq!(busy.problem().status, 503);
+        assert_eq!(busy.problem().code, "busy");
+        // No cap (0 is none): the same client is refused only by the pool.
+        let uncapped = HeavyPool::new(1, 1).per_client_cap(Some(0));
+        assert_eq!(uncapped.per_client(), None);
+        let held_too = uncapped.hold(ip("10.0.0.1")).unwrap();
+        uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap();
+        let full = uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap_err();
+        assert_eq!(full.problem().status, 503);
+        held.release();
+        held_too.release();
     }
 }

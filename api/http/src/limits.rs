@@ -40,24 +40,31 @@ pub const MAX_REPLAY_MOVES: usize = 10_000;
 /// players, and each resigns once.
 pub const MAX_REPLAY_RESIGNATIONS: usize = sternhalma::MAX_SETS;
 
-/// The most positions one solitaire solve may expand: at most about 30 s of
-/// one heavy-work thread on the busy 2-core machine (rhombus11x8;
-/// BENCHMARKS.md).
-pub const MAX_SOLVE_NODES: u64 = 5_000_000;
+/// The most positions one solitaire solve (or job) may expand, the same as
+/// the default: a few seconds of one heavy-work thread on the slowest board,
+/// so that no request holds a thread longer (rhombus9x6 with steps: 3.6 s
+/// in one run on the busy 2-core machine, 7 to 8 s in another; 0.98 s for
+/// rhombus9x3, 1.8 s for it with hops only; BENCHMARKS.md, "The HTTP
+/// route"). It was 5,000,000, and rhombus11x8 then held a thread 31 to
+/// 40 s: a client could keep the pool busy for minutes within its rate.
+/// Half of it (rhombus9x6: 2.3 s) would no longer prove rhombus9x3 with
+/// hops only (849,435 nodes). A larger request is refused before it is
+/// queued (422 `max_nodes_out_of_range`, naming the cap).
+pub const MAX_SOLVE_NODES: u64 = 1_000_000;
 
 /// The node limit of a solitaire solve that names none: enough to prove
 /// rhombus9x3, with steps (366,866 nodes) and with hops only (849,435).
-pub const DEFAULT_SOLVE_NODES: u64 = 1_000_000;
+pub const DEFAULT_SOLVE_NODES: u64 = MAX_SOLVE_NODES;
 
 /// The largest memory budget of a solitaire solve's meeting search, in MiB
 /// (counted: 16 bytes a position held). No board reaches it before
-/// `MAX_SOLVE_NODES` (BENCHMARKS.md), so it never cuts a search the node cap
-/// allows; it bounds what one heavy-work thread can hold.
+/// `MAX_SOLVE_NODES` (none reaches even the default, 256 MiB;
+/// BENCHMARKS.md), so it never cuts a search the node cap allows; it bounds
+/// what one heavy-work thread can hold.
 pub const MAX_SOLVE_MEMORY_MB: u64 = 1024;
 
 /// The memory budget of a solitaire solve that names none, in MiB: the
-/// default node limit always comes first; with the node cap, rhombus7x6,
-/// 8x7 and 9x5 stop at this budget.
+/// node limit (default and cap) always comes first.
 pub const DEFAULT_SOLVE_MEMORY_MB: u64 = 256;
 
 /// The largest lower-bound table a solitaire solve builds, in positions (one

@@ -6,7 +6,9 @@
 //!   ids do not make a series each; every unknown path is `UNMATCHED`),
 //!   `method` and `status` ([`RequestMetrics`], the series and labels
 //!   `actix-web-prom` made before it); refusals by a per-client limit count
-//!   there as 429s, and by limit in `sternhalma_refused_total`.
+//!   there as 429s, and by limit in `sternhalma_refused_total` (`writes`,
+//!   `heavy` and `long_polls`, from [`ClientLimits`]; `heavy_per_client`,
+//!   the heavy-work pool's cap of a client's tasks in flight).
 //! - Gauges read at each scrape: `sternhalma_heavy_outstanding` (heavy
 //!   tasks running or waiting), `sternhalma_heavy_waiting` (the heavy
 //!   queue's depth), `sternhalma_heavy_urgent` (stored matches' bot moves
@@ -14,6 +16,8 @@
 //!   (those of matches only bots are left to play, in the background lane),
 //!   `sternhalma_writer_pending` (database writes queued or
 //!   running on the writer thread), `sternhalma_long_polls_open`.
+//! - `sternhalma_log_lines_dropped_total`: log lines dropped because stderr
+//!   could not keep up (the log never makes a request wait).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -60,6 +64,7 @@ struct Gauges {
     writer_pending: IntGauge,
     long_polls_open: IntGauge,
     refused: IntCounterVec,
+    log_dropped: IntCounter,
     /// Two scrapes at once must not both add the same refusals.
     refused_lock: Mutex<()>,
 }
@@ -129,8 +134,19 @@ impl Metrics {
                 &["limit"],
             )
             .expect("a valid counter"),
+            log_dropped: IntCounter::with_opts(
+                Opts::new(
+                    "log_lines_dropped_total",
+                    "Log lines dropped because stderr could not keep up (no request waits for the log)",
+                )
+                .namespace("sternhalma"),
+            )
+            .expect("a valid counter"),
             refused_lock: Mutex::new(()),
         };
+        registry
+            .register(Box::new(gauges.log_dropped.clone()))
+            .expect("the counter registers once");
         registry
             .register(Box::new(gauges.refused.clone()))
             .expect("the counter registers once");
@@ -179,10 +195,15 @@ impl Metrics {
                 ("writes", refused.writes),
                 ("heavy", refused.heavy),
                 ("long_polls", refused.long_polls),
+                ("heavy_per_client", heavy.refused_per_client()),
             ] {
                 let counter = gauges.refused.with_label_values(&[limit]);
                 counter.inc_by(total.saturating_sub(counter.get()));
             }
+            let dropped = crate::access_log::dropped_lines();
+            gauges
+                .log_dropped
+                .inc_by(dropped.saturating_sub(gauges.log_dropped.get()));
         }
         let mut text = Vec::new();
         TextEncoder::new()

@@ -10,6 +10,7 @@
 //! request cannot read anything else on the disk.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
@@ -43,6 +44,41 @@ pub fn configure(config: &mut ServiceConfig) {
 pub struct DownloadsDir {
     folder: PathBuf,
     read: Arc<Mutex<HashMap<String, Wheel>>>,
+}
+
+/// The reverse proxies in front of the server (`--trusted-proxy`): only a
+/// request from one of them may say, in `Forwarded` or `X-Forwarded-*`,
+/// which host and scheme its client used. Anyone else could otherwise put
+/// another server's address into the pip command a class copies.
+#[derive(Clone, Debug, Default)]
+pub struct TrustedProxies(Vec<IpAddr>);
+
+impl TrustedProxies {
+    /// Believes the forwarding headers of requests from `addresses`.
+    pub fn new(addresses: Vec<IpAddr>) -> TrustedProxies {
+        TrustedProxies(addresses)
+    }
+
+    /// The scheme and host the client of `request` used: from the
+    /// forwarding headers when a trusted proxy sent it, else this server's
+    /// own (`http`, and the `Host` the request names).
+    pub fn origin(&self, request: &HttpRequest) -> (String, String) {
+        let trusted = request
+            .peer_addr()
+            .is_some_and(|peer| self.0.contains(&peer.ip()));
+        if trusted {
+            let info = request.connection_info();
+            return (info.scheme().to_owned(), info.host().to_owned());
+        }
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned)
+            .or_else(|| request.uri().authority().map(ToString::to_string))
+            .unwrap_or_else(|| request.app_config().host().to_owned());
+        ("http".to_owned(), host)
+    }
 }
 
 /// A wheel as read from the disk.
@@ -265,14 +301,15 @@ fn unreadable(dir: &Path, error: &std::io::Error) -> ApiError {
 pub async fn list_downloads(
     request: HttpRequest,
     dir: web::Data<DownloadsDir>,
+    proxies: web::Data<TrustedProxies>,
 ) -> Result<HttpResponse, ApiError> {
     let downloads = dir.get_ref().clone();
     let found = web::block(move || downloads.scan())
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?
         .map_err(|e| unreadable(dir.folder(), &e))?;
-    let info = request.connection_info();
-    let base = format!("{}://{}/downloads/", info.scheme(), info.host());
+    let (scheme, host) = proxies.origin(&request);
+    let base = format!("{scheme}://{host}/downloads/");
     let files: Vec<Download> = found
         .into_iter()
         .map(|(name, wheel)| {

@@ -16,6 +16,8 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::admin::Admin;
+use crate::admin::AdminKey;
+use crate::admin::authority;
 use crate::routes::{AdminKeyErrors, TokenErrors, page};
 use crate::runner::BotRunner;
 use crate::tokens::bearer;
@@ -575,16 +577,17 @@ pub async fn resign(
     ))
 }
 
-/// The creator abandons the match (admin token): it is over, with no
+/// The creator abandons the match (admin token), or the server's operator
+/// does (the server's admin key, on any match): it is over, with no
 /// result.
 #[utoipa::path(
     tag = "matches",
     params(("id" = u64, Path, description = "The match id", minimum = 0)),
-    security(("admin_token" = [])),
+    security(("admin_token" = []), ("admin_key" = [])),
     responses(
         (status = 200, description = "Abandoned: the final state", body = MatchView),
         TokenErrors,
-        (status = 403, description = "Not this match's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither this match's admin token nor the server's admin key (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match is already over (`match_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
@@ -596,13 +599,27 @@ pub async fn abandon(
     runner: web::Data<BotRunner>,
     id: web::Path<u64>,
     request: HttpRequest,
+    key: Option<web::Data<AdminKey>>,
 ) -> Result<web::Json<MatchView>, ApiError> {
+    let id = match_id(id.into_inner())?;
+    let by = authority(&request, key.as_ref().map(|key| key.get_ref()))?;
+    let notifier = store.clone();
     Ok(web::Json(
-        end_match(&store, &runner, id.into_inner(), &request, game::abandon).await?,
+        write_then_kick(
+            &store,
+            &runner,
+            |state: &MatchView| state.id,
+            move |connection| {
+                let state = game::abandon(connection, id, &by)?;
+                notifier.publish(id, state.version);
+                Ok(state)
+            },
+        )
+        .await?,
     ))
 }
 
-/// Ends match `id` by `end` (a resignation or an abandonment) with the
+/// Ends match `id` by `end` (a resignation) with the
 /// request's bearer token, then wakes the match's long-polls and its bots.
 async fn end_match(
     store: &Store,

@@ -17,6 +17,8 @@ use utoipa::IntoParams;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::admin::Admin;
+use crate::admin::AdminKey;
+use crate::admin::authority;
 use crate::director::Tournaments;
 use crate::routes::{AdminKeyErrors, TokenErrors, page};
 use crate::tokens::bearer;
@@ -32,7 +34,7 @@ use sternhalma_store::tournaments::dto::{
     TurnsQuery,
 };
 use sternhalma_store::tournaments::logic::{self, Action};
-use sternhalma_store::tournaments::plan;
+use sternhalma_store::tournaments::plan::{self, TournamentLimits};
 use sternhalma_store::tournaments::standings::{self, Standings};
 
 /// Registers this module's routes.
@@ -62,7 +64,9 @@ fn tournament_id(id: u64) -> Result<i64, ApiError> {
 /// The answer holds, once only, the admin token and one token per open
 /// entrant; the server keeps only their hashes. It starts waiting (no game
 /// is played) until the admin token starts it, or at once with
-/// `"start": true`.
+/// `"start": true`. On a server without an admin key a tournament has a
+/// class's size (40 entrants, 1,000 games) and a bound on its bots' search
+/// in all; the server's admin key lifts them.
 #[utoipa::path(
     tag = "tournaments",
     request_body = NewTournament,
@@ -73,18 +77,25 @@ fn tournament_id(id: u64) -> Result<i64, ApiError> {
         BodyErrors,
         AdminKeyErrors,
         (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unknown board, layout or rules; a layout of other than 2 to 6 players (`players_per_game`); a bad name (`invalid_name`, `invalid_entrant_name`, `duplicate_entrant_name`); a setting out of range (`invalid_setting`); too few or too many entrants (`too_few_entrants`, `too_many_entrants`); a schedule over 10,000 games (`too_many_games`); a gauntlet of other than two players (`gauntlet_players`); a reference bot outside a gauntlet (`reference_not_allowed`); an unknown bot kind (`unknown_bot`), a `millis` budget (`budget_not_allowed`) or one over the seat caps (`budget_too_large`); a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, layout or rules; a layout of other than 2 to 6 players (`players_per_game`); a bad name (`invalid_name`, `invalid_entrant_name`, `duplicate_entrant_name`); a setting out of range (`invalid_setting`); too few or too many entrants (`too_few_entrants`, `too_many_entrants`: 40, or 64 with the admin key); a schedule over the server's limit of games (`too_many_games`: 1,000, or 10,000 with the server's admin key); more bot search than the server allows a tournament (`too_much_work`: five billion positions or playouts in all, unbounded with the admin key); a gauntlet of other than two players (`gauntlet_players`); a reference bot outside a gauntlet (`reference_not_allowed`); an unknown bot kind (`unknown_bot`), a `millis` budget (`budget_not_allowed`) or one over the seat caps (`budget_too_large`); a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
     )
 )]
 #[post("/v1/tournaments")]
 pub async fn create_tournament(
     _admin: Admin,
+    key: Option<web::Data<AdminKey>>,
     store: web::Data<Store>,
     tournaments: web::Data<Tournaments>,
     body: web::Json<Object<NewTournamentRequest>>,
 ) -> Result<HttpResponse, ApiError> {
-    let (plan, entrant_tokens) = plan::plan(body.into_inner().0)?;
+    // On a server with an admin key only its operator gets this far
+    // (`Admin` checked the key); on one without, anyone: a class's limits.
+    let limits = match key {
+        Some(_) => TournamentLimits::operator(),
+        None => TournamentLimits::classroom(),
+    };
+    let (plan, entrant_tokens) = plan::plan(body.into_inner().0, limits)?;
     let (admin_token, admin_hash) = new_token()?;
     let id = store
         .write(move |connection| logic::create(connection, &plan, &admin_hash))
@@ -376,14 +387,15 @@ async fn act(
     tournaments: &Tournaments,
     id: u64,
     request: &HttpRequest,
+    key: Option<&AdminKey>,
     action: Action,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     let id = tournament_id(id)?;
-    let token = bearer(request)?;
+    let by = authority(request, key)?;
     let notifier = store.clone();
     store
         .write(move |connection| {
-            let abandoned = logic::act(connection, id, &token, action)?;
+            let abandoned = logic::act(connection, id, &by, action)?;
             for (match_id, version) in abandoned {
                 notifier.publish(match_id, version);
             }
@@ -394,16 +406,17 @@ async fn act(
     Ok(web::Json(store.read(move |c| logic::view(c, id)).await?))
 }
 
-/// Starts (or resumes) the tournament (admin token): games start as their
+/// Starts (or resumes) the tournament (its admin token, or the server's
+/// admin key): games start as their
 /// entrants are free, at most `concurrency` at once.
 #[utoipa::path(
     tag = "tournaments",
     params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
-    security(("admin_token" = [])),
+    security(("admin_token" = []), ("admin_key" = [])),
     responses(
         (status = 200, description = "Running", body = TournamentView),
         TokenErrors,
-        (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither this tournament's admin token nor the server's admin key (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Running already (`already_running`), or over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
@@ -415,27 +428,30 @@ pub async fn start_tournament(
     tournaments: web::Data<Tournaments>,
     id: web::Path<u64>,
     request: HttpRequest,
+    key: Option<web::Data<AdminKey>>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     act(
         &store,
         &tournaments,
         id.into_inner(),
         &request,
+        key.as_ref().map(|key| key.get_ref()),
         Action::Start,
     )
     .await
 }
 
-/// Pauses the tournament (admin token): no new game starts; the games
+/// Pauses the tournament (its admin token, or the server's admin key,
+/// which may pause any tournament): no new game starts; the games
 /// under way play on (with their deadlines) to their end.
 #[utoipa::path(
     tag = "tournaments",
     params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
-    security(("admin_token" = [])),
+    security(("admin_token" = []), ("admin_key" = [])),
     responses(
         (status = 200, description = "Paused", body = TournamentView),
         TokenErrors,
-        (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither this tournament's admin token nor the server's admin key (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not running (`not_running`), or over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
@@ -447,28 +463,31 @@ pub async fn pause_tournament(
     tournaments: web::Data<Tournaments>,
     id: web::Path<u64>,
     request: HttpRequest,
+    key: Option<web::Data<AdminKey>>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     act(
         &store,
         &tournaments,
         id.into_inner(),
         &request,
+        key.as_ref().map(|key| key.get_ref()),
         Action::Pause,
     )
     .await
 }
 
-/// Abandons the tournament (admin token): the games under way are
+/// Abandons the tournament (its admin token, or the server's admin key,
+/// which may stop any tournament): the games under way are
 /// abandoned (no result), no other starts; the standings keep the games
 /// finished before.
 #[utoipa::path(
     tag = "tournaments",
     params(("id" = u64, Path, description = "The tournament id", minimum = 0)),
-    security(("admin_token" = [])),
+    security(("admin_token" = []), ("admin_key" = [])),
     responses(
         (status = 200, description = "Abandoned", body = TournamentView),
         TokenErrors,
-        (status = 403, description = "Not this tournament's admin token (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Neither this tournament's admin token nor the server's admin key (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Over already (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
@@ -480,12 +499,14 @@ pub async fn abandon_tournament(
     tournaments: web::Data<Tournaments>,
     id: web::Path<u64>,
     request: HttpRequest,
+    key: Option<web::Data<AdminKey>>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     act(
         &store,
         &tournaments,
         id.into_inner(),
         &request,
+        key.as_ref().map(|key| key.get_ref()),
         Action::Abandon,
     )
     .await

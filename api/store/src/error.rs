@@ -105,6 +105,9 @@ pub enum Invalid {
     TooManyGames,
     /// A setting out of its range (`invalid_setting`).
     Setting,
+    /// More bot search than the server allows one tournament
+    /// (`too_much_work`).
+    TooMuchWork,
 }
 
 impl Invalid {
@@ -125,6 +128,7 @@ impl Invalid {
             Invalid::TooFewEntrants => "too_few_entrants",
             Invalid::TooManyGames => "too_many_games",
             Invalid::Setting => "invalid_setting",
+            Invalid::TooMuchWork => "too_much_work",
         }
     }
 }

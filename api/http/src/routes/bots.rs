@@ -9,7 +9,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{MoveView, PositionInput};
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
-use crate::heavy::HeavyPool;
+use crate::heavy::HeavyClient;
 use crate::limits::{MAX_BOT_DEPTH, MAX_BOT_MILLIS, MAX_BOT_NODES, MAX_BOT_PLAYOUTS};
 use sternhalma::wire::whole::Object;
 
@@ -248,7 +248,10 @@ pub struct BotMove {
 /// gives the caps), so the same request with the same seed gets the same
 /// answer on any machine, unless it sets `millis` (then `reproducible` is
 /// false). The search runs on the heavy-work pool: 503 `busy` with
-/// `Retry-After` when it is full.
+/// `Retry-After` when it is full, 429 `too_many_heavy_requests` when this
+/// client already has as many heavy requests running or waiting as it may.
+/// The pool serves the clients in turn, so another client's backlog delays
+/// a move by one of its tasks at most.
 #[utoipa::path(
     tag = "bots",
     request_body = BotMoveRequest,
@@ -262,7 +265,7 @@ pub struct BotMove {
 #[post("/v1/bots/move")]
 pub async fn bot_move(
     body: web::Json<Object<BotMoveRequest>>,
-    pool: web::Data<HeavyPool>,
+    heavy: HeavyClient,
 ) -> Result<web::Json<BotMove>, ApiError> {
     let request = body.into_inner().0;
     let position = request.position.resolve()?;
@@ -271,7 +274,7 @@ pub async fn bot_move(
         return Err(IllegalMove::GameOver.into());
     }
     let searched = position.clone();
-    let result = pool
+    let result = heavy
         .run(move || search::new_bot(&config).search(&searched))
         .await?;
     Ok(web::Json(BotMove {

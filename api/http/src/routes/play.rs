@@ -11,7 +11,7 @@ use crate::dto::{
     PositionView, hole, json_answer,
 };
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
-use crate::heavy::HeavyPool;
+use crate::heavy::HeavyClient;
 use crate::limits::{MAX_REPLAY_MOVES, MAX_REPLAY_RESIGNATIONS};
 use sternhalma::wire::whole::Object;
 
@@ -209,7 +209,8 @@ pub struct Replay {
 /// succeeds. At most 10,000 moves (a game under the program move limit has
 /// at most 1,200) and 6 resignations: 422 `too_long` beyond. The moves are
 /// played on the heavy-work pool: 503 `busy` with `Retry-After` when it is
-/// full.
+/// full, 429 `too_many_heavy_requests` when this client already has as many
+/// heavy requests running or waiting as it may.
 #[utoipa::path(
     tag = "play",
     request_body = ReplayRequest,
@@ -223,7 +224,7 @@ pub struct Replay {
 #[post("/v1/replay")]
 pub async fn replay(
     body: web::Json<Object<ReplayRequest>>,
-    pool: web::Data<HeavyPool>,
+    heavy: HeavyClient,
 ) -> Result<web::Json<Replay>, ApiError> {
     let request = body.into_inner().0;
     if request.moves.len() > MAX_REPLAY_MOVES {
@@ -234,7 +235,7 @@ pub async fn replay(
         return Err(too_long("resignations", count, MAX_REPLAY_RESIGNATIONS));
     }
     let start = request.start.resolve()?;
-    let replayed = pool.run(move || replay_from(start, &request)).await??;
+    let replayed = heavy.run(move || replay_from(start, &request)).await??;
     Ok(web::Json(replayed))
 }
 

@@ -7,8 +7,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{HoleId, PositionInput, hole};
-use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
-use crate::heavy::HeavyPool;
+use crate::error::{ApiError, BodyErrors, PictureErrors, Problem};
+use crate::heavy::HeavyClient;
 use crate::routes::play::path_cells;
 use sternhalma::wire::whole::Object;
 
@@ -86,12 +86,16 @@ pub struct Drawing<'a> {
 
 /// Checks what to draw, then draws it on the heavy-work pool.
 async fn render(
-    pool: &HeavyPool,
+    heavy: &HeavyClient,
     position: Position,
     drawing: Drawing<'_>,
 ) -> Result<HttpResponse, ApiError> {
     let options = svg_options(&position, drawing)?;
-    let svg = pool.run(move || render_svg(&position, &options)).await?;
+    // A picture takes a millisecond or so: not counted against the
+    // client's cap, so a page of `<img>`s loads whole.
+    let svg = heavy
+        .run_brief(move || render_svg(&position, &options))
+        .await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
 
@@ -134,13 +138,13 @@ pub fn svg_options(position: &Position, drawing: Drawing<'_>) -> Result<SvgOptio
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
         (status = 400, description = "Malformed query string", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid position, highlight (`path_too_long` beyond the board's holes), peg or size", body = Problem, content_type = "application/problem+json"),
-        HeavyErrors,
+        PictureErrors,
     )
 )]
 #[get("/v1/render.svg")]
 pub async fn render_get(
     query: web::Query<RenderQuery>,
-    pool: web::Data<HeavyPool>,
+    heavy: HeavyClient,
 ) -> Result<HttpResponse, ApiError> {
     let position: Position = query.position.parse()?;
     let drawing = Drawing {
@@ -150,7 +154,7 @@ pub async fn render_get(
         ids: query.ids,
         bottom: query.bottom,
     };
-    render(&pool, position, drawing).await
+    render(&heavy, position, drawing).await
 }
 
 /// An SVG picture of a position, from JSON. Drawn on the heavy-work pool:
@@ -162,13 +166,13 @@ pub async fn render_get(
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
         BodyErrors,
         (status = 422, description = "Invalid position, highlight (`path_too_long` beyond the board's holes), peg or size; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
-        HeavyErrors,
+        PictureErrors,
     )
 )]
 #[post("/v1/render")]
 pub async fn render_post(
     body: web::Json<Object<RenderRequest>>,
-    pool: web::Data<HeavyPool>,
+    heavy: HeavyClient,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
     let position = request.position.resolve()?;
@@ -179,5 +183,5 @@ pub async fn render_post(
         ids: request.ids,
         bottom: request.bottom,
     };
-    render(&pool, position, drawing).await
+    render(&heavy, position, drawing).await
 }

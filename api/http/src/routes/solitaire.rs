@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
-use crate::heavy::HeavyPool;
+use crate::heavy::HeavyClient;
 use crate::limits::{
     DEFAULT_SOLVE_MEMORY_MB, DEFAULT_SOLVE_NODES, MAX_SOLVE_MEMORY_MB, MAX_SOLVE_NODES,
     MAX_SOLVE_TABLE_STATES, SOLVE_PERIMETER_STATES, SOLVE_TABLE_BITS,
@@ -55,10 +55,10 @@ pub struct SolveRequest {
     /// The search (default `meet`).
     #[serde(default)]
     pub method: SolveMethod,
-    /// Give up after expanding this many positions (at most 5,000,000;
-    /// default 1,000,000).
+    /// Give up after expanding this many positions (at most 1,000,000, the
+    /// default: a few seconds of a heavy-work thread on the slowest board).
     #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
-    #[schema(value_type = Option<u64>, minimum = 1, maximum = 5000000, example = 1000000)]
+    #[schema(value_type = Option<u64>, minimum = 1, maximum = 1000000, example = 1000000)]
     pub max_nodes: Option<u64>,
     /// Give up when the meeting search would hold more than this many MiB
     /// of positions (at most 1024; default 256). Counted, not measured: 16
@@ -226,22 +226,26 @@ pub struct SolveResponse {
 /// Solves a solitaire crossing: one set alone, from the south triangle to the
 /// north one, every other hole empty, in the fewest moves, proven shortest.
 /// The default search meets in the middle (`method: "meet"`); the search runs
-/// on the heavy-work pool (503 `busy` with `Retry-After` when it is full)
-/// while the client waits; for a long solve with progress, use `POST
+/// on the heavy-work pool (503 `busy` with `Retry-After` when it is full, 429
+/// `too_many_heavy_requests` when this client already has as many heavy
+/// requests running or waiting as it may) while the client waits; for a long solve with progress, use `POST
 /// /v1/solitaire/jobs`. If a budget runs out first the answer is a 422
 /// `node_limit` or `memory_limit` problem carrying the lower bound proven so
 /// far; the same request always gets the same answer. Within the default
 /// budgets it proves rhombus9x3 (23 moves, 366,866 nodes, 4.8 MiB) and
-/// rhombus9x3 with hops only (35 moves, 849,435 nodes). Within the caps
-/// (`max_nodes` 5,000,000, `max_memory_mb` 1024) it proves, with steps,
-/// star1 to star3, every rhombus with homes of one or two rows, rhombus4x3,
-/// 5x3, 5x4, 6x3, 6x4, 6x5, 7x3, 8x3, 9x3, 10x3 and 11x3; with hops only,
-/// star3, rhombus5x3, 5x4, 7x3, 7x4 and 9x3, and that none exists on star1,
-/// star2, every rhombus with homes of one or two rows, 4x3, 6x3 to 6x5, 8x3
-/// to 8x7 and 10x3 to 10x5. Not proven within the caps: star4, and with
-/// steps every rhombus of side 7 or more with homes of four rows or more;
-/// with hops only rhombus7x5, 7x6, 9x4 to 9x8, 10x6 to 10x9 and 11x3 to
-/// 11x10 (docs/solitaire.md). The first solve on a
+/// rhombus9x3 with hops only (35 moves, 849,435 nodes). The default node
+/// limit is also the cap (`max_nodes` 1,000,000: a few seconds of a
+/// heavy-work thread on the slowest board, so no request holds one longer;
+/// `max_memory_mb` at most 1024). Within it it proves, with steps, star1 to
+/// star3, every rhombus with homes of one or two rows, rhombus4x3, 5x3,
+/// 5x4, 6x3, 6x4, 7x3, 8x3, 9x3 and 10x3; with hops only, star3,
+/// rhombus5x3, 5x4, 7x3 and 9x3, and that none exists on star1, star2,
+/// every rhombus with homes of one or two rows, 4x3, 6x3 to 6x5, 8x3 to
+/// 8x7 and 10x3 to 10x5. Not proven within the cap: star4, rhombus6x5 and
+/// 11x3, and with steps every rhombus of side 7 or more with homes of four
+/// rows or more; with hops only rhombus7x4 to 7x6, 9x4 to 9x8, 10x6 to 10x9
+/// and 11x3 to 11x10 (docs/solitaire.md; the command line has no cap). The
+/// first solve on a
 /// board builds its lower-bound tables (once per server process), only those
 /// of at most 4,000,000 positions: all of star4's and rhombus9x4's, in about
 /// a second. Bigger projections (on rhombus10x4, rhombus11x4 and most rhombi
@@ -254,16 +258,16 @@ pub struct SolveResponse {
     responses(
         (status = 200, description = "A shortest crossing, proven shortest", body = SolveResponse),
         BodyErrors,
-        (status = 422, description = "Unknown board, `max_nodes` out of range (`max_nodes_out_of_range`), `max_memory_mb` out of range (`max_memory_out_of_range`), no crossing exists (`unsolvable`), or a budget ran out first (`node_limit`, `memory_limit`, with `lower_bound` and `nodes`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, `max_nodes` out of range (`max_nodes_out_of_range`: 1 to 1,000,000), `max_memory_mb` out of range (`max_memory_out_of_range`: 1 to 1024), each refused before anything runs, no crossing exists (`unsolvable`), or a budget ran out first (`node_limit`, `memory_limit`, with `lower_bound` and `nodes`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         HeavyErrors,
     )
 )]
 #[post("/v1/solitaire/solve")]
 pub async fn solve(
     body: web::Json<Object<SolveRequest>>,
-    pool: web::Data<HeavyPool>,
+    heavy: HeavyClient,
 ) -> Result<web::Json<SolveResponse>, ApiError> {
     let settings = SolveSettings::new(body.into_inner().0)?;
-    let answer = pool.run(move || settings.solve(None)).await??;
+    let answer = heavy.run(move || settings.solve(None)).await??;
     Ok(web::Json(answer))
 }

@@ -11,7 +11,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::clients::LongPollSlot;
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
-use crate::heavy::HeavyPool;
+use crate::heavy::HeavyClient;
 use crate::jobs::{JobView, SolveJobs};
 use crate::limits::MAX_JOB_WAIT_MS;
 use crate::routes::solitaire::{SolveRequest, SolveSettings};
@@ -27,9 +27,12 @@ pub fn configure(config: &mut ServiceConfig) {
 /// in `Location`) while the search runs on the heavy-work pool. Poll the job
 /// for its progress (the lower bound proven so far and the nodes expanded)
 /// and, once finished, its crossing or problem. The request is checked
-/// first: an unknown board or a budget over its cap is a 422 and starts no
-/// job. When the pool and its queue are full the answer is 503 `busy` with
-/// `Retry-After`. A finished job is kept 10 minutes, and only the 256 most
+/// first: an unknown board or a budget over its cap (`max_nodes` 1,000,000:
+/// a job holds a heavy-work thread a few seconds at most) is a 422 and
+/// starts no job. A job counts against its client's cap of heavy requests
+/// until it finishes: beyond it the answer is 429 `too_many_heavy_requests`
+/// with `Retry-After`. When the pool and its queue are full the answer is
+/// 503 `busy` with `Retry-After`. A finished job is kept 10 minutes, and only the 256 most
 /// recently finished.
 #[utoipa::path(
     tag = "solitaire",
@@ -38,20 +41,20 @@ pub fn configure(config: &mut ServiceConfig) {
         (status = 202, description = "The job, queued", body = JobView,
          headers(("Location" = String, description = "The job's URL"))),
         BodyErrors,
-        (status = 422, description = "Unknown board, `max_nodes` out of range (`max_nodes_out_of_range`), `max_memory_mb` out of range (`max_memory_out_of_range`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, `max_nodes` out of range (`max_nodes_out_of_range`: 1 to 1,000,000), `max_memory_mb` out of range (`max_memory_out_of_range`: 1 to 1024); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         HeavyErrors,
     )
 )]
 #[post("/v1/solitaire/jobs")]
 pub async fn create_job(
     body: web::Json<Object<SolveRequest>>,
-    pool: web::Data<HeavyPool>,
+    heavy: HeavyClient,
     jobs: web::Data<SolveJobs>,
 ) -> Result<HttpResponse, ApiError> {
     let settings = SolveSettings::new(body.into_inner().0)?;
     let id = jobs.create(settings.clone());
     let table = jobs.get_ref().clone();
-    let started = pool.spawn(move || {
+    let started = heavy.spawn(move || {
         table.start(id);
         let mut report = |p: &sternhalma::solitaire::Progress| {
             table.report(id, p.bound, p.nodes);

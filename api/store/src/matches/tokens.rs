@@ -8,6 +8,28 @@ use crate::error::{Error, Unavailable};
 /// The SHA-256 hash of a token's 32 bytes: what is stored and compared.
 pub type TokenHash = [u8; 32];
 
+/// Who asks for a change that a creator's token guards (abandoning a
+/// match, starting, pausing or abandoning a tournament).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Authority {
+    /// A token, whose hash must be the match's or tournament's admin
+    /// token's.
+    Token(TokenHash),
+    /// The server's operator (the server's admin key): allowed on every
+    /// match and tournament.
+    Operator,
+}
+
+impl Authority {
+    /// Whether this authority may change what `admin_token_hash` guards.
+    pub fn allows(&self, admin_token_hash: &[u8]) -> bool {
+        match self {
+            Authority::Token(token) => token.as_slice() == admin_token_hash,
+            Authority::Operator => true,
+        }
+    }
+}
+
 /// A new token: its text (for the client, once) and its hash (for the
 /// database).
 ///

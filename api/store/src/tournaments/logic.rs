@@ -18,14 +18,14 @@ use crate::bots::{self, BotSpec};
 use crate::error::{Conflict, Error};
 use crate::matches::dto::{Ending, MatchStatus, SeatKind};
 use crate::matches::storage::{self as match_storage, MoveRow, SeatPlan, corrupt};
-use crate::matches::tokens::TokenHash;
+use crate::matches::tokens::{Authority, TokenHash};
 use crate::matches::{game, views};
 use crate::tournaments::dto::{
     EntrantTurns, EntrantView, GameCounts, GameResult, GameSeat, GameStatus, PlaceView,
     TournamentGame, TournamentGames, TournamentList, TournamentStatus, TournamentView, Turn,
 };
 use crate::tournaments::schedule::Format;
-use crate::tournaments::standings::{self, EntrantRef, FinishedGame, Points, Standings};
+use crate::tournaments::standings::{self, EntrantRef, FinishedGame, LiveGame, Points, Standings};
 use crate::tournaments::storage::{self, EntrantRow, GameRow, TournamentRow};
 use sternhalma::wire::view::{MoveView, PositionView};
 
@@ -193,7 +193,8 @@ pub enum Action {
     Abandon,
 }
 
-/// Applies `action` to tournament `id` with the admin token `token`.
+/// Applies `action` to tournament `id`, asked `by` its admin token or the
+/// server's operator.
 /// Answers the matches it abandoned, each with its new version (to wake
 /// their waiters).
 ///
@@ -204,12 +205,12 @@ pub enum Action {
 pub fn act(
     connection: &mut Db,
     id: i64,
-    token: &TokenHash,
+    by: &Authority,
     action: Action,
 ) -> Result<Vec<(i64, i64)>, Error> {
     connection.write(|connection| {
         let row = load(connection, id)?;
-        if row.admin_token_hash.as_slice() != token.as_slice() {
+        if !by.allows(&row.admin_token_hash) {
             return Err(Error::WrongToken(
                 "this token is not the admin token of this tournament".to_owned(),
             ));
@@ -799,8 +800,19 @@ pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let mut finished = Vec::new();
+    let mut live = Vec::new();
     for game in storage::load_games(connection, id)? {
-        if game_status(&game) != GameStatus::Finished {
+        let status = game_status(&game);
+        if status == GameStatus::InProgress {
+            let (view, _) = tournament_game(connection, &row, &entrants, &game)?;
+            live.push(LiveGame {
+                entrants: game.entrants.clone(),
+                timeouts: view.seats.iter().map(|s| s.timeouts).collect(),
+                forfeited: view.seats.iter().map(|s| s.forfeited).collect(),
+            });
+            continue;
+        }
+        if status != GameStatus::Finished {
             continue;
         }
         let (view, results) = tournament_game(connection, &row, &entrants, &game)?;
@@ -826,7 +838,9 @@ pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
             },
         })
         .collect();
-    Ok(standings::compute(&refs, &finished, row.points))
+    let mut standings = standings::compute(&refs, &finished, row.points);
+    standings.count_live(&live);
+    Ok(standings)
 }
 
 /// The entrant of tournament `id` holding `token`.

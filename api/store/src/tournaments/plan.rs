@@ -9,6 +9,7 @@ use sternhalma::wire::whole::Object;
 use crate::bots::BotSpec;
 use crate::error::{Error, Invalid};
 use crate::matches::dto::MAX_NAME_CHARS;
+use crate::matches::game::MAX_BOT_PLIES;
 use crate::matches::tokens::{new_token, random_u64};
 use crate::names;
 use crate::tournaments::dto::{
@@ -18,6 +19,7 @@ use crate::tournaments::dto::{
 use crate::tournaments::logic::Plan;
 use crate::tournaments::schedule::{self, Format};
 use crate::tournaments::storage::EntrantRow;
+use sternhalma::search::{BotKind, Budget};
 
 /// The longest name of a tournament.
 pub const MAX_TOURNAMENT_NAME_CHARS: usize = 80;
@@ -36,9 +38,85 @@ fn setting(name: &str, value: Option<u32>, default: u32, range: (u32, u32)) -> R
     Ok(value)
 }
 
+/// How big a tournament one request may make: what a class's server
+/// allows anyone ([`TournamentLimits::classroom`]) and what its operator
+/// may ask for with the server's admin key ([`TournamentLimits::operator`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TournamentLimits {
+    /// The most entrants.
+    pub entrants: usize,
+    /// The most games in the schedule.
+    pub games: usize,
+    /// The most search the built-in bots may do in all, as [`work`]
+    /// bounds it; `None`: no bound.
+    pub work: Option<u64>,
+}
+
+impl TournamentLimits {
+    /// Anyone's tournament on a server without an admin key: a class of
+    /// forty, a thousand games, and at most five billion positions of bot
+    /// search in all: between three quarters of an hour and two hours of
+    /// both cores at the rates BENCHMARKS.md's "Seat caps" measured
+    /// (200,000 positions in 0.21 to 0.53 s of one thread).
+    pub const fn classroom() -> TournamentLimits {
+        TournamentLimits {
+            entrants: 40,
+            games: 1_000,
+            work: Some(5_000_000_000),
+        }
+    }
+
+    /// The operator's (the server's admin key): the schema's own maxima,
+    /// no bound on the bots' work.
+    pub const fn operator() -> TournamentLimits {
+        TournamentLimits {
+            entrants: MAX_ENTRANTS,
+            games: MAX_GAMES,
+            work: None,
+        }
+    }
+}
+
+/// An upper bound of the search the built-in bots of a schedule do, in the
+/// units their budgets count (positions for alpha-beta and paranoid,
+/// playouts for MCTS): per game, for each seat a bot holds, its share of
+/// the game's plies (`ply_bound / players`, the ply bound being the move
+/// limit, or when the game has none the limit after which a game of bots
+/// only is abandoned) times its budget for a move (1 for the bots that do
+/// not search). Open entrants cost the server nothing.
+pub fn work(games: &[Vec<usize>], entrants: &[EntrantRow], ply_bound: u32, players: usize) -> u64 {
+    let per_move = |entrant: usize| -> u64 {
+        let Some(bot) = entrants.get(entrant).and_then(|e| e.bot.as_ref()) else {
+            return 0;
+        };
+        match bot.kind.parse::<BotKind>() {
+            Ok(BotKind::Random | BotKind::Greedy) | Err(_) => 1,
+            Ok(kind) => bot.nodes.or(Budget::default_for(kind).nodes).unwrap_or(1),
+        }
+    };
+    let share = u64::from(ply_bound).div_ceil(players.max(1) as u64);
+    games
+        .iter()
+        .flatten()
+        .map(|&entrant| share.saturating_mul(per_move(entrant)))
+        .fold(0_u64, u64::saturating_add)
+}
+
+/// What a refusal by `limits` adds: how to get more, where there is more.
+fn raise_hint(limits: TournamentLimits) -> &'static str {
+    if limits == TournamentLimits::operator() {
+        ""
+    } else {
+        " (the server's admin key allows more)"
+    }
+}
+
 /// Validates a creation request into a plan and the open entrants'
-/// tokens.
-pub fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), Error> {
+/// tokens, within `limits`.
+pub fn plan(
+    request: NewTournamentRequest,
+    limits: TournamentLimits,
+) -> Result<(Plan, Vec<EntrantToken>), Error> {
     let name = request.name.unwrap_or_else(|| "tournament".to_owned());
     let name = names::normalize(&name, MAX_TOURNAMENT_NAME_CHARS).map_err(|problem| {
         Error::invalid(
@@ -133,12 +211,14 @@ pub fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), 
             "only a gauntlet has a reference bot",
         ));
     }
-    if request.entrants.len() > MAX_ENTRANTS {
+    if request.entrants.len() > limits.entrants {
         return Err(Error::invalid(
             Invalid::TooManyEntrants,
             format!(
-                "a tournament has at most {MAX_ENTRANTS} entrants, not {}",
-                request.entrants.len()
+                "a tournament has at most {} entrants on this server, not {}{}",
+                limits.entrants,
+                request.entrants.len(),
+                raise_hint(limits)
             ),
         ));
     }
@@ -217,11 +297,13 @@ pub fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), 
         ));
     }
     let count = schedule::count(format, playing.len(), players, games_per_pairing as usize);
-    if count > MAX_GAMES {
+    if count > limits.games {
         return Err(Error::invalid(
             Invalid::TooManyGames,
             format!(
-                "the schedule would have {count} games; at most {MAX_GAMES}: fewer entrants or fewer games per pairing"
+                "the schedule would have {count} games; at most {} on this server: fewer entrants or fewer games per pairing{}",
+                limits.games,
+                raise_hint(limits)
             ),
         ));
     }
@@ -232,6 +314,19 @@ pub fn plan(request: NewTournamentRequest) -> Result<(Plan, Vec<EntrantToken>), 
         players,
         games_per_pairing as usize,
     );
+    if let Some(most) = limits.work {
+        let bound = max_plies.unwrap_or(MAX_BOT_PLIES);
+        let needed = work(&games, &entrants, bound, players);
+        if needed > most {
+            return Err(Error::invalid(
+                Invalid::TooMuchWork,
+                format!(
+                    "the bots could search up to {needed} positions in all ({count} games of up to {bound} plies), over this server's {most}: fewer games, smaller `nodes` budgets or a move limit{}",
+                    raise_hint(limits)
+                ),
+            ));
+        }
+    }
     Ok((
         Plan {
             name,
@@ -264,18 +359,22 @@ mod tests {
         serde_json::from_value(body).unwrap()
     }
 
+    fn class(body: serde_json::Value) -> Result<(Plan, Vec<EntrantToken>), Error> {
+        plan(request(body), TournamentLimits::classroom())
+    }
+
     fn refusal(body: serde_json::Value) -> (&'static str, String) {
-        let error = plan(request(body)).unwrap_err();
+        let error = plan(request(body), TournamentLimits::classroom()).unwrap_err();
         (error.code(), error.to_string())
     }
 
     #[test]
     fn defaults_fill_the_settings_and_open_entrants_get_tokens() {
-        let (plan, tokens) = plan(request(json!({
+        let (plan, tokens) = class(json!({
             "board": "star2",
             "layout": "2",
             "entrants": [{"name": "Ada"}, {"name": "Greedy", "bot": {"kind": "greedy"}}],
-        })))
+        }))
         .unwrap();
         assert_eq!(plan.name, "tournament");
         assert_eq!(plan.format, Format::RoundRobin);
@@ -294,12 +393,12 @@ mod tests {
 
     #[test]
     fn names_are_normalised_and_look_alikes_refused() {
-        let (plan, _) = plan(request(json!({
+        let (plan, _) = class(json!({
             "name": "  Cup ",
             "board": "star2",
             "layout": "2",
             "entrants": [{"name": "Ame\u{301}lie"}, {"name": "Bob"}],
-        })))
+        }))
         .unwrap();
         assert_eq!(plan.name, "Cup");
         assert_eq!(plan.entrants[0].name, "Am\u{e9}lie");
@@ -350,5 +449,74 @@ mod tests {
         for (body, code) in cases {
             assert_eq!(refusal(body.clone()).0, code, "{body}");
         }
+    }
+
+    /// The big tournament of the issue: 64 alpha-beta bots at their cap.
+    fn big() -> serde_json::Value {
+        let entrants: Vec<serde_json::Value> = (0..64)
+            .map(|i| json!({"name": format!("bot {i}"), "bot": {"kind": "alphabeta", "nodes": 200_000}}))
+            .collect();
+        json!({"board": "star2", "layout": "2", "games_per_pairing": 4, "entrants": entrants})
+    }
+
+    #[test]
+    fn a_class_tournament_is_bounded_in_size_and_work_and_the_operator_is_not() {
+        // 64 entrants: over a class's 40.
+        assert_eq!(refusal(big()).0, "too_many_entrants");
+        // 20 alpha-beta bots at their cap: 760 games of up to 400 plies.
+        let mut body = big();
+        body["entrants"].as_array_mut().unwrap().truncate(20);
+        body["games_per_pairing"] = json!(2);
+        let (code, detail) = refusal(body.clone());
+        assert_eq!(code, "too_much_work", "{detail}");
+        assert!(detail.contains("admin key"), "{detail}");
+        // Greedy bots search nothing: the same schedule is a class's.
+        for entrant in body["entrants"].as_array_mut().unwrap() {
+            entrant["bot"] = json!({"kind": "greedy"});
+        }
+        assert!(class(body).is_ok());
+        // The operator's limits take the big one (8,064 games).
+        let (plan, _) = plan(request(big()), TournamentLimits::operator()).unwrap();
+        assert_eq!(plan.schedule.len(), 64 * 63 * 2);
+    }
+
+    #[test]
+    fn work_counts_each_bots_share_of_the_plies_times_its_budget() {
+        let bot = |kind: &str, nodes: Option<u64>| EntrantRow {
+            entrant: 0,
+            name: String::new(),
+            bot: Some(BotSpec {
+                kind: kind.to_owned(),
+                seed: Some(1),
+                nodes,
+                millis: None,
+                depth: None,
+            }),
+            token_hash: None,
+            reference: false,
+        };
+        let open = EntrantRow {
+            bot: None,
+            token_hash: Some(vec![0; 32]),
+            ..bot("random", None)
+        };
+        let entrants = vec![
+            open,
+            bot("alphabeta", Some(1000)),
+            bot("random", None),
+            bot("mcts", None),
+        ];
+        // Two players, 100 plies: 50 moves a seat.
+        assert_eq!(work(&[vec![0, 1]], &entrants, 100, 2), 50 * 1000);
+        assert_eq!(work(&[vec![0, 2]], &entrants, 100, 2), 50);
+        assert_eq!(
+            work(&[vec![1, 3], vec![3, 1]], &entrants, 100, 2),
+            2 * 50 * (1000 + 1000)
+        );
+        assert_eq!(
+            work(&[vec![0, 0]], &entrants, 100, 2),
+            0,
+            "open entrants cost nothing"
+        );
     }
 }

@@ -81,6 +81,33 @@ pub struct FinishedGame {
     pub forfeited: Vec<bool>,
 }
 
+/// A game under way, for the timeouts and forfeits so far: the standings
+/// count them as they happen, not only once the game is over.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveGame {
+    /// The entrant index of each seat, in seat order.
+    pub entrants: Vec<usize>,
+    /// Each seat's timeouts so far.
+    pub timeouts: Vec<u32>,
+    /// Whether each seat has forfeited already.
+    pub forfeited: Vec<bool>,
+}
+
+impl Standings {
+    /// Adds the timeouts and forfeits of the games under way to the rows
+    /// of their entrants (a game under way changes nothing else).
+    pub fn count_live(&mut self, games: &[LiveGame]) {
+        for game in games {
+            for (seat, entrant) in game.entrants.iter().enumerate() {
+                if let Some(row) = self.rows.iter_mut().find(|row| row.entrant == *entrant) {
+                    row.timeouts += game.timeouts.get(seat).copied().unwrap_or(0);
+                    row.forfeits += u32::from(game.forfeited.get(seat).copied().unwrap_or(false));
+                }
+            }
+        }
+    }
+}
+
 /// Points per opponent: a game is scored pairwise, seat against seat, and
 /// each seat earns these for each other seat it beat, drew or lost to.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -162,10 +189,11 @@ pub struct StandingRow {
     /// Its points: `wins·win + draws·draw + losses·loss`.
     #[schema(example = 3.0)]
     pub points: f64,
-    /// Timeouts recorded in its finished games.
+    /// Timeouts recorded in its games, those under way included.
     #[schema(example = 0)]
     pub timeouts: u32,
-    /// Finished games it forfeited (too many timeouts).
+    /// Games it forfeited (too many timeouts), those under way included
+    /// (with three or more players a game goes on without it).
     #[schema(example = 0)]
     pub forfeits: u32,
     /// Its Weng-Lin rating (mu): the estimated skill, 25 at the start.
@@ -803,5 +831,39 @@ mod tests {
         let standings = compute(&names, &games, Points::default());
         assert_eq!(standings.games_counted, 1);
         assert_eq!(row(&standings, 0).games, 1);
+    }
+
+    #[test]
+    fn timeouts_and_forfeits_of_games_under_way_count_at_once() {
+        let games = vec![FinishedGame {
+            game: 0,
+            entrants: vec![0, 1],
+            results: vec![1.0, -1.0],
+            timeouts: vec![0, 2],
+            forfeited: vec![false, false],
+        }];
+        let mut standings = compute(&entrants(&["a", "b", "c"]), &games, Points::default());
+        let before: Vec<(usize, u32, u32)> = standings
+            .rows
+            .iter()
+            .map(|r| (r.entrant, r.timeouts, r.forfeits))
+            .collect();
+        standings.count_live(&[LiveGame {
+            entrants: vec![1, 2],
+            timeouts: vec![3, 1],
+            forfeited: vec![true, false],
+        }]);
+        let row = |entrant: usize| {
+            standings
+                .rows
+                .iter()
+                .find(|r| r.entrant == entrant)
+                .unwrap()
+        };
+        assert_eq!((row(1).timeouts, row(1).forfeits), (5, 1));
+        assert_eq!((row(2).timeouts, row(2).forfeits), (1, 0));
+        assert_eq!((row(0).timeouts, row(0).forfeits), (0, 0));
+        assert_eq!(row(1).games, 1, "a game under way is not a game played");
+        assert_eq!(before.len(), standings.rows.len());
     }
 }
