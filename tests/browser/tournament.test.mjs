@@ -49,6 +49,13 @@ test("a round robin of bots, watched from start to finish: the standings are the
   const total = games.total;
   assert.equal(games.finished, total, "every game finished");
   await page.waitForFunction((n) => document.querySelectorAll('#games a[href$="/replay"]').length >= n, total);
+  // The winner is announced: the entrants ranked first, with their points.
+  const first = standings.rows.filter((row) => row.rank === 1).map((row) => row.name);
+  const banner = page.locator("#winner");
+  await banner.waitFor({ state: "visible" });
+  const announced = (await banner.textContent()) ?? "";
+  for (const name of first) assert.ok(announced.includes(name), `${announced} names ${name}`);
+  assert.match(announced, first.length === 1 ? /^Winner: / : /^Shared first place: /);
   await checkPage(page, "tournament-finished", { projector: true });
   assertClean(page, "tournament");
 });

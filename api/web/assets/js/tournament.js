@@ -49,6 +49,8 @@ const FEED_SIZE = 8;
 let tournament = null;
 /** @type {TournamentGame[]} */
 let games = [];
+/** The last standings shown. @type {Standings | null} */
+let lastStandings = null;
 /** The start position's JSON form: every game's seats have its colours. @type {PositionJson | null} */
 let start = null;
 
@@ -128,8 +130,34 @@ function showTournament(next) {
     hint.replaceChildren("Players play their games at ", el("a", { href: `/tournaments/${next.id}/play` }, url), " with their entrant token.");
   }
   showAdmin();
+  showWinner();
   if (before && before.status !== next.status) {
     note(`The tournament is ${next.status === "running" ? "running" : next.status}.`);
+  }
+}
+
+/**
+ * Once the tournament is finished, who won: the entrants ranked first in
+ * the final standings (several on a tie), with their points. Announced
+ * once (the message line is a live region).
+ */
+function showWinner() {
+  const banner = byId("winner");
+  const finished = tournament?.status === "finished";
+  const first = finished && lastStandings ? lastStandings.rows.filter((row) => row.rank === 1) : [];
+  if (!first.length || !lastStandings?.games_counted) {
+    banner.hidden = true;
+    return;
+  }
+  const names = first.map((row) => row.name);
+  const text =
+    names.length === 1
+      ? `Winner: ${names[0]}, with ${points(first[0].points)} points`
+      : `Shared first place: ${names.join(", ")}, with ${points(first[0].points)} points each`;
+  if (banner.hidden || banner.textContent !== text) {
+    banner.textContent = text;
+    banner.hidden = false;
+    note(text);
   }
 }
 
@@ -174,6 +202,8 @@ confirmTwice(byId("abandon"), "Click again to abandon", () => act("abandon"));
 
 /** @param {Standings} standings */
 function showStandings(standings) {
+  lastStandings = standings;
+  showWinner();
   const table = /** @type {HTMLTableElement} */ (byId("standings"));
   const p = standings.points;
   byId("standings-caption").textContent =
