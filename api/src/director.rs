@@ -106,6 +106,7 @@ impl Tournaments {
             messages: messages.clone(),
             referee: Referee::new(store.is_shared(), Instant::now()),
             resume,
+            left_running: HashSet::new(),
         };
         let forward = messages.clone();
         std::thread::Builder::new()
@@ -240,12 +241,25 @@ struct Director {
     referee: Referee,
     /// Whether to follow what the last run left under way, at the start.
     resume: bool,
+    /// Without `resume`: the tournaments the last run left running, which
+    /// nothing here plays (not even the sweep with several replicas) until
+    /// they change.
+    left_running: HashSet<i64>,
 }
 
 impl Director {
     async fn run(mut self) {
         if !self.resume {
-            tracing::info!("tournaments left running are not resumed (--no-resume)");
+            match self.store.read(logic::running).await {
+                Ok(left) => self.left_running = left.into_iter().collect(),
+                Err(error) => {
+                    tracing::warn!(error = %error, "cannot read the tournaments left running");
+                }
+            }
+            tracing::info!(
+                tournaments = self.left_running.len(),
+                "tournaments left running are not resumed (--no-resume)"
+            );
         } else if let Err(error) = self.resume().await {
             tracing::warn!(error = %error.problem().detail, "cannot resume the tournaments");
         }
@@ -384,6 +398,11 @@ impl Director {
         let mut ids: Vec<i64> = ids.into_iter().collect();
         ids.sort_unstable();
         for id in ids {
+            if self.left_running.contains(&id) {
+                // Left running by the last run and not resumed: played
+                // again only once it changes (`on_tournament`).
+                continue;
+            }
             let (status, version) = self
                 .store
                 .read(move |c| logic::status_and_version(c, id))
@@ -425,15 +444,32 @@ impl Director {
         Ok(true)
     }
 
-    /// Follows the games of tournament `id` under way that another replica
-    /// started: announced, then read like any other.
+    /// Follows the games of tournament `id` under way that this director
+    /// does not: started by another replica, or left by a run that was not
+    /// resumed. Announced, then read like any other.
     async fn follow_started_elsewhere(&mut self, id: i64) -> Result<(), ApiError> {
         let tracked = self
             .store
             .read(move |c| logic::tracked_games_of(c, id))
             .await?;
+        // On one database, such a game was left by a run not resumed: its
+        // bots are kicked (with several replicas, the one playing them is
+        // alive, or the sweep kicks them once they stand still).
+        let kicks: Vec<i64> = if self.referee.is_shared() {
+            Vec::new()
+        } else {
+            tracked
+                .iter()
+                .map(|game| game.match_id)
+                .filter(|&id| !self.referee.follows(id))
+                .collect()
+        };
         let effects = self.referee.started_elsewhere(tracked, Instant::now());
-        self.apply(effects).await
+        self.apply(effects).await?;
+        for match_id in kicks {
+            self.runner.kick(match_id);
+        }
+        Ok(())
     }
 
     async fn resume(&mut self) -> Result<(), ApiError> {
@@ -509,7 +545,10 @@ impl Director {
             },
         );
         self.hub.bump(id);
-        if !status.is_over() && self.referee.is_shared() {
+        self.left_running.remove(&id);
+        if !status.is_over() {
+            // Games under way that this director does not follow: started
+            // by another replica, or left by a run it did not resume.
             self.follow_started_elsewhere(id).await?;
         }
         if status.is_over() {

@@ -236,8 +236,9 @@ fn cors_middleware(policy: CorsPolicy) -> Cors {
 /// What runs beside the requests of one server over one store: the bot
 /// runner (stored matches' built-in bots) and the tournament director.
 /// Started once, by the server's start-up ([`Background::start`]), never
-/// by the app factory; cloned into every worker's app. Both hear of
-/// committed changes by subscribing to the store's events.
+/// by the app factory; cloned into every worker's app. The director hears
+/// of committed changes by subscribing to the store's events; the runner
+/// is kicked by whoever changed a match.
 #[derive(Clone)]
 pub struct Background {
     /// The bot runner, shared by every worker and the director.

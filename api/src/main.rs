@@ -165,7 +165,10 @@ struct Serve {
     /// separate with commas): only requests from these addresses may name
     /// the host and scheme clients see (`Forwarded`, `X-Forwarded-Host`,
     /// `X-Forwarded-Proto`), as the pip commands of `/downloads/` use
-    /// them. From anyone else those headers are ignored.
+    /// them. From anyone else those headers are ignored. The proxy must set
+    /// or strip `Forwarded` itself (it is read first). The per-client limits
+    /// still count the proxy's address as one client: behind one, raise
+    /// them or pass `--no-limits`.
     #[arg(long, env = "STERNHALMA_TRUSTED_PROXY", value_delimiter = ',')]
     trusted_proxy: Vec<std::net::IpAddr>,
     /// Worker threads (default: one per core).
@@ -187,11 +190,11 @@ struct Serve {
     #[arg(long, env = "STERNHALMA_HEAVY_PER_CLIENT", default_value_t = DEFAULT_HEAVY_PER_CLIENT)]
     heavy_per_client: usize,
     /// Start without resuming what the last run left under way: the
-    /// tournaments left running and the matches with a bot to move wait
-    /// until someone changes them (a move, or their creator or the
-    /// server's admin key starting, pausing or abandoning them). For an
-    /// operator who must stop a runaway tournament: start with this, then
-    /// pause or abandon it with the admin key.
+    /// tournaments left running wait until they change (their creator or
+    /// the server's admin key starting, pausing or abandoning them), and
+    /// the matches with a bot to move until someone reads or changes them.
+    /// For an operator who must stop a runaway tournament: start with
+    /// this, then pause or abandon it with the admin key.
     #[arg(long, env = "STERNHALMA_NO_RESUME")]
     no_resume: bool,
     /// Serve the web pages from this folder (e.g. `api/web`) instead of

@@ -190,31 +190,68 @@ fn an_operator_restarts_without_resuming_and_stops_a_runaway_tournament() {
     };
     let mut first = serve(&[]);
     let url = common::listening_url(&mut first);
-    let created = post(
-        &url,
-        "/v1/tournaments",
-        serde_json::json!({
-            "board": "star2", "layout": "2", "start": true, "move_ms": 600000,
-            "entrants": [
-                {"name": "a", "bot": {"kind": "random", "seed": 1}},
-                {"name": "b", "bot": {"kind": "random", "seed": 2}},
-                {"name": "student"},
-            ],
-        }),
-    );
-    let id = created["tournament"]["id"].as_i64().unwrap();
+    // Two tournaments waiting for a student who never moves.
+    let tournament = || {
+        post(
+            &url,
+            "/v1/tournaments",
+            serde_json::json!({
+                "board": "star2", "layout": "2", "start": true,
+                "move_ms": 3000, "max_timeouts": 1, "games_per_pairing": 1,
+                "entrants": [
+                    {"name": "a", "bot": {"kind": "random", "seed": 1}},
+                    {"name": "student"},
+                ],
+            }),
+        )["tournament"]["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let (runaway, later) = (tournament(), tournament());
     first.kill().unwrap();
     first.wait().unwrap();
-    // Restarted without resuming: it says so, and the operator stops the
+    // Restarted without resuming: it says so; the operator stops one
     // tournament with the server's admin key.
     let mut second = serve(&["--no-resume"]);
     let url = common::listening_url(&mut second);
     let stopped = post(
         &url,
-        &format!("/v1/tournaments/{id}/abandon"),
+        &format!("/v1/tournaments/{runaway}/abandon"),
         serde_json::json!({}),
     );
     assert_eq!(stopped["status"], "abandoned", "{stopped}");
+    // The other, paused and started again, plays on from where it was
+    // left: its game under way is followed again, the student times out
+    // and forfeits, the tournament finishes.
+    let paused = post(
+        &url,
+        &format!("/v1/tournaments/{later}/pause"),
+        serde_json::json!({}),
+    );
+    assert_eq!(paused["status"], "paused", "{paused}");
+    let started = post(
+        &url,
+        &format!("/v1/tournaments/{later}/start"),
+        serde_json::json!({}),
+    );
+    assert_eq!(started["status"], "running", "{started}");
+    // A bound on the wait, not a measure: the answer is the final state.
+    let mut status = String::new();
+    for _ in 0..600 {
+        let view: serde_json::Value = common::agent()
+            .get(format!("{url}/v1/tournaments/{later}"))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_json()
+            .unwrap();
+        status = view["status"].as_str().unwrap().to_owned();
+        if status == "finished" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(status, "finished", "the left game was followed again");
     let killed = Command::new("kill")
         .args(["-TERM", &second.id().to_string()])
         .status()

@@ -266,8 +266,9 @@ impl std::fmt::Display for HttpVersion {
 /// How long a logged line may wait in memory before it is written.
 pub const FLUSH_INTERVAL: Duration = Duration::from_millis(20);
 
-/// Bytes of log lines a worker may leave waiting; beyond them it waits for
-/// the writer (the log never drops a line).
+/// Bytes of log lines that may wait for the writer; beyond them a line is
+/// dropped and counted ([`dropped_lines`]): warnings and errors too, since
+/// every line of the process goes through the sink.
 pub const MAX_PENDING: usize = 4 << 20;
 
 /// Above this many bytes waiting the writer is woken at once.

@@ -63,9 +63,10 @@ impl TrustedProxies {
     /// forwarding headers when a trusted proxy sent it, else this server's
     /// own (`http`, and the `Host` the request names).
     pub fn origin(&self, request: &HttpRequest) -> (String, String) {
+        // An IPv4 peer on a dual-stack socket shows as ::ffff:a.b.c.d.
         let trusted = request
             .peer_addr()
-            .is_some_and(|peer| self.0.contains(&peer.ip()));
+            .is_some_and(|peer| self.0.contains(&peer.ip().to_canonical()));
         if trusted {
             let info = request.connection_info();
             return (info.scheme().to_owned(), info.host().to_owned());

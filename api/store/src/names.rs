@@ -59,11 +59,16 @@ pub fn normalize(name: &str, max: usize) -> Result<String, NameProblem> {
 }
 
 /// A character that is not seen, or that changes how the text around it
-/// is shown: controls, and Unicode's format characters (general category
-/// Cf: zero-width spaces and joiners, bidirectional controls, the BOM),
-/// plus the invisible separators outside Cf that fonts draw as nothing.
+/// is shown: controls, line and paragraph separators, Unicode's default
+/// ignorable characters (those the UTS #39 skeleton drops: zero-width
+/// spaces and joiners, bidirectional controls, variation selectors, the
+/// BOM, tags), and, named below for readers, the best known of them.
 fn is_invisible(c: char) -> bool {
     c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}')
+        || unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
+            .next()
+            .is_none()
         || matches!(c,
             '\u{00AD}' // soft hyphen
             | '\u{034F}' // combining grapheme joiner
@@ -110,6 +115,9 @@ mod tests {
             "\u{feff}ada",
             "ada\n",
             "\u{3164}",
+            "ada\u{e0100}",
+            "a\u{1d173}da",
+            "a\u{2028}da",
         ] {
             assert_eq!(normalize(name, 40), Err(NameProblem::Invisible), "{name:?}");
         }
