@@ -157,6 +157,10 @@ export function request(server, method, route, body, options = {}) {
         method,
         headers,
         localAddress: "127.0.0.2",
+        // A fresh connection each call: a kept-alive one that the server
+        // closes (its keep-alive timeout) just as it is reused answers
+        // ECONNRESET, "socket hang up" (seen once in CI).
+        agent: false,
       },
       (res) => {
         let text = "";
