@@ -64,6 +64,22 @@ impl NewGame {
         })
     }
 
+    /// The move limit of a game programs play when a request asks for
+    /// `requested`: `Some(limit)` as asked (`Some(None)`: no limit), or,
+    /// when it asks nothing, [`NewGame::program_move_limit`].
+    ///
+    /// ```
+    /// use sternhalma::NewGame;
+    /// let game = NewGame::default();
+    /// assert_eq!(game.requested_move_limit(None), Some(400));
+    /// assert_eq!(game.requested_move_limit(Some(Some(60))), Some(60));
+    /// assert_eq!(game.requested_move_limit(Some(None)), None);
+    /// ```
+    #[must_use]
+    pub fn requested_move_limit(&self, requested: Option<Option<u32>>) -> Option<u32> {
+        requested.unwrap_or_else(|| self.program_move_limit())
+    }
+
     /// The game with the rules' move limit set to `max_plies` (`None`: no
     /// limit). The board is fixed first, so a new limit never changes the
     /// default board (which follows the preset the rules print as).

@@ -11,7 +11,6 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use sha2::{Digest, Sha256};
 
-use actix_web::http::header::AUTHORIZATION;
 use sternhalma_store::matches::tokens::Authority;
 
 use crate::tokens::{bearer, bearer_text};
@@ -107,17 +106,10 @@ impl FromRequest for Admin {
 /// # Errors
 /// As [`crate::tokens::bearer`], for a token that is not the admin key.
 pub fn authority(request: &HttpRequest, key: Option<&AdminKey>) -> Result<Authority, ApiError> {
-    if let Some(key) = key {
-        let text = request
-            .headers()
-            .get(AUTHORIZATION)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.trim().split_once(' '))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim());
-        if text.is_some_and(|text| key.matches(text)) {
-            return Ok(Authority::Operator);
-        }
+    // The header as `bearer` reads it; any refusal is `bearer`'s to say.
+    let text = bearer_text(request, || ApiError::unauthorized("malformed_token", "")).ok();
+    if key.zip(text).is_some_and(|(key, text)| key.matches(text)) {
+        return Ok(Authority::Operator);
     }
     Ok(Authority::Token(bearer(request)?))
 }

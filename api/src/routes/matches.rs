@@ -139,10 +139,7 @@ pub async fn create_match(
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
     let game = sternhalma::wire::new_game(&serde_json::Value::Object(request.game))?;
-    let max_plies = match request.max_plies {
-        None => game.program_move_limit(),
-        Some(limit) => limit,
-    };
+    let max_plies = game.requested_move_limit(request.max_plies);
     let start = game.with_max_plies(max_plies).start()?;
     let players = start.layout().player_count();
     if request.seats.len() != players {
