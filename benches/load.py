@@ -29,7 +29,8 @@ are refusals: counted, not failures. It measures only; the exit status is 1
 only if an acknowledged move is not shown to be kept (a correctness check,
 not a timing). The clients run at nice -10 and report their own event-loop
 lag, the resolution of what they measure on a machine they share with the
-server.
+server. `benches/class_floods.py` runs the same polite client beside one
+hostile student's floods (issue 31).
 
     python3 -m venv .venv && .venv/bin/pip install -r benches/requirements.txt
     cargo build --release -p sternhalma-api
@@ -54,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -667,26 +669,57 @@ async def long_poller(session: aiohttp.ClientSession, state: Hostile, index: int
 # ---- The polite client (a process of its own) ---------------------------------------
 
 
+# What the polite client measures unless told otherwise (each every `--interval`).
+POLITE_MEASURES = ("healthz", "legal_moves", "match_move")
+# The polite client's bot move: a small budget, answered in milliseconds on a
+# quiet server.
+POLITE_BOT = {"kind": "alphabeta", "nodes": 1000}
+
+
 def polite_main(
-    url: str, seconds: float, interval: float, two_start: str, nice: int, source: str | None
+    url: str,
+    seconds: float,
+    interval: float,
+    two_start: str,
+    nice: int,
+    source: str | None,
+    paces: dict[str, float] | None = None,
+    timeout_s: float = CLIENT_TIMEOUT_S,
+    fresh_connections: bool = False,
 ) -> dict[str, Any]:
     """Runs the polite client for `seconds`; its tallies and acknowledged moves.
     `source`: the local address it connects from (another student's machine:
-    the server's per-client limits count it apart from the hostile clients)."""
+    the server's per-client limits count it apart from the hostile clients).
+    `paces`: the measures and the seconds between two requests of each
+    (default: `POLITE_MEASURES`, each every `interval`); besides those, `bot_move`
+    (`POST /v1/bots/move`, `POLITE_BOT` on `two_start`) and `render`
+    (`GET /v1/render.svg` of `two_start`). `fresh_connections`: a new
+    connection for every request, as a newcomer would open."""
     set_nice(nice)
-    return asyncio.run(polite(url, seconds, interval, two_start, source))
+    if paces is None:
+        paces = {name: interval for name in POLITE_MEASURES}
+    return asyncio.run(polite(url, seconds, paces, two_start, source, timeout_s, fresh_connections))
 
 
 async def polite(
-    url: str, seconds: float, interval: float, two_start: str, source: str | None
+    url: str,
+    seconds: float,
+    paces: dict[str, float],
+    two_start: str,
+    source: str | None,
+    timeout_s: float,
+    fresh_connections: bool,
 ) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
-    measures = ("healthz", "legal_moves", "match_move", "match_create", "match_read")
-    tallies = {name: Tally(started_at=time.perf_counter()) for name in measures}
+    measures = list(paces)
+    if "match_move" in paces:
+        measures += ["match_create", "match_read"]
+    clock_start = time.perf_counter()
+    tallies = {name: Tally(started_at=clock_start) for name in measures}
     acks: dict[int, dict[int, tuple[int, list[int]]]] = {}
     matches_played = 0
 
-    async def paced(step: Any) -> None:
+    async def paced(step: Any, interval: float) -> None:
         next_at = time.monotonic()
         while time.monotonic() < deadline:
             answer = await step()
@@ -709,7 +742,7 @@ async def polite(
     rng = random.Random(7)
 
     async def health() -> Answer:
-        return await call(session, tallies["healthz"], "GET", f"{url}/healthz")
+        return await call(session, tallies["healthz"], "GET", f"{url}/healthz", timeout_s=timeout_s)
 
     async def legal() -> Answer:
         return await call(
@@ -719,6 +752,30 @@ async def polite(
             f"{url}/v1/legal-moves",
             body=legal_body,
             headers=JSON_HEADERS,
+            timeout_s=timeout_s,
+        )
+
+    bot_moves = 0
+
+    async def bot_move() -> Answer:
+        nonlocal bot_moves
+        bot_moves += 1
+        body = encode({"position": two_start, "bot": {**POLITE_BOT, "seed": bot_moves}})
+        return await call(
+            session,
+            tallies["bot_move"],
+            "POST",
+            f"{url}/v1/bots/move",
+            body=body,
+            headers=JSON_HEADERS,
+            timeout_s=timeout_s,
+        )
+
+    render_url = f"{url}/v1/render.svg?{urllib.parse.urlencode({'position': two_start})}"
+
+    async def render() -> Answer:
+        return await call(
+            session, tallies["render"], "GET", render_url, timeout_s=timeout_s, parse=False
         )
 
     async def move() -> Answer | None:
@@ -732,6 +789,7 @@ async def polite(
                 f"{url}/v1/matches",
                 body=create_body,
                 headers=JSON_HEADERS,
+                timeout_s=timeout_s,
             )
             if answer.status == 201:
                 current["match"] = answer.body["match"]
@@ -740,7 +798,11 @@ async def polite(
             return answer
         if match["to_move"] is None or not match["legal_moves"]:
             answer = await call(
-                session, tallies["match_read"], "GET", f"{url}/v1/matches/{match['id']}"
+                session,
+                tallies["match_read"],
+                "GET",
+                f"{url}/v1/matches/{match['id']}",
+                timeout_s=timeout_s,
             )
             if answer.status == 200:
                 current["match"] = answer.body
@@ -753,6 +815,7 @@ async def polite(
             f"{url}/v1/matches/{match['id']}/moves",
             body=encode({"ply": match["ply"], "move": rng.choice(match["legal_moves"])["text"]}),
             headers={**JSON_HEADERS, "Authorization": f"Bearer {token}"},
+            timeout_s=timeout_s,
         )
         if answer.status == 200:
             remember(acks, match["id"], answer.body["played"])
@@ -762,11 +825,23 @@ async def polite(
             current["match"] = {**match, "to_move": None}
         return answer
 
-    connector = aiohttp.TCPConnector(limit=0, local_addr=(source, 0) if source else None)
+    steps = {
+        "healthz": health,
+        "legal_moves": legal,
+        "match_move": move,
+        "bot_move": bot_move,
+        "render": render,
+    }
+    connector = aiohttp.TCPConnector(
+        limit=0, local_addr=(source, 0) if source else None, force_close=fresh_connections
+    )
     async with aiohttp.ClientSession(connector=connector) as session:
-        *_, lag = await asyncio.gather(paced(health), paced(legal), paced(move), loop_lag(seconds))
+        *_, lag = await asyncio.gather(
+            *(paced(steps[name], every) for name, every in paces.items()), loop_lag(seconds)
+        )
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
+        "clock_start": clock_start,
         "loop_lag_ms": lag,
         "tallies": {name: tally.summary() for name, tally in tallies.items()},
         "acks": acks,
