@@ -25,7 +25,9 @@ pub use crate::admin::AdminKey;
 use crate::director::Tournaments;
 use crate::runner::BotRunner;
 use sternhalma_http::error::ApiError;
-pub use sternhalma_http::{ClientLimits, Heavy, HeavyPool, Metrics, RateLimit, WriterQueue};
+pub use sternhalma_http::{
+    BodyTimeout, ClientLimits, Heavy, HeavyPool, Metrics, RateLimit, WriterQueue,
+};
 pub use sternhalma_store::Store;
 
 /// Who may call the API from a browser page of another origin. Programs
@@ -53,8 +55,12 @@ pub enum CorsPolicy {
 pub struct ServerConfig {
     /// Who may call from browser pages of other origins.
     pub cors: CorsPolicy,
-    /// Rates of writes and heavy work per client, and the long-poll cap.
+    /// Rates of writes and heavy work per client (and per token), the
+    /// long-poll cap and the connection cap (which the server enforces
+    /// where it accepts connections: [`ClientLimits::on_connect`]).
     pub limits: ClientLimits,
+    /// How long a request's body may take to arrive (20 s by default).
+    pub body_timeout: BodyTimeout,
     /// When set, creating a match needs `Authorization: Bearer <key>`.
     pub admin_key: Option<AdminKey>,
     /// The registry behind `/metrics`.
@@ -75,6 +81,7 @@ impl Default for ServerConfig {
         ServerConfig {
             cors: CorsPolicy::Off,
             limits: ClientLimits::classroom(),
+            body_timeout: BodyTimeout::default(),
             admin_key: None,
             metrics: Metrics::new(),
             web: pages::WebAssets::Embedded,
@@ -85,11 +92,13 @@ impl Default for ServerConfig {
 }
 
 impl ServerConfig {
-    /// `cors`, no per-client limit, no admin key, a fresh registry.
+    /// `cors`, no per-client limit, the default body timeout, no admin key,
+    /// a fresh registry.
     pub fn unlimited(cors: CorsPolicy) -> ServerConfig {
         ServerConfig {
             cors,
             limits: ClientLimits::off(),
+            body_timeout: BodyTimeout::default(),
             admin_key: None,
             metrics: Metrics::new(),
             web: pages::WebAssets::Embedded,
@@ -186,11 +195,16 @@ fn routes_app(
     >,
 > {
     let limits = config.limits;
+    let body_timeout = config.body_timeout;
     // The last wrapped runs first: metrics see every answer, CORS headers
-    // go on refusals too, and a refused request costs no routing. A method
-    // HTTP does not define is answered before the metrics, whose labels
-    // would otherwise grow with every name a client makes up.
+    // go on refusals too, and a refused request costs no routing nor waits
+    // for its body. A method HTTP does not define is answered before the
+    // metrics, whose labels would otherwise grow with every name a client
+    // makes up.
     App::new()
+        .wrap(from_fn(move |request, next| {
+            body_timeout.clone().enforce(request, next)
+        }))
         .wrap(from_fn(move |request, next| {
             sternhalma_http::clients::enforce(limits.clone(), request, next)
         }))
@@ -306,6 +320,7 @@ pub fn app_configured(
         .app_data(web::Data::new(background.runner))
         .app_data(web::Data::new(background.tournaments))
         .app_data(web::Data::new(config.limits))
+        .app_data(web::Data::new(config.body_timeout))
         .app_data(web::Data::new(config.metrics))
         .app_data(web::Data::new(writer))
         .app_data(web::Data::new(store))

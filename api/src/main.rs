@@ -8,14 +8,16 @@ use clap::{Parser, Subcommand};
 use sternhalma_api::pages::WebAssets;
 use sternhalma_api::routes::downloads::{DownloadsDir, TrustedProxies};
 use sternhalma_api::{
-    AdminKey, Background, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics, RateLimit,
-    ServerConfig, Store, app_configured, openapi,
+    AdminKey, Background, BodyTimeout, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics,
+    RateLimit, ServerConfig, Store, app_configured, openapi,
 };
 use sternhalma_http::access_log::{AccessLog, LogSink};
+use sternhalma_http::body_timeout::DEFAULT_BODY_TIMEOUT_SECONDS;
 use sternhalma_http::clients::{
     DEFAULT_HEAVY_BURST, DEFAULT_HEAVY_PER_MINUTE, DEFAULT_LONG_POLLS_PER_CLIENT,
-    DEFAULT_WRITE_BURST, DEFAULT_WRITES_PER_MINUTE,
+    DEFAULT_WRITE_BURST, DEFAULT_WRITE_TOKENS_PER_CLIENT, DEFAULT_WRITES_PER_MINUTE,
 };
+use sternhalma_http::connections::{ConnectionBudget, DEFAULT_CONNECTIONS_PER_CLIENT};
 use sternhalma_http::heavy::DEFAULT_HEAVY_PER_CLIENT;
 use sternhalma_store::sql::Database;
 use tracing_subscriber::EnvFilter;
@@ -130,12 +132,24 @@ struct Serve {
     /// (IP address) may send per minute, after a burst; 0: no limit. Over
     /// it: 429 `rate_limited` with `Retry-After`. Default: five a second,
     /// so thirty bots ask the one database writer for at most 150 commits
-    /// a second.
+    /// a second. A write with a bearer token (a seat's, an entrant's, a
+    /// creator's, the admin key) once answered with success from a client
+    /// has this rate of its own there: see `--write-tokens-per-client`.
     #[arg(long, env = "STERNHALMA_WRITE_RATE", default_value_t = DEFAULT_WRITES_PER_MINUTE)]
     write_rate: u32,
-    /// Writes one client may send at once before `--write-rate` applies.
+    /// Writes one client (or token) may send at once before `--write-rate`
+    /// applies.
     #[arg(long, env = "STERNHALMA_WRITE_BURST", default_value_t = DEFAULT_WRITE_BURST)]
     write_burst: u32,
+    /// Bearer tokens whose writes one client (IP address: a class behind a
+    /// school's NAT) may have counted each at `--write-rate` of its own,
+    /// rather than sharing the address's; 0: every write counted per
+    /// address. A token counts apart once a write with it has been
+    /// answered with success from that address (made-up tokens never
+    /// are); beyond this many the one least recently used goes back to
+    /// the address's rate.
+    #[arg(long, env = "STERNHALMA_WRITE_TOKENS_PER_CLIENT", default_value_t = DEFAULT_WRITE_TOKENS_PER_CLIENT)]
+    write_tokens_per_client: usize,
     /// Heavy requests (bot moves, replays, renders, solitaire solves and
     /// jobs) one client may send per minute, after a burst; 0: no limit.
     /// Default: one a second, so thirty students share two cores without one
@@ -150,9 +164,21 @@ struct Serve {
     /// once; 0: no cap. Beyond: 429 `too_many_waits` with `Retry-After`.
     #[arg(long, env = "STERNHALMA_LONG_POLLS_PER_CLIENT", default_value_t = DEFAULT_LONG_POLLS_PER_CLIENT)]
     long_polls_per_client: usize,
-    /// Turn every per-client limit off (rates, the long-poll cap and the
-    /// heavy-work cap), e.g. behind a proxy or JupyterHub where all clients
-    /// share one address.
+    /// Connections one client (IP address) may hold open at once; 0: no
+    /// cap. A connection beyond is shut as soon as it is accepted. Default:
+    /// a class behind one NAT, thirty browsers of six connections each and
+    /// their bots, fits; two addresses cannot take the server's files.
+    #[arg(long, env = "STERNHALMA_CONNECTIONS_PER_CLIENT", default_value_t = DEFAULT_CONNECTIONS_PER_CLIENT)]
+    connections_per_client: usize,
+    /// Seconds a request's whole body may take to arrive after its head;
+    /// 0: no limit. Beyond: 408 `body_timeout` and the connection closed,
+    /// so a client that announces a body and sends nothing frees its
+    /// connection.
+    #[arg(long, env = "STERNHALMA_BODY_TIMEOUT_SECONDS", default_value_t = DEFAULT_BODY_TIMEOUT_SECONDS)]
+    body_timeout_seconds: u64,
+    /// Turn every per-client limit off (rates, the long-poll cap, the
+    /// heavy-work cap and the connection cap), e.g. behind a proxy or
+    /// JupyterHub where all clients share one address.
     #[arg(long, env = "STERNHALMA_NO_LIMITS")]
     no_limits: bool,
     /// When set, creating a match or a tournament needs `Authorization:
@@ -324,13 +350,21 @@ fn solve(options: &Solve) -> std::process::ExitCode {
 /// Raises the soft limit of open files to the hard limit: each connection,
 /// long-polls included, holds one, and the usual soft limit of 1024 would
 /// cap a class's long-polls and pages well below what the machine allows.
-fn raise_open_files_limit() {
+/// Answers the limit now in force.
+fn raise_open_files_limit() -> u64 {
     match rlimit::increase_nofile_limit(u64::MAX) {
-        Ok(limit) => tracing::info!(
-            open_files = limit,
-            "open-file limit raised to the hard limit"
-        ),
-        Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
+        Ok(limit) => {
+            tracing::info!(
+                open_files = limit,
+                "open-file limit raised to the hard limit"
+            );
+            limit
+        }
+        Err(e) => {
+            let (soft, _) = rlimit::Resource::NOFILE.get().unwrap_or((1024, 1024));
+            tracing::warn!(error = %e, open_files = soft, "cannot raise the open-file limit");
+            soft
+        }
     }
 }
 
@@ -353,7 +387,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let (store, version) = Store::open(&serve.database)
         .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
     tracing::info!(database = %serve.database.display(), schema_version = version, shared = store.is_shared(), "database ready");
-    raise_open_files_limit();
+    let open_files = raise_open_files_limit();
     let cors = match serve.cors_origins.trim() {
         "*" => CorsPolicy::Any,
         "none" | "" => CorsPolicy::Off,
@@ -367,6 +401,8 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
             RateLimit::per_minute(serve.heavy_rate, serve.heavy_burst),
             (serve.long_polls_per_client > 0).then_some(serve.long_polls_per_client),
         )
+        .with_write_tokens_per_client(Some(serve.write_tokens_per_client))
+        .with_connections_per_client(Some(serve.connections_per_client))
     };
     let admin_key = serve
         .admin_key
@@ -381,6 +417,9 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         heavy_rate = if serve.no_limits { 0 } else { serve.heavy_rate },
         heavy_burst = serve.heavy_burst,
         long_polls_per_client = if serve.no_limits { 0 } else { serve.long_polls_per_client },
+        write_tokens_per_client = limits.write_tokens_per_client(),
+        connections_per_client = limits.connections().cap().unwrap_or(0),
+        body_timeout_seconds = serve.body_timeout_seconds,
         admin_key = admin_key.is_some(),
         "client limits (per IP address; 0: none)"
     );
@@ -390,7 +429,10 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     );
     let config = ServerConfig {
         cors,
-        limits,
+        limits: limits.clone(),
+        body_timeout: BodyTimeout::new(Some(std::time::Duration::from_secs(
+            serve.body_timeout_seconds,
+        ))),
         admin_key,
         metrics: Metrics::new(),
         web: match serve.web_dir {
@@ -409,7 +451,20 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     tracing::info!(%address, "listening; the web board at http://{address}/, Swagger UI at http://{address}/docs/");
     println!("sternhalma listening on http://{address}");
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
-    let workers = serve.workers.unwrap_or(cores);
+    let workers = serve.workers.unwrap_or(cores).max(1);
+    // actix counts connections per worker: the workers together stay below
+    // the open-file limit, less what the database and the rest need, so
+    // that accepting never fails for want of a file (new connections wait
+    // in the listen queue instead).
+    let budget = ConnectionBudget::new(open_files, workers);
+    tracing::info!(
+        open_files = budget.open_files,
+        reserved = budget.reserved,
+        workers,
+        per_worker = budget.per_worker,
+        total = budget.total,
+        "connections at most (the open-file limit less a reserve, shared by the workers)"
+    );
     let heavy_workers = serve.heavy_workers.unwrap_or(cores).max(1);
     let heavy_queue = serve
         .heavy_queue
@@ -459,6 +514,10 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
             .wrap(AccessLog)
         })
         .workers(workers)
+        .max_connections(budget.per_worker)
+        // Each connection counted against its client's cap as it is
+        // accepted; one over the cap is shut at once.
+        .on_connect(move |io, extensions| limits.on_connect(io, extensions))
         // A client that closes its connection ends its request at once: a
         // long-poll it left frees its slot (and its socket) now, not at its
         // timeout. Clients that half-close after sending are rare.

@@ -7,10 +7,10 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::agent;
+use common::{ServerProcess, agent, serve_binary};
 use serde_json::{Value, json};
 
 #[test]
@@ -18,7 +18,7 @@ fn the_access_log_names_the_client_and_no_secret() {
     let dir = std::env::temp_dir().join(format!("sternhalma-access-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let key = "teacher-key-5f1c0e9a7b3d";
-    let mut server = Server(
+    let mut server = ServerProcess(
         Command::new(env!("CARGO_BIN_EXE_sternhalma"))
             .args(["serve", "--port", "0", "--log-level", "info"])
             .env("STERNHALMA_DATABASE", dir.join("log.sqlite3"))
@@ -93,31 +93,6 @@ fn the_access_log_names_the_client_and_no_secret() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A server process, killed when dropped (also when a test panics, so that
-/// no server outlives its test).
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts the binary with `args` on a free port; the process and its URL.
-fn serve(args: &[&str], database: &std::path::Path) -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sternhalma"))
-        .args(["serve", "--port", "0", "--log-level", "warn"])
-        .args(args)
-        .env("STERNHALMA_DATABASE", database)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let url = common::listening_url(&mut child);
-    (Server(child), url)
-}
-
 /// Reads `/metrics` until `line` is in it (the server reached that state);
 /// fails if it never does in 1,500 reads (15 s at the very least: half the
 /// long-poll's timeout, so a slot freed only by the timeout fails).
@@ -142,7 +117,7 @@ fn wait_for_metric(url: &str, line: &str) {
 fn a_long_poll_left_by_its_client_frees_its_slot() {
     let dir = std::env::temp_dir().join(format!("sternhalma-left-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (server, url) = serve(&["--long-polls-per-client", "1"], &dir.join("left.sqlite3"));
+    let (server, url) = serve_binary(&["--long-polls-per-client", "1"], &dir.join("left.sqlite3"));
     let created: Value = agent()
         .post(format!("{url}/v1/matches"))
         .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))

@@ -144,7 +144,7 @@ fn a_job_proves_23_on_rhombus9x3_and_reports_its_progress() {
     let created = post("/v1/solitaire/jobs", &json!({"board": "rhombus9x3"}));
     assert_eq!(created.status, 202, "{}", created.body);
     let job = created.json();
-    let id = job["id"].as_u64().unwrap();
+    let id = job["id"].as_str().unwrap();
     let url = format!("/v1/solitaire/jobs/{id}");
     assert_eq!(job["url"], url);
     assert_eq!(created.location.as_deref(), Some(url.as_str()));
@@ -249,6 +249,17 @@ fn memory_budgets_are_capped_and_a_small_one_stops_with_a_lower_bound() {
 fn unknown_jobs_are_404_and_waits_are_capped() {
     assert_problem(&get("/v1/solitaire/jobs/987654321"), 404, "not_found");
     assert_problem(&get("/v1/solitaire/jobs/12x"), 404, "not_found");
+    // Well-formed, and never given.
+    assert_problem(
+        &get(&format!("/v1/solitaire/jobs/{}", "0".repeat(32))),
+        404,
+        "not_found",
+    );
+    assert_problem(
+        &get("/v1/solitaire/jobs/3f9c2a7e51b04d8e9a6c0b1d2e3f4a5b?wait_ms=10"),
+        404,
+        "not_found",
+    );
     let job = post("/v1/solitaire/jobs", &json!({"board": "rhombus5x2"})).json();
     let url = job["url"].as_str().unwrap();
     assert_problem(
@@ -260,6 +271,58 @@ fn unknown_jobs_are_404_and_waits_are_capped() {
         &post("/v1/solitaire/jobs", &json!({"board": "hexagon"})),
         422,
         "invalid_board",
+    );
+}
+
+/// The issue: job ids were counted from 1, so anyone could read anyone's
+/// job. Now an id is 128 random bits, and knowing it is the right to read.
+#[test]
+fn job_ids_are_128_random_bits_that_cannot_be_counted() {
+    // One at a time, each run to its end: the other tests share the pool.
+    let ids: Vec<String> = (0..3)
+        .map(|_| {
+            let created = post("/v1/solitaire/jobs", &json!({"board": "rhombus5x2"}));
+            assert_eq!(created.status, 202, "{}", created.body);
+            let job = created.json();
+            let id = job["id"].as_str().unwrap().to_owned();
+            assert_eq!(job["url"], format!("/v1/solitaire/jobs/{id}"));
+            assert_eq!(
+                until_finished(server(), &format!("/v1/solitaire/jobs/{id}"))["status"],
+                "done"
+            );
+            id
+        })
+        .collect();
+    let numbers: Vec<u128> = ids
+        .iter()
+        .map(|id| {
+            assert_eq!(id.len(), 32, "{id}");
+            assert!(
+                id.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                "{id}"
+            );
+            u128::from_str_radix(id, 16).unwrap()
+        })
+        .collect();
+    for pair in numbers.windows(2) {
+        assert_ne!(pair[0], pair[1]);
+        assert_ne!(pair[1], pair[0].wrapping_add(1), "counted ids: {ids:?}");
+    }
+    // 128 bits drawn: three ids that all fit in 64 bits would mean fewer
+    // (the chance is 2^-192).
+    assert!(numbers.iter().any(|n| *n > u128::from(u64::MAX)), "{ids:?}");
+    // Each readable by whoever has it; a neighbour of one is no job.
+    for id in &ids {
+        let job = get(&format!("/v1/solitaire/jobs/{id}"));
+        assert_eq!(job.status, 200, "{}", job.body);
+        assert_eq!(job.json()["id"], id.as_str());
+    }
+    let neighbour = format!("{:032x}", numbers[0] ^ 1);
+    assert_problem(
+        &get(&format!("/v1/solitaire/jobs/{neighbour}")),
+        404,
+        "not_found",
     );
 }
 

@@ -10,7 +10,11 @@
 //! - **Writes**: `POST` operations that store something (matches, moves,
 //!   resignations, and any later ones) share one rate per client. They
 //!   queue on the database's single writer thread and each waits for its
-//!   commit to reach the disk.
+//!   commit to reach the disk. A write with a bearer token (a seat's,
+//!   an entrant's, a creator's, the admin key) that has been answered
+//!   with success from this client counts against a bucket of that token's
+//!   own (`TokenWrites`), so thirty students behind one school NAT each
+//!   have the rate of one client.
 //! - **Heavy work** (bot searches, replays, renders, solitaire solves and
 //!   jobs) has its own, tighter rate: each costs milliseconds to seconds of
 //!   a core.
@@ -21,6 +25,10 @@
 //!   the `GET`s.
 //! - **Long-polls** (`wait_ply`, `wait_ms`) cost a socket each, not a
 //!   thread: a client may hold a few at once ([`LongPolls`]).
+//! - **Connections**: a client may hold a bounded number of connections
+//!   open at once ([`crate::connections`]); beyond it a new connection is shut at
+//!   once, so that two addresses cannot take every file the server may
+//!   open.
 //! - **Heavy work in flight**: the heavy-work pool serves the clients in
 //!   turn and caps the tasks one client has running or waiting
 //!   (`crate::heavy`, `too_many_heavy_requests`); a rate counts requests,
@@ -32,22 +40,27 @@
 
 use std::collections::HashMap;
 use std::future::{Ready, ready};
-use std::net::{IpAddr, Ipv6Addr};
+use std::hash::{BuildHasher, RandomState};
+use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
-use actix_web::http::Method;
+use actix_web::http::header::{AUTHORIZATION, HeaderMap};
+use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{FromRequest, HttpRequest, ResponseError, web};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use utoipa::openapi::{OpenApi, PathItem};
 
+use crate::connections::Connections;
 use crate::error::ApiError;
+use crate::peers::Counts;
+pub use crate::peers::client_key;
 
 /// Writes a client may send per minute by default: 300 (five a second,
 /// after a burst of [`DEFAULT_WRITE_BURST`]). A bot playing a stored match
@@ -80,6 +93,19 @@ pub const DEFAULT_LONG_POLLS_PER_CLIENT: usize = 16;
 /// Seconds a client refused a long-poll is asked to wait: by then one of
 /// its own has usually answered.
 pub const LONG_POLL_RETRY_AFTER_SECONDS: u32 = 5;
+
+/// Bearer tokens whose writes one client (an address: a school behind one
+/// NAT) may have counted on their own by default, each at the write rate:
+/// a class of thirty, each student with an entrant's token and a match's
+/// seat or two in play, and the teacher's key. Beyond them the token least
+/// recently used goes back to the address's bucket, so a client that
+/// collects tokens gains at most this many rates.
+pub const DEFAULT_WRITE_TOKENS_PER_CLIENT: usize = 64;
+
+/// How long a token keeps its own bucket at a client without writing: a
+/// token unused that long is counted against the address again until its
+/// next write answered with success.
+pub const TOKEN_IDLE_SECONDS: u64 = 15 * 60;
 
 /// One rate: `burst` requests at once, then one each `period`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,7 +194,10 @@ pub struct ClientLimits {
 struct Inner {
     writes: Option<(RateLimit, DefaultKeyedRateLimiter<IpAddr>)>,
     heavy: Option<(RateLimit, DefaultKeyedRateLimiter<IpAddr>)>,
+    /// Writes counted per bearer token (`None`: every write per address).
+    tokens: Option<TokenWrites>,
     long_polls: LongPolls,
+    connections: Connections,
     /// Checks since the buckets of idle clients were last forgotten.
     checks: AtomicU64,
     refused_writes: AtomicU64,
@@ -190,9 +219,11 @@ impl ClientLimits {
         let limiter = |rate: RateLimit| (rate, RateLimiter::keyed(rate.quota()));
         ClientLimits {
             inner: Arc::new(Inner {
+                tokens: writes.map(|rate| TokenWrites::new(rate, DEFAULT_WRITE_TOKENS_PER_CLIENT)),
                 writes: writes.map(limiter),
                 heavy: heavy.map(limiter),
                 long_polls: LongPolls::new(long_polls_per_client),
+                connections: Connections::new(None),
                 checks: AtomicU64::new(0),
                 refused_writes: AtomicU64::new(0),
                 refused_heavy: AtomicU64::new(0),
@@ -208,16 +239,68 @@ impl ClientLimits {
             RateLimit::per_minute(DEFAULT_HEAVY_PER_MINUTE, DEFAULT_HEAVY_BURST),
             Some(DEFAULT_LONG_POLLS_PER_CLIENT),
         )
+        .with_connections_per_client(Some(crate::connections::DEFAULT_CONNECTIONS_PER_CLIENT))
     }
 
-    /// No limit at all (long-polls are still counted).
+    /// No limit at all (long-polls and connections are still counted).
     pub fn off() -> ClientLimits {
         ClientLimits::new(None, None, None)
+    }
+
+    /// These limits with writes counted per bearer token for at most
+    /// `tokens` tokens a client ([`DEFAULT_WRITE_TOKENS_PER_CLIENT`] unless
+    /// set); `None` or `Some(0)`: every write counted per client. Without
+    /// a write rate there is nothing to count.
+    ///
+    /// # Panics
+    /// When these limits have been cloned already: configure them first.
+    #[must_use]
+    pub fn with_write_tokens_per_client(mut self, tokens: Option<usize>) -> ClientLimits {
+        let inner = Arc::get_mut(&mut self.inner).expect("limits are configured before sharing");
+        inner.tokens = match (tokens, inner.writes.as_ref()) {
+            (Some(per_client @ 1..), Some((rate, _))) => Some(TokenWrites::new(*rate, per_client)),
+            _ => None,
+        };
+        self
+    }
+
+    /// These limits with at most `cap` connections open at once per client
+    /// (`None` or `Some(0)`: no cap); enforced where the server accepts
+    /// connections ([`ClientLimits::on_connect`]).
+    ///
+    /// # Panics
+    /// When these limits have been cloned already: configure them first.
+    #[must_use]
+    pub fn with_connections_per_client(mut self, cap: Option<usize>) -> ClientLimits {
+        let inner = Arc::get_mut(&mut self.inner).expect("limits are configured before sharing");
+        inner.connections = Connections::new(cap.filter(|&cap| cap > 0));
+        self
     }
 
     /// The long-polls and their cap.
     pub fn long_polls(&self) -> &LongPolls {
         &self.inner.long_polls
+    }
+
+    /// The open connections and their cap.
+    pub fn connections(&self) -> &Connections {
+        &self.inner.connections
+    }
+
+    /// The most bearer tokens a client may have counted on their own
+    /// (0: writes are counted per client only).
+    pub fn write_tokens_per_client(&self) -> usize {
+        self.inner
+            .tokens
+            .as_ref()
+            .map_or(0, |tokens| tokens.per_client)
+    }
+
+    /// Counts a new connection from the server's accept loop: for
+    /// `actix_web::HttpServer::on_connect`. Over its client's cap the
+    /// connection is shut at once ([`crate::connections`]).
+    pub fn on_connect(&self, io: &dyn std::any::Any, extensions: &mut actix_web::dev::Extensions) {
+        self.inner.connections.on_connect(io, extensions);
     }
 
     /// Requests refused so far, by limit.
@@ -226,16 +309,37 @@ impl ClientLimits {
             writes: self.inner.refused_writes.load(Ordering::Relaxed),
             heavy: self.inner.refused_heavy.load(Ordering::Relaxed),
             long_polls: self.inner.long_polls.refused.load(Ordering::Relaxed),
+            connections: self.inner.connections.refused(),
         }
     }
 
-    /// Counts a request of `client` against the limit of `method` on `path`.
+    /// Counts a request of `client` against the limit of `method` on `path`,
+    /// as a request without a bearer token.
     ///
     /// # Errors
     /// 429 `rate_limited` with `Retry-After` when the client is over it.
     pub fn check(&self, client: IpAddr, method: &Method, path: &str) -> Result<(), ApiError> {
+        self.check_request(client, method, path, None).map(drop)
+    }
+
+    /// Counts a request of `client` against the limit of `method` on `path`:
+    /// a write with a bearer token (its text, `bearer`) against the token's
+    /// own bucket when the token has been answered with success from this
+    /// client before, anything else against the client's. The answer's
+    /// status goes to [`ClientLimits::answered`] with what this returns.
+    ///
+    /// # Errors
+    /// 429 `rate_limited` with `Retry-After` when the client, or the token,
+    /// is over it.
+    pub fn check_request(
+        &self,
+        client: IpAddr,
+        method: &Method,
+        path: &str,
+        bearer: Option<&str>,
+    ) -> Result<Charged, ApiError> {
         let Some(class) = classify(method, path) else {
-            return Ok(());
+            return Ok(Charged::Nothing);
         };
         let (limit, refused, what) = match class {
             Limited::Write => (&self.inner.writes, &self.inner.refused_writes, "writes"),
@@ -246,26 +350,160 @@ impl ClientLimits {
             ),
         };
         let Some((rate, limiter)) = limit else {
-            return Ok(());
+            return Ok(Charged::Nothing);
         };
-        if self.inner.checks.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1 {
+        let forget =
+            self.inner.checks.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1;
+        if forget {
             limiter.retain_recent();
         }
-        let key = client_key(client);
-        limiter.check_key(&key).map_err(|not_until| {
+        let client = client_key(client);
+        let refusal = |who: &str, not_until: governor::NotUntil<_>| {
             refused.fetch_add(1, Ordering::Relaxed);
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             let seconds = u32::try_from(wait.as_secs().saturating_add(1)).unwrap_or(u32::MAX);
             ApiError::too_many_requests(
                 "rate_limited",
                 format!(
-                    "this client has sent too many {what}: {} at once, then one every {:.1} s; try again in {seconds} s",
+                    "{who} has sent too many {what}: {} at once, then one every {:.1} s; try again in {seconds} s",
                     rate.burst,
                     rate.period.as_secs_f64()
                 ),
                 seconds,
             )
-        })
+        };
+        let token = match (&self.inner.tokens, class, bearer) {
+            (Some(tokens), Limited::Write, Some(text)) => {
+                if forget {
+                    tokens.forget_idle(Instant::now());
+                }
+                let token = tokens.key(text);
+                if tokens.is_proven(client, token, Instant::now()) {
+                    return tokens
+                        .limiter
+                        .check_key(&token.0)
+                        .map(|()| Charged::Token)
+                        .map_err(|not_until| refusal("this token", not_until));
+                }
+                Some(token)
+            }
+            _ => None,
+        };
+        limiter
+            .check_key(&client)
+            .map_err(|not_until| refusal("this client", not_until))?;
+        Ok(token.map_or(Charged::Client, Charged::Unproven))
+    }
+
+    /// Takes note of the answer to a request counted by
+    /// [`ClientLimits::check_request`]: a token answered with success (a
+    /// 2xx: it was a real one) from this client has its own bucket from now
+    /// on. A token refused (401, 403) or never answered with success stays
+    /// counted against the client, so made-up tokens gain nothing.
+    pub fn answered(&self, client: IpAddr, charged: Charged, status: StatusCode) {
+        if let (Charged::Unproven(token), Some(tokens)) = (charged, &self.inner.tokens) {
+            if status.is_success() {
+                tokens.prove(client_key(client), token, Instant::now());
+            }
+        }
+    }
+}
+
+/// What a request was counted against ([`ClientLimits::check_request`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Charged {
+    /// No limit applies.
+    Nothing,
+    /// The client's bucket.
+    Client,
+    /// The client's bucket, for a token not yet answered with success from
+    /// this client.
+    Unproven(TokenKey),
+    /// The token's own bucket.
+    Token,
+}
+
+/// A bearer token as the limits know it: a keyed hash of its text (the
+/// text itself is never kept, so it cannot leak from here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TokenKey(u64);
+
+/// Writes counted per bearer token: one bucket a token, at the write rate,
+/// for at most `per_client` tokens a client that have been answered with
+/// success from it (the rest are counted against the client).
+struct TokenWrites {
+    per_client: usize,
+    /// Keys the hash with random keys of this process: nobody can make two
+    /// tokens share a bucket on purpose.
+    hasher: RandomState,
+    limiter: DefaultKeyedRateLimiter<u64>,
+    /// The tokens each client has been answered with success with, and when
+    /// each was last used there.
+    proven: Mutex<HashMap<IpAddr, Vec<(TokenKey, Instant)>>>,
+}
+
+impl TokenWrites {
+    fn new(rate: RateLimit, per_client: usize) -> TokenWrites {
+        TokenWrites {
+            per_client,
+            hasher: RandomState::new(),
+            limiter: RateLimiter::keyed(rate.quota()),
+            proven: Mutex::default(),
+        }
+    }
+
+    fn key(&self, text: &str) -> TokenKey {
+        TokenKey(self.hasher.hash_one(text))
+    }
+
+    fn proven(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Vec<(TokenKey, Instant)>>> {
+        self.proven.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether `token` has its own bucket at `client` (marking it used).
+    fn is_proven(&self, client: IpAddr, token: TokenKey, now: Instant) -> bool {
+        let mut proven = self.proven();
+        let Some(found) = proven
+            .get_mut(&client)
+            .and_then(|tokens| tokens.iter_mut().find(|(key, _)| *key == token))
+        else {
+            return false;
+        };
+        found.1 = now;
+        true
+    }
+
+    /// Gives `token` its own bucket at `client`; beyond `per_client` tokens
+    /// the one least recently used goes back to the client's bucket.
+    fn prove(&self, client: IpAddr, token: TokenKey, now: Instant) {
+        let mut proven = self.proven();
+        let tokens = proven.entry(client).or_default();
+        if let Some(found) = tokens.iter_mut().find(|(key, _)| *key == token) {
+            found.1 = now;
+            return;
+        }
+        if tokens.len() >= self.per_client {
+            if let Some(oldest) = tokens
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(index, _)| index)
+            {
+                tokens.swap_remove(oldest);
+            }
+        }
+        tokens.push((token, now));
+    }
+
+    /// Forgets the tokens idle longer than [`TOKEN_IDLE_SECONDS`], and the
+    /// buckets that are full again, so memory follows the active tokens.
+    fn forget_idle(&self, now: Instant) {
+        let idle = Duration::from_secs(TOKEN_IDLE_SECONDS);
+        self.proven().retain(|_, tokens| {
+            tokens.retain(|(_, used)| now.duration_since(*used) < idle);
+            !tokens.is_empty()
+        });
+        self.limiter.retain_recent();
     }
 }
 
@@ -278,37 +516,53 @@ pub struct Refused {
     pub heavy: u64,
     /// `too_many_waits` long-polls.
     pub long_polls: u64,
-}
-
-/// The key a client is counted under: its IP address, an IPv6 address by
-/// its /64 prefix (one machine may use any address in it).
-pub fn client_key(address: IpAddr) -> IpAddr {
-    match address.to_canonical() {
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-        }
-        v4 => v4,
-    }
+    /// Connections shut at once, over their client's cap.
+    pub connections: u64,
 }
 
 /// The middleware that enforces the rates: a request over its client's
-/// limit is answered 429 before it reaches its handler.
+/// (or its token's) limit is answered 429 before it reaches its handler. A
+/// request on a connection over its client's cap (read before the
+/// connection was shut) is not served either.
 pub async fn enforce<B: MessageBody>(
     limits: ClientLimits,
     request: ServiceRequest,
     next: Next<B>,
 ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
-    if let Some(peer) = request.peer_addr() {
-        // The decoded path, as the router matches it: `/v1/bots/mov%65`
-        // is `/v1/bots/move` here too.
-        let path = request.match_info().as_str();
-        if let Err(refused) = limits.check(peer.ip(), request.method(), path) {
+    if let Some(refused) = crate::connections::refused_connection(&request) {
+        let response = refused.error_response();
+        return Ok(request.into_response(response).map_into_right_body());
+    }
+    let Some(peer) = request.peer_addr() else {
+        return Ok(next.call(request).await?.map_into_left_body());
+    };
+    // The decoded path, as the router matches it: `/v1/bots/mov%65` is
+    // `/v1/bots/move` here too.
+    let path = request.match_info().as_str();
+    let charged = match limits.check_request(
+        peer.ip(),
+        request.method(),
+        path,
+        bearer_text(request.headers()),
+    ) {
+        Ok(charged) => charged,
+        Err(refused) => {
             let response = refused.error_response();
             return Ok(request.into_response(response).map_into_right_body());
         }
-    }
-    Ok(next.call(request).await?.map_into_left_body())
+    };
+    let response = next.call(request).await?;
+    limits.answered(peer.ip(), charged, response.status());
+    Ok(response.map_into_left_body())
+}
+
+/// The text of a request's bearer token (`Authorization: Bearer <text>`),
+/// whatever its shape: the routes decide whether it is a token they take.
+fn bearer_text(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// Open long-polls, counted per client, with an optional cap.
@@ -316,12 +570,6 @@ pub struct LongPolls {
     cap: Option<usize>,
     open: Arc<Counts>,
     refused: AtomicU64,
-}
-
-#[derive(Default)]
-struct Counts {
-    per_client: Mutex<HashMap<IpAddr, usize>>,
-    total: AtomicUsize,
 }
 
 impl LongPolls {
@@ -335,7 +583,7 @@ impl LongPolls {
 
     /// Long-polls open now, over all clients.
     pub fn open(&self) -> usize {
-        self.open.total.load(Ordering::Relaxed)
+        self.open.total()
     }
 
     /// Opens a long-poll for `client`; it stays counted until the guard is
@@ -348,26 +596,16 @@ impl LongPolls {
     /// as the cap allows.
     pub fn enter(&self, client: IpAddr) -> Result<LongPollGuard, ApiError> {
         let key = client_key(client);
-        let mut per_client = self
-            .open
-            .per_client
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let count = per_client.entry(key).or_insert(0);
-        if let Some(cap) = self.cap {
-            if *count >= cap {
-                self.refused.fetch_add(1, Ordering::Relaxed);
-                return Err(ApiError::too_many_requests(
-                    "too_many_waits",
-                    format!(
-                        "this client already holds {count} long-polls, the most it may: wait for one to answer, or try again in {LONG_POLL_RETRY_AFTER_SECONDS} s"
-                    ),
-                    LONG_POLL_RETRY_AFTER_SECONDS,
-                ));
-            }
-        }
-        *count += 1;
-        self.open.total.fetch_add(1, Ordering::Relaxed);
+        self.open.enter(key, self.cap).map_err(|count| {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+            ApiError::too_many_requests(
+                "too_many_waits",
+                format!(
+                    "this client already holds {count} long-polls, the most it may: wait for one to answer, or try again in {LONG_POLL_RETRY_AFTER_SECONDS} s"
+                ),
+                LONG_POLL_RETRY_AFTER_SECONDS,
+            )
+        })?;
         Ok(LongPollGuard {
             counts: Arc::clone(&self.open),
             key,
@@ -392,18 +630,7 @@ impl std::fmt::Debug for LongPollGuard {
 
 impl Drop for LongPollGuard {
     fn drop(&mut self) {
-        let mut per_client = self
-            .counts
-            .per_client
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(count) = per_client.get_mut(&self.key) {
-            *count -= 1;
-            if *count == 0 {
-                per_client.remove(&self.key);
-            }
-        }
-        self.counts.total.fetch_sub(1, Ordering::Relaxed);
+        self.counts.leave(self.key);
     }
 }
 
@@ -543,6 +770,147 @@ mod tests {
         );
     }
 
+    fn once_an_hour(burst: u32) -> Option<RateLimit> {
+        Some(RateLimit {
+            burst: NonZeroU32::new(burst).unwrap(),
+            period: Duration::from_secs(3600),
+        })
+    }
+
+    /// A write of `client` with `token`, answered `status` when let through.
+    fn write(
+        limits: &ClientLimits,
+        client: &str,
+        token: Option<&str>,
+        status: StatusCode,
+    ) -> Result<Charged, String> {
+        let charged = limits
+            .check_request(ip(client), &Method::POST, "/v1/matches/1/moves", token)
+            .map_err(|refused| refused.problem().detail.clone())?;
+        limits.answered(ip(client), charged, status);
+        Ok(charged)
+    }
+
+    #[test]
+    fn tokens_answered_with_success_get_buckets_of_their_own() {
+        let limits = ClientLimits::new(once_an_hour(2), None, None);
+        assert_eq!(
+            limits.write_tokens_per_client(),
+            DEFAULT_WRITE_TOKENS_PER_CLIENT
+        );
+        let ok = StatusCode::OK;
+        // First use: the client's bucket; then the token's own (two).
+        assert!(matches!(
+            write(&limits, "10.0.0.1", Some("ada"), ok),
+            Ok(Charged::Unproven(_))
+        ));
+        assert_eq!(
+            write(&limits, "10.0.0.1", Some("ada"), ok),
+            Ok(Charged::Token)
+        );
+        assert_eq!(
+            write(&limits, "10.0.0.1", Some("ada"), ok),
+            Ok(Charged::Token)
+        );
+        let refused = write(&limits, "10.0.0.1", Some("ada"), ok).unwrap_err();
+        assert!(refused.starts_with("this token"), "{refused}");
+        // The client's bucket has one write left, for anyone.
+        assert!(matches!(
+            write(&limits, "10.0.0.1", Some("bob"), ok),
+            Ok(Charged::Unproven(_))
+        ));
+        assert_eq!(
+            write(&limits, "10.0.0.1", Some("bob"), ok),
+            Ok(Charged::Token)
+        );
+        let refused = write(&limits, "10.0.0.1", None, ok).unwrap_err();
+        assert!(refused.starts_with("this client"), "{refused}");
+        // A token proven at one address is not proven at another.
+        assert_eq!(
+            write(&limits, "10.0.0.2", Some("bob"), ok),
+            Ok(Charged::Unproven(
+                limits.inner.tokens.as_ref().unwrap().key("bob")
+            ))
+        );
+        assert_eq!(limits.refused().writes, 2);
+    }
+
+    #[test]
+    fn refused_and_made_up_tokens_stay_on_the_clients_bucket() {
+        let limits = ClientLimits::new(once_an_hour(3), None, None);
+        for (token, status) in [
+            ("forged-1", StatusCode::FORBIDDEN),
+            ("forged-1", StatusCode::UNAUTHORIZED),
+            ("forged-2", StatusCode::NOT_FOUND),
+        ] {
+            assert!(matches!(
+                write(&limits, "10.0.0.1", Some(token), status),
+                Ok(Charged::Unproven(_))
+            ));
+        }
+        for token in ["forged-1", "forged-3", "fresh"] {
+            let refused = write(&limits, "10.0.0.1", Some(token), StatusCode::OK).unwrap_err();
+            assert!(refused.starts_with("this client"), "{refused}");
+        }
+        // Heavy work and stateless requests are not writes.
+        assert!(matches!(
+            limits.check_request(ip("10.0.0.1"), &Method::POST, "/v1/apply", Some("x")),
+            Ok(Charged::Nothing)
+        ));
+    }
+
+    #[test]
+    fn a_client_has_at_most_its_number_of_tokens_apart() {
+        let limits =
+            ClientLimits::new(once_an_hour(100), None, None).with_write_tokens_per_client(Some(2));
+        let ok = StatusCode::OK;
+        for token in ["a", "b"] {
+            write(&limits, "10.0.0.1", Some(token), ok).unwrap();
+        }
+        assert_eq!(
+            write(&limits, "10.0.0.1", Some("a"), ok),
+            Ok(Charged::Token)
+        );
+        // A third: the one least recently used (b) goes back to the client.
+        write(&limits, "10.0.0.1", Some("c"), ok).unwrap();
+        assert_eq!(
+            write(&limits, "10.0.0.1", Some("c"), ok),
+            Ok(Charged::Token)
+        );
+        assert_eq!(
+            write(&limits, "10.0.0.1", Some("a"), ok),
+            Ok(Charged::Token)
+        );
+        assert!(matches!(
+            write(&limits, "10.0.0.1", Some("b"), ok),
+            Ok(Charged::Unproven(_))
+        ));
+        // Turned off: every write is the client's.
+        let per_client =
+            ClientLimits::new(once_an_hour(100), None, None).with_write_tokens_per_client(Some(0));
+        assert_eq!(per_client.write_tokens_per_client(), 0);
+        for _ in 0..2 {
+            assert_eq!(
+                write(&per_client, "10.0.0.1", Some("a"), ok),
+                Ok(Charged::Client)
+            );
+        }
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_whatever_their_shape() {
+        let headers = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(AUTHORIZATION, value.parse().unwrap());
+            headers
+        };
+        assert_eq!(bearer_text(&headers("Bearer abc")), Some("abc"));
+        assert_eq!(bearer_text(&headers("bearer   abc ")), Some("abc"));
+        assert_eq!(bearer_text(&headers("Basic abc")), None);
+        assert_eq!(bearer_text(&headers("Bearer ")), None);
+        assert_eq!(bearer_text(&HeaderMap::new()), None);
+    }
+
     #[test]
     fn ipv6_clients_are_counted_by_their_prefix() {
         assert_eq!(
@@ -571,6 +939,6 @@ mod tests {
         let third = polls.enter(ip("10.0.0.1")).unwrap();
         drop((second, third, other));
         assert_eq!(polls.open(), 0);
-        assert!(polls.open.per_client.lock().unwrap().is_empty());
+        assert_eq!(polls.open.clients(), 0);
     }
 }

@@ -78,6 +78,11 @@ pub enum BodyErrors {
     /// The body was not sent as `application/json` (`unsupported_media_type`).
     #[response(status = 415, content_type = "application/problem+json")]
     NotJson(Problem),
+    /// The whole body did not arrive within the server's body timeout
+    /// after the request's head (`body_timeout`; `--body-timeout-seconds`,
+    /// 20 s by default); the connection is closed.
+    #[response(status = 408, content_type = "application/problem+json")]
+    TimedOut(Problem),
 }
 
 /// The error of every operation that uses the database, documented once.
@@ -143,8 +148,10 @@ pub enum PictureErrors {
 #[allow(dead_code)]
 pub enum RateLimited {
     /// This client (its IP address) has sent more of these requests than its
-    /// rate allows (`rate_limited`): nothing was done; try again after
-    /// `Retry-After` seconds.
+    /// rate allows, or, for a write with a bearer token that counts apart
+    /// (`--write-tokens-per-client`), this token has (`rate_limited`; the
+    /// detail says which): nothing was done; try again after `Retry-After`
+    /// seconds.
     #[response(
         status = 429,
         content_type = "application/problem+json",

@@ -6,14 +6,21 @@
 //! finished job is kept [`JOB_KEEP_SECONDS`] and at most
 //! [`MAX_FINISHED_JOBS`] of them (the oldest go first). Time only decides how
 //! long an answer is kept, never what it is.
+//!
+//! A job's id is 128 bits of the system's random source ([`JobId`]): there
+//! is no list of jobs, so whoever knows an id is whoever created the job,
+//! or was told it. Nobody reads another's job by counting.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tokio::sync::watch;
 use utoipa::ToSchema;
+
+use actix_web::http::StatusCode;
 
 use crate::error::{ApiError, Problem};
 use crate::limits::{JOB_KEEP_SECONDS, MAX_FINISHED_JOBS};
@@ -45,14 +52,62 @@ pub struct JobProgress {
     pub nodes: u64,
 }
 
+/// A job's id: 128 random bits, written as 32 lowercase hexadecimal digits.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct JobId(u128);
+
+impl JobId {
+    /// A new id from the system's random source.
+    ///
+    /// # Errors
+    /// 503 `unavailable` when the system gives no randomness.
+    pub fn random() -> Result<JobId, ApiError> {
+        let mut bytes = [0_u8; 16];
+        getrandom::fill(&mut bytes).map_err(|e| {
+            tracing::error!(error = %e, "no randomness for a solve job's id");
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Service unavailable",
+                "no randomness available for a job id; try again",
+            )
+        })?;
+        Ok(JobId(u128::from_le_bytes(bytes)))
+    }
+
+    /// The id written as `text`: 32 hexadecimal digits (either case).
+    pub fn parse(text: &str) -> Option<JobId> {
+        // Checked first: `from_str_radix` alone would take a `+` sign.
+        (text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u128::from_str_radix(text, 16).ok().map(JobId))
+            .flatten()
+    }
+}
+
+impl fmt::Display for JobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:032x}", self.0)
+    }
+}
+
+impl fmt::Debug for JobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "JobId({self})")
+    }
+}
+
 /// A solve job: its settings, where it is, and its answer once finished.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct JobView {
-    /// The job's id.
-    #[schema(example = 1)]
-    pub id: u64,
+    /// The job's id: 32 hexadecimal digits (128 random bits). Whoever knows
+    /// it may read the job: keep it to yourself.
+    #[schema(
+        example = "3f9c2a7e51b04d8e9a6c0b1d2e3f4a5b",
+        pattern = "^[0-9a-f]{32}$"
+    )]
+    pub id: String,
     /// The job's URL (also sent as `Location` when it is created).
-    #[schema(example = "/v1/solitaire/jobs/1")]
+    #[schema(example = "/v1/solitaire/jobs/3f9c2a7e51b04d8e9a6c0b1d2e3f4a5b")]
     pub url: String,
     /// Where the job is.
     pub status: JobStatus,
@@ -82,8 +137,7 @@ struct Job {
 
 #[derive(Default)]
 struct Table {
-    next_id: u64,
-    jobs: BTreeMap<u64, Job>,
+    jobs: HashMap<JobId, Job>,
 }
 
 /// The solve jobs of one server. Clones share the table.
@@ -99,16 +153,23 @@ impl SolveJobs {
     }
 
     /// A new queued job for `settings`; its id.
-    pub fn create(&self, settings: SolveSettings) -> u64 {
+    ///
+    /// # Errors
+    /// 503 `unavailable` when the system gives no randomness for its id.
+    pub fn create(&self, settings: SolveSettings) -> Result<JobId, ApiError> {
+        let mut id = JobId::random()?;
         let mut table = self.lock();
         table.purge(Instant::now());
-        table.next_id += 1;
-        let id = table.next_id;
+        // Two equal draws of 128 bits do not happen; were they to, the
+        // first job is kept.
+        while table.jobs.contains_key(&id) {
+            id = JobId::random()?;
+        }
         table.jobs.insert(
             id,
             Job {
                 view: JobView {
-                    id,
+                    id: id.to_string(),
                     url: format!("/v1/solitaire/jobs/{id}"),
                     status: JobStatus::Queued,
                     settings,
@@ -121,16 +182,16 @@ impl SolveJobs {
                 done: watch::Sender::new(false),
             },
         );
-        id
+        Ok(id)
     }
 
     /// Forgets a job that never ran (the pool refused it).
-    pub fn remove(&self, id: u64) {
+    pub fn remove(&self, id: JobId) {
         self.lock().jobs.remove(&id);
     }
 
     /// Marks a job running.
-    pub fn start(&self, id: u64) {
+    pub fn start(&self, id: JobId) {
         if let Some(job) = self.lock().jobs.get_mut(&id) {
             job.view.status = JobStatus::Running;
             job.view.progress = Some(JobProgress { bound: 0, nodes: 0 });
@@ -138,7 +199,7 @@ impl SolveJobs {
     }
 
     /// Records a report of a running job's search.
-    pub fn report(&self, id: u64, bound: u32, nodes: u64) {
+    pub fn report(&self, id: JobId, bound: u32, nodes: u64) {
         if let Some(job) = self.lock().jobs.get_mut(&id) {
             let progress = JobProgress { bound, nodes };
             job.view.progress = Some(progress);
@@ -149,7 +210,7 @@ impl SolveJobs {
     }
 
     /// Records a job's answer, and wakes whoever waits for it.
-    pub fn finish(&self, id: u64, answer: Result<SolveResponse, ApiError>) {
+    pub fn finish(&self, id: JobId, answer: Result<SolveResponse, ApiError>) {
         let mut table = self.lock();
         let now = Instant::now();
         if let Some(job) = table.jobs.get_mut(&id) {
@@ -174,7 +235,7 @@ impl SolveJobs {
     /// # Errors
     /// 404 `not_found` for an id that names no job (never created, or
     /// expired).
-    pub fn view(&self, id: u64) -> Result<JobView, ApiError> {
+    pub fn view(&self, id: JobId) -> Result<JobView, ApiError> {
         let mut table = self.lock();
         table.purge(Instant::now());
         table
@@ -188,7 +249,7 @@ impl SolveJobs {
     ///
     /// # Errors
     /// 404 `not_found` as [`SolveJobs::view`].
-    pub async fn wait(&self, id: u64, wait: Duration) -> Result<(), ApiError> {
+    pub async fn wait(&self, id: JobId, wait: Duration) -> Result<(), ApiError> {
         let mut finished = self
             .lock()
             .jobs
@@ -214,7 +275,7 @@ impl Table {
             job.finished
                 .is_none_or(|finished| now.duration_since(finished) < keep)
         });
-        let mut finished: Vec<(Instant, u64)> = self
+        let mut finished: Vec<(Instant, JobId)> = self
             .jobs
             .iter()
             .filter_map(|(&id, job)| job.finished.map(|at| (at, id)))
@@ -228,8 +289,41 @@ impl Table {
     }
 }
 
-fn not_found(id: u64) -> ApiError {
+fn not_found(id: JobId) -> ApiError {
     ApiError::not_found(format!(
         "no solve job {id}: never created, or finished more than {JOB_KEEP_SECONDS} s ago"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_128_random_bits_written_in_hex() {
+        let ids: Vec<JobId> = (0..64).map(|_| JobId::random().unwrap()).collect();
+        for id in &ids {
+            let text = id.to_string();
+            assert_eq!(text.len(), 32);
+            assert!(
+                text.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            );
+            assert_eq!(JobId::parse(&text), Some(*id));
+            assert_eq!(JobId::parse(&text.to_uppercase()), Some(*id));
+        }
+        let distinct: std::collections::HashSet<_> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len());
+        // Not consecutive, as counted ids would be.
+        assert!(ids.windows(2).all(|w| w[1].0 != w[0].0.wrapping_add(1)));
+        for malformed in [
+            "",
+            "1",
+            "+0000000000000000000000000000000",
+            &"0".repeat(33),
+            &"g".repeat(32),
+        ] {
+            assert_eq!(JobId::parse(malformed), None, "{malformed}");
+        }
+    }
 }

@@ -10,13 +10,16 @@
 //! and converts back.
 
 pub mod access_log;
+pub mod body_timeout;
 pub mod clients;
+pub mod connections;
 pub mod dto;
 pub mod error;
 pub mod heavy;
 pub mod jobs;
 pub mod limits;
 pub mod metrics;
+pub mod peers;
 pub mod routes;
 
 use std::sync::OnceLock;
@@ -26,6 +29,7 @@ use actix_web::{App, web};
 use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+pub use crate::body_timeout::BodyTimeout;
 pub use crate::clients::{ClientLimits, RateLimit};
 pub use crate::error::ApiError;
 pub use crate::heavy::HeavyPool;
@@ -104,10 +108,11 @@ pub fn extractor_errors(app_config: &mut web::ServiceConfig) {
         .app_data(web::PathConfig::default().error_handler(|e, _| error::path_error(e).into()));
 }
 
-/// The stateless routes alone, with no database, no per-client limit and a
-/// registry of their own behind `/metrics`; heavy work on `heavy`. What a
-/// bot author's test or an embedding program serves; the `sternhalma`
-/// server serves these routes beside its stored ones.
+/// The stateless routes alone, with no database, no per-client limit, the
+/// default body timeout and a registry of their own behind `/metrics`;
+/// heavy work on `heavy`. What a bot author's test or an embedding program
+/// serves; the `sternhalma` server serves these routes beside its stored
+/// ones.
 pub fn app(
     heavy: Heavy,
 ) -> App<
@@ -120,7 +125,12 @@ pub fn app(
     >,
 > {
     let metrics = Metrics::new();
+    let body_timeout = BodyTimeout::default();
+    let timeout = body_timeout.clone();
     let (app, _) = App::new()
+        .wrap(actix_web::middleware::from_fn(move |request, next| {
+            timeout.clone().enforce(request, next)
+        }))
         .wrap(metrics.middleware())
         .into_utoipa_app()
         .configure(configure)
@@ -129,5 +139,6 @@ pub fn app(
     app.configure(extractor_errors)
         .configure(|config| data(config, &heavy))
         .app_data(web::Data::new(ClientLimits::off()))
+        .app_data(web::Data::new(body_timeout))
         .app_data(web::Data::new(metrics))
 }

@@ -15,7 +15,13 @@
 //!   searching or waiting in the urgent lane), `sternhalma_heavy_background`
 //!   (those of matches only bots are left to play, in the background lane),
 //!   `sternhalma_writer_pending` (database writes queued or
-//!   running on the writer thread), `sternhalma_long_polls_open`.
+//!   running on the writer thread), `sternhalma_long_polls_open`,
+//!   `sternhalma_connections_open` (counted where the server accepts them:
+//!   `sternhalma serve`).
+//! - `sternhalma_connections_refused_total`: connections shut at once over
+//!   their client's cap ([`crate::connections`]);
+//!   `sternhalma_request_body_timeouts_total`: requests answered 408
+//!   `body_timeout` ([`crate::body_timeout`]).
 //! - `sternhalma_log_lines_dropped_total`: log lines dropped because stderr
 //!   could not keep up (the log never makes a request wait).
 
@@ -40,6 +46,7 @@ use prometheus::{
 };
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::body_timeout::BodyTimeout;
 use crate::clients::ClientLimits;
 use crate::error::ApiError;
 use crate::heavy::HeavyPool;
@@ -63,7 +70,10 @@ struct Gauges {
     heavy_background: IntGauge,
     writer_pending: IntGauge,
     long_polls_open: IntGauge,
+    connections_open: IntGauge,
     refused: IntCounterVec,
+    connections_refused: IntCounter,
+    body_timeouts: IntCounter,
     log_dropped: IntCounter,
     /// Two scrapes at once must not both add the same refusals.
     refused_lock: Mutex<()>,
@@ -106,6 +116,14 @@ impl Metrics {
                 .expect("the gauge registers once");
             gauge
         };
+        let counter = |name: &str, help: &str| {
+            let counter = IntCounter::with_opts(Opts::new(name, help).namespace("sternhalma"))
+                .expect("a valid counter");
+            registry
+                .register(Box::new(counter.clone()))
+                .expect("the counter registers once");
+            counter
+        };
         let gauges = Gauges {
             heavy_outstanding: gauge(
                 "heavy_outstanding",
@@ -128,6 +146,18 @@ impl Metrics {
                 "Database writes queued or running on the writer thread",
             ),
             long_polls_open: gauge("long_polls_open", "Long-polls open now, over all clients"),
+            connections_open: gauge(
+                "connections_open",
+                "Connections open now, over all clients",
+            ),
+            connections_refused: counter(
+                "connections_refused_total",
+                "Connections shut at once because their client held as many as it may",
+            ),
+            body_timeouts: counter(
+                "request_body_timeouts_total",
+                "Requests answered 408 because their body did not arrive within the body timeout",
+            ),
             refused: IntCounterVec::new(
                 Opts::new("refused_total", "Requests refused by a per-client limit")
                     .namespace("sternhalma"),
@@ -168,6 +198,7 @@ impl Metrics {
         writer: Option<&WriterQueue>,
         heavy: &HeavyPool,
         limits: &ClientLimits,
+        body_timeout: Option<&BodyTimeout>,
     ) -> String {
         let gauges = &self.gauges;
         let as_gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
@@ -185,6 +216,9 @@ impl Metrics {
         gauges
             .long_polls_open
             .set(as_gauge(limits.long_polls().open()));
+        gauges
+            .connections_open
+            .set(as_gauge(limits.connections().open()));
         {
             let _one_at_a_time = gauges
                 .refused_lock
@@ -200,10 +234,16 @@ impl Metrics {
                 let counter = gauges.refused.with_label_values(&[limit]);
                 counter.inc_by(total.saturating_sub(counter.get()));
             }
-            let dropped = crate::access_log::dropped_lines();
-            gauges
-                .log_dropped
-                .inc_by(dropped.saturating_sub(gauges.log_dropped.get()));
+            for (counter, total) in [
+                (&gauges.connections_refused, refused.connections),
+                (
+                    &gauges.body_timeouts,
+                    body_timeout.map_or(0, BodyTimeout::timeouts),
+                ),
+                (&gauges.log_dropped, crate::access_log::dropped_lines()),
+            ] {
+                counter.inc_by(total.saturating_sub(counter.get()));
+            }
         }
         let mut text = Vec::new();
         TextEncoder::new()
@@ -239,7 +279,8 @@ pub fn configure(config: &mut ServiceConfig) {
 
 /// The server's counters in Prometheus' text format: requests and their
 /// latency per route pattern, method and status; refusals per limit; the
-/// heavy-work queue, the database writer's queue and the open long-polls.
+/// heavy-work queue, the database writer's queue, the open long-polls and
+/// connections, the connections refused and the bodies that came too late.
 #[utoipa::path(
     tag = "meta",
     responses(
@@ -253,8 +294,14 @@ pub async fn metrics(
     writer: Option<web::Data<WriterQueue>>,
     heavy: web::Data<HeavyPool>,
     limits: web::Data<ClientLimits>,
+    body_timeout: Option<web::Data<BodyTimeout>>,
 ) -> Result<HttpResponse, ApiError> {
-    let text = metrics.render(writer.as_ref().map(|queue| queue.as_ref()), &heavy, &limits);
+    let text = metrics.render(
+        writer.as_ref().map(|queue| queue.as_ref()),
+        &heavy,
+        &limits,
+        body_timeout.as_ref().map(|timeout| timeout.get_ref()),
+    );
     Ok(HttpResponse::Ok()
         .insert_header((
             header::CONTENT_TYPE,

@@ -117,3 +117,45 @@ pub fn finish(mut response: ureq::http::Response<ureq::Body>) -> Reply {
         body: response.body_mut().read_to_string().unwrap(),
     }
 }
+
+/// A `sternhalma serve` process, killed when dropped (also when a test
+/// panics, so that no server outlives its test).
+pub struct ServerProcess(pub std::process::Child);
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the binary with `args` on a free port over the SQLite file
+/// `database`; the process and its base URL.
+pub fn serve_binary(args: &[&str], database: &std::path::Path) -> (ServerProcess, String) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sternhalma"))
+        .args(["serve", "--port", "0", "--log-level", "warn"])
+        .args(args)
+        .env("STERNHALMA_DATABASE", database)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = listening_url(&mut child);
+    (ServerProcess(child), url)
+}
+
+/// A connection to the server at `base` from `source`, an address of
+/// 127.0.0.0/8 (all of which the loopback answers), so that the server
+/// counts it as that client's: HTTP clients cannot choose the address they
+/// connect from.
+pub fn connect_from(source: std::net::Ipv4Addr, base: &str) -> std::net::TcpStream {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let server: std::net::SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP)).unwrap();
+    socket
+        .bind(&std::net::SocketAddr::from((source, 0)).into())
+        .unwrap();
+    socket.connect(&server.into()).unwrap();
+    std::net::TcpStream::from(socket)
+}

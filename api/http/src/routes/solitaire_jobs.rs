@@ -12,7 +12,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::clients::LongPollSlot;
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
 use crate::heavy::HeavyClient;
-use crate::jobs::{JobView, SolveJobs};
+use crate::jobs::{JobId, JobView, SolveJobs};
 use crate::limits::MAX_JOB_WAIT_MS;
 use crate::routes::solitaire::{SolveRequest, SolveSettings};
 use sternhalma::wire::whole::Object;
@@ -33,7 +33,9 @@ pub fn configure(config: &mut ServiceConfig) {
 /// until it finishes: beyond it the answer is 429 `too_many_heavy_requests`
 /// with `Retry-After`. When the pool and its queue are full the answer is
 /// 503 `busy` with `Retry-After`. A finished job is kept 10 minutes, and only the 256 most
-/// recently finished.
+/// recently finished. The job's id is 128 random bits: whoever knows it
+/// may read the job, and nobody can guess it (on the rare system that
+/// gives no randomness, 503 `unavailable`).
 #[utoipa::path(
     tag = "solitaire",
     request_body = SolveRequest,
@@ -52,7 +54,7 @@ pub async fn create_job(
     jobs: web::Data<SolveJobs>,
 ) -> Result<HttpResponse, ApiError> {
     let settings = SolveSettings::new(body.into_inner().0)?;
-    let id = jobs.create(settings.clone());
+    let id = jobs.create(settings.clone())?;
     let table = jobs.get_ref().clone();
     let started = heavy.spawn(move || {
         table.start(id);
@@ -103,24 +105,24 @@ pub struct JobQuery {
 /// /v1/solitaire/solve` answers it) or `failed` (with `problem`: 422
 /// `node_limit` or `memory_limit` with the lower bound, `unsolvable`). With
 /// `wait_ms` it is a long-poll that answers once the job finishes or the
-/// time is up, whichever comes first (then check `status`).
+/// time is up, whichever comes first (then check `status`). The id is the
+/// job's capability: anyone who knows it may read the job.
 #[utoipa::path(
     tag = "solitaire",
-    params(("id" = u64, Path, description = "The job id", minimum = 0), JobQuery),
+    params(("id" = String, Path, description = "The job id, as the answer that created the job gave it: 32 hexadecimal digits", pattern = "^[0-9a-f]{32}$"), JobQuery),
     responses(
         (status = 200, description = "The job", body = JobView),
         (status = 400, description = "Malformed query (`malformed_query`), e.g. `wait_ms` over 30000", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such job (`not_found`): never created, or finished more than 10 minutes ago", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such job (`not_found`): never created, finished more than 10 minutes ago, or not an id at all", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/solitaire/jobs/{id}")]
 pub async fn get_job(
-    id: web::Path<u64>,
+    id: web::Path<String>,
     query: web::Query<JobQuery>,
     jobs: web::Data<SolveJobs>,
     long_poll: LongPollSlot,
 ) -> Result<web::Json<JobView>, ApiError> {
-    let id = id.into_inner();
     let wait_ms = query.into_inner().wait_ms.unwrap_or(0);
     if wait_ms > MAX_JOB_WAIT_MS {
         return Err(ApiError::bad_request(
@@ -128,8 +130,19 @@ pub async fn get_job(
             format!("wait_ms is at most {MAX_JOB_WAIT_MS}"),
         ));
     }
+    // A long-poll is counted (and refused over the cap) whatever its id,
+    // as before ids were checked.
+    let _open = if wait_ms > 0 {
+        long_poll.enter()?
+    } else {
+        None
+    };
+    let id = JobId::parse(&id).ok_or_else(|| {
+        ApiError::not_found(
+            "no such solve job: a job's id is the 32 hexadecimal digits its creation answered",
+        )
+    })?;
     if wait_ms > 0 {
-        let _open = long_poll.enter()?;
         jobs.wait(id, Duration::from_millis(u64::from(wait_ms)))
             .await?;
     }
