@@ -77,5 +77,5 @@ pub use rules::{
     UnusedTriangles,
 };
 pub use setup::{Finisher, PegSet, Resignation, Setup, SetupError, SetupProblem};
-pub use svg::{SvgOptions, render_svg, triangle_colour};
+pub use svg::{Legend, SvgOptions, render_svg, render_svg_with_legend, triangle_colour};
 pub use witness::Witnesses;

@@ -139,8 +139,59 @@ pub fn triangle_colour(triangle: Triangle) -> &'static str {
 /// ```
 #[must_use]
 pub fn render_svg(position: &Position, options: &SvgOptions) -> String {
+    render(position, options, legend(position))
+}
+
+/// The line under the board when the caller knows more than the position:
+/// the colours of some players' sets, then a text. A stored match that was
+/// resigned, forfeited or abandoned is over, while its position still has a
+/// player to move; [`render_svg_with_legend`] says how it ended instead.
+///
+/// ```
+/// use sternhalma::Legend;
+/// let legend = Legend { players: vec![1], text: "finished: seat 1 won; seat 0 resigned".to_owned() };
+/// assert_eq!(legend.players, [1]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Legend {
+    /// The players whose sets' colours lead the text (the winners, say);
+    /// players the layout lacks are left out.
+    pub players: Vec<usize>,
+    /// The text.
+    pub text: String,
+}
+
+/// [`render_svg`] with `legend` under the board instead of the position's
+/// own (the player to move and the ply, or the outcome).
+///
+/// ```
+/// use sternhalma::{Board, Layout, Legend, Position, Rules, SvgOptions, render_svg_with_legend};
+/// let start = Position::start(Board::STANDARD, Layout::standard(2)?, Rules::classic())?;
+/// let legend = Legend { players: vec![1], text: "finished: seat 1 won; seat 0 resigned".to_owned() };
+/// let svg = render_svg_with_legend(&start, &SvgOptions::default(), &legend);
+/// assert!(svg.contains(">finished: seat 1 won; seat 0 resigned</text>"));
+/// assert!(!svg.contains("to move"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn render_svg_with_legend(
+    position: &Position,
+    options: &SvgOptions,
+    legend: &Legend,
+) -> String {
+    let players = position.layout().player_count();
+    let swatches = legend
+        .players
+        .iter()
+        .filter(|&&player| player < players)
+        .flat_map(|&player| position.layout().sets_of(player))
+        .collect();
+    render(position, options, (swatches, legend.text.clone()))
+}
+
+fn render(position: &Position, options: &SvgOptions, legend: (Vec<Triangle>, String)) -> String {
     let geometry = position.geometry();
-    let frame = Frame::of(geometry, legend(position), options.bottom);
+    let frame = Frame::of(geometry, legend, options.bottom);
     let (width, height) = frame.image_size(options.size);
     let mut svg = String::new();
     svg.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -1280,6 +1331,36 @@ mod tests {
             "{svg}"
         );
         assert_eq!(count_class(&parse_xml(&svg).unwrap(), "legend-set"), 0);
+    }
+
+    // A stored match that ended off the board (a resignation, a forfeit)
+    // says so under its position, which still has a player to move.
+    #[test]
+    fn a_legend_of_the_callers_replaces_the_positions_own() {
+        let moved = standard(2).play_text("115-104").unwrap();
+        let legend = Legend {
+            players: vec![0, 7],
+            text: "finished: seat 0 won; seat 1 forfeited (3 timeouts)".to_owned(),
+        };
+        let svg = render_svg_with_legend(&moved, &SvgOptions::default(), &legend);
+        assert!(svg.contains(">finished: seat 0 won; seat 1 forfeited (3 timeouts)</text>"));
+        assert!(!svg.contains("to move"));
+        let elements = parse_xml(&svg).unwrap();
+        let swatches: Vec<&Element> = elements
+            .iter()
+            .filter(|e| e.has_class("legend-set"))
+            .collect();
+        assert_eq!(swatches.len(), 1, "player 7 is not in the layout");
+        assert_eq!(
+            swatches[0].attribute("fill"),
+            Some(triangle_colour(Triangle::South))
+        );
+        // The same pegs as the position's own picture.
+        let plain = render_svg(&moved, &SvgOptions::default());
+        assert_eq!(
+            svg.matches("class=\"peg ").count(),
+            plain.matches("class=\"peg ").count()
+        );
     }
 
     #[test]

@@ -44,7 +44,8 @@
 //! per tournament (the entrants' long-poll) and an event stream per
 //! tournament (the SSE route), and the current deadlines.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -52,10 +53,10 @@ use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::runner::BotRunner;
 use sternhalma_http::error::ApiError;
-use sternhalma_http::heavy::HeavyPool;
+use sternhalma_http::heavy::{Group, HeavyPool};
 use sternhalma_store::bus::{Bus, Change};
 use sternhalma_store::store::{Event, Store};
-use sternhalma_store::tournaments::dto::TournamentEvent;
+use sternhalma_store::tournaments::dto::{Presence, TournamentEvent, TournamentView};
 use sternhalma_store::tournaments::logic::{self, Tracked};
 use sternhalma_store::tournaments::referee::{Effect, Referee};
 
@@ -107,6 +108,7 @@ impl Tournaments {
             referee: Referee::new(store.is_shared(), Instant::now()),
             resume,
             left_running: HashSet::new(),
+            deferred: Deferred::default(),
         };
         let forward = messages.clone();
         std::thread::Builder::new()
@@ -138,6 +140,50 @@ impl Tournaments {
     pub fn hub(&self) -> &Hub {
         &self.hub
     }
+
+    /// Open entrant `entrant` of tournament `tournament` is asking for its
+    /// turns until the answer is dropped (it is connected meanwhile).
+    pub fn polling(&self, tournament: i64, entrant: usize) -> Polling {
+        self.hub.poll_began(tournament, entrant);
+        Polling {
+            hub: Arc::clone(&self.hub),
+            tournament,
+            entrant,
+        }
+    }
+}
+
+/// A long-poll of an open entrant's turns under way: see
+/// [`Tournaments::polling`].
+pub struct Polling {
+    hub: Arc<Hub>,
+    tournament: i64,
+    entrant: usize,
+}
+
+impl Drop for Polling {
+    fn drop(&mut self) {
+        self.hub.poll_ended(self.tournament, self.entrant);
+    }
+}
+
+/// How long after its last request an open entrant still counts as
+/// connected: the time to make its move and ask again.
+pub const PRESENCE_GRACE: Duration = Duration::from_secs(5);
+
+/// An open entrant's requests for its turns, as this server saw them.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    /// Long-polls open now.
+    polls: usize,
+    /// When the last one began or ended.
+    at: Instant,
+}
+
+impl Seen {
+    fn connected(&self, now: Instant) -> bool {
+        self.polls > 0 || now.saturating_duration_since(self.at) < PRESENCE_GRACE
+    }
 }
 
 /// The store's events, as the director's messages.
@@ -164,6 +210,7 @@ pub struct Hub {
     changes: Mutex<HashMap<i64, watch::Sender<u64>>>,
     events: Mutex<HashMap<i64, broadcast::Sender<TournamentEvent>>>,
     deadlines: Mutex<HashMap<i64, (u32, Instant)>>,
+    presence: Mutex<HashMap<(i64, usize), Seen>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -201,6 +248,71 @@ impl Hub {
             u64::try_from(at.saturating_duration_since(Instant::now()).as_millis())
                 .unwrap_or(u64::MAX)
         })
+    }
+
+    /// The presence of open entrant `entrant` of tournament `tournament`
+    /// (not absent: the database knows that).
+    pub fn presence(&self, tournament: i64, entrant: usize) -> Presence {
+        let now = Instant::now();
+        match lock(&self.presence).get(&(tournament, entrant)) {
+            Some(seen) => Presence {
+                connected: seen.connected(now),
+                seen_ms_ago: Some(
+                    u64::try_from(now.saturating_duration_since(seen.at).as_millis())
+                        .unwrap_or(u64::MAX),
+                ),
+                absent_since: None,
+            },
+            None => Presence::default(),
+        }
+    }
+
+    /// `view` with what this server knows of its open entrants' presence.
+    pub fn with_presence(&self, mut view: TournamentView) -> TournamentView {
+        for entrant in &mut view.entrants {
+            if let Some(presence) = &mut entrant.presence {
+                let seen = self.presence(view.id, entrant.entrant);
+                presence.connected = seen.connected;
+                presence.seen_ms_ago = seen.seen_ms_ago;
+            }
+        }
+        view
+    }
+
+    /// Tells the event stream of `tournament` that open entrant `entrant`
+    /// is back (`absent_since` none) or absent since then.
+    pub fn tell_presence(&self, tournament: i64, entrant: usize, absent_since: Option<String>) {
+        let presence = Presence {
+            absent_since,
+            ..self.presence(tournament, entrant)
+        };
+        self.emit(tournament, TournamentEvent::Presence { entrant, presence });
+    }
+
+    fn poll_began(&self, tournament: i64, entrant: usize) {
+        let now = Instant::now();
+        let appeared = {
+            let mut presence = lock(&self.presence);
+            let seen = presence.entry((tournament, entrant));
+            let appeared = match &seen {
+                Entry::Occupied(seen) => !seen.get().connected(now),
+                Entry::Vacant(_) => true,
+            };
+            let seen = seen.or_insert(Seen { polls: 0, at: now });
+            seen.polls += 1;
+            seen.at = now;
+            appeared
+        };
+        if appeared {
+            self.tell_presence(tournament, entrant, None);
+        }
+    }
+
+    fn poll_ended(&self, tournament: i64, entrant: usize) {
+        if let Some(seen) = lock(&self.presence).get_mut(&(tournament, entrant)) {
+            seen.polls = seen.polls.saturating_sub(1);
+            seen.at = Instant::now();
+        }
     }
 
     fn listened(&self, id: i64) -> bool {
@@ -245,6 +357,52 @@ struct Director {
     /// nothing here plays (not even the sweep with several replicas) until
     /// they change.
     left_running: HashSet<i64>,
+    /// What this turn of the loop left to [`Director::settle`].
+    deferred: Deferred,
+}
+
+/// The games read at once per tournament in a turn of
+/// [`Director::on_matches`].
+const TURN: usize = 16;
+
+/// The messages of a turn of the director's loop, each id once.
+#[derive(Default)]
+struct Batch {
+    matches: Vec<i64>,
+    tournaments: Vec<i64>,
+    seen_matches: HashSet<i64>,
+    seen_tournaments: HashSet<i64>,
+    /// Notifications from other replicas may have been lost.
+    resync: bool,
+}
+
+impl Batch {
+    fn take(&mut self, message: Message) {
+        match message {
+            Message::Match(id) => {
+                if self.seen_matches.insert(id) {
+                    self.matches.push(id);
+                }
+            }
+            Message::Tournament(id) => {
+                if self.seen_tournaments.insert(id) {
+                    self.tournaments.push(id);
+                }
+            }
+            Message::Resync => self.resync = true,
+        }
+    }
+}
+
+/// What the games that ended in a turn leave to do, per tournament.
+#[derive(Default)]
+struct Deferred {
+    /// The games over, as (game, match).
+    over: BTreeMap<i64, Vec<(usize, i64)>>,
+    /// The tournaments whose ready games are to start.
+    schedule: BTreeSet<i64>,
+    /// The tournaments whose standings are to be sent.
+    standings: BTreeSet<i64>,
 }
 
 impl Director {
@@ -263,6 +421,7 @@ impl Director {
         } else if let Err(error) = self.resume().await {
             tracing::warn!(error = %error.problem().detail, "cannot resume the tournaments");
         }
+        self.settle().await;
         loop {
             let first = match self.referee.next_wake() {
                 Some(at) => tokio::select! {
@@ -274,36 +433,25 @@ impl Director {
             let Some(first) = first else {
                 return;
             };
-            // Everything queued now, each match read once.
-            let mut matches = Vec::new();
-            let mut tournaments = Vec::new();
-            let mut seen = HashSet::new();
-            let mut resync = false;
-            let mut take = |message: Message| match message {
-                Message::Match(id) => {
-                    if seen.insert(id) {
-                        matches.push(id);
-                    }
-                }
-                Message::Tournament(id) => tournaments.push(id),
-                Message::Resync => resync = true,
-            };
+            // Everything queued now, each match and tournament read once.
+            let mut batch = Batch::default();
             if let Some(message) = first {
-                take(message);
+                batch.take(message);
             }
             while let Ok(message) = self.inbox.try_recv() {
-                take(message);
+                batch.take(message);
             }
-            for id in matches {
-                if let Err(error) = self.on_match(id).await {
-                    tracing::warn!(match_id = id, error = %error.problem().detail, "tournament game not followed");
-                }
-            }
-            for id in tournaments {
+            // Status changes first (a tournament created or started beside a
+            // busy one starts its games now), then the games, a few of each
+            // tournament in turn, the deadlines due played between turns.
+            for id in batch.tournaments {
                 if let Err(error) = self.on_tournament(id).await {
                     tracing::warn!(tournament_id = id, error = %error.problem().detail, "tournament change not followed");
                 }
             }
+            self.play_due().await;
+            self.on_matches(batch.matches).await;
+            let resync = batch.resync;
             if self.referee.is_shared() && (resync || self.referee.sweep_due(Instant::now())) {
                 // A notification another replica sent may be lost (it
                 // died between its commit and its NOTIFY, or the listening
@@ -316,19 +464,172 @@ impl Director {
                 let kicks = self.referee.sweep(Instant::now());
                 self.apply_logged(kicks).await;
             }
-            let due = self.referee.due(Instant::now());
-            self.apply_logged(due).await;
+            self.settle().await;
+            self.play_due().await;
         }
+    }
+
+    /// The deadlines passed: their timeouts played.
+    async fn play_due(&mut self) {
+        let due = self.referee.due(Instant::now());
+        self.apply_logged(due).await;
+    }
+
+    /// Changed matches `ids`, grouped by tournament and read in turns of at
+    /// most [`TURN`] games of each tournament (each turn one read of the
+    /// database), the deadlines due played after each turn. A tournament
+    /// with many games moving delays another's by one turn, however many
+    /// games it plays at once. Matches not followed are adopted one by one
+    /// (several replicas) or ignored.
+    async fn on_matches(&mut self, ids: Vec<i64>) {
+        let mut queues: BTreeMap<i64, VecDeque<i64>> = BTreeMap::new();
+        for id in ids {
+            match self.referee.to_read(id) {
+                Some((tracked, _)) => queues.entry(tracked.tournament).or_default().push_back(id),
+                None => {
+                    if let Err(error) = self.on_match(id).await {
+                        tracing::warn!(match_id = id, error = %error.problem().detail, "tournament game not followed");
+                    }
+                }
+            }
+        }
+        while !queues.is_empty() {
+            let mut reads = Vec::new();
+            for queue in queues.values_mut() {
+                for id in queue.drain(..queue.len().min(TURN)) {
+                    if let Some(read) = self.referee.to_read(id) {
+                        reads.push(read);
+                    }
+                }
+            }
+            queues.retain(|_, queue| !queue.is_empty());
+            let ids: Vec<i64> = reads.iter().map(|(tracked, _)| tracked.match_id).collect();
+            let read = self
+                .store
+                .read(move |c| {
+                    Ok(reads
+                        .iter()
+                        .map(|(tracked, since)| logic::progress(c, tracked, *since))
+                        .collect::<Vec<_>>())
+                })
+                .await;
+            match read {
+                Ok(progress) => {
+                    for (id, progress) in ids.into_iter().zip(progress) {
+                        match progress {
+                            Ok(progress) => {
+                                let effects =
+                                    self.referee.on_progress(id, &progress, Instant::now());
+                                self.apply_logged(effects).await;
+                            }
+                            Err(error) => {
+                                tracing::warn!(match_id = id, error = %error, "tournament game not read");
+                            }
+                        }
+                    }
+                }
+                // The referee keeps what it told: read again at the next
+                // change or reconcile.
+                Err(error) => tracing::warn!(error = %error, "tournament games not read"),
+            }
+            self.play_due().await;
+        }
+    }
+
+    /// What the games that ended left to do, once per tournament whatever
+    /// the number of games: their outcomes recorded and told, the next
+    /// games started, the standings sent.
+    async fn settle(&mut self) {
+        loop {
+            let Deferred {
+                mut over,
+                schedule,
+                standings,
+            } = std::mem::take(&mut self.deferred);
+            if schedule.is_empty() && over.is_empty() && standings.is_empty() {
+                return;
+            }
+            let tournaments: BTreeSet<i64> = over.keys().copied().chain(schedule).collect();
+            for tournament in tournaments {
+                let games = over.remove(&tournament).unwrap_or_default();
+                if let Err(error) = self.settle_one(tournament, games).await {
+                    tracing::warn!(tournament_id = tournament, error = %error.problem().detail, "tournament games not settled");
+                }
+            }
+            // Sent after the games over and started: the table counts them.
+            let mut standings = standings;
+            standings.append(&mut self.deferred.standings);
+            for tournament in standings {
+                if let Err(error) = self.send_standings(tournament).await {
+                    tracing::warn!(tournament_id = tournament, error = %error.problem().detail, "standings not sent");
+                }
+            }
+        }
+    }
+
+    /// [`Director::settle`] for one tournament: `over` its games that
+    /// ended, as (game, match).
+    async fn settle_one(
+        &mut self,
+        tournament: i64,
+        over: Vec<(usize, i64)>,
+    ) -> Result<(), ApiError> {
+        let numbers: Vec<usize> = over.iter().map(|&(game, _)| game).collect();
+        let settled = self
+            .store
+            .write(move |c| logic::settle(c, tournament, &numbers))
+            .await?;
+        for view in settled.over {
+            let Some(match_id) = view.match_id else {
+                continue;
+            };
+            self.hub.emit(
+                tournament,
+                TournamentEvent::GameOver {
+                    game: view.game,
+                    match_id,
+                    status: view.status,
+                    result: view.result,
+                },
+            );
+        }
+        let scheduled = settled.scheduled;
+        if !scheduled.started.is_empty() || scheduled.finished {
+            self.store.announce_tournament(tournament);
+        }
+        if scheduled.finished {
+            // Its last games may have ended in the database before their
+            // changes were read here: read now, so that every game's end is
+            // told (by the loop of `settle`) before the tournament's.
+            let left: Vec<i64> = self
+                .referee
+                .followed()
+                .into_iter()
+                .filter(|&id| {
+                    self.referee
+                        .to_read(id)
+                        .is_some_and(|(tracked, _)| tracked.tournament == tournament)
+                })
+                .collect();
+            self.on_matches(left).await;
+        }
+        let effects = self.referee.scheduled(
+            tournament,
+            scheduled.started,
+            scheduled.finished,
+            Instant::now(),
+        );
+        self.apply(effects).await
     }
 
     /// Applies the referee's `effects`, in order: events, deadlines and
     /// change counters to the [`Hub`], kicks to the runner, timeouts to
-    /// tasks of their own, reads and writes to the store (a game's result,
-    /// the standings, the next games, whose own effects are applied in
-    /// their place). Stops at the first that fails.
+    /// tasks of their own, reads to the next turn of the loop. What a
+    /// tournament's ended games leave to do (their outcomes, the next
+    /// games, the standings) is gathered for [`Director::settle`], once per
+    /// tournament at the end of the turn.
     async fn apply(&mut self, effects: Vec<Effect>) -> Result<(), ApiError> {
-        let mut queue = VecDeque::from(effects);
-        while let Some(effect) = queue.pop_front() {
+        for effect in effects {
             match effect {
                 Effect::Emit { tournament, event } => self.hub.emit(tournament, event),
                 Effect::SetDeadline { match_id, ply, at } => {
@@ -340,27 +641,17 @@ impl Director {
                     tournament,
                     game,
                     match_id,
-                } => {
-                    let view = self
-                        .store
-                        .read(move |c| logic::one_game(c, tournament, game))
-                        .await?;
-                    self.hub.emit(
-                        tournament,
-                        TournamentEvent::GameOver {
-                            game,
-                            match_id,
-                            status: view.status,
-                            result: view.result,
-                        },
-                    );
+                } => self
+                    .deferred
+                    .over
+                    .entry(tournament)
+                    .or_default()
+                    .push((game, match_id)),
+                Effect::Standings { tournament } => {
+                    self.deferred.standings.insert(tournament);
                 }
-                Effect::Standings { tournament } => self.send_standings(tournament).await?,
                 Effect::Schedule { tournament } => {
-                    let next = self.schedule(tournament).await?;
-                    for effect in next.into_iter().rev() {
-                        queue.push_front(effect);
-                    }
+                    self.deferred.schedule.insert(tournament);
                 }
                 Effect::FireTimeout {
                     tracked,
@@ -535,7 +826,9 @@ impl Director {
     }
 
     async fn on_tournament(&mut self, id: i64) -> Result<(), ApiError> {
-        let view = self.store.read(move |c| logic::view(c, id)).await?;
+        let view = self
+            .hub
+            .with_presence(self.store.read(move |c| logic::view(c, id)).await?);
         let status = view.status;
         self.referee.tournament_told(id, view.version);
         self.hub.emit(
@@ -558,28 +851,13 @@ impl Director {
         self.apply(vec![Effect::Schedule { tournament: id }]).await
     }
 
-    /// Starts the games of tournament `id` that can start (a write that
-    /// also marks it finished when none is left): answers the effects of
-    /// what it started or finished.
-    async fn schedule(&mut self, id: i64) -> Result<Vec<Effect>, ApiError> {
-        let scheduled = self
-            .store
-            .write(move |c| logic::start_ready_games(c, id))
-            .await?;
-        if !scheduled.started.is_empty() || scheduled.finished {
-            self.store.announce_tournament(id);
-        }
-        Ok(self
-            .referee
-            .scheduled(id, scheduled.started, scheduled.finished, Instant::now()))
-    }
-
     /// Plays the timeout of `seat` in the game `tracked` at `version` in a
     /// task of its own; the game is read again when it is done.
     fn fire_timeout(&self, tracked: Tracked, version: i64, seat: usize) {
         let match_id = tracked.match_id;
         let timeout = Timeout {
             store: self.store.clone(),
+            hub: Arc::clone(&self.hub),
             pool: self.pool.clone(),
             runner: self.runner.clone(),
             messages: self.messages.clone(),
@@ -601,6 +879,7 @@ impl Director {
 /// A missed deadline being played.
 struct Timeout {
     store: Store,
+    hub: Arc<Hub>,
     pool: HeavyPool,
     runner: BotRunner,
     messages: mpsc::UnboundedSender<Message>,
@@ -621,7 +900,9 @@ impl Timeout {
         };
         let mv = self
             .pool
-            .run_urgent(move || logic::timeout_move(match_id, &position, ply))
+            .run_urgent(Group::Tournament(self.tracked.tournament), move || {
+                logic::timeout_move(match_id, &position, ply)
+            })
             .await?;
         let max_timeouts = self.tracked.max_timeouts;
         let notifier = self.store.clone();
@@ -629,7 +910,7 @@ impl Timeout {
             .store
             .write(move |c| {
                 let record = logic::record_timeout(c, match_id, version, seat, mv, max_timeouts)?;
-                if let Some(record) = record {
+                if let Some(record) = &record {
                     notifier.publish(match_id, record.version);
                 }
                 Ok(record)
@@ -646,6 +927,15 @@ impl Timeout {
             forfeited = record.forfeited,
             "an entrant missed its deadline"
         );
+        if let Some((entrant, since)) = record.absent {
+            tracing::info!(
+                tournament_id = self.tracked.tournament,
+                entrant,
+                "an entrant missed its turns in a row: absent, its turns forfeited at once until it asks for them again"
+            );
+            self.hub
+                .tell_presence(self.tracked.tournament, entrant, Some(since));
+        }
         // The `timeout` event is told by `on_match` from the stored row, on
         // every replica alike (the publish above reaches them all).
         self.runner.kick(match_id);

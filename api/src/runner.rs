@@ -15,6 +15,13 @@
 //! replicas may search the same ply; the version check keeps one move, and
 //! the run whose move was dropped stops (the other goes on).
 //!
+//! Searches are queued under the match's [`Group`]: every game of a
+//! tournament in one group, any other match in a group of its own, so the
+//! pool serves a big tournament's games and a neighbour's in turn. Their
+//! moves are stored at most [`WRITES_PER_GROUP`] at a time per group: the
+//! database's one writer takes its jobs in arrival order, and a tournament
+//! of 64 games would otherwise keep 64 of them ahead of a neighbour's one.
+//!
 //! Each step is one ply, so bot-only continuations (every open seat
 //! finished or resigned) run in bounded steps that the long-poll shows as
 //! they come, and a request never plays more than its own move.
@@ -23,14 +30,22 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
 use sternhalma_http::error::ApiError;
-use sternhalma_http::heavy::HeavyPool;
+use sternhalma_http::heavy::{Group, HeavyPool};
 use sternhalma_store::matches::game;
 use sternhalma_store::store::{Store, lock};
+use sternhalma_store::tournaments::storage::game_of_match;
 
 /// Failed steps in a row (the database unavailable) before a run gives up;
 /// the next kick (a read of the match, a move, a server start) resumes it.
 const MAX_FAILURES: u32 = 5;
+
+/// The bot moves of one [`Group`] waiting for (or in) the database's
+/// writer at once: two keep the writer busy with the group's next move
+/// while one is written, and delay anyone else's write by two at most.
+pub const WRITES_PER_GROUP: usize = 2;
 
 /// Plays stored matches' bots in the background. Cheap to clone: clones
 /// share their claims, so make one per server.
@@ -39,6 +54,7 @@ pub struct BotRunner {
     store: Store,
     pool: HeavyPool,
     claims: Claims,
+    writes: WriteSlots,
 }
 
 impl BotRunner {
@@ -48,6 +64,7 @@ impl BotRunner {
             store,
             pool,
             claims: Claims::default(),
+            writes: WriteSlots::default(),
         }
     }
 
@@ -81,8 +98,17 @@ impl BotRunner {
             held: true,
         };
         let mut failures = 0;
+        let mut group = None;
         loop {
-            match self.step(id).await {
+            // The group is read once, then each step plays a ply.
+            let step = match group {
+                Some(group) => self.step(id, group).await,
+                None => self.group(id).await.map(|found| {
+                    group = Some(found);
+                    true
+                }),
+            };
+            match step {
                 Ok(true) => failures = 0,
                 Ok(false) => {
                     if !self.claims.end(id) {
@@ -105,8 +131,20 @@ impl BotRunner {
         }
     }
 
-    /// One bot move of match `id`: `false` when no bot is to move.
-    async fn step(&self, id: i64) -> Result<bool, ApiError> {
+    /// Whose work match `id`'s searches are: its tournament's, or its own.
+    async fn group(&self, id: i64) -> Result<Group, ApiError> {
+        let game = self
+            .store
+            .read(move |connection| game_of_match(connection, id))
+            .await?;
+        Ok(game.map_or(Group::Match(id), |(tournament, _)| {
+            Group::Tournament(tournament)
+        }))
+    }
+
+    /// One bot move of match `id`, its searches queued as `group`'s:
+    /// `false` when no bot is to move.
+    async fn step(&self, id: i64, group: Group) -> Result<bool, ApiError> {
         let Some(turn) = self
             .store
             .read(move |connection| game::bot_turn(connection, id))
@@ -118,10 +156,15 @@ impl BotRunner {
         // A reply an open seat waits for goes in the urgent lane; bots left
         // alone (a continuation nobody waits for) only use what is spare.
         let mv = if turn.open_seat_waits {
-            self.pool.run_urgent(move || searched.choose()).await?
+            self.pool
+                .run_urgent(group, move || searched.choose())
+                .await?
         } else {
-            self.pool.run_background(move || searched.choose()).await?
+            self.pool
+                .run_background(group, move || searched.choose())
+                .await?
         };
+        let _slot = self.writes.take(group).await;
         let notifier = self.store.clone();
         let stored = self
             .store
@@ -138,6 +181,32 @@ impl BotRunner {
         // playing the same bots: this run stops rather than search every
         // ply twice (a kick here, or the director's sweep, starts it again).
         Ok(stored.is_some() || !self.store.is_shared())
+    }
+}
+
+/// Each [`Group`]'s turns at the database's writer: at most
+/// [`WRITES_PER_GROUP`] of its moves waiting or being written.
+#[derive(Clone, Default)]
+struct WriteSlots(Arc<Mutex<HashMap<Group, Arc<Semaphore>>>>);
+
+impl WriteSlots {
+    /// Waits for a turn of `group`'s, held until the permit is dropped.
+    async fn take(&self, group: Group) -> OwnedSemaphorePermit {
+        let semaphore = {
+            let mut groups = lock(&self.0);
+            // Forgotten once no run holds or waits for them: the table is
+            // as small as the set of groups writing.
+            groups.retain(|_, semaphore| Arc::strong_count(semaphore) > 1);
+            Arc::clone(
+                groups
+                    .entry(group)
+                    .or_insert_with(|| Arc::new(Semaphore::new(WRITES_PER_GROUP))),
+            )
+        };
+        semaphore
+            .acquire_owned()
+            .await
+            .expect("a group's semaphore is never closed")
     }
 }
 

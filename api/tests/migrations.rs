@@ -54,6 +54,7 @@ fn a_version_1_file_is_upgraded_and_keeps_its_history() {
         tables(connection),
         [
             "entrants",
+            "forfeits",
             "matches",
             "moves",
             "schema_migrations",
@@ -286,4 +287,349 @@ fn a_version_2_postgres_database_is_upgraded_and_keeps_its_matches() {
     )
     .unwrap();
     assert_eq!(game::view(&db, 7).unwrap().ply, 2);
+}
+
+/// What schema version 3 stored for a tournament whose entrant "ada" never
+/// moved (`max_timeouts` 2), written with plain SQL (not with the current
+/// code), on `db` at version 3:
+/// - match 7, two seats: ada timed out at plies 0 and 2 and forfeited at
+///   the second, stored as her resignation;
+/// - match 8, two seats: bea timed out once, then resigned by herself;
+/// - match 9, three seats: ada timed out at plies 0 and 3 and left the
+///   game at the second (a resignation in the position); the others play
+///   on;
+/// - match 10, not a tournament game: a plain resignation.
+///
+/// The matches' id counter is at 20 (later matches were deleted).
+fn version_3_with_forfeits(db: &Db) {
+    let two = "rhombus5x2 classic south:22-24/north:0-2 0 0 -";
+    let after_two: Position = two.parse::<Position>().unwrap();
+    let after_two = after_two
+        .play_text("22-19")
+        .unwrap()
+        .play_text("1-4")
+        .unwrap()
+        .to_string();
+    let three = Position::start(
+        "star2".parse().unwrap(),
+        sternhalma::Layout::standard(3).unwrap(),
+        sternhalma::Rules::classic(),
+    )
+    .unwrap();
+    let mut position = three.clone();
+    let mut paths = Vec::new();
+    for _ in 0..3 {
+        let view = sternhalma::wire::view::MoveView::new(&position, position.legal_moves()[0]);
+        let path: Vec<String> = view.path.iter().map(ToString::to_string).collect();
+        paths.push(path.join("-"));
+        position = position.play_text(&view.text).unwrap();
+    }
+    let after_three = position.resign(0).unwrap().to_string();
+
+    let at = |minute: u32| format!("2026-03-01T10:{minute:02}:00.000Z");
+    let exec = |sql: &str, values: Vec<sternhalma_store::sql::Value>| {
+        db.execute(sql, &values).unwrap();
+    };
+    exec(
+        "INSERT INTO tournaments (id, created_at, updated_at, name, start_position, format,
+             games_per_pairing, move_ms, max_timeouts, concurrency, points, status, version,
+             admin_token_hash)
+         VALUES (3, ?1, ?1, 'class', ?2, 'round_robin', 1, 100, 2, 4, '{}', 'running', 5, ?3)",
+        vec![at(0).into(), two.into(), [9_u8; 32].as_slice().into()],
+    );
+    for (id, start, position, ply, version, status, ending, resigned) in [
+        (
+            7,
+            two,
+            after_two.as_str(),
+            2,
+            4,
+            "finished",
+            Some("resignation"),
+            Some(0),
+        ),
+        (
+            8,
+            two,
+            after_two.as_str(),
+            2,
+            4,
+            "finished",
+            Some("resignation"),
+            Some(1),
+        ),
+        (
+            9,
+            three.to_string().leak() as &str,
+            after_three.as_str(),
+            3,
+            5,
+            "in_progress",
+            None,
+            None,
+        ),
+        (10, two, two, 0, 2, "finished", Some("resignation"), Some(0)),
+    ] {
+        exec(
+            "INSERT INTO matches (id, created_at, updated_at, start_position, position, ply,
+                                  version, status, ending, resigned_seat, admin_token_hash)
+             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            vec![
+                i64::from(id).into(),
+                at(id).into(),
+                start.into(),
+                position.into(),
+                i64::from(ply).into(),
+                i64::from(version).into(),
+                status.into(),
+                ending.into(),
+                resigned.map(i64::from).into(),
+                [1_u8; 32].as_slice().into(),
+            ],
+        );
+        let names: &[&str] = if id == 9 {
+            &["ada", "bea", "cy"]
+        } else {
+            &["ada", "bea"]
+        };
+        for (seat, name) in names.iter().enumerate() {
+            exec(
+                "INSERT INTO seats (match_id, seat, name, bot, token_hash)
+                 VALUES (?1, ?2, ?3, NULL, ?4)",
+                vec![
+                    i64::from(id).into(),
+                    seat.into(),
+                    (*name).into(),
+                    [seat as u8 + 2; 32].as_slice().into(),
+                ],
+            );
+        }
+    }
+    let moves: Vec<(i64, usize, String)> = [7, 8]
+        .into_iter()
+        .flat_map(|id| [(id, 0, "22-19".to_owned()), (id, 1, "1-4".to_owned())])
+        .chain(
+            paths
+                .iter()
+                .enumerate()
+                .map(|(ply, path)| (9, ply, path.clone())),
+        )
+        .collect();
+    for (id, ply, path) in moves {
+        let seat = if id == 9 { ply % 3 } else { ply % 2 };
+        exec(
+            "INSERT INTO moves (match_id, ply, seat, path, played_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            vec![
+                id.into(),
+                ply.into(),
+                seat.into(),
+                path.into(),
+                at(30).into(),
+            ],
+        );
+    }
+    for (game, id, entrants) in [(0, 7, "[0,1]"), (1, 8, "[1,0]"), (2, 9, "[0,1,2]")] {
+        exec(
+            "INSERT INTO tournament_games (tournament_id, game, entrants, match_id)
+             VALUES (3, ?1, ?2, ?3)",
+            vec![
+                i64::from(game).into(),
+                entrants.into(),
+                i64::from(id).into(),
+            ],
+        );
+    }
+    for (id, ply, seat, minute) in [
+        (7, 0, 0, 40),
+        (7, 2, 0, 41),
+        (8, 1, 1, 42),
+        (9, 0, 0, 43),
+        (9, 3, 0, 44),
+    ] {
+        exec(
+            "INSERT INTO timeouts (match_id, ply, seat, recorded_at) VALUES (?1, ?2, ?3, ?4)",
+            vec![
+                i64::from(id).into(),
+                i64::from(ply).into(),
+                i64::from(seat).into(),
+                at(minute).into(),
+            ],
+        );
+    }
+}
+
+/// How many rows each table of the matches holds.
+fn row_counts(db: &Db) -> Vec<i64> {
+    ["matches", "seats", "moves", "timeouts", "tournament_games"]
+        .iter()
+        .map(|table| {
+            db.query_one(&format!("SELECT COUNT(*) AS n FROM {table}"), &[])
+                .unwrap()
+                .int("n")
+                .unwrap()
+        })
+        .collect()
+}
+
+/// Upgrades `database` (at version 3, [`version_3_with_forfeits`]) and
+/// checks what it became.
+fn upgrade_version_3_with_forfeits(database: &Database) {
+    use sternhalma_store::matches::dto::{Ending, Forfeit, ForfeitReason};
+    use sternhalma_store::matches::storage;
+
+    let (db, version) = db::open_with_version(database, 3).unwrap();
+    assert_eq!(version, 3);
+    version_3_with_forfeits(&db);
+    let before = row_counts(&db);
+    assert_eq!(before, [4, 9, 7, 5, 3]);
+    if let Some(connection) = db.as_sqlite() {
+        connection
+            .execute(
+                "UPDATE sqlite_sequence SET seq = 20 WHERE name = 'matches'",
+                [],
+            )
+            .unwrap();
+    }
+    drop(db);
+
+    let (mut db, version) = db::open(database).unwrap();
+    assert_eq!(version, CURRENT_VERSION);
+    assert_eq!(row_counts(&db), before, "nothing cascaded, nothing lost");
+
+    // The forfeit stored as a resignation is a forfeit now.
+    let forfeited = game::view(&db, 7).unwrap();
+    let result = forfeited.result.unwrap();
+    assert_eq!(result.ending, Ending::Forfeit);
+    assert_eq!(
+        (result.forfeited_seat, result.resigned_seat),
+        (Some(0), None)
+    );
+    let forfeit = Forfeit {
+        seat: 0,
+        ply: 2,
+        reason: ForfeitReason::Timeouts,
+        timeouts: Some(2),
+    };
+    assert_eq!(result.forfeits, std::slice::from_ref(&forfeit));
+    assert_eq!(result.summary, "seat 0 (ada) forfeited (2 timeouts)");
+    assert_eq!(result.winners, [1]);
+    assert_eq!((forfeited.ply, forfeited.version), (2, 4));
+    assert_eq!(game::export(&db, 7).unwrap().moves, ["22-19", "1-4"]);
+
+    // A resignation after fewer timeouts stays one.
+    let result = game::view(&db, 8).unwrap().result.unwrap();
+    assert_eq!(result.ending, Ending::Resignation);
+    assert_eq!((result.resigned_seat, result.forfeits.len()), (Some(1), 0));
+    let result = game::view(&db, 10).unwrap().result.unwrap();
+    assert_eq!(
+        (result.ending, result.resigned_seat),
+        (Ending::Resignation, Some(0))
+    );
+
+    // A forfeit in a game of three, which goes on: on record, and named by
+    // the result once the game is over.
+    assert_eq!(
+        storage::load_forfeits(&db, 9).unwrap(),
+        [Forfeit {
+            ply: 3,
+            ..forfeit.clone()
+        }]
+    );
+    let state = game::view(&db, 9).unwrap();
+    assert_eq!((state.to_move, state.ply), (Some(1), 3));
+    game::submit(
+        &mut db,
+        9,
+        &[3_u8; 32],
+        3,
+        &state.legal_moves[0].text.parse().unwrap(),
+    )
+    .unwrap();
+    // Cy resigns: bea is left, the game is over.
+    let state = game::resign(&mut db, 9, &[4_u8; 32]).unwrap();
+    let result = state.result.unwrap();
+    assert_eq!(result.ending, Ending::Outcome);
+    assert_eq!(result.winners, [1]);
+    assert_eq!(result.forfeits, [Forfeit { ply: 3, ..forfeit }]);
+    assert!(
+        result
+            .summary
+            .ends_with("; seat 0 (ada) forfeited (2 timeouts)"),
+        "{}",
+        result.summary
+    );
+    let legend = game::board_at(&db, 9, None).unwrap().legend.unwrap();
+    assert_eq!(
+        legend.text,
+        "finished: seat 1 won; seat 2 resigned; seat 0 forfeited (2 timeouts)"
+    );
+
+    // Ids go on from the counter, never reused.
+    let start: Position = "rhombus5x2 classic south:22-24/north:0-2 0 0 -"
+        .parse()
+        .unwrap();
+    let seats: Vec<storage::SeatPlan> = (0..2)
+        .map(|seat| storage::SeatPlan {
+            name: format!("s{seat}"),
+            bot: None,
+            token_hash: Some([seat + 20; 32]),
+        })
+        .collect();
+    let created = game::create(&mut db, &start, &seats, &[5_u8; 32]).unwrap();
+    assert_eq!(created.id, if db.is_postgres() { created.id } else { 21 });
+
+    // The new ending is allowed, a made-up one is not.
+    let bogus = db.execute("UPDATE matches SET ending = 'bogus' WHERE id = 7", &[]);
+    assert!(bogus.is_err());
+    if let Some(connection) = db.as_sqlite() {
+        let check: Vec<String> = connection
+            .prepare("PRAGMA foreign_key_check")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(check.is_empty(), "{check:?}");
+        let integrity: String = connection
+            .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(integrity, "ok");
+        let on: i64 = connection
+            .query_row("PRAGMA foreign_keys", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(on, 1, "foreign keys are back on after the migration");
+        let index: i64 = connection
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'index' AND name = 'matches_by_status' AND tbl_name = 'matches'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(index, 1);
+        // The references to `matches` still hold: a seat of no match is
+        // refused, and deleting a match still takes its rows with it.
+        assert!(
+            connection
+                .execute(
+                    "INSERT INTO seats (match_id, seat, name, token_hash) VALUES (999, 0, 'x', zeroblob(32))",
+                    [],
+                )
+                .is_err()
+        );
+    }
+}
+
+#[test]
+fn a_version_3_file_with_forfeits_stored_as_resignations_is_upgraded() {
+    let path = scratch("v3");
+    upgrade_version_3_with_forfeits(&Database::Sqlite(path.clone()));
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_version_3_postgres_database_with_forfeits_stored_as_resignations_is_upgraded() {
+    let Some(database) = postgres("v3") else {
+        return;
+    };
+    upgrade_version_3_with_forfeits(&database);
 }

@@ -160,6 +160,12 @@ fn round_robin_of_bots(players: usize) {
             let s = seat["seat"].as_u64().unwrap() as usize;
             assert_eq!(state["seats"][s]["name"], seat["name"]);
         }
+        // The game's outcome, recorded when it ended, is the match's.
+        assert_eq!(game["result"]["ending"], state["result"]["ending"]);
+        for place in places {
+            let s = place["seat"].as_u64().unwrap() as usize;
+            assert_eq!(place["result"], state["result"]["results"][s], "{game}");
+        }
         plies += state["ply"].as_u64().unwrap();
     }
     assert_eq!(
@@ -280,7 +286,11 @@ fn an_entrant_that_never_moves_times_out_and_forfeits() {
             200
         );
     });
+    // Its first game is forfeited at its second timeout; by then it has
+    // missed two turns in a row, so it is absent and its second game is
+    // forfeited at its first turn (an_entrant_that_stops_is_absent_...).
     let games = get(&format!("/v1/tournaments/{id}/games"), None).json();
+    let mut timeouts_per_game = Vec::new();
     for game in games["games"].as_array().unwrap() {
         let sleeper = game["seats"]
             .as_array()
@@ -289,7 +299,7 @@ fn an_entrant_that_never_moves_times_out_and_forfeits() {
             .find(|s| s["name"] == "sleeper")
             .unwrap()
             .clone();
-        assert_eq!(sleeper["timeouts"], 2, "{game}");
+        timeouts_per_game.push(sleeper["timeouts"].as_u64().unwrap());
         assert_eq!(sleeper["forfeited"], true);
         assert_eq!(game["result"]["places"][0]["name"], "greedy");
         assert!(
@@ -299,8 +309,13 @@ fn an_entrant_that_never_moves_times_out_and_forfeits() {
                 .contains("forfeited")
         );
     }
+    assert_eq!(timeouts_per_game, [2, 1]);
     let timeouts: Vec<&Value> = events.iter().filter(|e| e["type"] == "timeout").collect();
-    assert_eq!(timeouts.len(), 4, "two games, two timeouts each");
+    assert_eq!(
+        timeouts.len(),
+        3,
+        "two in the first game, one in the second"
+    );
     assert_eq!(
         timeouts.iter().filter(|e| e["forfeited"] == true).count(),
         2
@@ -313,7 +328,7 @@ fn an_entrant_that_never_moves_times_out_and_forfeits() {
         .find(|r| r["name"] == "sleeper")
         .unwrap()
         .clone();
-    assert_eq!(sleeper["timeouts"], 4);
+    assert_eq!(sleeper["timeouts"], 3);
     assert_eq!(sleeper["forfeits"], 2);
     assert_eq!(sleeper["points"], 0.0);
     assert_eq!(sleeper["rank"], 2);
@@ -655,4 +670,291 @@ fn the_servers_admin_key_pauses_and_abandons_any_tournament_and_match() {
     );
     assert_eq!(over.status, 200, "{}", over.body);
     assert_eq!(over.json()["status"], "abandoned");
+}
+
+/// Polls tournament `id` until it is over; answers its view.
+fn until_over(id: i64) -> Value {
+    loop {
+        let state = get(&format!("/v1/tournaments/{id}"), None).json();
+        if state["status"] == "finished" || state["status"] == "abandoned" {
+            return state;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+// One tournament cannot hold up another. Beside a round robin of 30 random
+// bots playing 64 games at once (435 games, watched on its event stream),
+// a gauntlet of two bots and a game whose open entrant never moves (its
+// deadlines must fire on time for it to forfeit) are both played to the
+// end while the big one has played less than half of its games. The big
+// tournament's games, bot searches, writes, game overs and standings are
+// served in turn with the neighbours', not ahead of them. (Before, one
+// director served every tournament's changes in arrival order, each game
+// over with a write and the standings read again: a neighbour's game
+// started only once the big tournament was nearly over.) Counted in games,
+// not in time: fairness decides it, on a busy machine too.
+#[test]
+fn a_big_tournament_does_not_hold_up_its_neighbours() {
+    let entrants: Vec<Value> = (0..30)
+        .map(|i| json!({"name": format!("r{i}"), "bot": {"kind": "random", "seed": i}}))
+        .collect();
+    let big = create(json!({
+        "name": "big",
+        "board": "star1",
+        "entrants": entrants,
+        "games_per_pairing": 1,
+        "concurrency": 64,
+    }));
+    let big_id = big["tournament"]["id"].as_i64().unwrap();
+    let big_admin = big["admin_token"].as_str().unwrap().to_owned();
+    let total = big["tournament"]["games"]["total"].as_u64().unwrap();
+    assert_eq!(total, 435, "{big}");
+    let (opened, watching) = std::sync::mpsc::channel();
+    let watcher = std::thread::spawn(move || {
+        follow(big_id, move || opened.send(()).unwrap())
+            .iter()
+            .filter(|e| e["type"] == "standings")
+            .count()
+    });
+    watching.recv().unwrap();
+    let started = post(
+        &format!("/v1/tournaments/{big_id}/start"),
+        Some(&big_admin),
+        json!({}),
+    );
+    assert_eq!(started.status, 200, "{}", started.body);
+    // Under way, its first games ending (and the next ones starting).
+    while get(&format!("/v1/tournaments/{big_id}"), None).json()["games"]["finished"] == 0 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let gauntlet = create(json!({
+        "name": "gauntlet",
+        "board": "star1",
+        "format": "gauntlet",
+        "reference": {"kind": "greedy", "seed": 1},
+        "entrants": [{"name": "g", "bot": {"kind": "greedy", "seed": 2}}],
+        "games_per_pairing": 1,
+        "start": true,
+    }));
+    let sleeper = create(json!({
+        "name": "sleeper",
+        "board": "star1",
+        "move_ms": 200,
+        "max_timeouts": 3,
+        "games_per_pairing": 1,
+        "entrants": [{"name": "sleeper"}, {"name": "greedy", "bot": {"kind": "greedy", "seed": 1}}],
+        "start": true,
+    }));
+    for neighbour in [&gauntlet, &sleeper] {
+        let id = neighbour["tournament"]["id"].as_i64().unwrap();
+        let state = until_over(id);
+        assert_eq!(state["status"], "finished", "{state}");
+        let big_now = get(&format!("/v1/tournaments/{big_id}"), None).json();
+        let done = big_now["games"]["finished"].as_u64().unwrap();
+        assert!(
+            done < total / 2,
+            "the neighbour {} finished only after {done} of the big tournament's {total} games",
+            state["name"]
+        );
+    }
+    let games = get(
+        &format!("/v1/tournaments/{}/games", sleeper["tournament"]["id"]),
+        None,
+    )
+    .json();
+    for game in games["games"].as_array().unwrap() {
+        let seat = game["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "sleeper")
+            .unwrap()
+            .clone();
+        assert_eq!(seat["timeouts"], 3, "its deadlines fired: {game}");
+        assert_eq!(seat["forfeited"], true);
+    }
+    let abandoned = post(
+        &format!("/v1/tournaments/{big_id}/abandon"),
+        Some(&big_admin),
+        json!({}),
+    );
+    assert_eq!(abandoned.status, 200, "{}", abandoned.body);
+    let standings_sent = watcher.join().unwrap();
+    assert!(standings_sent >= 1, "the watcher was sent the standings");
+}
+
+/// The games of tournament `id` in schedule order with the seat of entrant
+/// `name` in each: (game, its seat, the match's state).
+fn games_of(id: i64, name: &str) -> Vec<(Value, Value, Value)> {
+    let games = get(&format!("/v1/tournaments/{id}/games"), None).json();
+    games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|game| {
+            let seat = game["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["name"] == name)?
+                .clone();
+            let state = match game["match_id"].as_i64() {
+                Some(match_id) => get(&format!("/v1/matches/{match_id}"), None).json(),
+                None => Value::Null,
+            };
+            Some((game.clone(), seat, state))
+        })
+        .collect()
+}
+
+fn entrant_view(id: i64, name: &str) -> Value {
+    let state = get(&format!("/v1/tournaments/{id}"), None).json();
+    state["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name)
+        .unwrap()
+        .clone()
+}
+
+// A crashed bot costs its own games, not everyone's time. An entrant that
+// never moves misses its `max_timeouts` turns in a row in its first game
+// (forfeited for its timeouts) and is then absent: its next games are
+// forfeited at its first turn, with no time given (reason `absent`), so
+// the tournament goes on at the pace of the others. Once it asks for its
+// turns again it is present, and shown connected.
+#[test]
+fn an_entrant_that_stops_is_absent_until_it_asks_for_its_turns_again() {
+    let created = create(json!({
+        "board": "rhombus5x2",
+        "move_ms": 100,
+        "max_timeouts": 2,
+        "games_per_pairing": 2,
+        "concurrency": 1,
+        "entrants": [{"name": "crashed"}, {"name": "greedy", "bot": {"kind": "greedy", "seed": 1}}],
+        "start": true,
+    }));
+    let id = created["tournament"]["id"].as_i64().unwrap();
+    let token = created["entrant_tokens"][0]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let fresh = entrant_view(id, "crashed");
+    assert_eq!(fresh["presence"]["connected"], false, "{fresh}");
+    assert!(fresh["presence"]["seen_ms_ago"].is_null(), "{fresh}");
+    assert!(entrant_view(id, "greedy").get("presence").is_none());
+    let events = follow(id, || {});
+    let games = games_of(id, "crashed");
+    assert_eq!(games.len(), 2);
+    let reasons: Vec<Value> = games
+        .iter()
+        .map(|(_, _, state)| state["result"]["forfeits"][0]["reason"].clone())
+        .collect();
+    assert_eq!(reasons, ["timeouts", "absent"], "{games:?}");
+    assert_eq!(games[0].1["timeouts"], 2);
+    assert_eq!(games[1].1["timeouts"], 1, "forfeited at its first turn");
+    assert_eq!(games[1].1["forfeited"], true);
+    let absent = entrant_view(id, "crashed");
+    assert!(absent["presence"]["absent_since"].is_string(), "{absent}");
+    let told: Vec<&Value> = events.iter().filter(|e| e["type"] == "presence").collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0]["entrant"], 0);
+    assert!(told[0]["presence"]["absent_since"].is_string());
+    // It asks for its turns: present again, and connected.
+    let turns = get(
+        &format!("/v1/tournaments/{id}/turns?timeout_ms=0"),
+        Some(&token),
+    );
+    assert_eq!(turns.status, 200, "{}", turns.body);
+    let back = entrant_view(id, "crashed");
+    assert!(back["presence"].get("absent_since").is_none(), "{back}");
+    assert_eq!(back["presence"]["connected"], true, "{back}");
+    assert!(back["presence"]["seen_ms_ago"].is_u64(), "{back}");
+}
+
+// The organiser withdraws an entrant: its game under way is forfeited at
+// once (reason `withdrawn`), its games not started are left unplayed (shown
+// abandoned, counted for no one), the others' games are played, and the
+// tournament finishes. Only the admin token (or the server's admin key)
+// may; twice is a conflict; an unknown entrant is not found.
+#[test]
+fn a_withdrawn_entrant_forfeits_its_game_and_its_others_are_not_played() {
+    let created = create(json!({
+        "board": "rhombus5x2",
+        "move_ms": 600_000,
+        "games_per_pairing": 1,
+        "concurrency": 1,
+        "entrants": [
+            {"name": "gone"},
+            {"name": "g1", "bot": {"kind": "greedy", "seed": 1}},
+            {"name": "g2", "bot": {"kind": "greedy", "seed": 2}},
+        ],
+        "start": true,
+    }));
+    let id = created["tournament"]["id"].as_i64().unwrap();
+    let admin = created["admin_token"].as_str().unwrap().to_owned();
+    let token = created["entrant_tokens"][0]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Wait until the entrant has a turn: a game of its under way.
+    loop {
+        let turns = get(&format!("/v1/tournaments/{id}/turns"), Some(&token)).json();
+        if !turns["turns"].as_array().unwrap().is_empty() {
+            break;
+        }
+    }
+    let path = format!("/v1/tournaments/{id}/entrants/0/withdraw");
+    let refused = post(&path, Some(&token), json!({}));
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(code(&refused), "wrong_token");
+    let unknown = post(
+        &format!("/v1/tournaments/{id}/entrants/7/withdraw"),
+        Some(&admin),
+        json!({}),
+    );
+    assert_eq!(unknown.status, 404, "{}", unknown.body);
+    let withdrawn = post(&path, Some(&admin), json!({}));
+    assert_eq!(withdrawn.status, 200, "{}", withdrawn.body);
+    assert!(withdrawn.json()["entrants"][0]["withdrawn_at"].is_string());
+    let again = post(&path, Some(&admin), json!({}));
+    assert_eq!(again.status, 409, "{}", again.body);
+    assert_eq!(code(&again), "already_withdrawn");
+    let state = until_over(id);
+    assert_eq!(state["status"], "finished", "{state}");
+    let games = games_of(id, "gone");
+    assert_eq!(games.len(), 2);
+    let played: Vec<_> = games
+        .iter()
+        .filter(|(g, _, _)| g["match_id"].is_i64())
+        .collect();
+    assert_eq!(played.len(), 1, "one game under way when it was withdrawn");
+    let (game, seat, match_state) = played[0];
+    assert_eq!(game["status"], "finished");
+    assert_eq!(seat["forfeited"], true, "{game}");
+    assert_eq!(match_state["result"]["forfeits"][0]["reason"], "withdrawn");
+    let unplayed: Vec<_> = games
+        .iter()
+        .filter(|(g, _, _)| g["match_id"].is_null())
+        .collect();
+    assert_eq!(unplayed.len(), 1);
+    assert_eq!(unplayed[0].0["status"], "abandoned");
+    assert_eq!(state["games"]["finished"], 2, "{state}");
+    assert_eq!(state["games"]["abandoned"], 1, "{state}");
+    // Its turns are over; the standings count its forfeit, not the game it
+    // never played.
+    let turns = get(&format!("/v1/tournaments/{id}/turns"), Some(&token)).json();
+    assert_eq!(turns["done"], true);
+    let standings = get(&format!("/v1/tournaments/{id}/standings"), None).json();
+    let gone = standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "gone")
+        .unwrap()
+        .clone();
+    assert_eq!(gone["games"], 1, "{gone}");
+    assert_eq!(gone["forfeits"], 1, "{gone}");
 }

@@ -551,8 +551,10 @@ class Match:
       objects (empty once over);
     - ``result``: ``None`` while in progress, then the API's result:
       ``summary`` (``"player 0 won"``), ``ending`` (``outcome``,
-      ``resignation``, ``abandoned``, ``bot_limit``), ``winners``,
-      ``results`` (+1 best, -1 worst, per seat), ``places``;
+      ``resignation``, ``forfeit``, ``abandoned``, ``bot_limit``),
+      ``winners``, ``results`` (+1 best, -1 worst, per seat), ``places``,
+      and ``forfeits`` when a seat forfeited (``[{"seat": 0, "ply": 17,
+      "reason": "timeouts", "timeouts": 3}]``);
     - ``version``: grows with every change.
 
     ``to_json()`` is the state as the API answered it (with the times

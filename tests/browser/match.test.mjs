@@ -1,11 +1,13 @@
 // A match against a built-in bot, created from the home page and played to
 // the end by clicking, while a second browser (another context: another
-// visitor) watches it live; an illegal attempt explained in the API's words.
+// visitor) watches it live; an illegal attempt explained in the API's words;
+// matches ended off the board (resigned, forfeited by timeouts, abandoned)
+// saying how under their board.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { LONG, api, assertClean, checkPage, newPage, request, setup } from "./lib/harness.mjs";
+import { LONG, api, assertClean, checkPage, newPage, request, setup, until } from "./lib/harness.mjs";
 import { chooseMove, keyboardMove, targets } from "./lib/play.mjs";
 
 const env = setup();
@@ -241,5 +243,64 @@ test("resigning takes two clicks and ends a two-seat match", async () => {
   assert.equal(after.result.resigned_seat, 1);
   assert.deepEqual(after.result.winners, [0]);
   assert.ok((await page.locator("#places").textContent())?.includes("Ada"));
+  // The board's legend says how the match ended, not whose turn it was.
+  await page.waitForFunction(() => document.querySelector("#board text.legend")?.textContent === "finished: seat 0 won; seat 1 resigned");
   assertClean(page, "match resigned");
+});
+
+/** The text under a page's board once it says `expected`. */
+async function legendSays(page, expected) {
+  await page
+    .waitForFunction((text) => document.querySelector("#board text.legend")?.textContent === text, expected, { timeout: LONG, polling: 100 })
+    .catch(async (error) => {
+      const shown = await page.evaluate(() => document.querySelector("#board text.legend")?.textContent);
+      throw new Error(`${error.message}\nthe legend says ${JSON.stringify(shown)}, not ${JSON.stringify(expected)}`);
+    });
+}
+
+test("a tournament game forfeited by timeouts says so, under its board and in its result", async () => {
+  const created = await api(env.server, "POST", "/v1/tournaments", {
+    name: "forfeits",
+    board: "star2",
+    move_ms: 200,
+    max_timeouts: 2,
+    games_per_pairing: 1,
+    entrants: [{ name: "sleeper" }, { name: "greedy", bot: { kind: "greedy", seed: 1 } }],
+  });
+  const tournament = created.tournament.id;
+  await api(env.server, "POST", `/v1/tournaments/${tournament}/start`, {}, { token: created.admin_token });
+  const games = await until(
+    () => api(env.server, "GET", `/v1/tournaments/${tournament}/games`),
+    (answer) => answer.games.every((/** @type {{status: string}} */ g) => g.status === "finished"),
+    "the sleeper to forfeit its game",
+  );
+  const game = games.games[0];
+  const sleeper = game.seats.findIndex((/** @type {{name: string}} */ s) => s.name === "sleeper");
+  const state = await api(env.server, "GET", `/v1/matches/${game.match_id}`);
+  assert.equal(state.result.ending, "forfeit");
+  assert.deepEqual(state.result.forfeits, [{ seat: sleeper, ply: state.ply, reason: "timeouts", timeouts: 2 }]);
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}/matches/${game.match_id}`);
+  await page.locator("#result").waitFor({ state: "visible" });
+  await legendSays(page, `finished: seat ${1 - sleeper} won; seat ${sleeper} forfeited (2 timeouts)`);
+  assert.equal(await page.locator("#summary").textContent(), `seat ${sleeper} (sleeper) forfeited (2 timeouts)`);
+  assert.equal(await page.locator("#status").textContent(), "finished");
+  await checkPage(page, "match-forfeited", { projector: true });
+});
+
+test("an abandoned match says so under its board", async () => {
+  const created = await api(env.server, "POST", "/v1/matches", {
+    board: "star2",
+    layout: "2",
+    seats: [{ name: "Ada" }, { name: "Grace" }],
+  });
+  const match = created.match.id;
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}/matches/${match}`);
+  await legendSays(page, "player 0 to move, ply 0");
+  await api(env.server, "POST", `/v1/matches/${match}/abandon`, {}, { token: created.admin_token });
+  // The watching page hears of it on its long-poll and redraws.
+  await legendSays(page, "abandoned by its creator");
+  assert.equal(await page.locator("#status").textContent(), "abandoned");
+  assertClean(page, "match abandoned");
 });

@@ -257,10 +257,19 @@ def verify_sleeper(
             f"game {game['game']} (match {match_id}): the sleeper had {turns} turns after"
             f" the kill but {new_timeouts} timeouts were recorded"
         )
-        assert seat["forfeited"] == (seat["timeouts"] >= MAX_TIMEOUTS), (game, seat)
+        # It forfeits at its MAX_TIMEOUTS-th timeout in the game, or at its
+        # first once its entrant is absent (MAX_TIMEOUTS in a row, over its
+        # games): each stored as its forfeit, at that turn, with why.
+        forfeit = (state.get("result") or {}).get("forfeits", [])
+        absent = [f["reason"] for f in forfeit] == ["absent"]
+        due = seat["timeouts"] >= MAX_TIMEOUTS or absent
+        assert seat["forfeited"] == due, (game, seat, state.get("result"))
         if seat["forfeited"]:
             forfeits += 1
-            assert state["result"]["ending"] == "resignation", (match_id, state["result"])
+            assert state["result"]["ending"] == "forfeit", (match_id, state["result"])
+            at = [(f["seat"], f["ply"]) for f in forfeit]
+            assert at == [(seat["seat"], state["ply"])], (match_id, state["result"])
+            assert forfeit[0]["reason"] in ("timeouts", "absent"), (match_id, state["result"])
             assert "forfeited" in game["result"]["summary"], game["result"]
         if before["match_id"] is None:
             # Not started at the kill: nothing but the sleeper's deadlines can

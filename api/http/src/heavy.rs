@@ -7,7 +7,7 @@
 //! Solitaire solves, solve jobs, bot searches (`POST /v1/bots/move`),
 //! replays and renders use it, each for a client ([`HeavyClient`]: the
 //! request's peer address, keyed as the per-client limits key it,
-//! [`crate::clients::client_key`]). The queue is fair between clients:
+//! [`crate::peers::client_key`]). The queue is fair between clients:
 //!
 //! - **Round robin.** Each client's tasks wait in a queue of their own, and
 //!   the workers take the next task of each client that has work waiting
@@ -20,6 +20,12 @@
 //!   `too_many_heavy_requests` and `Retry-After`, so that one client cannot
 //!   fill the queue the others need. Pictures are not counted
 //!   ([`HeavyClient::run_brief`]).
+//!
+//! - **A thread kept for the others.** With two workers or more, one
+//!   client runs at most all but one of them at once
+//!   ([`running_per_client`]): its next task waits while it has that many
+//!   running, so another client's task never waits for a task of its to
+//!   finish, only for one to start.
 //!
 //! Each task's work is capped too (bot budgets, solve budgets, replay
 //! lengths: `crate::limits`), so a task holds a thread a few seconds at
@@ -34,6 +40,13 @@
 //! alone (no open seat waits) use the background lane: never refused
 //! either, but taken only when no other task waits. Neither lane belongs to
 //! a client nor counts against a client's cap.
+//!
+//! Within each of these two lanes the tasks are fair between
+//! [`Group`]s, the same way: a tournament's games are one group and every
+//! other match is a group of its own, served in turn. A tournament playing
+//! 64 games at once takes one turn of the lane, as a neighbour tournament's
+//! one game does, so the neighbour's bots wait for one search of it, not
+//! for 64.
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
@@ -45,8 +58,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 
-use crate::clients::client_key;
 use crate::error::ApiError;
+use crate::peers::client_key;
 
 /// Seconds a refused client is asked to wait (`Retry-After`) before trying
 /// again: about the time of a solve at the default budgets.
@@ -75,6 +88,74 @@ type Deliver = Box<dyn FnOnce() + Send + 'static>;
 /// for work without a peer address (in-process requests, tools, tests),
 /// which shares one queue and is never capped.
 type Client = Option<IpAddr>;
+
+/// Whose work a task of the urgent or background lane is: the lanes serve
+/// their groups in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Group {
+    /// Every game of a tournament.
+    Tournament(i64),
+    /// A match that is not a tournament game.
+    Match(i64),
+}
+
+/// Tasks waiting in queues of their own per key, taken one of each key in
+/// turn (the first key's oldest task, then the key goes to the back if it
+/// has more waiting).
+struct Turns<K, T> {
+    queues: HashMap<K, VecDeque<T>>,
+    /// The keys with tasks waiting, each once, in the order they are served.
+    order: VecDeque<K>,
+    waiting: usize,
+}
+
+impl<K: Copy + Eq + std::hash::Hash, T> Turns<K, T> {
+    fn new() -> Turns<K, T> {
+        Turns {
+            queues: HashMap::new(),
+            order: VecDeque::new(),
+            waiting: 0,
+        }
+    }
+
+    fn push(&mut self, key: K, task: T) {
+        let queue = self.queues.entry(key).or_default();
+        if queue.is_empty() {
+            self.order.push_back(key);
+        }
+        queue.push_back(task);
+        self.waiting += 1;
+    }
+
+    fn pop(&mut self) -> Option<T> {
+        let key = self.order.pop_front()?;
+        let Entry::Occupied(mut entry) = self.queues.entry(key) else {
+            unreachable!("a key in turn has a queue");
+        };
+        let task = entry
+            .get_mut()
+            .pop_front()
+            .expect("a key in turn has a task waiting");
+        if entry.get().is_empty() {
+            entry.remove();
+        } else {
+            self.order.push_back(key);
+        }
+        self.waiting -= 1;
+        Some(task)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.waiting == 0
+    }
+}
+
+/// The most tasks one client runs at once on a pool of `workers`: all but
+/// one thread, so that another client's task finds one free as soon as
+/// the task running there ends (one on a one-thread pool).
+pub fn running_per_client(workers: usize) -> usize {
+    workers.saturating_sub(1).max(1)
+}
 
 /// A bounded pool of threads for CPU-heavy work. Clones share one pool; its
 /// threads stop when the last clone is dropped (a task already running
@@ -117,15 +198,19 @@ struct State {
     per_client: Option<usize>,
     /// Tasks refused because their client was at its cap.
     refused_per_client: u64,
-    /// Urgent tasks, taken before the clients' queues.
-    urgent: VecDeque<Task>,
+    /// Urgent tasks, taken before the clients' queues, groups in turn.
+    urgent: Turns<Group, Task>,
     /// Urgent tasks accepted and not finished.
     urgent_outstanding: usize,
+    /// The most tasks one client (with an address) runs at once
+    /// ([`running_per_client`]).
+    running_per_client: usize,
     /// Whether the last task taken was urgent: when both wait, the workers
     /// take an urgent task and a client's in turn, so neither starves.
     last_urgent: bool,
-    /// Background tasks, taken only when no other task waits.
-    background: VecDeque<Task>,
+    /// Background tasks, taken only when no other task waits, groups in
+    /// turn.
+    background: Turns<Group, Task>,
     /// Background tasks accepted and not finished.
     background_outstanding: usize,
     closed: bool,
@@ -139,6 +224,8 @@ struct ClientQueue {
     waiting: VecDeque<(Task, bool)>,
     /// Its tasks accepted and not finished: waiting or running.
     outstanding: usize,
+    /// Of those, the ones running.
+    running: usize,
     /// Of those, the ones counted against the cap.
     counted: usize,
 }
@@ -169,10 +256,11 @@ impl HeavyPool {
                 outstanding: 0,
                 per_client: None,
                 refused_per_client: 0,
-                urgent: VecDeque::new(),
+                running_per_client: running_per_client(workers),
+                urgent: Turns::new(),
                 urgent_outstanding: 0,
                 last_urgent: false,
-                background: VecDeque::new(),
+                background: Turns::new(),
                 background_outstanding: 0,
                 closed: false,
             }),
@@ -388,28 +476,32 @@ impl HeavyPool {
     /// Runs `task` in the urgent lane and waits for its answer: never
     /// refused, and started ahead of the clients' queues (when both wait,
     /// the workers take them in turn, so a stream of urgent tasks cannot
-    /// starve the clients).
+    /// starve the clients). Urgent tasks of different groups are taken in
+    /// turn.
     ///
     /// # Errors
     /// 500 `internal` if the task panicked.
     pub async fn run_urgent<R: Send + 'static>(
         &self,
+        group: Group,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
-        self.push(Lane::Urgent, task).await
+        self.push(Lane::Urgent, group, task).await
     }
 
     /// Runs `task` in the background lane and waits for its answer: never
     /// refused, and started only when no other task waits (work nobody
     /// waits for, such as bots playing on alone, uses only spare threads).
+    /// Background tasks of different groups are taken in turn.
     ///
     /// # Errors
     /// 500 `internal` if the task panicked.
     pub async fn run_background<R: Send + 'static>(
         &self,
+        group: Group,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
-        self.push(Lane::Background, task).await
+        self.push(Lane::Background, group, task).await
     }
 
     /// Background tasks accepted and not finished (running or waiting).
@@ -421,6 +513,7 @@ impl HeavyPool {
     async fn push<R: Send + 'static>(
         &self,
         lane: Lane,
+        group: Group,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
         let (task, answer) = answering(task);
@@ -429,10 +522,10 @@ impl HeavyPool {
             let mut state = lock(&shared.state);
             if lane == Lane::Background {
                 state.background_outstanding += 1;
-                state.background.push_back(task);
+                state.background.push(group, task);
             } else {
                 state.urgent_outstanding += 1;
-                state.urgent.push_back(task);
+                state.urgent.push(group, task);
             }
         }
         shared.wake.notify_one();
@@ -534,14 +627,23 @@ impl State {
     /// turns); then the oldest task of the client whose turn it is;
     /// background only when nothing else waits.
     fn next(&mut self) -> Option<(Task, Lane)> {
-        let urgent = !self.urgent.is_empty() && (!self.last_urgent || self.waiting == 0);
+        // The first client in turn that may run one more task now.
+        let ready = self.turns.iter().position(|client| {
+            client.is_none()
+                || self
+                    .clients
+                    .get(client)
+                    .is_some_and(|queue| queue.running < self.running_per_client)
+        });
+        let urgent = !self.urgent.is_empty() && (!self.last_urgent || ready.is_none());
         let (task, lane) = if urgent {
-            (self.urgent.pop_front()?, Lane::Urgent)
-        } else if let Some(client) = self.turns.pop_front() {
+            (self.urgent.pop()?, Lane::Urgent)
+        } else if let Some(client) = ready.and_then(|at| self.turns.remove(at)) {
             let queue = self
                 .clients
                 .get_mut(&client)
                 .expect("a client in turn has a queue");
+            queue.running += 1;
             let (task, counted) = queue
                 .waiting
                 .pop_front()
@@ -552,7 +654,7 @@ impl State {
             self.waiting -= 1;
             (task, Lane::Ordinary { client, counted })
         } else {
-            (self.background.pop_front()?, Lane::Background)
+            (self.background.pop()?, Lane::Background)
         };
         self.last_urgent = lane == Lane::Urgent;
         Some((task, lane))
@@ -566,6 +668,7 @@ impl State {
                 if let Entry::Occupied(mut entry) = self.clients.entry(client) {
                     let queue = entry.get_mut();
                     queue.outstanding -= 1;
+                    queue.running -= 1;
                     queue.counted -= usize::from(counted);
                     // Forgotten once idle: the table is as small as the set
                     // of clients with work in the pool.
@@ -756,7 +859,7 @@ mod tests {
         assert_eq!(pool.spawn(|| {}).unwrap_err().problem().status, 503);
         let urgent = pool.clone();
         let waiter = std::thread::spawn(move || {
-            actix_web::rt::System::new().block_on(urgent.run_urgent(move || {
+            actix_web::rt::System::new().block_on(urgent.run_urgent(Group::Match(1), move || {
                 order.send("urgent").unwrap();
                 7
             }))
@@ -783,8 +886,9 @@ mod tests {
             .map(|_| {
                 let (pool, order) = (pool.clone(), order.clone());
                 std::thread::spawn(move || {
-                    actix_web::rt::System::new()
-                        .block_on(pool.run_urgent(move || order.send("urgent").unwrap()))
+                    actix_web::rt::System::new().block_on(
+                        pool.run_urgent(Group::Match(1), move || order.send("urgent").unwrap()),
+                    )
                 })
             })
             .collect();
@@ -813,8 +917,9 @@ mod tests {
         let background = {
             let (pool, order) = (pool.clone(), order.clone());
             std::thread::spawn(move || {
-                actix_web::rt::System::new()
-                    .block_on(pool.run_background(move || order.send("background").unwrap()))
+                actix_web::rt::System::new().block_on(
+                    pool.run_background(Group::Match(1), move || order.send("background").unwrap()),
+                )
             })
         };
         while pool.background_outstanding() == 0 {
@@ -823,8 +928,9 @@ mod tests {
         let urgent = {
             let (pool, order) = (pool.clone(), order.clone());
             std::thread::spawn(move || {
-                actix_web::rt::System::new()
-                    .block_on(pool.run_urgent(move || order.send("urgent").unwrap()))
+                actix_web::rt::System::new().block_on(
+                    pool.run_urgent(Group::Match(1), move || order.send("urgent").unwrap()),
+                )
             })
         };
         while pool.urgent_outstanding() == 0 {
@@ -838,6 +944,94 @@ mod tests {
         assert_eq!(seen, ["urgent", "ordinary", "background"]);
         pool.wait_until_idle();
         assert_eq!(pool.background_outstanding(), 0);
+    }
+
+    // In the urgent and background lanes the groups take turns: a
+    // tournament with many games waiting delays another's one game by one
+    // of its tasks, not by all of them.
+    #[test]
+    fn groups_take_turns_in_the_bot_lanes() {
+        for background in [false, true] {
+            let pool = HeavyPool::new(1, 1);
+            let held = pool.occupy().unwrap();
+            let (order, ran) = mpsc::channel::<String>();
+            let queue = |group: Group, name: String| {
+                let (pool, order) = (pool.clone(), order.clone());
+                let task = move || order.send(name).unwrap();
+                std::thread::spawn(move || {
+                    let system = actix_web::rt::System::new();
+                    if background {
+                        system.block_on(pool.run_background(group, task))
+                    } else {
+                        system.block_on(pool.run_urgent(group, task))
+                    }
+                })
+            };
+            let outstanding = |pool: &HeavyPool| {
+                if background {
+                    pool.background_outstanding()
+                } else {
+                    pool.urgent_outstanding()
+                }
+            };
+            let mut waiters = Vec::new();
+            for game in 0..6 {
+                waiters.push(queue(Group::Tournament(1), format!("big {game}")));
+                while outstanding(&pool) < game + 1 {
+                    std::thread::yield_now();
+                }
+            }
+            waiters.push(queue(Group::Tournament(2), "neighbour".to_owned()));
+            while outstanding(&pool) < 7 {
+                std::thread::yield_now();
+            }
+            waiters.push(queue(Group::Match(9), "match".to_owned()));
+            while outstanding(&pool) < 8 {
+                std::thread::yield_now();
+            }
+            held.release();
+            for waiter in waiters {
+                waiter.join().unwrap().unwrap();
+            }
+            let seen: Vec<String> = (0..8).map(|_| ran.recv().unwrap()).collect();
+            assert_eq!(
+                seen[..4],
+                ["big 0", "neighbour", "match", "big 1"],
+                "background lane: {background}"
+            );
+            assert_eq!(seen[4..], ["big 2", "big 3", "big 4", "big 5"]);
+        }
+    }
+
+    // With two threads a client runs one task at a time: while its first
+    // runs, another client's task takes the free thread before the first
+    // client's second, which waits for its first to end.
+    #[test]
+    fn a_client_leaves_a_thread_for_the_others() {
+        assert_eq!(running_per_client(1), 1);
+        assert_eq!(running_per_client(2), 1);
+        assert_eq!(running_per_client(4), 3);
+        let pool = HeavyPool::new(2, 4);
+        let first = pool.client(ip("10.0.0.1"));
+        let (release, released) = mpsc::channel::<()>();
+        let (started, seen) = mpsc::channel::<&str>();
+        let tell = started.clone();
+        first
+            .spawn(move || {
+                tell.send("first 1").unwrap();
+                released.recv().unwrap();
+            })
+            .unwrap();
+        assert_eq!(seen.recv().unwrap(), "first 1");
+        let tell = started.clone();
+        first.spawn(move || tell.send("first 2").unwrap()).unwrap();
+        let other = pool.client(ip("10.0.0.2"));
+        other.spawn(move || started.send("other").unwrap()).unwrap();
+        assert_eq!(seen.recv().unwrap(), "other");
+        release.send(()).unwrap();
+        assert_eq!(seen.recv().unwrap(), "first 2");
+        pool.wait_until_idle();
+        assert_eq!(pool.outstanding(), 0);
     }
 
     fn ip(text: &str) -> Option<IpAddr> {

@@ -463,7 +463,10 @@ pub async fn export(
 /// The board of a match as an SVG picture, the last move's path drawn:
 /// now, or after `ply` plies. What a web page or a slide shows; drawn by
 /// the same renderer as `/v1/render.svg`, with each hole's id in a
-/// `data-hole` attribute. The picture of an earlier ply never changes and
+/// `data-hole` attribute. The legend under the board names the player to
+/// move, or the outcome; under the last position of a match that is over
+/// it says how the match ended (`finished: seat 1 won; seat 0 forfeited
+/// (3 timeouts)`, `abandoned by its creator`). The picture of an earlier ply never changes and
 /// may be cached for good; the current one carries an `ETag`.
 #[utoipa::path(
     tag = "matches",
@@ -531,7 +534,11 @@ pub async fn board(
             header::CacheDirective::Extension("immutable".into(), None),
         ]));
     }
-    Ok(response.body(sternhalma::render_svg(&at.position, &options)))
+    Ok(response.body(match &at.legend {
+        // Over: how it ended, not whose turn the position still shows.
+        Some(legend) => sternhalma::render_svg_with_legend(&at.position, &options, legend),
+        None => sternhalma::render_svg(&at.position, &options),
+    }))
 }
 
 /// The seat whose token is sent resigns (at any time, not only on its

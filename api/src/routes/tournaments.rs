@@ -1,6 +1,6 @@
 //! Tournaments: create, list, read, the schedule, the standings (JSON and
 //! CSV), an entrant's long-poll for its turns, the event stream, and
-//! start / pause / abandon for the admin token.
+//! start / pause / abandon / withdraw an entrant for the admin token.
 //!
 //! Entrants move with `POST /v1/matches/{id}/moves` and their entrant
 //! token (each tournament game is a stored match whose open seats carry
@@ -50,7 +50,8 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(tournament_events)
         .service(start_tournament)
         .service(pause_tournament)
-        .service(abandon_tournament);
+        .service(abandon_tournament)
+        .service(withdraw_entrant);
 }
 
 /// A comment line sent on an idle event stream, so that proxies keep it.
@@ -147,10 +148,12 @@ pub async fn list_tournaments(
 #[get("/v1/tournaments/{id}")]
 pub async fn get_tournament(
     store: web::Data<Store>,
+    tournaments: web::Data<Tournaments>,
     id: web::Path<u64>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     let id = tournament_id(id.into_inner())?;
-    Ok(web::Json(store.read(move |c| logic::view(c, id)).await?))
+    let view = store.read(move |c| logic::view(c, id)).await?;
+    Ok(web::Json(tournaments.hub().with_presence(view)))
 }
 
 /// The schedule: every game with its seats (entrants), its match once
@@ -268,8 +271,20 @@ pub async fn entrant_turns(
     let deadline = Instant::now() + Duration::from_millis(u64::from(timeout_ms));
     let mut slot = None;
     let mut timed_out = false;
+    let mut polling = None;
     loop {
-        let mut answer = store.read(move |c| logic::turns(c, id, &token)).await?;
+        let (mut answer, absent) = store.read(move |c| logic::turns(c, id, &token)).await?;
+        let entrant = answer.entrant;
+        if polling.is_none() {
+            // Connected while this request lasts (and seen for a while).
+            polling = Some(tournaments.polling(id, entrant));
+        }
+        if absent {
+            // It asks again: its turns are given their time again.
+            if store.write(move |c| logic::present(c, id, entrant)).await? {
+                hub.tell_presence(id, entrant, None);
+            }
+        }
         let left = deadline.saturating_duration_since(Instant::now());
         if !answer.turns.is_empty() || answer.done || left.is_zero() || timed_out {
             for turn in &mut answer.turns {
@@ -335,7 +350,9 @@ pub async fn tournament_events(
 ) -> Result<HttpResponse, ApiError> {
     let id = tournament_id(id.into_inner())?;
     let receiver = tournaments.hub().events(id);
-    let view = store.read(move |c| logic::view(c, id)).await?;
+    let view = tournaments
+        .hub()
+        .with_presence(store.read(move |c| logic::view(c, id)).await?);
     let over = view.status.is_over();
     let mut first = vec![sse(&TournamentEvent::Tournament {
         tournament: Box::new(view),
@@ -403,7 +420,58 @@ async fn act(
         })
         .await?;
     tournaments.tournament_changed(id);
-    Ok(web::Json(store.read(move |c| logic::view(c, id)).await?))
+    let view = store.read(move |c| logic::view(c, id)).await?;
+    Ok(web::Json(tournaments.hub().with_presence(view)))
+}
+
+/// Withdraws an entrant (the tournament's admin token, or the server's
+/// admin key): its games under way are forfeited for it at once (in a game
+/// of three or more the others play on), its games not started are left
+/// unplayed (they count for no one, shown `abandoned`), and it gets no
+/// more turns. For an entrant that crashed or left the class: the others
+/// stop waiting for it.
+#[utoipa::path(
+    tag = "tournaments",
+    params(
+        ("id" = u64, Path, description = "The tournament id", minimum = 0),
+        ("entrant" = u64, Path, description = "The entrant's number (its index in `entrants`)", minimum = 0),
+    ),
+    security(("admin_token" = []), ("admin_key" = [])),
+    responses(
+        (status = 200, description = "Withdrawn: the tournament, the entrant with its `withdrawn_at`", body = TournamentView),
+        TokenErrors,
+        (status = 403, description = "Neither this tournament's admin token nor the server's admin key (`wrong_token`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament or entrant (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Withdrawn already (`already_withdrawn`), or the tournament is over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
+        StorageErrors,
+    )
+)]
+#[post("/v1/tournaments/{id}/entrants/{entrant}/withdraw")]
+pub async fn withdraw_entrant(
+    store: web::Data<Store>,
+    tournaments: web::Data<Tournaments>,
+    path: web::Path<(u64, u64)>,
+    request: HttpRequest,
+    key: Option<web::Data<AdminKey>>,
+) -> Result<web::Json<TournamentView>, ApiError> {
+    let (id, entrant) = path.into_inner();
+    let id = tournament_id(id)?;
+    let entrant = usize::try_from(entrant)
+        .map_err(|_| ApiError::not_found(format!("tournament {id} has no entrant {entrant}")))?;
+    let by = authority(&request, key.as_ref().map(|key| key.get_ref()))?;
+    let notifier = store.clone();
+    store
+        .write(move |connection| {
+            let forfeited = logic::withdraw(connection, id, entrant, &by)?;
+            for (match_id, version) in forfeited {
+                notifier.publish(match_id, version);
+            }
+            Ok(())
+        })
+        .await?;
+    tournaments.tournament_changed(id);
+    let view = store.read(move |c| logic::view(c, id)).await?;
+    Ok(web::Json(tournaments.hub().with_presence(view)))
 }
 
 /// Starts (or resumes) the tournament (its admin token, or the server's

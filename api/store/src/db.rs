@@ -13,12 +13,16 @@ use crate::error::Error;
 use crate::sql::{Database, Db, params};
 
 /// The SQLite schema, one migration per version (`schema/sqlite/`, a file
-/// each), applied in order, each in its own transaction. Never edit an
-/// applied migration: add a new one, to both dialects.
+/// each), applied in order, each in its own transaction, with foreign keys
+/// off and checked before the commit (so a migration may rebuild a table
+/// that others reference). Never edit an applied migration: add a new one,
+/// to both dialects.
 pub const MIGRATIONS: &[&str] = &[
     include_str!("../schema/sqlite/0001_version_table.sql"),
     include_str!("../schema/sqlite/0002_matches.sql"),
     include_str!("../schema/sqlite/0003_tournaments.sql"),
+    include_str!("../schema/sqlite/0004_forfeits.sql"),
+    include_str!("../schema/sqlite/0005_tournament_progress.sql"),
 ];
 
 /// The same schema for PostgreSQL (`schema/postgres/`), version for
@@ -28,6 +32,8 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
     include_str!("../schema/postgres/0001_version_table.sql"),
     include_str!("../schema/postgres/0002_matches.sql"),
     include_str!("../schema/postgres/0003_tournaments.sql"),
+    include_str!("../schema/postgres/0004_forfeits.sql"),
+    include_str!("../schema/postgres/0005_tournament_progress.sql"),
 ];
 
 /// The schema version this code writes.
@@ -189,16 +195,44 @@ fn migrate_locked(db: &mut Db, migrations: &[&str], target: usize) -> Result<usi
         )));
     }
     for (index, sql) in migrations.iter().enumerate().take(target).skip(applied) {
-        db.write(|db| {
-            db.batch(sql)?;
-            db.execute(
-                "INSERT INTO schema_migrations (version) VALUES (?1)",
-                params![index + 1],
-            )?;
-            Ok(())
-        })?;
+        if db.is_postgres() {
+            apply(db, sql, index + 1)?;
+        } else {
+            // SQLite changes a table's constraints by rebuilding it (new
+            // table, copy, drop, rename), which must not cascade the drop
+            // to the rows that reference it: foreign keys are off for the
+            // migration (a no-op inside a transaction, so around it) and
+            // checked before its commit.
+            db.batch("PRAGMA foreign_keys = OFF")?;
+            let done = apply(db, sql, index + 1);
+            db.batch("PRAGMA foreign_keys = ON")?;
+            done?;
+        }
     }
     Ok(applied.max(target))
+}
+
+/// Applies migration `sql` as schema version `version`, in one
+/// transaction; on SQLite it fails if the rows broke a foreign key.
+fn apply(db: &mut Db, sql: &str, version: usize) -> Result<(), Error> {
+    db.write(|db| {
+        db.batch(sql)?;
+        if !db.is_postgres() {
+            let broken = db.query("PRAGMA foreign_key_check", &[])?;
+            if let Some(row) = broken.first() {
+                return Err(Error::Internal(format!(
+                    "migration {version} broke {} foreign key references (the first in table {})",
+                    broken.len(),
+                    row.text("table")?
+                )));
+            }
+        }
+        db.execute(
+            "INSERT INTO schema_migrations (version) VALUES (?1)",
+            params![version],
+        )?;
+        Ok(())
+    })
 }
 
 #[cfg(test)]

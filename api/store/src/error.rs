@@ -56,6 +56,8 @@ pub enum Conflict {
     AlreadyRunning,
     /// The tournament is not running (`not_running`).
     NotRunning,
+    /// The entrant was withdrawn already (`already_withdrawn`).
+    AlreadyWithdrawn,
 }
 
 impl Conflict {
@@ -70,6 +72,7 @@ impl Conflict {
             Conflict::TournamentClosed => "tournament_closed",
             Conflict::AlreadyRunning => "already_running",
             Conflict::NotRunning => "not_running",
+            Conflict::AlreadyWithdrawn => "already_withdrawn",
         }
     }
 }

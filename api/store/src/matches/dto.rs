@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::bots::BotSpec;
-pub use crate::matches::status::{Ending, MatchStatus};
+pub use crate::matches::status::{Ending, ForfeitReason, MatchStatus};
 use sternhalma::wire::schema::{PlayerIndex, PlyCount};
 use sternhalma::wire::view::{MoveInput, MoveView, PositionView, RulesInput};
 use sternhalma::wire::whole::Object;
@@ -114,6 +114,14 @@ pub struct MatchResult {
     /// The seat that resigned, for a resignation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resigned_seat: Option<usize>,
+    /// The seat that forfeited, for a forfeit (its details in `forfeits`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forfeited_seat: Option<usize>,
+    /// Every seat that forfeited, with when and why: the forfeiter of a
+    /// `forfeit` ending, and in a game of three or more those that left it
+    /// by a forfeit while the others played on (absent when none did).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<Forfeit>,
     /// The seats in first place (empty for a draw or an abandoned match).
     pub winners: Vec<usize>,
     /// Each seat's result, as the outcome's `results`: +1 best, -1 worst.
@@ -133,6 +141,36 @@ pub struct MatchResult {
     /// Every seat by place, best first, with its name (empty for an
     /// abandoned match).
     pub places: Vec<Place>,
+}
+
+/// A seat's forfeit of a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = json!({"seat": 0, "ply": 17, "reason": "timeouts", "timeouts": 3}))]
+pub struct Forfeit {
+    /// The seat.
+    pub seat: usize,
+    /// Plies played when it forfeited.
+    #[schema(value_type = PlyCount)]
+    pub ply: u32,
+    /// Why.
+    pub reason: ForfeitReason,
+    /// For `timeouts`, how many it had in the game (the tournament's
+    /// `max_timeouts`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeouts: Option<u32>,
+}
+
+impl Forfeit {
+    /// What it says after the seat's name: `forfeited (3 timeouts)`.
+    pub fn words(&self) -> String {
+        match (self.reason, self.timeouts) {
+            (ForfeitReason::Timeouts, Some(1)) => "forfeited (1 timeout)".to_owned(),
+            (ForfeitReason::Timeouts, Some(n)) => format!("forfeited ({n} timeouts)"),
+            (ForfeitReason::Timeouts, None) => "forfeited (timeouts)".to_owned(),
+            (ForfeitReason::Withdrawn, _) => "forfeited (withdrawn)".to_owned(),
+            (ForfeitReason::Absent, _) => "forfeited (absent)".to_owned(),
+        }
+    }
 }
 
 /// The state of a stored match: seats, the current position, its legal

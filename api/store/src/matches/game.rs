@@ -9,7 +9,8 @@
 //! pool), and [`play_bot`] stores its move only if the
 //! match has not changed meanwhile (its version), so a concurrent change
 //! means a new search, never a lost or doubled move. Results come from
-//! [`Outcome`]: the board's, or a resignation's.
+//! [`Outcome`]: the board's, or a resignation's (a forfeit is scored as
+//! one, and stored and shown as a forfeit).
 
 use sternhalma::search::eval::progress_ranking;
 use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
@@ -17,8 +18,8 @@ use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 use crate::bots;
 use crate::error::{Conflict, Error, Invalid};
 use crate::matches::dto::{
-    Ending, ExportedGame, History, MatchList, MatchResult, MatchStatus, MatchView, MoveRecord,
-    Place,
+    Ending, ExportedGame, Forfeit, History, MatchList, MatchResult, MatchStatus, MatchView,
+    MoveRecord, Place,
 };
 use crate::matches::storage::{self, MatchRow, MoveRow, SeatPlan, SeatRow, corrupt};
 use crate::matches::tokens::{Authority, TokenHash};
@@ -51,7 +52,7 @@ fn path_text(path: &[Cell]) -> String {
 }
 
 /// The result of a match that is over: the board's outcome, a
-/// resignation's, or none for an abandoned match.
+/// resignation's or a forfeit's, or none for an abandoned match.
 pub(crate) fn result(
     row: &MatchRow,
     seats: &[SeatRow],
@@ -75,37 +76,56 @@ pub(crate) fn result(
                 _ if limit_reached => Some(DrawReason::MoveLimit),
                 _ => None,
             };
+            let mut summary = match reason {
+                Some(DrawReason::MoveLimit) => format!(
+                    "{outcome} ({} plies)",
+                    position.rules().max_plies.unwrap_or(u32::MAX)
+                ),
+                _ => outcome.to_string(),
+            };
+            // Seats that left by a forfeit while the others played on.
+            for forfeit in &row.forfeits {
+                summary.push_str(&format!(
+                    "; seat {}{} {}",
+                    forfeit.seat,
+                    named(seats, forfeit.seat),
+                    forfeit.words()
+                ));
+            }
             MatchResult {
                 ending,
                 resigned_seat: None,
+                forfeited_seat: None,
+                forfeits: Vec::new(),
                 winners: outcome.winners(),
                 results: position.results(),
-                summary: match reason {
-                    Some(DrawReason::MoveLimit) => format!(
-                        "{outcome} ({} plies)",
-                        position.rules().max_plies.unwrap_or(u32::MAX)
-                    ),
-                    _ => outcome.to_string(),
-                },
+                summary,
                 reason,
                 by_progress: (reason == Some(DrawReason::MoveLimit))
                     .then(|| progress_ranking(position)),
                 places: Vec::new(),
             }
         }
-        Ending::Resignation => {
-            let resigned = row.resigned_seat.unwrap_or(0);
-            let outcome = Outcome::resignation(players, resigned);
+        Ending::Resignation | Ending::Forfeit => {
+            // A forfeit is scored as a resignation of the seat.
+            let left = row.resigned_seat.unwrap_or(0);
+            let outcome = Outcome::resignation(players, left);
             let results = outcome.results(players);
-            let name = seats
-                .get(resigned)
-                .map_or_else(String::new, |s| format!(" ({})", s.name));
+            let name = named(seats, left);
+            let forfeited = ending == Ending::Forfeit;
+            let how = match row.forfeits.iter().find(|f| f.seat == left) {
+                Some(forfeit) if forfeited => forfeit.words(),
+                _ if forfeited => "forfeited".to_owned(),
+                _ => "resigned".to_owned(),
+            };
             MatchResult {
                 ending,
-                resigned_seat: Some(resigned),
+                resigned_seat: (!forfeited).then_some(left),
+                forfeited_seat: forfeited.then_some(left),
+                forfeits: Vec::new(),
                 winners: outcome.winners(),
                 results,
-                summary: format!("seat {resigned}{name} resigned"),
+                summary: format!("seat {left}{name} {how}"),
                 reason: None,
                 by_progress: None,
                 places: Vec::new(),
@@ -114,6 +134,8 @@ pub(crate) fn result(
         Ending::Abandoned | Ending::BotLimit => MatchResult {
             ending,
             resigned_seat: None,
+            forfeited_seat: None,
+            forfeits: Vec::new(),
             winners: Vec::new(),
             results: vec![0.0; players],
             reason: None,
@@ -129,7 +151,61 @@ pub(crate) fn result(
     if !matches!(ending, Ending::Abandoned | Ending::BotLimit) {
         result.places = places(&result.results, seats);
     }
+    result.forfeits = row.forfeits.clone();
     Some(result)
+}
+
+/// ` (name)` of seat `seat`, or nothing for a seat the match lacks.
+fn named(seats: &[SeatRow], seat: usize) -> String {
+    seats
+        .get(seat)
+        .map_or_else(String::new, |s| format!(" ({})", s.name))
+}
+
+/// The legend under the picture of a match that is over, at its last
+/// position: how it ended (`finished: seat 1 won; seat 0 forfeited (3
+/// timeouts)`), where the position alone would still name a player to
+/// move after a resignation, a forfeit or an abandonment. Seats by number
+/// (the winners' colours lead it), so that names do not widen the picture.
+pub fn legend(result: &MatchResult, position: &Position) -> sternhalma::Legend {
+    if matches!(result.ending, Ending::Abandoned | Ending::BotLimit) {
+        return sternhalma::Legend {
+            players: Vec::new(),
+            text: result.summary.clone(),
+        };
+    }
+    let mut parts = Vec::new();
+    match result.winners.as_slice() {
+        [] if result.ending == Ending::Outcome => parts.push(position.outcome().to_string()),
+        [] => {}
+        [winner] => parts.push(format!("seat {winner} won")),
+        winners => parts.push(format!(
+            "seats {} share first place",
+            winners
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+    if let Some(seat) = result.resigned_seat {
+        parts.push(format!("seat {seat} resigned"));
+    }
+    if result.ending == Ending::Outcome {
+        // Seats that resigned a game of three or more (forfeits below).
+        for resignation in position.resignations() {
+            if !result.forfeits.iter().any(|f| f.seat == resignation.player) {
+                parts.push(format!("seat {} resigned", resignation.player));
+            }
+        }
+    }
+    for forfeit in &result.forfeits {
+        parts.push(format!("seat {} {}", forfeit.seat, forfeit.words()));
+    }
+    sternhalma::Legend {
+        players: result.winners.clone(),
+        text: format!("finished: {}", parts.join("; ")),
+    }
 }
 
 /// Every seat by place (1 the best; equal results share a place), named.
@@ -552,6 +628,45 @@ pub fn resign_seat(
         let ending = Ending::Resignation;
         return storage::close(store, row.id, ending.status(), ending, Some(seat), now);
     }
+    leave(store, row, seat, now)
+}
+
+/// A seat of match `row` (in progress, with `players` seats) forfeits,
+/// inside the caller's write (a tournament's director: too many timeouts,
+/// or a withdrawn entrant): stored as a forfeit, scored as a resignation.
+/// The match ends with two seats or fewer; with more the seat leaves the
+/// game as a resigner does and the others play on. `forfeit.ply` is the
+/// match's ply (`row.ply`).
+///
+/// # Errors
+/// 409 `already_resigned`, or `cannot_resign` for a seat that finished;
+/// database failures.
+pub fn forfeit_seat(
+    store: &Db,
+    row: &MatchRow,
+    players: usize,
+    forfeit: &Forfeit,
+    now: &str,
+) -> Result<(), Error> {
+    if players < 3 {
+        let ending = Ending::Forfeit;
+        storage::close(
+            store,
+            row.id,
+            ending.status(),
+            ending,
+            Some(forfeit.seat),
+            now,
+        )?;
+    } else {
+        leave(store, row, forfeit.seat, now)?;
+    }
+    storage::insert_forfeit(store, row.id, forfeit, now)
+}
+
+/// Seat `seat` leaves match `row`, a game of three or more that goes on
+/// without it (`Position::resign`), inside the caller's write.
+fn leave(store: &Db, row: &MatchRow, seat: usize, now: &str) -> Result<(), Error> {
     let position = parse_position(&row.position)?;
     if position.is_resigned(seat) {
         return Err(Error::conflict(
@@ -636,6 +751,9 @@ pub struct BoardAt {
     pub current: bool,
     /// The match's version.
     pub version: i64,
+    /// How the match ended, for the legend under its last position once it
+    /// is over ([`legend`]); `None` otherwise (the position's own legend).
+    pub legend: Option<sternhalma::Legend>,
 }
 
 /// Match `id` after `ply` plies ([`BoardAt`]).
@@ -672,11 +790,17 @@ pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error>
         None => Vec::new(),
     };
     if target == row.ply {
+        let legend = match row.status {
+            MatchStatus::InProgress => None,
+            _ => result(&row, &storage::load_seats(store, id)?, &current)
+                .map(|result| legend(&result, &current)),
+        };
         return Ok(BoardAt {
             position: current,
             last_path,
             current: true,
             version: row.version,
+            legend,
         });
     }
     let resignations = current.resignations();
@@ -696,6 +820,7 @@ pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error>
         last_path,
         current: false,
         version: row.version,
+        legend: None,
     })
 }
 
@@ -964,6 +1089,84 @@ mod tests {
                 format!("seat {resigner} (open {resigner}) resigned")
             );
         }
+    }
+
+    // A forfeit is scored as a resignation and stored as a forfeit: with
+    // two seats it ends the match; with three the seat leaves, once.
+    #[test]
+    fn a_forfeit_is_stored_as_a_forfeit() {
+        let mut connection = scratch("forfeit");
+        let forfeit = |seat, ply| Forfeit {
+            seat,
+            ply,
+            reason: crate::matches::dto::ForfeitReason::Timeouts,
+            timeouts: Some(3),
+        };
+        let id = create(
+            &mut connection,
+            &start("classic"),
+            &[open(0), open(1)],
+            &[0; 32],
+        )
+        .unwrap()
+        .id;
+        connection
+            .write(|store| {
+                let row = load_match(store, id)?;
+                forfeit_seat(store, &row, 2, &forfeit(0, 0), "2026-03-01T10:00:00.000Z")
+            })
+            .unwrap();
+        let state = view(&connection, id).unwrap();
+        assert_eq!(state.status, MatchStatus::Finished);
+        let result = state.result.unwrap();
+        assert_eq!(result.ending, Ending::Forfeit);
+        assert_eq!(
+            (result.forfeited_seat, result.resigned_seat),
+            (Some(0), None)
+        );
+        assert_eq!(result.forfeits, [forfeit(0, 0)]);
+        assert_eq!((result.winners, result.results), (vec![1], vec![-1.0, 1.0]));
+        assert_eq!(result.summary, "seat 0 (open 0) forfeited (3 timeouts)");
+        let legend = board_at(&connection, id, None).unwrap().legend.unwrap();
+        assert_eq!(
+            (legend.players, legend.text.as_str()),
+            (
+                vec![1],
+                "finished: seat 1 won; seat 0 forfeited (3 timeouts)"
+            )
+        );
+        let listed = list(
+            &connection,
+            None,
+            Page {
+                limit: 10,
+                before: i64::MAX,
+            },
+        )
+        .unwrap()
+        .matches;
+        assert_eq!(listed[0].ending, Some(Ending::Forfeit));
+
+        let seats: Vec<SeatPlan> = (0..3).map(open).collect();
+        let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
+            .unwrap()
+            .id;
+        let leave = |connection: &mut Db| {
+            connection.write(|store| {
+                let row = load_match(store, id)?;
+                forfeit_seat(store, &row, 3, &forfeit(1, 0), "2026-03-01T10:00:00.000Z")
+            })
+        };
+        leave(&mut connection).unwrap();
+        let state = view(&connection, id).unwrap();
+        assert_eq!(state.status, MatchStatus::InProgress);
+        assert_eq!(state.position.position.resigned.len(), 1);
+        let refused = leave(&mut connection).unwrap_err();
+        assert_eq!(refused.code(), "already_resigned");
+        assert_eq!(
+            storage::load_forfeits(&connection, id).unwrap(),
+            [forfeit(1, 0)]
+        );
     }
 
     // With three or more the resigner leaves and the others play on; when

@@ -1,5 +1,5 @@
-//! Where a stored match stands and how it ended: stored by their names,
-//! and shown on the wire as they are.
+//! Where a stored match stands, how it ended and why a seat forfeited:
+//! stored by their names, and shown on the wire as they are.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 pub enum MatchStatus {
     /// Moves are being played.
     InProgress,
-    /// Over: the game reached its outcome, or a seat resigned.
+    /// Over: the game reached its outcome, or a seat resigned or forfeited.
     Finished,
     /// Stopped by its creator (admin token), or by the server when its
     /// bots could not finish the game.
@@ -40,13 +40,20 @@ impl MatchStatus {
 }
 
 /// How a match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Ending {
     /// The game reached its outcome on the board (won, tie, ranking, draw).
     Outcome,
     /// A seat resigned: it is last, every other seat shares first place.
     Resignation,
+    /// A seat forfeited (in a tournament: too many timeouts in the game,
+    /// or its entrant was withdrawn): scored as a resignation, it is last
+    /// and every other seat shares first place. (With three or more seats
+    /// a forfeiter leaves the game as a resigner does and the others play
+    /// on; the match then ends by its `outcome`, with the forfeit in the
+    /// result's `forfeits`.)
+    Forfeit,
     /// The creator abandoned it: no result (every result 0).
     Abandoned,
     /// Only bots were left to move and they did not finish within the
@@ -60,6 +67,7 @@ impl Ending {
         match self {
             Ending::Outcome => "outcome",
             Ending::Resignation => "resignation",
+            Ending::Forfeit => "forfeit",
             Ending::Abandoned => "abandoned",
             Ending::BotLimit => "bot_limit",
         }
@@ -70,6 +78,7 @@ impl Ending {
         [
             Ending::Outcome,
             Ending::Resignation,
+            Ending::Forfeit,
             Ending::Abandoned,
             Ending::BotLimit,
         ]
@@ -81,8 +90,75 @@ impl Ending {
     /// or abandoned without one.
     pub fn status(self) -> MatchStatus {
         match self {
-            Ending::Outcome | Ending::Resignation => MatchStatus::Finished,
+            Ending::Outcome | Ending::Resignation | Ending::Forfeit => MatchStatus::Finished,
             Ending::Abandoned | Ending::BotLimit => MatchStatus::Abandoned,
         }
+    }
+}
+
+/// Why a seat forfeited a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ForfeitReason {
+    /// It missed its deadline the tournament's `max_timeouts` times in the
+    /// game.
+    Timeouts,
+    /// Its entrant was withdrawn from the tournament by the organiser.
+    Withdrawn,
+    /// Its entrant is absent (it missed its deadline `max_timeouts` times
+    /// in a row, over its games, and has not asked for its turns since):
+    /// its turn was forfeited at once.
+    Absent,
+}
+
+impl ForfeitReason {
+    /// The name stored in the database and shown on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ForfeitReason::Timeouts => "timeouts",
+            ForfeitReason::Withdrawn => "withdrawn",
+            ForfeitReason::Absent => "absent",
+        }
+    }
+
+    /// The reason named `name` ([`ForfeitReason::as_str`]).
+    pub fn from_name(name: &str) -> Option<ForfeitReason> {
+        [
+            ForfeitReason::Timeouts,
+            ForfeitReason::Withdrawn,
+            ForfeitReason::Absent,
+        ]
+        .into_iter()
+        .find(|reason| reason.as_str() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for ending in [
+            Ending::Outcome,
+            Ending::Resignation,
+            Ending::Forfeit,
+            Ending::Abandoned,
+            Ending::BotLimit,
+        ] {
+            assert_eq!(Ending::from_name(ending.as_str()), Some(ending));
+            let wire = serde_json::to_value(ending).unwrap();
+            assert_eq!(wire, ending.as_str());
+        }
+        assert_eq!(Ending::Forfeit.status(), MatchStatus::Finished);
+        for reason in [
+            ForfeitReason::Timeouts,
+            ForfeitReason::Withdrawn,
+            ForfeitReason::Absent,
+        ] {
+            assert_eq!(ForfeitReason::from_name(reason.as_str()), Some(reason));
+            assert_eq!(serde_json::to_value(reason).unwrap(), reason.as_str());
+        }
+        assert_eq!(Ending::from_name("forfeited"), None);
     }
 }

@@ -10,7 +10,8 @@
 use crate::bots::BotSpec;
 use crate::error::Error;
 pub use crate::error::corrupt;
-use crate::matches::status::{Ending, MatchStatus};
+use crate::matches::dto::Forfeit;
+use crate::matches::status::{Ending, ForfeitReason, MatchStatus};
 use crate::matches::tokens::TokenHash;
 use crate::sql::{Db, params};
 
@@ -46,10 +47,14 @@ pub struct MatchRow {
     pub status: MatchStatus,
     /// How it ended, once over.
     pub ending: Option<Ending>,
-    /// The seat that resigned, for a resignation.
+    /// The seat that resigned or forfeited, for a resignation or a
+    /// forfeit.
     pub resigned_seat: Option<usize>,
     /// The hash of the creator's token.
     pub admin_token_hash: Vec<u8>,
+    /// Its forfeits, once it is over (what its result names); not read
+    /// while it is in progress.
+    pub forfeits: Vec<Forfeit>,
 }
 
 /// A stored seat.
@@ -99,6 +104,13 @@ pub fn load_match(db: &Db, id: i64) -> Result<Option<MatchRow>, Error> {
         return Ok(None);
     };
     let status = row.text("status")?;
+    let status =
+        MatchStatus::from_name(&status).ok_or_else(|| corrupt(format!("status {status:?}")))?;
+    let forfeits = if status == MatchStatus::InProgress {
+        Vec::new()
+    } else {
+        load_forfeits(db, id)?
+    };
     Ok(Some(MatchRow {
         id: row.int("id")?,
         created_at: row.text("created_at")?,
@@ -107,8 +119,7 @@ pub fn load_match(db: &Db, id: i64) -> Result<Option<MatchRow>, Error> {
         position: row.text("position")?,
         ply: count(row.int("ply")?, "ply")?,
         version: row.int("version")?,
-        status: MatchStatus::from_name(&status)
-            .ok_or_else(|| corrupt(format!("status {status:?}")))?,
+        status,
         ending: row
             .opt_text("ending")?
             .map(|text| Ending::from_name(&text).ok_or_else(|| corrupt(format!("ending {text:?}"))))
@@ -118,7 +129,54 @@ pub fn load_match(db: &Db, id: i64) -> Result<Option<MatchRow>, Error> {
             .map(|s| count(s, "seat"))
             .transpose()?,
         admin_token_hash: row.blob("admin_token_hash")?,
+        forfeits,
     }))
+}
+
+/// The forfeits of match `id`, in the order they happened.
+///
+/// # Errors
+/// A database failure or a row that does not read back.
+pub fn load_forfeits(db: &Db, id: i64) -> Result<Vec<Forfeit>, Error> {
+    let rows = db.query(
+        "SELECT seat, ply, reason, timeouts FROM forfeits WHERE match_id = ?1 ORDER BY ply, seat",
+        params![id],
+    )?;
+    rows.iter()
+        .map(|row| {
+            let reason = row.text("reason")?;
+            Ok(Forfeit {
+                seat: count(row.int("seat")?, "seat")?,
+                ply: count(row.int("ply")?, "ply")?,
+                reason: ForfeitReason::from_name(&reason)
+                    .ok_or_else(|| corrupt(format!("forfeit reason {reason:?}")))?,
+                timeouts: row
+                    .opt_int("timeouts")?
+                    .map(|n| count(n, "timeouts"))
+                    .transpose()?,
+            })
+        })
+        .collect()
+}
+
+/// Stores the forfeit of a seat of match `id`.
+///
+/// # Errors
+/// A database failure.
+pub fn insert_forfeit(db: &Db, id: i64, forfeit: &Forfeit, now: &str) -> Result<(), Error> {
+    db.execute(
+        "INSERT INTO forfeits (match_id, seat, ply, reason, timeouts, recorded_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            id,
+            forfeit.seat,
+            forfeit.ply,
+            forfeit.reason.as_str(),
+            forfeit.timeouts,
+            now
+        ],
+    )?;
+    Ok(())
 }
 
 /// The seats of match `id`, in seat order.
@@ -296,7 +354,8 @@ pub fn save_state(
     Ok(())
 }
 
-/// Closes match `id` without a move (a resignation or an abandonment);
+/// Closes match `id` without a move (a resignation, a forfeit or an
+/// abandonment);
 /// the version grows by one.
 ///
 /// # Errors

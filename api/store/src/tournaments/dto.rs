@@ -212,6 +212,31 @@ pub struct EntrantView {
     pub bot: Option<BotSpec>,
     /// The gauntlet's reference bot.
     pub reference: bool,
+    /// When the organiser withdrew it (its games under way forfeited,
+    /// those not started left unplayed); absent while it takes part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withdrawn_at: Option<String>,
+    /// An open entrant's presence: whether it is asking for its turns now,
+    /// when it last did, whether it is absent. Absent for a built-in bot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub presence: Option<Presence>,
+}
+
+/// An open entrant's presence, as the server that answers sees it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, ToSchema)]
+pub struct Presence {
+    /// Whether it is waiting for its turns now: a long-poll of
+    /// `GET /v1/tournaments/{id}/turns` with its token is open on this
+    /// server.
+    pub connected: bool,
+    /// Milliseconds since it last asked for its turns on this server;
+    /// absent if it has not since the server started.
+    pub seen_ms_ago: Option<u64>,
+    /// Since when it is absent: it missed its deadline `max_timeouts`
+    /// times in a row, so its turns are forfeited at once (no time given)
+    /// until it asks for its turns again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub absent_since: Option<String>,
 }
 
 /// How many games stand where.
@@ -333,7 +358,7 @@ pub enum GameStatus {
 }
 
 /// A seat of a tournament game.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameSeat {
     /// The seat (player index).
     pub seat: usize,
@@ -348,7 +373,7 @@ pub struct GameSeat {
 }
 
 /// A place in a game's result, by entrant.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlaceView {
     /// 1 for the best; equal results share a place.
     pub place: usize,
@@ -363,7 +388,7 @@ pub struct PlaceView {
 }
 
 /// A game's result, naming entrants.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameResult {
     /// How the match ended.
     pub ending: Ending,
@@ -529,6 +554,15 @@ pub enum TournamentEvent {
         /// The standings.
         standings: Box<Standings>,
     },
+    /// An open entrant connected (began asking for its turns), went away
+    /// (its last long-poll ended), came back from being absent, or was
+    /// marked absent.
+    Presence {
+        /// The entrant.
+        entrant: usize,
+        /// Its presence now.
+        presence: Presence,
+    },
     /// The stream fell behind and skipped events: read the state again.
     Lagged {
         /// Events skipped.
@@ -546,6 +580,7 @@ impl TournamentEvent {
             TournamentEvent::Timeout { .. } => "timeout",
             TournamentEvent::GameOver { .. } => "game_over",
             TournamentEvent::Standings { .. } => "standings",
+            TournamentEvent::Presence { .. } => "presence",
             TournamentEvent::Lagged { .. } => "lagged",
         }
     }

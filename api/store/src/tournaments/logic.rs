@@ -10,18 +10,20 @@
 
 use std::collections::HashSet;
 
+use serde::{Deserialize, Serialize};
+
 use crate::page::Page;
 use crate::sql::Db;
 use sternhalma::Position;
 
 use crate::bots::{self, BotSpec};
 use crate::error::{Conflict, Error};
-use crate::matches::dto::{Ending, MatchStatus, SeatKind};
+use crate::matches::dto::{Ending, Forfeit, ForfeitReason, MatchStatus, SeatKind};
 use crate::matches::storage::{self as match_storage, MoveRow, SeatPlan, corrupt};
 use crate::matches::tokens::{Authority, TokenHash};
 use crate::matches::{game, views};
 use crate::tournaments::dto::{
-    EntrantTurns, EntrantView, GameCounts, GameResult, GameSeat, GameStatus, PlaceView,
+    EntrantTurns, EntrantView, GameCounts, GameResult, GameSeat, GameStatus, PlaceView, Presence,
     TournamentGame, TournamentGames, TournamentList, TournamentStatus, TournamentView, Turn,
 };
 use crate::tournaments::schedule::Format;
@@ -97,6 +99,9 @@ pub fn create(
 }
 
 fn game_status(row: &GameRow) -> GameStatus {
+    if row.unplayed {
+        return GameStatus::Abandoned;
+    }
     match row.match_status {
         None => GameStatus::Pending,
         Some(MatchStatus::InProgress) => GameStatus::InProgress,
@@ -113,6 +118,11 @@ fn entrant_view(row: &EntrantRow, reveal: bool) -> EntrantView {
         kind,
         bot,
         reference: row.reference,
+        withdrawn_at: row.withdrawn_at.clone(),
+        presence: row.bot.is_none().then(|| Presence {
+            absent_since: row.absent_since.clone(),
+            ..Presence::default()
+        }),
     }
 }
 
@@ -264,6 +274,93 @@ pub fn act(
     })
 }
 
+/// Withdraws entrant `entrant` from tournament `id`, asked `by` its admin
+/// token or the server's operator: its games under way are forfeited for
+/// it at once (a game of three or more goes on without it), its games not
+/// started are left unplayed (they count for no one), and it is given no
+/// more turns. Answers the matches it changed, each with its new version
+/// (to wake their waiters and the director).
+///
+/// # Errors
+/// 404 unknown tournament or entrant, 403 `wrong_token`, 409
+/// `tournament_closed` (over) or `already_withdrawn`.
+pub fn withdraw(
+    connection: &mut Db,
+    id: i64,
+    entrant: usize,
+    by: &Authority,
+) -> Result<Vec<(i64, i64)>, Error> {
+    connection.write(|connection| {
+        let row = load(connection, id)?;
+        if !by.allows(&row.admin_token_hash) {
+            return Err(Error::WrongToken(
+                "this token is not the admin token of this tournament".to_owned(),
+            ));
+        }
+        if row.status.is_over() {
+            return Err(Error::conflict(
+                Conflict::TournamentClosed,
+                format!("tournament {id} is {}", row.status.as_str()),
+            ));
+        }
+        let entrants = storage::load_entrants(connection, id)?;
+        let Some(taking_part) = entrants.get(entrant) else {
+            return Err(Error::NotFound(format!(
+                "tournament {id} has no entrant {entrant} (it has {})",
+                entrants.len()
+            )));
+        };
+        let now = connection.now()?;
+        if !storage::withdraw(connection, id, entrant, &now)? {
+            return Err(Error::conflict(
+                Conflict::AlreadyWithdrawn,
+                format!(
+                    "{} was withdrawn from tournament {id} at {}",
+                    taking_part.name,
+                    taking_part
+                        .withdrawn_at
+                        .as_deref()
+                        .unwrap_or("an earlier time")
+                ),
+            ));
+        }
+        let mut changed = Vec::new();
+        for game in storage::load_games(connection, id)? {
+            let (Some(match_id), Some(MatchStatus::InProgress)) =
+                (game.match_id, game.match_status)
+            else {
+                continue;
+            };
+            let Some(seat) = game.entrants.iter().position(|&e| e == entrant) else {
+                continue;
+            };
+            let state = game::load_match(connection, match_id)?;
+            let players = game.entrants.len();
+            let forfeit = Forfeit {
+                seat,
+                ply: state.ply,
+                reason: ForfeitReason::Withdrawn,
+                timeouts: None,
+            };
+            game::forfeit_seat(connection, &state, players, &forfeit, &now)?;
+            changed.push((match_id, game::load_match(connection, match_id)?.version));
+        }
+        // Its status unchanged, its version moves: the other replicas'
+        // directors read it again.
+        storage::set_status(connection, id, row.status, &now)?;
+        Ok(changed)
+    })
+}
+
+/// Open entrant `entrant` of tournament `id` asked for its turns: no
+/// longer absent. Answers whether it was.
+///
+/// # Errors
+/// Database failures.
+pub fn present(connection: &mut Db, id: i64, entrant: usize) -> Result<bool, Error> {
+    connection.write(|connection| storage::set_absent(connection, id, entrant, None))
+}
+
 /// A tournament game the director follows.
 #[derive(Clone, Debug)]
 pub struct Tracked {
@@ -328,84 +425,137 @@ pub struct Scheduled {
 /// # Errors
 /// Database failures.
 pub fn start_ready_games(connection: &mut Db, id: i64) -> Result<Scheduled, Error> {
+    connection.write(|connection| start_ready(connection, id))
+}
+
+/// What [`settle`] did.
+#[derive(Clone, Debug, Default)]
+pub struct Settled {
+    /// The games over that were asked about, as the schedule now shows
+    /// them (their outcome recorded).
+    pub over: Vec<TournamentGame>,
+    /// The games started, and whether the tournament finished.
+    pub scheduled: Scheduled,
+}
+
+/// In one write: records the outcome of every game of tournament `id`
+/// numbered in `over` that is over (once: the standings and the schedule
+/// read it from then on), then starts the games that can start
+/// ([`start_ready_games`]). What the director does after the games of a
+/// tournament ended.
+///
+/// # Errors
+/// 404 for an unknown tournament; database failures.
+pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Settled, Error> {
     connection.write(|connection| {
-        let Some(row) = storage::load_tournament(connection, id)? else {
-            return Ok(Scheduled::default());
-        };
-        if row.status != TournamentStatus::Running {
-            return Ok(Scheduled::default());
-        }
-        let entrants = storage::load_entrants(connection, id)?;
-        let games = storage::load_games(connection, id)?;
-        let is_open = |e: usize| entrants.get(e).is_some_and(|e| e.bot.is_none());
-        let under_way: Vec<&GameRow> = games
-            .iter()
-            .filter(|g| g.match_status == Some(MatchStatus::InProgress))
-            .collect();
-        let mut busy: HashSet<usize> = under_way
-            .iter()
-            .flat_map(|g| g.entrants.iter().copied())
-            .filter(|&e| is_open(e))
-            .collect();
-        let mut free = (row.concurrency as usize).saturating_sub(under_way.len());
-        let start = game::parse_position(&row.start_position)?;
-        let mut scheduled = Scheduled::default();
-        for pending in games.iter().filter(|g| g.match_id.is_none()) {
-            if free == 0 {
-                break;
-            }
-            if pending.entrants.iter().any(|e| busy.contains(e)) {
-                continue;
-            }
-            let mut plans = Vec::with_capacity(pending.entrants.len());
-            for (seat, &e) in pending.entrants.iter().enumerate() {
-                let entrant = entrants
-                    .get(e)
-                    .ok_or_else(|| corrupt(format!("entrant {e} of game {}", pending.game)))?;
-                let bot = entrant.bot.clone().map(|mut spec| {
-                    // Each game (and each seat of one game) searches with a
-                    // seed of its own, reproducible from the entrant's.
-                    let seed = spec.seed.unwrap_or(0) ^ (seat as u64) << 56;
-                    spec.seed = Some(bots::ply_seed(seed, pending.game as u32));
-                    spec
-                });
-                let token_hash = match &entrant.token_hash {
-                    Some(hash) => Some(
-                        TokenHash::try_from(hash.as_slice())
-                            .map_err(|_| corrupt(format!("token of entrant {e}")))?,
-                    ),
-                    None => None,
+        let mut settled = Settled::default();
+        if !over.is_empty() {
+            let row = load(connection, id)?;
+            let entrants = storage::load_entrants(connection, id)?;
+            let games = storage::load_games(connection, id)?;
+            for &number in over {
+                let Some(game) = games.iter().find(|g| g.game == number) else {
+                    continue;
                 };
-                plans.push(SeatPlan {
-                    name: entrant.name.clone(),
-                    bot,
-                    token_hash,
-                });
+                let (view, results) = tournament_game(connection, &row, &entrants, game)?;
+                if game.outcome.is_none()
+                    && matches!(view.status, GameStatus::Finished | GameStatus::Abandoned)
+                {
+                    let outcome = Outcome {
+                        seats: view.seats.clone(),
+                        result: view.result.clone(),
+                        results,
+                    };
+                    let json = serde_json::to_string(&outcome)
+                        .map_err(|e| Error::Internal(format!("an outcome as JSON: {e}")))?;
+                    storage::set_outcome(connection, id, number, &json)?;
+                }
+                settled.over.push(view);
             }
-            let admin = TokenHash::try_from(row.admin_token_hash.as_slice())
-                .map_err(|_| corrupt("tournament admin token"))?;
-            let match_id = game::insert(connection, &start, &plans, &admin)?;
-            storage::link_game(connection, id, pending.game, match_id)?;
-            busy.extend(pending.entrants.iter().copied().filter(|&e| is_open(e)));
-            free -= 1;
-            scheduled.started.push(tracked(
-                &row,
-                &entrants,
-                pending.game,
-                &pending.entrants,
-                match_id,
-            ));
         }
-        let left = games
-            .iter()
-            .any(|g| g.match_id.is_none() || g.match_status == Some(MatchStatus::InProgress));
-        if !left && scheduled.started.is_empty() {
-            let now = connection.now()?;
-            storage::set_status(connection, id, TournamentStatus::Finished, &now)?;
-            scheduled.finished = true;
-        }
-        Ok(scheduled)
+        settled.scheduled = start_ready(connection, id)?;
+        Ok(settled)
     })
+}
+
+/// [`start_ready_games`] inside a write.
+fn start_ready(connection: &Db, id: i64) -> Result<Scheduled, Error> {
+    let Some(row) = storage::load_tournament(connection, id)? else {
+        return Ok(Scheduled::default());
+    };
+    if row.status != TournamentStatus::Running {
+        return Ok(Scheduled::default());
+    }
+    let entrants = storage::load_entrants(connection, id)?;
+    let games = storage::load_games(connection, id)?;
+    let is_open = |e: usize| entrants.get(e).is_some_and(|e| e.bot.is_none());
+    let under_way: Vec<&GameRow> = games
+        .iter()
+        .filter(|g| g.match_status == Some(MatchStatus::InProgress))
+        .collect();
+    let mut busy: HashSet<usize> = under_way
+        .iter()
+        .flat_map(|g| g.entrants.iter().copied())
+        .filter(|&e| is_open(e))
+        .collect();
+    let mut free = (row.concurrency as usize).saturating_sub(under_way.len());
+    let start = game::parse_position(&row.start_position)?;
+    let mut scheduled = Scheduled::default();
+    for pending in games.iter().filter(|g| g.match_id.is_none() && !g.unplayed) {
+        if free == 0 {
+            break;
+        }
+        if pending.entrants.iter().any(|e| busy.contains(e)) {
+            continue;
+        }
+        let mut plans = Vec::with_capacity(pending.entrants.len());
+        for (seat, &e) in pending.entrants.iter().enumerate() {
+            let entrant = entrants
+                .get(e)
+                .ok_or_else(|| corrupt(format!("entrant {e} of game {}", pending.game)))?;
+            let bot = entrant.bot.clone().map(|mut spec| {
+                // Each game (and each seat of one game) searches with a
+                // seed of its own, reproducible from the entrant's.
+                let seed = spec.seed.unwrap_or(0) ^ (seat as u64) << 56;
+                spec.seed = Some(bots::ply_seed(seed, pending.game as u32));
+                spec
+            });
+            let token_hash = match &entrant.token_hash {
+                Some(hash) => Some(
+                    TokenHash::try_from(hash.as_slice())
+                        .map_err(|_| corrupt(format!("token of entrant {e}")))?,
+                ),
+                None => None,
+            };
+            plans.push(SeatPlan {
+                name: entrant.name.clone(),
+                bot,
+                token_hash,
+            });
+        }
+        let admin = TokenHash::try_from(row.admin_token_hash.as_slice())
+            .map_err(|_| corrupt("tournament admin token"))?;
+        let match_id = game::insert(connection, &start, &plans, &admin)?;
+        storage::link_game(connection, id, pending.game, match_id)?;
+        busy.extend(pending.entrants.iter().copied().filter(|&e| is_open(e)));
+        free -= 1;
+        scheduled.started.push(tracked(
+            &row,
+            &entrants,
+            pending.game,
+            &pending.entrants,
+            match_id,
+        ));
+    }
+    let left = games.iter().any(|g| {
+        (g.match_id.is_none() && !g.unplayed) || g.match_status == Some(MatchStatus::InProgress)
+    });
+    if !left && scheduled.started.is_empty() {
+        let now = connection.now()?;
+        storage::set_status(connection, id, TournamentStatus::Finished, &now)?;
+        scheduled.finished = true;
+    }
+    Ok(scheduled)
 }
 
 /// The games under way of every running or paused tournament: what the
@@ -503,6 +653,12 @@ pub struct GameProgress {
     pub open_to_move: Option<usize>,
     /// Every timeout of the game so far as (ply, seat), in order.
     pub timeouts: Vec<(u32, usize)>,
+    /// The game's forfeits as (ply, seat): a timeout there forfeited the
+    /// game, whatever the count (an absent entrant's).
+    pub forfeits: Vec<(u32, usize)>,
+    /// Whether the open entrant to move is absent or withdrawn: its turn
+    /// gets no time.
+    pub gone_to_move: bool,
 }
 
 /// Match `tracked.match_id` since ply `since`.
@@ -523,6 +679,10 @@ pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GamePr
     } else {
         None
     };
+    let gone_to_move = match open_to_move.and_then(|seat| tracked.entrants.get(seat)) {
+        Some(&entrant) => storage::gone(connection, tracked.tournament, entrant)?,
+        None => false,
+    };
     Ok(GameProgress {
         version: row.version,
         ply: row.ply,
@@ -530,6 +690,11 @@ pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GamePr
         moves,
         open_to_move,
         timeouts: storage::timeout_list(connection, tracked.match_id)?,
+        forfeits: match_storage::load_forfeits(connection, tracked.match_id)?
+            .into_iter()
+            .map(|forfeit| (forfeit.ply, forfeit.seat))
+            .collect(),
+        gone_to_move,
     })
 }
 
@@ -566,7 +731,7 @@ pub fn timeout_move(match_id: i64, position: &Position, ply: u32) -> sternhalma:
 }
 
 /// A recorded timeout.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct TimeoutRecord {
     /// The match's new version.
     pub version: i64,
@@ -574,13 +739,17 @@ pub struct TimeoutRecord {
     pub ply: u32,
     /// The seat's timeouts in the match, this one included.
     pub timeouts: u32,
-    /// Whether the seat forfeited (resigned by the server).
+    /// Whether the seat forfeited (by the server, at its last timeout).
     pub forfeited: bool,
+    /// The seat's entrant, and since when it is absent if this timeout
+    /// made it so (its `max_timeouts`-th in a row over its games).
+    pub absent: Option<(usize, String)>,
 }
 
 /// Seat `seat` of match `match_id` missed its deadline at `version`:
 /// records the timeout and plays `mv` for it, or, at its `max_timeouts`-th
-/// timeout, forfeits the game for it (a resignation). Nothing happens if
+/// timeout, forfeits the game for it (stored as a forfeit, scored as a
+/// resignation). Nothing happens if
 /// the match has moved on (the move came in time after all).
 ///
 /// # Errors
@@ -614,20 +783,86 @@ pub fn record_timeout(
             .into_iter()
             .find_map(|(s, n)| (s == seat).then_some(n))
             .unwrap_or(0);
-        let forfeited = timeouts >= max_timeouts;
+        // The seat's entrant: absent (or withdrawn) already, its turn is
+        // forfeited at once.
+        let entrant = match storage::game_of_match(connection, match_id)? {
+            Some((tournament, number)) => {
+                let games = storage::load_games(connection, tournament)?;
+                games
+                    .iter()
+                    .find(|g| g.game == number)
+                    .and_then(|g| g.entrants.get(seat).copied())
+                    .map(|entrant| (tournament, entrant, games))
+            }
+            None => None,
+        };
+        let gone = match &entrant {
+            Some((tournament, entrant, _)) => storage::gone(connection, *tournament, *entrant)?,
+            None => false,
+        };
+        let forfeited = gone || timeouts >= max_timeouts;
         if forfeited {
             let players = position.layout().player_count();
-            game::resign_seat(connection, &row, players, seat, &now)?;
+            let forfeit = if gone {
+                Forfeit {
+                    seat,
+                    ply: row.ply,
+                    reason: ForfeitReason::Absent,
+                    timeouts: None,
+                }
+            } else {
+                Forfeit {
+                    seat,
+                    ply: row.ply,
+                    reason: ForfeitReason::Timeouts,
+                    timeouts: Some(timeouts),
+                }
+            };
+            game::forfeit_seat(connection, &row, players, &forfeit, &now)?;
         } else {
             game::play_checked(connection, match_id, &position, row.ply, mv, &now)?;
+        }
+        let mut absent = None;
+        if let (false, Some((tournament, entrant, games))) = (gone, &entrant) {
+            if timeouts_in_a_row(connection, games, *entrant)? >= max_timeouts
+                && storage::set_absent(connection, *tournament, *entrant, Some(&now))?
+            {
+                absent = Some((*entrant, now.clone()));
+            }
         }
         Ok(Some(TimeoutRecord {
             version: row.version + 1,
             ply: row.ply,
             timeouts,
             forfeited,
+            absent,
         }))
     })
+}
+
+/// The timeouts of `entrant` since its last own move, over its games of
+/// the tournament (`games`): how many turns it missed in a row.
+fn timeouts_in_a_row(connection: &Db, games: &[GameRow], entrant: usize) -> Result<u32, Error> {
+    let mut last_own: Option<String> = None;
+    let mut timeouts = Vec::new();
+    for game in games {
+        let (Some(match_id), Some(seat)) = (
+            game.match_id,
+            game.entrants.iter().position(|&e| e == entrant),
+        ) else {
+            continue;
+        };
+        if let Some(at) = storage::last_own_move_at(connection, match_id, seat)? {
+            last_own = last_own.max(Some(at));
+        }
+        timeouts.extend(storage::timeout_times(connection, match_id, seat)?);
+    }
+    // The times are the database's, one format, so they compare as text.
+    let in_a_row = timeouts
+        .iter()
+        .filter(|&at| last_own.as_ref().is_none_or(|own| at > own))
+        .count();
+    Ok(u32::try_from(in_a_row).unwrap_or(u32::MAX))
 }
 
 fn per_seat_timeouts(connection: &Db, match_id: i64, seats: usize) -> Result<Vec<u32>, Error> {
@@ -732,7 +967,18 @@ pub fn games(connection: &Db, id: i64) -> Result<TournamentGames, Error> {
     })
 }
 
-/// One game of the schedule, and its seats' results once finished.
+/// A game's outcome as [`settle`] records it when the game is over: what
+/// [`tournament_game`] would derive from the match, kept so that it is
+/// derived once.
+#[derive(Serialize, Deserialize)]
+struct Outcome {
+    seats: Vec<GameSeat>,
+    result: Option<GameResult>,
+    results: Option<Vec<f64>>,
+}
+
+/// One game of the schedule, and its seats' results once finished: from
+/// its recorded outcome once there is one, else from its match.
 fn tournament_game(
     connection: &Db,
     row: &TournamentRow,
@@ -740,11 +986,35 @@ fn tournament_game(
     game: &GameRow,
 ) -> Result<(TournamentGame, Option<Vec<f64>>), Error> {
     let status = game_status(game);
-    let timeouts = match game.match_id {
-        Some(match_id) => per_seat_timeouts(connection, match_id, game.entrants.len())?,
-        None => vec![0; game.entrants.len()],
+    if let Some(json) = &game.outcome {
+        let outcome: Outcome = serde_json::from_str(json)
+            .map_err(|e| corrupt(format!("the outcome of game {}: {e}", game.game)))?;
+        return Ok((
+            TournamentGame {
+                game: game.game,
+                status,
+                match_id: game.match_id,
+                seats: outcome.seats,
+                result: outcome.result,
+            },
+            outcome.results,
+        ));
+    }
+    let (timeouts, forfeits) = match game.match_id {
+        Some(match_id) => (
+            per_seat_timeouts(connection, match_id, game.entrants.len())?,
+            match_storage::load_forfeits(connection, match_id)?,
+        ),
+        None => (vec![0; game.entrants.len()], Vec::new()),
     };
-    let forfeited: Vec<bool> = timeouts.iter().map(|&n| n >= row.max_timeouts).collect();
+    // Forfeited for its timeouts, because it was absent, or withdrawn (the
+    // match's forfeits; a game stored before they were kept: by its
+    // timeouts).
+    let forfeited: Vec<bool> = timeouts
+        .iter()
+        .enumerate()
+        .map(|(seat, &n)| n >= row.max_timeouts || forfeits.iter().any(|f| f.seat == seat))
+        .collect();
     let (result, results) = match (game.match_id, status) {
         (Some(match_id), GameStatus::Finished) => {
             match game_result(connection, match_id, &game.entrants, entrants, &forfeited)? {
@@ -867,10 +1137,11 @@ fn entrant_by_token(
 ///
 /// # Errors
 /// 404 unknown tournament, 403 `wrong_token`; database failures.
-pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<EntrantTurns, Error> {
+pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<(EntrantTurns, bool), Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let entrant = entrant_by_token(&entrants, id, token)?;
+    let absent = entrant.absent_since.is_some();
     let mut turns = Vec::new();
     let mut left = false;
     for game in storage::load_games(connection, id)? {
@@ -878,7 +1149,7 @@ pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<EntrantTurns
             continue;
         }
         match (game.match_id, game.match_status) {
-            (None, _) => left = true,
+            (None, _) => left |= !game.unplayed,
             (Some(match_id), Some(MatchStatus::InProgress)) => {
                 left = true;
                 let state = game::load_match(connection, match_id)?;
@@ -910,12 +1181,15 @@ pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<EntrantTurns
             _ => {}
         }
     }
-    Ok(EntrantTurns {
-        tournament_id: id,
-        entrant: entrant.entrant,
-        name: entrant.name,
-        status: row.status,
-        done: row.status.is_over() || !left,
-        turns,
-    })
+    Ok((
+        EntrantTurns {
+            tournament_id: id,
+            entrant: entrant.entrant,
+            name: entrant.name,
+            status: row.status,
+            done: row.status.is_over() || !left,
+            turns,
+        },
+        absent,
+    ))
 }

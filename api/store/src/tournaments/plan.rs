@@ -201,6 +201,8 @@ pub fn plan(
             bot: Some(reference),
             token_hash: None,
             reference: true,
+            withdrawn_at: None,
+            absent_since: None,
         });
     } else if request.reference.is_some() {
         return Err(Error::invalid(
@@ -256,6 +258,8 @@ pub fn plan(
                     bot: Some(spec),
                     token_hash: None,
                     reference: false,
+                    withdrawn_at: None,
+                    absent_since: None,
                 });
             }
             None => {
@@ -271,6 +275,8 @@ pub fn plan(
                     bot: None,
                     token_hash: Some(hash.to_vec()),
                     reference: false,
+                    withdrawn_at: None,
+                    absent_since: None,
                 });
             }
         }
@@ -491,6 +497,8 @@ mod tests {
             }),
             token_hash: None,
             reference: false,
+            withdrawn_at: None,
+            absent_since: None,
         };
         let open = EntrantRow {
             bot: None,

@@ -388,7 +388,14 @@ impl Referee {
         }
         match progress.open_to_move {
             Some(seat) if game.version != progress.version || game.deadline.is_none() => {
-                let at = now + Duration::from_millis(u64::from(game.tracked.move_ms));
+                // An absent or withdrawn entrant's turn gets no time: it is
+                // forfeited at once.
+                let time = if progress.gone_to_move {
+                    0
+                } else {
+                    game.tracked.move_ms
+                };
+                let at = now + Duration::from_millis(u64::from(time));
                 game.deadline = Some((seat, at));
                 effects.push(Effect::SetDeadline {
                     match_id,
@@ -545,7 +552,8 @@ fn tell_timeouts_before(
                 seat,
                 entrant: tracked.entrants.get(seat).copied().unwrap_or(0),
                 timeouts,
-                forfeited: timeouts >= tracked.max_timeouts,
+                forfeited: timeouts >= tracked.max_timeouts
+                    || progress.forfeits.contains(&(at, seat)),
             },
         });
     }
@@ -605,6 +613,8 @@ mod tests {
                 .collect(),
             open_to_move,
             timeouts: timeouts.to_vec(),
+            forfeits: Vec::new(),
+            gone_to_move: false,
         }
     }
 
@@ -679,6 +689,24 @@ mod tests {
         let effects = referee.on_progress(7, &progress(1, 0, Some(0), &[], &[]), t0 + ms(5));
         assert_eq!(show(&effects, t0), ["deadline 7 ply 0 at 1005", "bump t1"]);
         assert_eq!(referee.next_wake(), Some(t0 + ms(1005)));
+    }
+
+    // An absent (or withdrawn) entrant's turn gets no time: its deadline
+    // is now, and its timeout (a forfeit, as the write decides) fires at
+    // once; the same game's next turn, the entrant back, gets its time.
+    #[test]
+    fn an_absent_entrants_turn_is_due_at_once() {
+        let t0 = Instant::now();
+        let mut referee = following(false, t0);
+        let gone = GameProgress {
+            gone_to_move: true,
+            ..progress(1, 0, Some(0), &[], &[])
+        };
+        let effects = referee.on_progress(7, &gone, t0 + ms(5));
+        assert_eq!(show(&effects, t0), ["deadline 7 ply 0 at 5", "bump t1"]);
+        assert_eq!(show(&referee.due(t0 + ms(5)), t0), ["fire 7 v1 seat 0"]);
+        let back = referee.on_progress(7, &progress(2, 1, Some(0), &[], &[]), t0 + ms(10));
+        assert_eq!(show(&back, t0), ["deadline 7 ply 1 at 1010", "bump t1"]);
     }
 
     #[test]

@@ -57,6 +57,10 @@ pub struct EntrantRow {
     pub token_hash: Option<Vec<u8>>,
     /// The gauntlet's reference bot.
     pub reference: bool,
+    /// When it was withdrawn, if it was.
+    pub withdrawn_at: Option<String>,
+    /// Since when an open entrant is absent, if it is.
+    pub absent_since: Option<String>,
 }
 
 /// A game of the schedule, with its match's status once started.
@@ -70,6 +74,11 @@ pub struct GameRow {
     pub match_id: Option<i64>,
     /// Its match's status, once started.
     pub match_status: Option<MatchStatus>,
+    /// Its outcome as recorded when it ended (JSON), if it was
+    /// ([`set_outcome`]).
+    pub outcome: Option<String>,
+    /// Not to be played: an entrant of it was withdrawn before it started.
+    pub unplayed: bool,
 }
 
 fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, Error> {
@@ -181,7 +190,7 @@ pub fn load_tournament(db: &Db, id: i64) -> Result<Option<TournamentRow>, Error>
 /// The entrants of tournament `id`, in order.
 pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, Error> {
     db.query(
-        "SELECT entrant, name, bot, token_hash, reference FROM entrants
+        "SELECT entrant, name, bot, token_hash, reference, withdrawn_at, absent_since FROM entrants
          WHERE tournament_id = ?1 ORDER BY entrant",
         params![id],
     )?
@@ -196,6 +205,8 @@ pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, Error> {
                 .transpose()?,
             token_hash: row.opt_blob("token_hash")?,
             reference: row.bool("reference")?,
+            withdrawn_at: row.opt_text("withdrawn_at")?,
+            absent_since: row.opt_text("absent_since")?,
         })
     })
     .collect()
@@ -205,7 +216,8 @@ pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, Error> {
 /// status.
 pub fn load_games(db: &Db, id: i64) -> Result<Vec<GameRow>, Error> {
     db.query(
-        "SELECT g.game, g.entrants, g.match_id, m.status AS match_status FROM tournament_games g
+        "SELECT g.game, g.entrants, g.match_id, m.status AS match_status, g.outcome, g.unplayed
+         FROM tournament_games g
          LEFT JOIN matches m ON m.id = g.match_id
          WHERE g.tournament_id = ?1 ORDER BY g.game",
         params![id],
@@ -220,8 +232,99 @@ pub fn load_games(db: &Db, id: i64) -> Result<Vec<GameRow>, Error> {
                 .opt_text("match_status")?
                 .map(|s| MatchStatus::from_name(&s).ok_or_else(|| corrupt(format!("status {s:?}"))))
                 .transpose()?,
+            outcome: row.opt_text("outcome")?,
+            unplayed: row.bool("unplayed")?,
         })
     })
+    .collect()
+}
+
+/// Records the outcome of game `game` of tournament `id` (JSON), once: an
+/// outcome already recorded (by another replica) is kept.
+pub fn set_outcome(db: &Db, id: i64, game: usize, outcome: &str) -> Result<(), Error> {
+    db.execute(
+        "UPDATE tournament_games SET outcome = ?3
+         WHERE tournament_id = ?1 AND game = ?2 AND outcome IS NULL",
+        params![id, game, outcome],
+    )?;
+    Ok(())
+}
+
+/// Entrant `entrant` of tournament `id` withdrawn at `now`: its games not
+/// started are marked unplayed. Answers whether it was taking part.
+pub fn withdraw(db: &Db, id: i64, entrant: usize, now: &str) -> Result<bool, Error> {
+    let changed = db.execute(
+        "UPDATE entrants SET withdrawn_at = ?3, absent_since = NULL
+         WHERE tournament_id = ?1 AND entrant = ?2 AND withdrawn_at IS NULL",
+        params![id, entrant, now],
+    )?;
+    if changed == 0 {
+        return Ok(false);
+    }
+    for game in load_games(db, id)? {
+        if game.match_id.is_none() && game.entrants.contains(&entrant) {
+            db.execute(
+                "UPDATE tournament_games SET unplayed = 1 WHERE tournament_id = ?1 AND game = ?2",
+                params![id, game.game],
+            )?;
+        }
+    }
+    Ok(true)
+}
+
+/// Marks open entrant `entrant` of tournament `id` absent since `now`, or
+/// present again (`None`). Answers whether that changed anything.
+pub fn set_absent(db: &Db, id: i64, entrant: usize, now: Option<&str>) -> Result<bool, Error> {
+    let changed = match now {
+        Some(now) => db.execute(
+            "UPDATE entrants SET absent_since = ?3
+             WHERE tournament_id = ?1 AND entrant = ?2 AND absent_since IS NULL
+               AND withdrawn_at IS NULL",
+            params![id, entrant, now],
+        )?,
+        None => db.execute(
+            "UPDATE entrants SET absent_since = NULL
+             WHERE tournament_id = ?1 AND entrant = ?2 AND absent_since IS NOT NULL",
+            params![id, entrant],
+        )?,
+    };
+    Ok(changed > 0)
+}
+
+/// Whether entrant `entrant` of tournament `id` is absent or withdrawn:
+/// its turns get no time.
+pub fn gone(db: &Db, id: i64, entrant: usize) -> Result<bool, Error> {
+    Ok(db
+        .query_opt(
+            "SELECT 1 AS gone FROM entrants
+             WHERE tournament_id = ?1 AND entrant = ?2
+               AND (absent_since IS NOT NULL OR withdrawn_at IS NOT NULL)",
+            params![id, entrant],
+        )?
+        .is_some())
+}
+
+/// When seat `seat` of match `match_id` last moved itself (a move that is
+/// not a timeout's), if it did.
+pub fn last_own_move_at(db: &Db, match_id: i64, seat: usize) -> Result<Option<String>, Error> {
+    db.query_one(
+        "SELECT MAX(m.played_at) AS at FROM moves m
+         WHERE m.match_id = ?1 AND m.seat = ?2
+           AND NOT EXISTS (SELECT 1 FROM timeouts t
+                           WHERE t.match_id = m.match_id AND t.ply = m.ply AND t.seat = m.seat)",
+        params![match_id, seat],
+    )?
+    .opt_text("at")
+}
+
+/// When each timeout of seat `seat` of match `match_id` was recorded.
+pub fn timeout_times(db: &Db, match_id: i64, seat: usize) -> Result<Vec<String>, Error> {
+    db.query(
+        "SELECT recorded_at FROM timeouts WHERE match_id = ?1 AND seat = ?2",
+        params![match_id, seat],
+    )?
+    .iter()
+    .map(|row| row.text("recorded_at"))
     .collect()
 }
 

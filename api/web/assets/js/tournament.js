@@ -13,7 +13,9 @@ import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatche
 /**
  * @typedef {{players: {triangle: string, pegs: number[]}[][]}} PositionJson
  * @typedef {{kind: string, nodes?: number | null, depth?: number | null, seed?: number | null}} BotSpec
- * @typedef {{entrant: number, name: string, kind: string, bot?: BotSpec | null, reference: boolean}} Entrant
+ * @typedef {{connected: boolean, seen_ms_ago?: number | null, absent_since?: string | null}} Presence
+ * @typedef {{entrant: number, name: string, kind: string, bot?: BotSpec | null, reference: boolean,
+ *   withdrawn_at?: string | null, presence?: Presence | null}} Entrant
  * @typedef {{total: number, pending: number, in_progress: number, finished: number, abandoned: number}} GameCounts
  * @typedef {{win: number, draw: number, loss: number}} Points
  * @typedef {{id: number, name: string, status: string, version: number, start_position: string,
@@ -129,7 +131,9 @@ function showTournament(next) {
     const url = `${location.origin}/tournaments/${next.id}/play`;
     hint.replaceChildren("Players play their games at ", el("a", { href: `/tournaments/${next.id}/play` }, url), " with their entrant token.");
   }
+  presenceAt = Date.now();
   showAdmin();
+  showPlayers();
   showWinner();
   if (before && before.status !== next.status) {
     note(`The tournament is ${next.status === "running" ? "running" : next.status}.`);
@@ -196,6 +200,104 @@ async function act(action) {
 byId("start").addEventListener("click", () => guard(() => act("start")));
 byId("pause").addEventListener("click", () => guard(() => act("pause")));
 confirmTwice(byId("abandon"), "Click again to abandon", () => act("abandon"));
+
+// ---------------------------------------------------------------------------
+// Players: who is connected, absent or withdrawn; the admin withdraws.
+
+/** When the presence shown was read (its `seen_ms_ago` counts from then). */
+let presenceAt = Date.now();
+
+/** @param {number} ms */
+function ago(ms) {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min ago` : `${Math.round(minutes / 60)} h ago`;
+}
+
+/** @param {Entrant} entrant */
+function presenceText(entrant) {
+  if (entrant.withdrawn_at) return "withdrawn";
+  const presence = entrant.presence;
+  if (!presence) return "";
+  if (presence.absent_since) return "absent: its turns are forfeited until it asks for them again";
+  if (presence.connected) return "connected";
+  if (presence.seen_ms_ago === null || presence.seen_ms_ago === undefined) return "not seen yet";
+  return `last seen ${ago(presence.seen_ms_ago + (Date.now() - presenceAt))}`;
+}
+
+/**
+ * The Players panel's items by entrant, kept from one drawing to the next:
+ * a redraw (every presence event, every few seconds) updates them in
+ * place, so a Withdraw button waiting for its second click stays armed
+ * and keeps the focus.
+ * @type {Map<number, {item: HTMLElement, name: HTMLElement, text: HTMLElement, button: HTMLElement | null}>}
+ */
+const playerItems = new Map();
+
+function showPlayers() {
+  const box = byId("players");
+  const open = tournament?.entrants.filter((e) => e.kind !== "bot") ?? [];
+  box.hidden = open.length === 0 || !tournament || TERMINAL.has(tournament.status);
+  if (box.hidden || !tournament) return;
+  const over = TERMINAL.has(tournament.status);
+  const list = byId("presence");
+  const items = tournament.entrants.map((entrant) => {
+    const state = entrant.withdrawn_at
+      ? "withdrawn"
+      : entrant.presence?.absent_since
+        ? "absent"
+        : entrant.presence?.connected
+          ? "connected"
+          : entrant.presence
+            ? "away"
+            : "bot";
+    let entry = playerItems.get(entrant.entrant);
+    if (!entry) {
+      const name = el("span", { class: "name" }, "");
+      const text = el("span", { class: "muted" }, "");
+      entry = { item: el("li", { dataset: { entrant: String(entrant.entrant) } }, name, " ", text), name, text, button: null };
+      playerItems.set(entrant.entrant, entry);
+    }
+    entry.item.className = `player ${state}`;
+    entry.item.dataset.state = state;
+    entry.name.textContent = entrant.name;
+    entry.text.textContent = entrant.presence || entrant.withdrawn_at ? presenceText(entrant) : "built-in bot";
+    const withdrawable = Boolean(adminToken) && !over && !entrant.withdrawn_at;
+    if (withdrawable && !entry.button) {
+      const button = el("button", { type: "button", class: "withdraw" }, "Withdraw");
+      confirmTwice(button, `Click again to withdraw ${entrant.name}`, () => withdraw(entrant.entrant));
+      entry.item.append(" ", button);
+      entry.button = button;
+    } else if (!withdrawable && entry.button) {
+      entry.button.previousSibling?.remove();
+      entry.button.remove();
+      entry.button = null;
+    }
+    return entry.item;
+  });
+  const current = [...list.children];
+  if (current.length !== items.length || current.some((item, i) => item !== items[i])) list.replaceChildren(...items);
+}
+
+/** @param {number} entrant */
+async function withdraw(entrant) {
+  const next = await request("POST", `/v1/tournaments/${id}/entrants/${entrant}/withdraw`, { token: adminToken });
+  showTournament(next);
+  note(`${next.entrants[entrant]?.name ?? `Entrant ${gameNo(entrant)}`} was withdrawn: its game under way is forfeited, its games not started are not played.`);
+  schedule(["games", "standings"]);
+}
+
+// "Last seen" grows while nothing is told; the presence itself is read
+// again now and then while players may come and go.
+setInterval(() => {
+  if (!tournament || TERMINAL.has(tournament.status)) return;
+  showPlayers();
+}, 5000);
+setInterval(() => {
+  if (!tournament || TERMINAL.has(tournament.status) || document.hidden) return;
+  if (tournament.entrants.some((e) => e.kind !== "bot")) schedule(["tournament"]);
+}, 15000);
 
 // ---------------------------------------------------------------------------
 // Standings and cross table.
@@ -614,6 +716,17 @@ function connect() {
     schedule(["games"]);
   });
   on("standings", (data) => showStandings(data.standings));
+  on("presence", (data) => {
+    const entrant = tournament?.entrants[data.entrant];
+    if (!entrant) return;
+    const was = entrant.presence;
+    entrant.presence = data.presence;
+    presenceAt = Date.now();
+    showPlayers();
+    if (data.presence.absent_since && !was?.absent_since) note(`${entrant.name} is absent: its turns are forfeited at once until it asks for them again.`);
+    else if (was?.absent_since && !data.presence.absent_since) note(`${entrant.name} is back.`);
+    else if (data.presence.connected) note(`${entrant.name} connected.`);
+  });
   on("lagged", () => schedule(["tournament", "games", "standings"], 0));
 }
 
