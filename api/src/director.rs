@@ -553,7 +553,14 @@ impl Director {
             for tournament in tournaments {
                 let games = over.remove(&tournament).unwrap_or_default();
                 if let Err(error) = self.settle_one(tournament, games).await {
-                    tracing::warn!(tournament_id = tournament, error = %error.problem().detail, "tournament games not settled");
+                    tracing::warn!(tournament_id = tournament, error = %error.problem().detail, "tournament games not settled; tried again in a second");
+                    // Its next games must not wait for some other change:
+                    // the tournament is read again (and scheduled) soon.
+                    let messages = self.messages.clone();
+                    actix_web::rt::spawn(async move {
+                        actix_web::rt::time::sleep(Duration::from_secs(1)).await;
+                        let _ = messages.send(Message::Tournament(tournament));
+                    });
                 }
             }
             // Sent after the games over and started: the table counts them.
@@ -565,6 +572,19 @@ impl Director {
                 }
             }
         }
+    }
+
+    /// The games of `tournament` followed here.
+    fn followed_of(&self, tournament: i64) -> Vec<i64> {
+        self.referee
+            .followed()
+            .into_iter()
+            .filter(|&id| {
+                self.referee
+                    .to_read(id)
+                    .is_some_and(|(tracked, _)| tracked.tournament == tournament)
+            })
+            .collect()
     }
 
     /// [`Director::settle`] for one tournament: `over` its games that
@@ -601,16 +621,7 @@ impl Director {
             // Its last games may have ended in the database before their
             // changes were read here: read now, so that every game's end is
             // told (by the loop of `settle`) before the tournament's.
-            let left: Vec<i64> = self
-                .referee
-                .followed()
-                .into_iter()
-                .filter(|&id| {
-                    self.referee
-                        .to_read(id)
-                        .is_some_and(|(tracked, _)| tracked.tournament == tournament)
-                })
-                .collect();
+            let left = self.followed_of(tournament);
             self.on_matches(left).await;
         }
         let effects = self.referee.scheduled(
@@ -830,6 +841,13 @@ impl Director {
             .hub
             .with_presence(self.store.read(move |c| logic::view(c, id)).await?);
         let status = view.status;
+        if status.is_over() {
+            // Its games are told over before it is: read (and settle) the
+            // ones still followed first.
+            let left = self.followed_of(id);
+            self.on_matches(left).await;
+            self.settle().await;
+        }
         self.referee.tournament_told(id, view.version);
         self.hub.emit(
             id,

@@ -381,3 +381,23 @@ fn made_up_tokens_are_counted_against_the_address() {
     // here yet: its first move is counted against the address as well.
     assert_rate_limited(&game.play(&base), "this client");
 }
+
+// A route that does not check tokens answers with success whatever bearer
+// it carries (creating a match on a server without an admin key): that
+// does not give the bearer a bucket of its own. Only a handler that checked
+// the token and accepted it does.
+#[test]
+fn a_token_a_route_did_not_check_gets_no_bucket_of_its_own() {
+    let base = server_with_writes("shared-unchecked", 3, 64);
+    let forged = format!("{:064x}", 7);
+    let body = json!({"board": "rhombus5x2", "seats": [
+        {"name": "a"}, {"name": "b", "bot": {"kind": "random", "seed": 1}},
+    ]});
+    let url = format!("{base}/v1/matches");
+    for _ in 0..3 {
+        let created = post(&url, Some(&forged), &body);
+        assert_eq!(created.status, 201, "{}", created.body);
+    }
+    // Had the 201s given it a bucket, this write would pass.
+    assert_rate_limited(&post(&url, Some(&forged), &body), "this client");
+}

@@ -958,3 +958,44 @@ fn a_withdrawn_entrant_forfeits_its_game_and_its_others_are_not_played() {
     assert_eq!(gone["games"], 1, "{gone}");
     assert_eq!(gone["forfeits"], 1, "{gone}");
 }
+
+// Withdrawing an entrant that has already left a game of three (forfeited
+// there for its timeouts) leaves that game to the others, and withdraws it
+// from the rest: not a conflict that can never succeed.
+#[test]
+fn an_entrant_that_left_a_three_player_game_can_still_be_withdrawn() {
+    let created = create(json!({
+        "board": "star2",
+        "layout": "3",
+        "max_plies": 60,
+        "move_ms": 100,
+        "max_timeouts": 1,
+        "games_per_pairing": 3,
+        "concurrency": 1,
+        "entrants": [
+            {"name": "gone"},
+            {"name": "g1", "bot": {"kind": "greedy", "seed": 1}},
+            {"name": "g2", "bot": {"kind": "greedy", "seed": 2}},
+        ],
+        "start": true,
+    }));
+    let id = created["tournament"]["id"].as_i64().unwrap();
+    let admin = created["admin_token"].as_str().unwrap().to_owned();
+    // Its first game: forfeited at its first timeout, the bots play on.
+    loop {
+        let games = games_of(id, "gone");
+        if games.iter().any(|(_, seat, _)| seat["forfeited"] == true) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let withdrawn = post(
+        &format!("/v1/tournaments/{id}/entrants/0/withdraw"),
+        Some(&admin),
+        json!({}),
+    );
+    assert_eq!(withdrawn.status, 200, "{}", withdrawn.body);
+    let state = until_over(id);
+    assert_eq!(state["status"], "finished", "{state}");
+    assert!(state["entrants"][0]["withdrawn_at"].is_string(), "{state}");
+}

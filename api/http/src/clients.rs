@@ -52,7 +52,7 @@ use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{AUTHORIZATION, HeaderMap};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{FromRequest, HttpRequest, ResponseError, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError, web};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use utoipa::openapi::{OpenApi, PathItem};
@@ -379,11 +379,18 @@ impl ClientLimits {
                 }
                 let token = tokens.key(text);
                 if tokens.is_proven(client, token, Instant::now()) {
-                    return tokens
+                    tokens
                         .limiter
                         .check_key(&token.0)
+                        .map_err(|not_until| refusal("this token", not_until))?;
+                    // All its tokens together: a client that holds many
+                    // (it created many matches) writes at most
+                    // TOKENS_CEILING times the rate of one.
+                    return tokens
+                        .total
+                        .check_key(&client)
                         .map(|()| Charged::Token)
-                        .map_err(|not_until| refusal("this token", not_until));
+                        .map_err(|not_until| refusal("this client's tokens together", not_until));
                 }
                 Some(token)
             }
@@ -396,18 +403,32 @@ impl ClientLimits {
     }
 
     /// Takes note of the answer to a request counted by
-    /// [`ClientLimits::check_request`]: a token answered with success (a
-    /// 2xx: it was a real one) from this client has its own bucket from now
-    /// on. A token refused (401, 403) or never answered with success stays
-    /// counted against the client, so made-up tokens gain nothing.
-    pub fn answered(&self, client: IpAddr, charged: Charged, status: StatusCode) {
+    /// [`ClientLimits::check_request`]: a token its handler `verified`
+    /// ([`token_verified`]: it checked the token against a match or a
+    /// tournament and accepted it) and answered with success, from this
+    /// client, has its own bucket from now on. A token refused (401, 403),
+    /// sent to a route that does not check it, or never answered with
+    /// success stays counted against the client, so made-up tokens gain
+    /// nothing.
+    pub fn answered(&self, client: IpAddr, charged: Charged, status: StatusCode, verified: bool) {
         if let (Charged::Unproven(token), Some(tokens)) = (charged, &self.inner.tokens) {
-            if status.is_success() {
+            if status.is_success() && verified {
                 tokens.prove(client_key(client), token, Instant::now());
             }
         }
     }
 }
+
+/// Marks that `request`'s handler checked its bearer token against what
+/// the token guards and accepted it: only such a token gets a write bucket
+/// of its own ([`ClientLimits::answered`]).
+pub fn token_verified(request: &HttpRequest) {
+    request.extensions_mut().insert(TokenVerified);
+}
+
+/// The mark of [`token_verified`].
+#[derive(Clone, Copy, Debug)]
+struct TokenVerified;
 
 /// What a request was counted against ([`ClientLimits::check_request`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -428,6 +449,12 @@ pub enum Charged {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TokenKey(u64);
 
+/// How many times the write rate of one token a client's tokens may use
+/// together: a lab of thirty behind one address, each bot moving about once
+/// a second, stays well under eight times 5 a second; one student who
+/// created many matches to hold many tokens gains at most eight times.
+pub const TOKENS_CEILING: NonZeroU32 = NonZeroU32::new(8).expect("eight is not zero");
+
 /// Writes counted per bearer token: one bucket a token, at the write rate,
 /// for at most `per_client` tokens a client that have been answered with
 /// success from it (the rest are counted against the client).
@@ -437,6 +464,9 @@ struct TokenWrites {
     /// tokens share a bucket on purpose.
     hasher: RandomState,
     limiter: DefaultKeyedRateLimiter<u64>,
+    /// Every proven token of a client together: [`TOKENS_CEILING`] times
+    /// the rate of one.
+    total: DefaultKeyedRateLimiter<IpAddr>,
     /// The tokens each client has been answered with success with, and when
     /// each was last used there.
     proven: Mutex<HashMap<IpAddr, Vec<(TokenKey, Instant)>>>,
@@ -448,6 +478,13 @@ impl TokenWrites {
             per_client,
             hasher: RandomState::new(),
             limiter: RateLimiter::keyed(rate.quota()),
+            total: RateLimiter::keyed(
+                RateLimit {
+                    burst: rate.burst.saturating_mul(TOKENS_CEILING),
+                    period: rate.period / TOKENS_CEILING.get(),
+                }
+                .quota(),
+            ),
             proven: Mutex::default(),
         }
     }
@@ -552,7 +589,8 @@ pub async fn enforce<B: MessageBody>(
         }
     };
     let response = next.call(request).await?;
-    limits.answered(peer.ip(), charged, response.status());
+    let verified = response.request().extensions().contains::<TokenVerified>();
+    limits.answered(peer.ip(), charged, response.status(), verified);
     Ok(response.map_into_left_body())
 }
 
@@ -787,7 +825,7 @@ mod tests {
         let charged = limits
             .check_request(ip(client), &Method::POST, "/v1/matches/1/moves", token)
             .map_err(|refused| refused.problem().detail.clone())?;
-        limits.answered(ip(client), charged, status);
+        limits.answered(ip(client), charged, status, true);
         Ok(charged)
     }
 

@@ -23,6 +23,7 @@ use crate::runner::BotRunner;
 use crate::tokens::bearer;
 use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
+use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use sternhalma_store::Error as StoreError;
 use sternhalma_store::matches::dto::{
@@ -396,6 +397,7 @@ pub async fn submit_move(
         },
     )
     .await?;
+    token_verified(&request);
     settle(&store, id).await?;
     let accepted = store
         .read(move |connection| {
@@ -608,19 +610,19 @@ pub async fn abandon(
     let id = match_id(id.into_inner())?;
     let by = authority(&request, key.as_ref().map(|key| key.get_ref()))?;
     let notifier = store.clone();
-    Ok(web::Json(
-        write_then_kick(
-            &store,
-            &runner,
-            |state: &MatchView| state.id,
-            move |connection| {
-                let state = game::abandon(connection, id, &by)?;
-                notifier.publish(id, state.version);
-                Ok(state)
-            },
-        )
-        .await?,
-    ))
+    let state = write_then_kick(
+        &store,
+        &runner,
+        |state: &MatchView| state.id,
+        move |connection| {
+            let state = game::abandon(connection, id, &by)?;
+            notifier.publish(id, state.version);
+            Ok(state)
+        },
+    )
+    .await?;
+    token_verified(&request);
+    Ok(web::Json(state))
 }
 
 /// Ends match `id` by `end` (a resignation) with the
@@ -635,7 +637,7 @@ async fn end_match(
     let id = match_id(id)?;
     let token = bearer(request)?;
     let notifier = store.clone();
-    write_then_kick(
+    let state = write_then_kick(
         store,
         runner,
         |state: &MatchView| state.id,
@@ -645,7 +647,9 @@ async fn end_match(
             Ok(state)
         },
     )
-    .await
+    .await?;
+    token_verified(request);
+    Ok(state)
 }
 
 /// Runs `job` on the writer, then kicks the bots of the match it names

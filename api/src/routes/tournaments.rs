@@ -24,6 +24,7 @@ use crate::routes::{AdminKeyErrors, TokenErrors, page};
 use crate::tokens::bearer;
 use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
+use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use sternhalma_store::matches::dto::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
 use sternhalma_store::matches::tokens::new_token;
@@ -419,6 +420,7 @@ async fn act(
             Ok(())
         })
         .await?;
+    token_verified(request);
     tournaments.tournament_changed(id);
     let view = store.read(move |c| logic::view(c, id)).await?;
     Ok(web::Json(tournaments.hub().with_presence(view)))
@@ -469,6 +471,7 @@ pub async fn withdraw_entrant(
             Ok(())
         })
         .await?;
+    token_verified(&request);
     tournaments.tournament_changed(id);
     let view = store.read(move |c| logic::view(c, id)).await?;
     Ok(web::Json(tournaments.hub().with_presence(view)))

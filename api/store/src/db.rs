@@ -23,6 +23,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("../schema/sqlite/0003_tournaments.sql"),
     include_str!("../schema/sqlite/0004_forfeits.sql"),
     include_str!("../schema/sqlite/0005_tournament_progress.sql"),
+    include_str!("../schema/sqlite/0006_entrant_returned.sql"),
 ];
 
 /// The same schema for PostgreSQL (`schema/postgres/`), version for
@@ -34,6 +35,7 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
     include_str!("../schema/postgres/0003_tournaments.sql"),
     include_str!("../schema/postgres/0004_forfeits.sql"),
     include_str!("../schema/postgres/0005_tournament_progress.sql"),
+    include_str!("../schema/postgres/0006_entrant_returned.sql"),
 ];
 
 /// The schema version this code writes.

@@ -335,6 +335,10 @@ pub fn withdraw(
                 continue;
             };
             let state = game::load_match(connection, match_id)?;
+            if state.status != MatchStatus::InProgress {
+                // Ended meanwhile (another replica's write).
+                continue;
+            }
             let players = game.entrants.len();
             let forfeit = Forfeit {
                 seat,
@@ -342,7 +346,15 @@ pub fn withdraw(
                 reason: ForfeitReason::Withdrawn,
                 timeouts: None,
             };
-            game::forfeit_seat(connection, &state, players, &forfeit, &now)?;
+            match game::forfeit_seat(connection, &state, players, &forfeit, &now) {
+                Ok(()) => {}
+                // A game of three or more it has left already (forfeited,
+                // resigned) or finished in: the others play on without it.
+                Err(Error::Conflict(Conflict::AlreadyResigned | Conflict::CannotResign(_), _)) => {
+                    continue;
+                }
+                Err(error) => return Err(error),
+            }
             changed.push((match_id, game::load_match(connection, match_id)?.version));
         }
         // Its status unchanged, its version moves: the other replicas'
@@ -824,7 +836,8 @@ pub fn record_timeout(
         }
         let mut absent = None;
         if let (false, Some((tournament, entrant, games))) = (gone, &entrant) {
-            if timeouts_in_a_row(connection, games, *entrant)? >= max_timeouts
+            let back = storage::returned_at(connection, *tournament, *entrant)?;
+            if timeouts_in_a_row(connection, games, *entrant, back)? >= max_timeouts
                 && storage::set_absent(connection, *tournament, *entrant, Some(&now))?
             {
                 absent = Some((*entrant, now.clone()));
@@ -840,10 +853,16 @@ pub fn record_timeout(
     })
 }
 
-/// The timeouts of `entrant` since its last own move, over its games of
-/// the tournament (`games`): how many turns it missed in a row.
-fn timeouts_in_a_row(connection: &Db, games: &[GameRow], entrant: usize) -> Result<u32, Error> {
-    let mut last_own: Option<String> = None;
+/// The timeouts of `entrant` since its last own move (or since it came
+/// `back` from being absent, if later), over its games of the tournament
+/// (`games`): how many turns it missed in a row.
+fn timeouts_in_a_row(
+    connection: &Db,
+    games: &[GameRow],
+    entrant: usize,
+    back: Option<String>,
+) -> Result<u32, Error> {
+    let mut last_own: Option<String> = back;
     let mut timeouts = Vec::new();
     for game in games {
         let (Some(match_id), Some(seat)) = (

@@ -283,12 +283,22 @@ pub fn set_absent(db: &Db, id: i64, entrant: usize, now: Option<&str>) -> Result
             params![id, entrant, now],
         )?,
         None => db.execute(
-            "UPDATE entrants SET absent_since = NULL
+            "UPDATE entrants SET absent_since = NULL, returned_at = ?3
              WHERE tournament_id = ?1 AND entrant = ?2 AND absent_since IS NOT NULL",
-            params![id, entrant],
+            params![id, entrant, db.now()?],
         )?,
     };
     Ok(changed > 0)
+}
+
+/// When entrant `entrant` of tournament `id` last came back from being
+/// absent, if it did.
+pub fn returned_at(db: &Db, id: i64, entrant: usize) -> Result<Option<String>, Error> {
+    db.query_one(
+        "SELECT returned_at FROM entrants WHERE tournament_id = ?1 AND entrant = ?2",
+        params![id, entrant],
+    )?
+    .opt_text("returned_at")
 }
 
 /// Whether entrant `entrant` of tournament `id` is absent or withdrawn:

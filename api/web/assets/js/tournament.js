@@ -132,6 +132,7 @@ function showTournament(next) {
     hint.replaceChildren("Players play their games at ", el("a", { href: `/tournaments/${next.id}/play` }, url), " with their entrant token.");
   }
   presenceAt = Date.now();
+  presenceAtOf.clear();
   showAdmin();
   showPlayers();
   showWinner();
@@ -206,6 +207,8 @@ confirmTwice(byId("abandon"), "Click again to abandon", () => act("abandon"));
 
 /** When the presence shown was read (its `seen_ms_ago` counts from then). */
 let presenceAt = Date.now();
+/** When an entrant's presence was told by an event since (its own clock). @type {Map<number, number>} */
+const presenceAtOf = new Map();
 
 /** @param {number} ms */
 function ago(ms) {
@@ -223,7 +226,8 @@ function presenceText(entrant) {
   if (presence.absent_since) return "absent: its turns are forfeited until it asks for them again";
   if (presence.connected) return "connected";
   if (presence.seen_ms_ago === null || presence.seen_ms_ago === undefined) return "not seen yet";
-  return `last seen ${ago(presence.seen_ms_ago + (Date.now() - presenceAt))}`;
+  const readAt = presenceAtOf.get(entrant.entrant) ?? presenceAt;
+  return `last seen ${ago(presence.seen_ms_ago + (Date.now() - readAt))}`;
 }
 
 /**
@@ -721,7 +725,7 @@ function connect() {
     if (!entrant) return;
     const was = entrant.presence;
     entrant.presence = data.presence;
-    presenceAt = Date.now();
+    presenceAtOf.set(data.entrant, Date.now());
     showPlayers();
     if (data.presence.absent_since && !was?.absent_since) note(`${entrant.name} is absent: its turns are forfeited at once until it asks for them again.`);
     else if (was?.absent_since && !data.presence.absent_since) note(`${entrant.name} is back.`);
