@@ -26,8 +26,10 @@ use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
 use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
+use sternhalma_store::Error as StoreError;
 use sternhalma_store::matches::dto::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
 use sternhalma_store::matches::tokens::new_token;
+use sternhalma_store::sql::Db;
 use sternhalma_store::store::Store;
 use sternhalma_store::tournaments::dto::{
     CreatedTournament, EntrantTurns, NewTournament, NewTournamentRequest, TournamentEvent,
@@ -410,11 +412,27 @@ async fn act(
 ) -> Result<web::Json<TournamentView>, ApiError> {
     let id = tournament_id(id)?;
     let by = authority(request, key)?;
+    run(store, tournaments, request, id, move |connection| {
+        logic::act(connection, id, &by, action)
+    })
+    .await
+}
+
+/// An organiser's change of tournament `id` (`change`, a write answering
+/// the matches it changed with their new versions): those matches' waiters
+/// woken, the token noted as checked, the director told; answers the
+/// tournament after it.
+async fn run(
+    store: &Store,
+    tournaments: &Tournaments,
+    request: &HttpRequest,
+    id: i64,
+    change: impl FnOnce(&mut Db) -> Result<Vec<(i64, i64)>, StoreError> + Send + 'static,
+) -> Result<web::Json<TournamentView>, ApiError> {
     let notifier = store.clone();
     store
         .write(move |connection| {
-            let abandoned = logic::act(connection, id, &by, action)?;
-            for (match_id, version) in abandoned {
+            for (match_id, version) in change(connection)? {
                 notifier.publish(match_id, version);
             }
             Ok(())
@@ -461,20 +479,10 @@ pub async fn withdraw_entrant(
     let entrant = usize::try_from(entrant)
         .map_err(|_| ApiError::not_found(format!("tournament {id} has no entrant {entrant}")))?;
     let by = authority(&request, key.as_ref().map(|key| key.get_ref()))?;
-    let notifier = store.clone();
-    store
-        .write(move |connection| {
-            let forfeited = logic::withdraw(connection, id, entrant, &by)?;
-            for (match_id, version) in forfeited {
-                notifier.publish(match_id, version);
-            }
-            Ok(())
-        })
-        .await?;
-    token_verified(&request);
-    tournaments.tournament_changed(id);
-    let view = store.read(move |c| logic::view(c, id)).await?;
-    Ok(web::Json(tournaments.hub().with_presence(view)))
+    run(&store, &tournaments, &request, id, move |connection| {
+        logic::withdraw(connection, id, entrant, &by)
+    })
+    .await
 }
 
 /// Starts (or resumes) the tournament (its admin token, or the server's

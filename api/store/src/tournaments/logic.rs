@@ -203,6 +203,28 @@ pub enum Action {
     Abandon,
 }
 
+/// Tournament `id`, for `by` to run (start, pause, abandon, withdraw an
+/// entrant): it must be its admin token or the server's operator, and the
+/// tournament not over.
+///
+/// # Errors
+/// 404 unknown tournament, 403 `wrong_token`, 409 `tournament_closed`.
+fn load_to_run(connection: &Db, id: i64, by: &Authority) -> Result<TournamentRow, Error> {
+    let row = load(connection, id)?;
+    if !by.allows(&row.admin_token_hash) {
+        return Err(Error::WrongToken(
+            "this token is not the admin token of this tournament".to_owned(),
+        ));
+    }
+    if row.status.is_over() {
+        return Err(Error::conflict(
+            Conflict::TournamentClosed,
+            format!("tournament {id} is {}", row.status.as_str()),
+        ));
+    }
+    Ok(row)
+}
+
 /// Applies `action` to tournament `id`, asked `by` its admin token or the
 /// server's operator.
 /// Answers the matches it abandoned, each with its new version (to wake
@@ -219,18 +241,7 @@ pub fn act(
     action: Action,
 ) -> Result<Vec<(i64, i64)>, Error> {
     connection.write(|connection| {
-        let row = load(connection, id)?;
-        if !by.allows(&row.admin_token_hash) {
-            return Err(Error::WrongToken(
-                "this token is not the admin token of this tournament".to_owned(),
-            ));
-        }
-        if row.status.is_over() {
-            return Err(Error::conflict(
-                Conflict::TournamentClosed,
-                format!("tournament {id} is {}", row.status.as_str()),
-            ));
-        }
+        let row = load_to_run(connection, id, by)?;
         let now = connection.now()?;
         let mut abandoned = Vec::new();
         let status = match (action, row.status) {
@@ -291,18 +302,7 @@ pub fn withdraw(
     by: &Authority,
 ) -> Result<Vec<(i64, i64)>, Error> {
     connection.write(|connection| {
-        let row = load(connection, id)?;
-        if !by.allows(&row.admin_token_hash) {
-            return Err(Error::WrongToken(
-                "this token is not the admin token of this tournament".to_owned(),
-            ));
-        }
-        if row.status.is_over() {
-            return Err(Error::conflict(
-                Conflict::TournamentClosed,
-                format!("tournament {id} is {}", row.status.as_str()),
-            ));
-        }
+        let row = load_to_run(connection, id, by)?;
         let entrants = storage::load_entrants(connection, id)?;
         let Some(taking_part) = entrants.get(entrant) else {
             return Err(Error::NotFound(format!(
@@ -695,17 +695,25 @@ pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GamePr
         Some(&entrant) => storage::gone(connection, tracked.tournament, entrant)?,
         None => false,
     };
+    let timeouts = storage::timeout_list(connection, tracked.match_id)?;
+    // Read only when a timeout may be one: the move read after every ply
+    // of every game does not pay for it.
+    let forfeits = if timeouts.is_empty() {
+        Vec::new()
+    } else {
+        match_storage::load_forfeits(connection, tracked.match_id)?
+            .into_iter()
+            .map(|forfeit| (forfeit.ply, forfeit.seat))
+            .collect()
+    };
     Ok(GameProgress {
         version: row.version,
         ply: row.ply,
         status: row.status,
         moves,
         open_to_move,
-        timeouts: storage::timeout_list(connection, tracked.match_id)?,
-        forfeits: match_storage::load_forfeits(connection, tracked.match_id)?
-            .into_iter()
-            .map(|forfeit| (forfeit.ply, forfeit.seat))
-            .collect(),
+        timeouts,
+        forfeits,
         gone_to_move,
     })
 }
