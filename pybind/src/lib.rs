@@ -5,6 +5,7 @@ mod actions;
 mod board;
 mod bots;
 mod errors;
+mod grading;
 mod json;
 mod legal;
 mod moves;
@@ -35,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bots::progress, m)?)?;
     m.add("BOT_KINDS", pyo3::types::PyTuple::new(py, bots::kinds())?)?;
     solitaire::register(m)?;
+    grading::register(m)?;
     // The exceptions are re-exported by the `sternhalma` package: name them
     // there, so tracebacks read `sternhalma.IllegalMoveError`.
     let exceptions = [

@@ -71,6 +71,7 @@ pub fn rollouts<'py>(
     max_plies: i128,
     threads: Option<i128>,
 ) -> PyResult<Rolled<'py>> {
+    crate::grading::allowed("sternhalma.rollouts")?;
     let policy = self::policy(policy)?;
     let seed = self::seed(seed)?;
     let max_plies = plies("max_plies", max_plies)?;

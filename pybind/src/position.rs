@@ -101,6 +101,7 @@ impl PyPosition {
 
     /// Plays a legal move; `path` as in `stack`.
     fn push_move(&mut self, mv: Move, path: Option<Vec<usize>>) {
+        crate::grading::position_made();
         let undo = self.position.make_move(mv);
         self.stack.push((mv, undo, path));
     }
@@ -367,6 +368,7 @@ impl PyPosition {
         seed: Option<i128>,
         max_plies: i128,
     ) -> PyResult<Self> {
+        crate::grading::allowed("Position.playout")?;
         let policy = crate::play::policy(policy)?;
         let seed = crate::play::seed(seed)?;
         let max_plies = crate::play::plies("max_plies", max_plies)?;

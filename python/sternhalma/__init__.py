@@ -15,7 +15,7 @@ rules crate); ``sternhalma.client`` talks to a Sternhalma HTTP server with the
 same methods, so a notebook can switch between local and remote play;
 ``sternhalma.server`` finds (or starts) a server for it, and
 ``sternhalma.stats`` gives the confidence intervals of scores measured
-over games.
+over games, and ``sternhalma.grading`` what graded exercises need.
 """
 
 from collections.abc import Sequence
@@ -24,6 +24,7 @@ from sternhalma._core import (
     BOT_KINDS,
     Board,
     Bot,
+    BuiltinBarredError,
     IllegalMoveError,
     InvalidPositionError,
     LegalMoves,
@@ -67,6 +68,7 @@ __all__ = [
     "BOT_KINDS",
     "Board",
     "Bot",
+    "BuiltinBarredError",
     "Client",
     "ConflictError",
     "CreatedMatch",
@@ -111,6 +113,7 @@ Sequence.register(LegalMoves)
 # `sternhalma.stats.wilson` and `sternhalma.server.find_server` work after
 # `import sternhalma` (sternhalma.envs and sternhalma.open_spiel need their
 # extras, and are imported by name). Last: they import from the package.
+from sternhalma import grading as grading
 from sternhalma import server as server
 from sternhalma import stats as stats
 

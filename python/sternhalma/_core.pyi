@@ -10,6 +10,7 @@ __all__ = [
     "BOT_KINDS",
     "Board",
     "Bot",
+    "BuiltinBarredError",
     "IllegalMoveError",
     "InvalidPositionError",
     "LegalMoves",
@@ -27,6 +28,8 @@ __all__ = [
     "UnknownPresetError",
     "UnsolvableError",
     "VectorEnv",
+    "_bar_builtins",
+    "_positions_made",
     "_problem_error",
     "_restore",
     "distance_to_target",
@@ -60,6 +63,10 @@ class IllegalMoveError(SternhalmaError):
     """A move that is not legal in the position."""
 
     code: str
+
+class BuiltinBarredError(SternhalmaError):
+    """A built-in search called where a graded exercise bars it
+    (``sternhalma.grading.barred``)."""
 
 class UnknownBotError(SternhalmaError):
     """A bot kind that does not exist (see BOT_KINDS)."""
@@ -394,3 +401,5 @@ def solve_solitaire(
     progress_interval: float = 1.0,
     method: Literal["meet", "ida"] = "meet",
 ) -> Solution: ...
+def _positions_made() -> int: ...
+def _bar_builtins(on: bool) -> int: ...

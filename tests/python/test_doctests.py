@@ -13,9 +13,9 @@ from types import ModuleType
 import pytest
 import sternhalma
 import sternhalma._core as core
-from sternhalma import client, stats
+from sternhalma import client, grading, stats
 
-MODULES = [sternhalma, core, client, stats]
+MODULES = [sternhalma, core, client, grading, stats]
 FLAGS = doctest.ELLIPSIS
 CORE_CLASSES = [
     core.Board,
