@@ -4,13 +4,22 @@ instructor versions, one assignment folder per notebook; nbgrader writes
 `release/` (the student versions), `submitted/`, `autograded/`,
 `feedback/` and `gradebook.db` beside it. A solution region becomes
 nbgrader's default stub, `# YOUR CODE HERE` and `raise
-NotImplementedError()`."""
+NotImplementedError()`.
+
+Every assignment folder holds a link to this file, so the student version
+carries a copy of it: a student's `nbgrader validate` run beside the
+notebook finds the same cell timeout and message width as the teacher's
+autograde."""
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
 
 # Every notebook runs top to bottom in about a minute; a single cell (a
 # batch of seeded games) may take most of that on a slow machine.
 c.Execute.timeout = 300
+
+# `nbgrader validate` shows a failing test's message cut to this width
+# (nbgrader's default, 90, cuts the messages that name the failing case).
+c.Validator.width = 120
 
 # `nbgrader zip_collect ASSIGNMENT`: the files a learning platform hands
 # back, named `<student>_<notebook>.ipynb` (or zips of them), dropped into
