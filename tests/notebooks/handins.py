@@ -7,9 +7,9 @@ Each notebook that has them keeps them in `tests/notebooks/handins/<assignment>.
 - `CHEATING`, `BUGGY`: the solution cell's `grade_id` -> the code that
   replaces its solution region (the `### BEGIN SOLUTION` ... `### END
   SOLUTION` lines and what is between them; the skeleton around stays).
-- `CHEATING_ZERO`: the graded test cells the cheating hand-in must score 0
+- `CHEATING_ZERO`: the set of graded test cells the cheating hand-in must score 0
   on. It scores full marks on every other one.
-- `BUGGY_FEEDBACK`: graded test cell -> a piece of the error the buggy
+- `BUGGY_FEEDBACK`: a dict, graded test cell -> a piece of the error the buggy
   hand-in must get there (the feedback naming the bug); 0 on those, full
   marks on every other one.
 
@@ -71,7 +71,7 @@ def handin(assignment: str, kind: str) -> dict:
         grade_id = grading(cell).get("grade_id")
         if grade_id in changes:
             code = changes.pop(grade_id)
-            cell["source"] = replaced("".join(cell["source"]), code).splitlines(keepends=True)
+            cell["source"] = replaced("".join(cell["source"]), code)
     assert not changes, f"{assignment}: no solution cell {sorted(changes)}"
     return notebook
 
@@ -86,7 +86,7 @@ def run(notebook: dict, assignment: str) -> dict[str, str | None]:
     import nbformat
     from nbclient import NotebookClient
 
-    node = nbformat.from_dict(notebook)
+    node = nbformat.reads(json.dumps(notebook), as_version=4)
     NotebookClient(
         node,
         timeout=600,
