@@ -2,13 +2,20 @@
 generate the student versions, collect submissions, autograde them.
 
 The course is a copy of notebooks/ (its source/ folder and
-nbgrader_config.py) in a temporary folder. Two students hand in every
-assignment through `nbgrader zip_collect`: "teacher" hands in the
-instructor versions (every exercise solved: full marks), "ada_lovelace"
-(an id with an underscore, as learning platforms make them) hands in the
-generated student versions untouched (every exercise unsolved: zero on
-every graded cell, and autograde still finishes). The commands are the
-real `nbgrader` of the venv, run as subprocesses.
+nbgrader_config.py) in a temporary folder. Students hand in through
+`nbgrader zip_collect`: "teacher" hands in the instructor versions (every
+exercise solved: full marks), "ada_lovelace" (an id with an underscore,
+as learning platforms make them) the generated student versions untouched
+(every exercise unsolved: zero on every graded cell, and autograde still
+finishes). Where a notebook has hand-in plans (tests/notebooks/handins/),
+"cheater" hands in hard-coded answers, searches that delegate to the
+built-in ones and searches without the pruning the exercise names (zero on
+exactly those parts, full marks on the rest), and "buggy" a sign error and
+a budget overrun (partial credit: zero on those parts, with feedback
+naming the bug). The term is graded under a teacher's secret for the
+held-out cases (STERNHALMA_HELD_OUT), as a teacher who keeps the cases
+from the students would. The commands are the real `nbgrader` of the venv,
+run as subprocesses.
 """
 
 from __future__ import annotations
@@ -23,18 +30,27 @@ from pathlib import Path
 
 import pytest
 
+# The hand-in plans, beside this file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import handins
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 NBGRADER = Path(sys.executable).with_name("nbgrader")
 ASSIGNMENTS = sorted(path.name for path in (NOTEBOOKS / "source").iterdir() if path.is_dir())
 SOLUTION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.DOTALL)
+HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", re.DOTALL)
+SECRET = "the term test's secret"
 
 
-def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Runs `nbgrader ARGS` in the course folder, as the teacher would: with
-    the venv activated (nbgrader runs `alembic` from PATH). The notebooks
-    that need a server find the release binary through STERNHALMA_BIN (the
-    course is outside the checkout)."""
+def nbgrader(
+    course: Path, *args: str, cwd: Path | None = None, secret: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Runs `nbgrader ARGS` in the course folder (or `cwd`), as the teacher
+    would: with the venv activated (nbgrader runs `alembic` from PATH). The
+    notebooks that need a server find the release binary through
+    STERNHALMA_BIN (the course is outside the checkout). `secret`: the
+    teacher's secret for the held-out cases."""
     env = dict(
         os.environ,
         PATH=f"{NBGRADER.parent}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -42,10 +58,13 @@ def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess[str]:
         STERNHALMA_BIN=str(REPO / "target" / "release" / "sternhalma"),
     )
     env.pop("STERNHALMA_URL", None)
+    env.pop("STERNHALMA_HELD_OUT", None)
+    if secret is not None:
+        env["STERNHALMA_HELD_OUT"] = secret
     done = subprocess.run(
         [str(NBGRADER), *args],
         check=False,
-        cwd=course,
+        cwd=cwd or course,
         env=env,
         capture_output=True,
         text=True,
@@ -92,6 +111,25 @@ def test_every_notebook_is_an_assignment_with_graded_exercises() -> None:
         assert len(ids) == len(set(ids)), f"{assignment}: grade ids repeat"
 
 
+def test_every_graded_part_is_small_and_has_held_out_cases() -> None:
+    """Partial credit: parts of 1 or 2 points; each with hidden tests after
+    its visible self-check; at least 30 parts in the course."""
+    parts = 0
+    for assignment in ASSIGNMENTS:
+        (notebook,) = (NOTEBOOKS / "source" / assignment).glob("*.ipynb")
+        for cell in cells(notebook):
+            if grading(cell).get("grade"):
+                parts += 1
+                name = f"{assignment}: {grading(cell)['grade_id']}"
+                assert grading(cell)["points"] in (1, 2), f"{name}: {grading(cell)['points']}"
+                assert len(HIDDEN.findall(source(cell))) == 1, f"{name}: no hidden tests"
+                visible = HIDDEN.sub("", source(cell))
+                assert "assert" in visible, f"{name}: no visible self-check"
+        text = "\n".join(source(c) for c in cells(notebook) if c["cell_type"] == "markdown")
+        assert "**Time:**" not in text, f"{assignment}: run times belong in notebooks/README.md"
+    assert parts >= 30, f"{parts} graded parts"
+
+
 def test_student_versions_keep_the_skeletons_and_no_solution(course: Path) -> None:
     for assignment in ASSIGNMENTS:
         instructor = cells(course / "source" / assignment / f"{assignment}.ipynb")
@@ -99,6 +137,7 @@ def test_student_versions_keep_the_skeletons_and_no_solution(course: Path) -> No
         assert len(student) == len(instructor), assignment
         text = "\n".join(source(cell) for cell in student)
         assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text, assignment
+        assert "HIDDEN TESTS" not in text, f"{assignment}: hidden tests handed out"
         for mine, theirs in zip(instructor, student, strict=True):
             if grading(mine).get("solution"):
                 original = source(mine)
@@ -111,6 +150,8 @@ def test_student_versions_keep_the_skeletons_and_no_solution(course: Path) -> No
                         line = line.strip()
                         if len(line) > 20 and line not in skeleton:
                             assert line not in source(theirs), f"{assignment}: left: {line}"
+            elif grading(mine).get("grade"):
+                assert source(theirs).rstrip() == HIDDEN.sub("", source(mine)).rstrip(), assignment
             else:
                 assert source(theirs) == source(mine), f"{assignment}: a cell changed"
             if theirs["cell_type"] == "code":
@@ -121,23 +162,70 @@ def test_validate_passes_the_instructor_version_and_fails_the_student_one(course
     first = ASSIGNMENTS[0]
     solved = nbgrader(course, "validate", f"source/{first}/{first}.ipynb")
     assert "Success! Your notebook passes all the tests." in solved.stdout, solved.stdout
-    unsolved = nbgrader(course, "validate", f"release/{first}/{first}.ipynb")
+    # A student validates beside the notebook handed out, outside the course:
+    # the copy of the course's config there sets the timeout and the width.
+    folder = course / "release" / first
+    assert (folder / "nbgrader_config.py").read_text() == (
+        NOTEBOOKS / "nbgrader_config.py"
+    ).read_text()
+    unsolved = nbgrader(course, "validate", f"{first}.ipynb", cwd=folder)
     assert "VALIDATION FAILED" in unsolved.stdout, unsolved.stdout
+    assert "nbgrader_config.py" not in unsolved.stdout + unsolved.stderr, unsolved.stderr
+    assert "=" * 120 in unsolved.stdout, "the course's message width"
+
+
+def test_a_student_who_solves_every_exercise_passes_validate(course: Path) -> None:
+    """The visible self-checks stand on their own: the student version with
+    the instructor's solutions filled in (no hidden tests) validates."""
+    for assignment in ASSIGNMENTS:
+        name = f"{assignment}.ipynb"
+        solved = json.loads((course / "release" / assignment / name).read_text())
+        instructor = cells(course / "source" / assignment / name)
+        for mine, theirs in zip(instructor, solved["cells"], strict=True):
+            if grading(mine).get("solution"):
+                theirs["source"] = mine["source"]
+        folder = course / "solved" / assignment
+        folder.mkdir(parents=True)
+        (folder / name).write_text(json.dumps(solved))
+        shutil.copy(course / "release" / assignment / "nbgrader_config.py", folder)
+        done = nbgrader(course, "validate", name, cwd=folder)
+        assert "Success! Your notebook passes all the tests." in done.stdout, done.stdout
+
+
+def feedback(course: Path, student: str, assignment: str) -> dict[str, str]:
+    """Graded cell -> the error text autograde left in it (empty if none)."""
+    path = course / "autograded" / student / assignment / f"{assignment}.ipynb"
+    found = {}
+    for cell in cells(path):
+        if grading(cell).get("grade"):
+            errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+            found[grading(cell)["grade_id"]] = " ".join(
+                f"{o['ename']}: {o['evalue']}" for o in errors
+            )
+    return found
 
 
 def test_a_term_collected_and_autograded(course: Path) -> None:
     from nbgrader.api import Gradebook
 
+    plans = handins.plans()
+    assert {"02_single_agent_search", "03_adversarial_search"} <= set(plans)
     for assignment in ASSIGNMENTS:
         archive = course / "downloaded" / assignment / "archive"
         archive.mkdir(parents=True)
         name = f"{assignment}.ipynb"
         shutil.copy(course / "source" / assignment / name, archive / f"teacher_{name}")
         shutil.copy(course / "release" / assignment / name, archive / f"ada_lovelace_{name}")
+        students = ["teacher", "ada_lovelace"]
+        if assignment in plans:
+            for kind in handins.KINDS:
+                notebook = handins.handin(assignment, kind)
+                (archive / f"{kind}_{name}").write_text(json.dumps(notebook, indent=1))
+                students.append(kind)
         nbgrader(course, "zip_collect", assignment)
-        for student in ("teacher", "ada_lovelace"):
+        for student in students:
             assert (course / "submitted" / student / assignment / name).is_file()
-    nbgrader(course, "autograde", "*")
+    nbgrader(course, "autograde", "*", secret=SECRET)
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         for assignment in ASSIGNMENTS:
@@ -153,6 +241,27 @@ def test_a_term_collected_and_autograded(course: Path) -> None:
             for notebook in unsolved.notebooks:
                 for grade in notebook.grades:
                     assert grade.score == 0, f"{assignment}: {grade.name} scores on a skeleton"
+        for assignment, plan in plans.items():
+            scored = {
+                grade.name: (grade.score, grade.max_score)
+                for notebook in gradebook.find_submission(assignment, "cheating").notebooks
+                for grade in notebook.grades
+            }
+            assert plan.CHEATING_ZERO <= set(scored), assignment
+            for name, (score, most) in scored.items():
+                want = 0 if name in plan.CHEATING_ZERO else most
+                assert score == want, f"{assignment}: the cheating hand-in scores {score} on {name}"
+            buggy = gradebook.find_submission(assignment, "buggy")
+            assert 0 < buggy.score < buggy.max_score, f"{assignment}: no partial credit"
+            told = feedback(course, "buggy", assignment)
+            for notebook in buggy.notebooks:
+                for grade in notebook.grades:
+                    if grade.name in plan.BUGGY_FEEDBACK:
+                        assert grade.score == 0, f"{assignment}: the bug scores on {grade.name}"
+                        assert plan.BUGGY_FEEDBACK[grade.name] in told[grade.name], told
+                    else:
+                        assert grade.score == grade.max_score, f"{assignment}: {grade.name}"
     nbgrader(course, "export")
     rows = (course / "grades.csv").read_text().splitlines()
-    assert len(rows) == 1 + 2 * len(ASSIGNMENTS), rows
+    # A row per student of the course and assignment, handed in or not.
+    assert len(rows) == 1 + len(ASSIGNMENTS) * (2 + len(handins.KINDS)), rows
