@@ -13,7 +13,7 @@ autograde."""
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
 
-# Every notebook runs top to bottom in about a minute; a single cell (a
+# Every notebook runs top to bottom in under a minute; a single cell (a
 # batch of seeded games) may take most of that on a slow machine.
 c.Execute.timeout = 300
 

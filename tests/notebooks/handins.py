@@ -14,7 +14,7 @@ Each notebook that has them keeps them in `tests/notebooks/handins/<assignment>.
   marks on every other one.
 
 Run as a script to see how a hand-in fares without nbgrader (each graded
-cell, passed or the last line of its error):
+cell: passed, or its error as `Name: message`):
 
     .venv/bin/python tests/notebooks/handins.py 03_adversarial_search cheating
 """
