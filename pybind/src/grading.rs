@@ -6,9 +6,12 @@
 //! bots, the solitaire solver, playouts and rollouts), so that an exercise
 //! graded under it is the student's own search.
 //!
-//! Both are process-wide: a notebook's kernel runs one graded call at a
-//! time. The bar nests (a count of holders), so a graded call inside
-//! another keeps the outer one's bar.
+//! Both are process-wide: a bar held by one thread bars every thread, and
+//! the count takes in every thread's moves (a notebook's kernel runs one
+//! graded call at a time). The bar nests (a count of holders), so a graded
+//! call inside another keeps the outer one's bar. Only the calls a Python
+//! search makes are counted: the engine's own moves (a playout, a position
+//! restored from a pickle) are not.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -101,7 +101,6 @@ impl PyPosition {
 
     /// Plays a legal move; `path` as in `stack`.
     fn push_move(&mut self, mv: Move, path: Option<Vec<usize>>) {
-        crate::grading::position_made();
         let undo = self.position.make_move(mv);
         self.stack.push((mv, undo, path));
     }
@@ -296,6 +295,7 @@ impl PyPosition {
     /// Plays a move (a `Move` or a move text), checked.
     fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let (mv, path) = self.resolve_for_push(mv)?;
+        crate::grading::position_made();
         self.push_move(mv, path);
         Ok(())
     }
@@ -341,6 +341,7 @@ impl PyPosition {
     /// The position after a move, leaving this one unchanged.
     fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<Self> {
         let (mv, path) = self.resolve_for_push(mv)?;
+        crate::grading::position_made();
         let mut next = Clone::clone(self);
         next.push_move(mv, path);
         Ok(next)
@@ -702,6 +703,7 @@ impl PyPosition {
     /// the whole position's).
     fn apply_action(&mut self, action: usize) -> PyResult<()> {
         let mv = self.move_of(action)?;
+        crate::grading::position_made();
         self.push_move(mv, None);
         Ok(())
     }
@@ -830,7 +832,9 @@ pub fn _restore(root: &str, moves: Vec<String>) -> PyResult<PyPosition> {
     let mut position = PyPosition::new(Some(root))?;
     Python::attach(|py| {
         for text in moves {
-            position.push(&text.into_pyobject(py)?.into_any())?;
+            // Checked as `push` checks, and not counted: the engine's own moves.
+            let (mv, path) = position.resolve_for_push(&text.into_pyobject(py)?.into_any())?;
+            position.push_move(mv, path);
         }
         Ok::<_, PyErr>(())
     })?;

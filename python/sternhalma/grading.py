@@ -25,8 +25,10 @@ sternhalma.BuiltinBarredError: sternhalma.Bot is barred in this graded exercise:
 - ``barred()`` makes the built-in searches (``Bot``, ``solve_solitaire``,
   ``Position.playout``, ``rollouts``) raise ``BuiltinBarredError``, so that a
   bot that hands its moves to a built-in one scores nothing. It stops a
-  search that delegates, not a student who switches the bar off on purpose
-  (that takes code a reader sees at once).
+  search that delegates, not a student who switches the bar off on purpose,
+  steps a ``VectorEnv`` or asks a server's bots over HTTP (that takes code
+  a reader sees at once). The bar and the count are process-wide: a bar
+  held in one thread bars every thread.
 - ``held_out(name)`` draws the held-out cases of a hidden test: seeded by
   the case's name and by the teacher's secret in ``STERNHALMA_HELD_OUT``, so
   a teacher who sets it grades on cases nobody has seen, not even a student

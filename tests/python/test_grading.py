@@ -33,6 +33,17 @@ def test_every_way_of_making_a_position_is_counted() -> None:
     assert work.positions == 2 * len(moves) + 2 * len(actions), "counting stops with the block"
 
 
+def test_the_engines_own_moves_are_not_counted() -> None:
+    import pickle
+
+    position = small()
+    position.push(position.legal_moves[0])
+    with grading.counting() as work:
+        position.playout(seed=1, max_plies=10)
+        pickle.loads(pickle.dumps(position))
+    assert work.positions == 0
+
+
 def test_built_in_searches_are_barred_inside_and_only_inside() -> None:
     position = small()
     calls = {
