@@ -370,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         args.output
         or ROOT / "benches" / "results" / f"sidebyside-python-{time.strftime('%Y-%m-%d')}.json"
     )
+    output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(
         json.dumps(
             {

@@ -277,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {name} | {work[name][0]:,} | {median:,.0f} | {rounds_text} | {overhead} |")
 
     output = args.output or ROOT / "benches" / "results" / "wrappers-pettingzoo.json"
+    output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(
         json.dumps(
             {
