@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use crate::bitboard::Lanes;
 use crate::board::{Board, BoardShape, Direction, Triangle};
 use crate::cell::{Cell, CellSet};
 
@@ -46,6 +47,8 @@ pub struct Geometry {
     /// The same lines as bit sets.
     ray_masks: Vec<[u128; 6]>,
     triangles: [CellSet; 6],
+    /// The holes as four bitboard lanes, for hop chains.
+    lanes: Lanes,
     triangle_of: Vec<Option<Triangle>>,
     mirror: Vec<u8>,
     all: CellSet,
@@ -156,8 +159,10 @@ impl Geometry {
                     .map(|line| line.iter().fold(0u128, |mask, &id| mask | 1 << id))
             })
             .collect();
+        let lanes = Lanes::build(&coordinates, &hops);
         Geometry {
             board,
+            lanes,
             all: CellSet::first(coordinates.len()),
             ray_masks,
             rows: (r_max - r_min + 1) as usize,
@@ -277,6 +282,12 @@ impl Geometry {
     #[inline]
     pub(crate) fn hop_table(&self, cell: Cell) -> &[(u8, u8); 6] {
         &self.hops[cell.id()]
+    }
+
+    /// The holes as bitboard lanes (`bitboard.rs`).
+    #[inline]
+    pub(crate) fn lanes(&self) -> &Lanes {
+        &self.lanes
     }
 
     #[inline]

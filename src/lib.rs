@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 mod actions;
+mod bitboard;
 mod board;
 mod cell;
 mod check;

@@ -38,6 +38,9 @@ pub struct Position {
     pub(crate) pegs: [CellSet; MAX_SETS],
     /// Every peg, neutral ones included.
     pub(crate) occupied: CellSet,
+    /// `occupied` as the geometry's bitboard lanes (`bitboard.rs`), kept
+    /// in step by `make_move` and `unmake_move` for the hop chains.
+    pub(crate) lanes: [u64; 4],
     pub(crate) neutral: CellSet,
     pub(crate) side: u8,
     pub(crate) ply: u32,
@@ -125,12 +128,14 @@ impl Position {
         neutral: CellSet,
     ) -> Position {
         let geometry = setup.board.geometry();
+        let occupied = pegs.iter().fold(neutral, |all, &set| all.union(set));
         let mut position = Position {
             geometry,
             rules: setup.rules,
             layout,
             pegs,
-            occupied: pegs.iter().fold(neutral, |all, &set| all.union(set)),
+            occupied,
+            lanes: geometry.lanes().split(occupied),
             neutral,
             side: setup.side_to_move as u8,
             ply: setup.ply,
@@ -482,6 +487,7 @@ impl Position {
                     "make_move: the end hole is occupied"
                 );
                 self.occupied = self.occupied.without(from).with(to);
+                self.geometry.lanes().shift(&mut self.lanes, from, to);
             }
             self.ply += 1;
             self.record_finishers(mover, from, to);
@@ -506,6 +512,7 @@ impl Position {
             self.pegs[set] = self.pegs[set].without(to).with(from);
             if undo.other_set == u8::MAX {
                 self.occupied = self.occupied.without(to).with(from);
+                self.geometry.lanes().shift(&mut self.lanes, to, from);
             } else {
                 let other = usize::from(undo.other_set);
                 self.pegs[other] = self.pegs[other].without(from).with(to);
