@@ -2,6 +2,7 @@
 //! from shared int objects, not a new int object per action (most action
 //! numbers are above the 256 small ints Python keeps).
 
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyInt, PyList};
@@ -22,14 +23,33 @@ pub fn ints(py: Python<'_>) -> &[Py<PyInt>] {
 }
 
 /// The action numbers of `moves` (legal in `position`) as a list.
+///
+/// Built with the C API directly: one `PyList_New`, then each slot set to a
+/// shared int (a reference count and a store each). pyo3's `PyList::new`
+/// does the same with an iterator and a length check around every item,
+/// which cost about as much as the move generation itself here.
 pub fn list<'py>(
     py: Python<'py>,
     position: &Position,
     moves: &[Move],
 ) -> PyResult<Bound<'py, PyList>> {
     let ints = ints(py);
-    PyList::new(
-        py,
-        moves.iter().map(|&mv| ints[position.action(mv)].bind(py)),
-    )
+    let len = ffi::Py_ssize_t::try_from(moves.len()).expect("fewer moves than isize::MAX");
+    // SAFETY: the GIL is held (`py`); `PyList_New` returns a new reference
+    // to a list of `len` empty slots or NULL with an exception set; each
+    // slot below is in range and set once, with a new reference to a live
+    // int, which `PyList_SetItem` steals. It cannot fail: the object is a
+    // list and the index in range.
+    unsafe {
+        let list = ffi::PyList_New(len);
+        if list.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        for (i, &mv) in moves.iter().enumerate() {
+            let item = ints[position.action(mv)].as_ptr();
+            ffi::Py_INCREF(item);
+            ffi::PyList_SetItem(list, i as ffi::Py_ssize_t, item);
+        }
+        Ok(Bound::from_owned_ptr(py, list).cast_into_unchecked())
+    }
 }
