@@ -7,12 +7,14 @@
 //! ```
 //!
 //! `POSITIONS_FILE` has one position per line: `SET EXPECTED POSITION`, where
-//! `SET` is `start`, `middle` or `other`, `EXPECTED` our number of legal moves
-//! and `POSITION` our position string. It times `Position::legal_moves_into`
-//! into one reused `Vec`: the full turn-level move list (every hop chain's
-//! destination, deduplicated, the target lock applied). The counts are
-//! checked against `EXPECTED` first. Then, for each set (every position but
-//! the start, the middle subset, the start), every position of the set is
+//! `SET` is `start`, `middle`, `other` or `random`, `EXPECTED` our number of
+//! legal moves and `POSITION` our position string. It times
+//! `Position::legal_moves_into` into one reused `Vec`: the full turn-level
+//! move list (every hop chain's destination, deduplicated, the target lock
+//! applied). The counts are checked against `EXPECTED` first. Then, for each
+//! set (`all`: the `middle` and `other` positions, the first position file;
+//! the middle subset; the start; `random`: the second file, turn starts of
+//! our seeded uniformly random games), every position of the set is
 //! generated K times, K chosen so that this takes about `--target-ms`; the
 //! output is one JSON line with ns per call, as the C++ harness prints.
 
@@ -144,9 +146,11 @@ fn run() -> Result<(), String> {
     let mut all = Vec::new();
     let mut middle = Vec::new();
     let mut start = Vec::new();
+    let mut random = Vec::new();
     for entry in &entries {
         match entry.set.as_str() {
             "start" => start.push(&entry.position),
+            "random" => random.push(&entry.position),
             "middle" => {
                 all.push(&entry.position);
                 middle.push(&entry.position);
@@ -155,13 +159,18 @@ fn run() -> Result<(), String> {
             other => return Err(format!("unknown set {other}")),
         }
     }
-    if all.is_empty() || middle.is_empty() || start.is_empty() {
-        return Err("the file needs start, middle and other positions".into());
+    if all.is_empty() || middle.is_empty() || start.is_empty() || random.is_empty() {
+        return Err("the file needs start, middle, other and random positions".into());
     }
 
     let mut results = Vec::new();
     let mut checksum = 0u64;
-    for (name, set) in [("all", &all), ("middle", &middle), ("start", &start)] {
+    for (name, set) in [
+        ("all", &all),
+        ("middle", &middle),
+        ("start", &start),
+        ("random", &random),
+    ] {
         let t = time(set, target);
         checksum ^= t.checksum;
         results.push(format!(

@@ -6,7 +6,7 @@ One command, from the repository root:
     .venv/bin/python benches/sidebyside/cpp_vs_rust.py --rounds 3 --target-ms 50   # a smoke run
 
 The first run downloads the sdist (5.6 MB) and compiles open_spiel's files,
-about a minute on two busy cores; later runs reuse them and take about 20 s.
+about a minute on two busy cores; later runs reuse them and take about 25 s.
 
 It needs g++ (C++20), pkg-config, cargo and Debian's `libabsl-dev` (installed
 with apt-get when missing; that needs root or sudo). It then:
@@ -18,19 +18,21 @@ with apt-get when missing; that needs root or sudo). It then:
    open_spiel's release flags (-O3 -DNDEBUG, C++20) and links them with
    benches/sidebyside/openspiel_turns.cc, our harness;
 3. builds examples/sidebyside_movegen.rs (cargo, release profile);
-4. writes the positions of benches/sidebyside/positions.json in each engine's
-   form, and runs N interleaved rounds (C++ then Rust, the order swapped every
-   other round), each engine in a fresh process that checks its move counts
-   before timing;
+4. writes the positions of benches/sidebyside/positions.json and
+   positions_random.json in each engine's form, and runs N interleaved rounds
+   (C++ then Rust, the order swapped every other round), each engine in a
+   fresh process that checks its move counts before timing;
 5. prints markdown tables (ns per full-turn enumeration of each engine per
    round, the ratio open_spiel/ours, the medians, the machine load) and writes
    benches/results/sidebyside-cpp-<date>.json.
 
 Options: --rounds N (default 7), --target-ms MS (time per set and method in a
 round, default 150), --json PATH, --rebuild (rebuild open_spiel's objects).
-The sets: `all` (the 200 positions), `middle` (those with ply 40 to 120), and
-`start` (open_spiel's initial state: north to move). What each side times and
-why is in benches/sidebyside/CPP.md. It never passes or fails on time.
+The sets: `all` (the 200 positions of positions.json), `middle` (those with
+ply 40 to 120), `start` (open_spiel's initial state: north to move) and
+`random` (the 1820 positions of positions_random.json: plies 10 to 100 of our
+seeded uniformly random games, seeds 1 to 20). What each side times and why is
+in benches/sidebyside/CPP.md. It never passes or fails on time.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 BUILD = ROOT / "target" / "sidebyside-cpp"
 POSITIONS = HERE / "positions.json"
+RANDOM_POSITIONS = HERE / "positions_random.json"
 HARNESS = HERE / "openspiel_turns.cc"
 RESULTS = ROOT / "benches" / "results"
 
@@ -123,7 +126,7 @@ MIDDLE_PLIES = range(40, 121)  # the middle-game subset: ply 40 to 120
 # open_spiel's initial state in our notation: the same board, north to move.
 START = "star4 classic south:111-120/north:0-9 1 0 -"
 START_MOVES = 14
-SETS = ("all", "middle", "start")
+SETS = ("all", "middle", "start", "random")
 
 
 def log(message: str) -> None:
@@ -341,6 +344,14 @@ def write_positions() -> tuple[Path, Path, dict]:
         actions = " ".join(str(a) for a in p["open_spiel_actions"])
         cpp_lines.append(f"{group} {p['open_spiel_turn_moves']} {actions}")
         rust_lines.append(f"{group} {p['our_moves']} {p['position']}")
+    if not RANDOM_POSITIONS.exists():
+        # Generated, not kept in git (about 1 MB): positions.py writes it in ~10 s.
+        subprocess.run([sys.executable, str(HERE / "positions.py")], check=True)
+    randoms = json.loads(RANDOM_POSITIONS.read_text())["positions"]
+    for p in randoms:
+        actions = " ".join(str(a) for a in p["open_spiel_actions"])
+        cpp_lines.append(f"random {p['open_spiel_turn_moves']} {actions}")
+        rust_lines.append(f"random {p['our_moves']} {p['position']}")
     BUILD.mkdir(parents=True, exist_ok=True)
     cpp, rust = BUILD / "positions-cpp.txt", BUILD / "positions-rust.txt"
     cpp.write_text("\n".join(cpp_lines) + "\n")
@@ -351,6 +362,9 @@ def write_positions() -> tuple[Path, Path, dict]:
         "middle": middle,
         "middle_definition": f"ply {MIDDLE_PLIES.start} to {MIDDLE_PLIES.stop - 1}",
         "start": f"open_spiel's initial state (ours: {START!r})",
+        "random_file": str(RANDOM_POSITIONS.relative_to(ROOT)),
+        "random": len(randoms),
+        "random_definition": "plies 10 to 100 of our seeded uniformly random games, seeds 1-20",
     }
     return cpp, rust, about
 

@@ -6,10 +6,10 @@
 //   openspiel_turns POSITIONS_FILE [--target-ms MS]
 //
 // POSITIONS_FILE has one position per line: `SET EXPECTED ACTION...`, where
-// SET is `start`, `middle` or `other`, EXPECTED is the number of distinct
-// turn-level (from, to) moves open_spiel allows there, and the actions are the
-// open_spiel action history that reaches the position from NewInitialState()
-// of `chinese_checkers` with players=2.
+// SET is `start`, `middle`, `other` or `random`, EXPECTED is the number of
+// distinct turn-level (from, to) moves open_spiel allows there, and the
+// actions are the open_spiel action history that reaches the position from
+// NewInitialState() of `chinese_checkers` with players=2.
 //
 // open_spiel plays a turn hop by hop: a step, or a hop after which the same
 // player stays to move (mid-chain) while the peg can hop on, choosing further
@@ -31,10 +31,12 @@
 // Before timing, every position is replayed with legality checks and both
 // variants' move counts are checked against EXPECTED and against each other
 // (same count and same checksum of the move sets), so the timing cannot time
-// different work. Then, for each set (all positions but the start, the middle
-// subset, the start), each variant enumerates every position of the set K
-// times, K chosen so that this takes about --target-ms; the output is one
-// JSON line with ns per enumeration.
+// different work. Then, for each set (`all`: the `middle` and `other`
+// positions, the first position file; the middle subset; the start; `random`:
+// the second position file, turn starts of our seeded uniformly random games),
+// each variant enumerates every position of the set K times, K chosen so that
+// this takes about --target-ms; the output is one JSON line with ns per
+// enumeration.
 
 #include <algorithm>
 #include <bit>
@@ -263,19 +265,22 @@ int main(int argc, char** argv) {
                                                   open_spiel::GameParameter(2)}});
   std::vector<Position> positions = ReadPositions(argv[1], *game);
 
-  // The sets: `all` is every position but the start.
-  std::vector<State*> all, middle, start;
+  // The sets: `all` is every `middle` and `other` position (the first
+  // position file), `random` the second file's positions.
+  std::vector<State*> all, middle, start, random;
   for (Position& p : positions) {
     if (p.set == "start") {
       start.push_back(p.state.get());
+    } else if (p.set == "random") {
+      random.push_back(p.state.get());
     } else {
       all.push_back(p.state.get());
       if (p.set == "middle") middle.push_back(p.state.get());
       else if (p.set != "other") Fail("unknown set " + p.set);
     }
   }
-  if (all.empty() || middle.empty() || start.empty()) {
-    Fail("the file needs start, middle and other positions");
+  if (all.empty() || middle.empty() || start.empty() || random.empty()) {
+    Fail("the file needs start, middle, other and random positions");
   }
 
   // Check the work: each variant's count is the expected one, and both
@@ -297,7 +302,10 @@ int main(int argc, char** argv) {
     const char* name;
     const std::vector<State*>* set;
   };
-  const Named sets[] = {{"all", &all}, {"middle", &middle}, {"start", &start}};
+  const Named sets[] = {{"all", &all},
+                        {"middle", &middle},
+                        {"start", &start},
+                        {"random", &random}};
   std::printf("{\"engine\": \"open_spiel-cpp\", \"results\": [");
   bool first = true;
   uint64_t checksum = 0;

@@ -3,9 +3,18 @@
     .venv/bin/python benches/sidebyside/python_vs_pyspiel.py            # about a minute
     .venv/bin/python benches/sidebyside/python_vs_pyspiel.py --rounds 3 --quick
 
-Both engines get the same 200 positions (benches/sidebyside/positions.json:
-turn starts of seeded two-player games, as our position string and as
-open_spiel's action history). Each round times every measurement for both
+Both engines get the same positions, as our position string and as
+open_spiel's action history, in two sets measured side by side in every run
+(benches/sidebyside/positions.py writes both):
+
+- the 200 positions of benches/sidebyside/positions.json: turn starts of
+  seeded two-player open_spiel games, mostly forward play (openings, middle
+  games, end games);
+- the 1820 positions of benches/sidebyside/positions_random.json: turn starts
+  at plies 10 to 100 of our own seeded uniformly random games (seeds 1 to
+  20), replayed into open_spiel's actions. Their tables say "random-game set".
+
+Each round times every measurement for both
 engines, one after the other, the order swapped every other round, so a
 busy spell of the machine hits both alike; the tables give each round's
 ratio and the median over the rounds. It measures only: it never passes or
@@ -14,9 +23,12 @@ a change that makes a call do different work is an error, not a speed-up.
 
 The measurements:
 
-- ``legal_actions``: one call per position, all 200 positions. We list whole
-  turns (every hop chain's end, ~43 moves on average here); open_spiel
-  lists single steps and first hops (~41), a chain going on hop by hop.
+- ``legal_actions``: one call per position, every position of the set. We
+  list whole turns (every hop chain's end, ~43 moves on average in the
+  200-position set, ~49 in the random-game set); open_spiel lists single
+  steps and first hops (~41; ~43), a chain going on hop by hop. Both sets
+  get about the same number of calls a round: 250 passes over the 200
+  positions, 27 over the 1820.
 - random playout loop: from each position, a Python loop of
   ``legal_actions()`` + ``apply_action(random.choice(...))`` checking
   ``is_terminal()`` each time, for a fixed number of turns (a turn is one
@@ -30,6 +42,9 @@ The measurements:
   positions at once, the GIL released and both cores used.
 - ``VectorEnv``: steps per second of N games stepped at once from numpy
   actions (ours only; open_spiel has no such thing).
+
+Every measurement but ``VectorEnv`` is made on both sets, each round, the
+random-game set right after the 200-position one.
 """
 
 from __future__ import annotations
@@ -55,8 +70,15 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
-def load_positions() -> list[dict]:
-    return json.loads((HERE / "positions.json").read_text())["positions"]
+SETS = {"": "positions.json", "_random": "positions_random.json"}  # row-key suffix -> file
+
+
+def load_positions(name: str = "positions.json") -> list[dict]:
+    if not (HERE / name).exists():
+        # positions_random.json is generated, not kept in git (about 1 MB):
+        # positions.py writes it in about ten seconds.
+        subprocess.run([sys.executable, str(HERE / "positions.py")], check=True)
+    return json.loads((HERE / name).read_text())["positions"]
 
 
 def pyspiel_state(game, actions: list[int]):
@@ -178,9 +200,10 @@ def commit() -> str:
 class Row:
     """One measurement: per round, our rate and open_spiel's (or None)."""
 
-    def __init__(self, name: str, unit: str) -> None:
+    def __init__(self, name: str, unit: str, positions: str | None = None) -> None:
         self.name = name
         self.unit = unit
+        self.positions = positions  # the position file measured, if any
         self.ours: list[float] = []
         self.theirs: list[float] = []
 
@@ -189,12 +212,36 @@ class Row:
 
     def as_dict(self) -> dict:
         out: dict = {"name": self.name, "unit": self.unit, "ours": self.ours}
+        if self.positions:
+            out["positions"] = self.positions
         if self.theirs:
             out["open_spiel"] = self.theirs
             out["ratio"] = self.ratios()
             out["median_ratio"] = statistics.median(self.ratios())
         out["median_ours"] = statistics.median(self.ours)
         return out
+
+
+class PositionSet:
+    """One position file, loaded in both engines, its move counts checked."""
+
+    def __init__(self, suffix: str, file: str, game) -> None:
+        self.suffix = suffix
+        self.file = file
+        self.records = load_positions(file)
+        n = len(self.records)
+        self.label = f"random-game set ({n} positions)" if suffix else f"{n} positions"
+        self.theirs = [pyspiel_state(game, r["open_spiel_actions"]) for r in self.records]
+        self.ours = [Position(r["position"]) for r in self.records]
+        for record, position, state in zip(self.records, self.ours, self.theirs, strict=True):
+            if len(position.legal_actions()) != record["our_moves"]:
+                raise SystemExit(f"our move count changed at {record['position']} ({file})")
+            if state.is_terminal():
+                raise SystemExit(f"open_spiel's game is over at {record['position']} ({file})")
+            if len(state.legal_actions()) != record["open_spiel_first_actions"]:
+                raise SystemExit(f"open_spiel's actions changed at {record['position']} ({file})")
+        self.our_actions = sum(len(p.legal_actions()) for p in self.ours)
+        self.their_actions = sum(len(s.legal_actions()) for s in self.theirs)
 
 
 def pair(row: Row, swap: bool, ours: Callable[[], tuple[float, int]], theirs) -> None:
@@ -217,35 +264,36 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     scale = 0.2 if args.quick else 1.0
 
-    records = load_positions()
     game = pyspiel.load_game("chinese_checkers", {"players": 2})
-    theirs = [pyspiel_state(game, r["open_spiel_actions"]) for r in records]
-    ours = [Position(r["position"]) for r in records]
-    for record, position, state in zip(records, ours, theirs, strict=True):
-        if len(position.legal_actions()) != record["our_moves"]:
-            raise SystemExit(f"our move count changed at {record['position']}")
-        assert not state.is_terminal()
+    sets = [PositionSet(suffix, name, game) for suffix, name in SETS.items()]
     load_before = loadavg()
 
-    reps = max(1, int(250 * scale))
+    # Calls of `legal_actions()` per engine and round, in each set: 250 passes
+    # over the 200 positions, as many calls over the larger random-game set.
+    calls_per_round = max(1, int(250 * scale)) * len(sets[0].ours)
     turns = 100
     step = 1 if scale == 1 else 5
-    starts_ours, starts_theirs = ours[::step], theirs[::step]
-    rebuild = list(range(0, len(records), step))
-    batch = [p for p in ours for _ in range(4)]
-    rows = {
-        "legal_actions": Row("`legal_actions()` per call, 200 positions", "calls/s"),
-        "loop": Row("random playout loop (`legal_actions` + `apply_action`)", "turns/s"),
-        "whole": Row("whole turns: `legal_moves` vs rebuilt from hop actions", "calls/s"),
-        "playout": Row("built-in `playout()` vs pyspiel's Python loop", "turns/s"),
-        "rollouts": Row("`rollouts()` (batch, GIL released) vs pyspiel's Python loop", "turns/s"),
-        "vector": Row("`VectorEnv.step` of 1024 games, `random_actions()`", "steps/s"),
-        "vector_numpy": Row(
-            "`VectorEnv.step` of 1024 games, a numpy choice among `legal_actions()`", "steps/s"
-        ),
+    pass_action = game.num_distinct_actions() - 1
+    # The rows of each measurement, the 200-position set's first, the
+    # random-game set's beside it.
+    measured = {
+        "legal_actions": ("`legal_actions()` per call", "calls/s"),
+        "loop": ("random playout loop (`legal_actions` + `apply_action`)", "turns/s"),
+        "whole": ("whole turns: `legal_moves` vs rebuilt from hop actions", "calls/s"),
+        "playout": ("built-in `playout()` vs pyspiel's Python loop", "turns/s"),
+        "rollouts": ("`rollouts()` (batch, GIL released) vs pyspiel's Python loop", "turns/s"),
     }
-    expected_actions = sum(len(s.legal_actions()) for s in ours) * reps
-    expected_theirs = sum(len(s.legal_actions()) for s in theirs) * reps
+    rows: dict[str, Row] = {}
+    for key, (name, unit) in measured.items():
+        for ps in sets:
+            # The 200-position set's titles are those of the runs before the
+            # second set: only `legal_actions` names its set.
+            title = f"{name}, {ps.label}" if ps.suffix or key == "legal_actions" else name
+            rows[key + ps.suffix] = Row(title, unit, ps.file)
+    rows["vector"] = Row("`VectorEnv.step` of 1024 games, `random_actions()`", "steps/s")
+    rows["vector_numpy"] = Row(
+        "`VectorEnv.step` of 1024 games, a numpy choice among `legal_actions()`", "steps/s"
+    )
 
     def rate(body: Callable[[], int], expect: int | None = None) -> Callable[[], float]:
         def run() -> float:
@@ -272,54 +320,70 @@ def main(argv: list[str] | None = None) -> int:
     for round_ in range(args.rounds):
         swap = round_ % 2 == 1
         seed = 1000 + round_
-        calls = reps * len(ours)
-        pair(
-            rows["legal_actions"],
-            swap,
-            per_call(lambda: legal_actions_pass(ours, reps), calls, expected_actions),
-            per_call(lambda: legal_actions_pass(theirs, reps), calls, expected_theirs),
-        )
-        pair(
-            rows["loop"],
-            swap,
-            rate(lambda seed=seed: ours_playout_loop(starts_ours, turns, seed)),
-            rate(lambda seed=seed: pyspiel_playout_loop(starts_theirs, turns, seed)),
-        )
-        loop_theirs = rows["loop"].theirs[-1]
-        pair(
-            rows["whole"],
-            swap,
-            per_call(
-                lambda: ours_whole_turns([ours[i] for i in rebuild]),
-                len(rebuild),
-                sum(records[i]["our_moves"] for i in rebuild),
-            ),
-            per_call(
-                lambda: pyspiel_whole_turns(
-                    [theirs[i] for i in rebuild], game.num_distinct_actions() - 1
+        for ps in sets:
+            key = ps.suffix
+            ours, theirs, records = ps.ours, ps.theirs, ps.records
+            reps = max(1, round(calls_per_round / len(ours)))
+            calls = reps * len(ours)
+            starts_ours, starts_theirs = ours[::step], theirs[::step]
+            rebuild = list(range(0, len(records), step))
+            pair(
+                rows["legal_actions" + key],
+                swap,
+                per_call(
+                    lambda ours=ours, reps=reps: legal_actions_pass(ours, reps),
+                    calls,
+                    ps.our_actions * reps,
                 ),
-                len(rebuild),
-                sum(records[i]["open_spiel_turn_moves"] for i in rebuild),
-            ),
-        )
-        if has_playout:
-            cap = 200
+                per_call(
+                    lambda theirs=theirs, reps=reps: legal_actions_pass(theirs, reps),
+                    calls,
+                    ps.their_actions * reps,
+                ),
+            )
+            pair(
+                rows["loop" + key],
+                swap,
+                rate(lambda s=starts_ours, seed=seed: ours_playout_loop(s, turns, seed)),
+                rate(lambda s=starts_theirs, seed=seed: pyspiel_playout_loop(s, turns, seed)),
+            )
+            loop_theirs = rows["loop" + key].theirs[-1]
+            pair(
+                rows["whole" + key],
+                swap,
+                per_call(
+                    lambda ours=ours, rebuild=rebuild: ours_whole_turns([ours[i] for i in rebuild]),
+                    len(rebuild),
+                    sum(records[i]["our_moves"] for i in rebuild),
+                ),
+                per_call(
+                    lambda theirs=theirs, rebuild=rebuild: pyspiel_whole_turns(
+                        [theirs[i] for i in rebuild], pass_action
+                    ),
+                    len(rebuild),
+                    sum(records[i]["open_spiel_turn_moves"] for i in rebuild),
+                ),
+            )
+            if has_playout:
+                cap = 200
 
-            def builtin(seed: int = seed, cap: int = cap) -> int:
-                return sum(
-                    p.playout(seed=seed + i, max_plies=cap).ply - p.ply for i, p in enumerate(ours)
-                )
+                def builtin(seed: int = seed, cap: int = cap, ours=ours) -> int:
+                    return sum(
+                        p.playout(seed=seed + i, max_plies=cap).ply - p.ply
+                        for i, p in enumerate(ours)
+                    )
 
-            rows["playout"].ours.append(rate(builtin)())
-            rows["playout"].theirs.append(loop_theirs)
-        if has_rollouts:
+                rows["playout" + key].ours.append(rate(builtin)())
+                rows["playout" + key].theirs.append(loop_theirs)
+            if has_rollouts:
+                batch = [p for p in ours for _ in range(4)]
 
-            def batched(seed: int = seed) -> int:
-                _returns, plies = sternhalma.rollouts(batch, seed=seed, max_plies=200)
-                return int(plies.sum())
+                def batched(seed: int = seed, batch=batch) -> int:
+                    _returns, plies = sternhalma.rollouts(batch, seed=seed, max_plies=200)
+                    return int(plies.sum())
 
-            rows["rollouts"].ours.append(rate(batched)())
-            rows["rollouts"].theirs.append(loop_theirs)
+                rows["rollouts" + key].ours.append(rate(batched)())
+                rows["rollouts" + key].theirs.append(loop_theirs)
         if vector is not None:
             steps = int(400 * scale) + 1
 
