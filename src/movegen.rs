@@ -3,7 +3,9 @@
 //! For each peg of the player to move, the destinations are computed as one
 //! bit set: neighbouring empty holes (steps) and every hole a hop chain can
 //! reach (a flood fill over hops, with the peg's own start hole counted as
-//! empty). The target lock and the resting rule then remove destinations.
+//! empty; for ordinary hops the flood runs on the bitboard lanes of
+//! `bitboard.rs`, a whole frontier per level, and long jumps keep the line
+//! masks below). The target lock and the resting rule then remove destinations.
 //! Under the swap rule, the swap destinations are the pegs in the set's
 //! target that a step from the start, or a hop from the start or from any
 //! hole the flood reached, lands on (the last hop of a chain).

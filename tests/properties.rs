@@ -46,6 +46,21 @@
 //! examples, and met in every position of the 9-hole rhombus with two homes
 //! of three (checked exhaustively against the reference).
 //!
+//! **The move generator, board by board.** One property sweeps every board
+//! (4 stars, 55 rhombi) under each of the 72 combinations of the rule
+//! switches, with every layout in turn (all six a rhombus can hold; on a
+//! star the standard and multi-set ones and random ones of any triangles),
+//! in random positions of four kinds (scattered in and around the targets,
+//! built around hop chains, packed so that players are blocked, played from
+//! the start), some with a move limit or a resignation, and compares
+//! `legal_moves`, `legal_moves_into`, `count_legal_moves` and
+//! `legal_moves_from` of every hole with the reference: the same moves,
+//! kinds and order, `[Pass]` and nothing when due. It counts what the
+//! positions exercised (chains of three hops or more, long jumps, the
+//! target lock, swaps, neutral pegs, several sets, resting, passes, ended
+//! games, resignations) and fails when a board, a variant or the sweep
+//! falls below a floor.
+//!
 //! **Parsers.** Arbitrary strings, strings over the notation's alphabet, and
 //! valid position strings, move texts, rules, boards, layouts and setup JSON
 //! mutated by deleting, duplicating, replacing and inserting characters (and
@@ -65,7 +80,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use common::{
-    hop_distances, jump, reference_is_home, reference_is_over, reference_moves,
+    hop_distances, hop_reach, jump, no_rest, reference_is_home, reference_is_over, reference_moves,
     reference_next_player, reference_perft, reference_play, reference_player_home, swap_distances,
     swappable,
 };
@@ -1383,6 +1398,827 @@ fn random_games_on_small_boards_do_reach_their_end() {
         finished >= 10,
         "only {finished} of 20 games on small boards were finished"
     );
+}
+
+// ---------------------------------------------------------------------------
+// The move generator against the reference, board by board, variant by variant
+// ---------------------------------------------------------------------------
+
+/// Every combination of the rule switches (72): what unused triangles hold,
+/// resting, long jumps, anti-spoiling, finish. No move limit (positions get
+/// one now and then). A struct literal and exhaustive matches, so that a new
+/// switch or a new value of one does not compile until it is listed here.
+fn every_variant() -> Vec<Rules> {
+    let listed = |rules: &Rules| {
+        let Rules {
+            unused_triangles,
+            rest_in_foreign_triangles,
+            long_jumps: _,
+            anti_spoiling,
+            finish,
+            max_plies: _,
+        } = *rules;
+        match unused_triangles {
+            UnusedTriangles::Empty | UnusedTriangles::Filled => {}
+        }
+        match rest_in_foreign_triangles {
+            Resting::Allowed | Resting::Forbidden => {}
+        }
+        match anti_spoiling {
+            AntiSpoiling::None | AntiSpoiling::FillAvailable | AntiSpoiling::Swap => {}
+        }
+        match finish {
+            Finish::First | Finish::Round | Finish::Ranking => {}
+        }
+    };
+    let mut variants = Vec::new();
+    for unused_triangles in [UnusedTriangles::Empty, UnusedTriangles::Filled] {
+        for rest_in_foreign_triangles in [Resting::Allowed, Resting::Forbidden] {
+            for long_jumps in [false, true] {
+                for anti_spoiling in [
+                    AntiSpoiling::None,
+                    AntiSpoiling::FillAvailable,
+                    AntiSpoiling::Swap,
+                ] {
+                    for finish in [Finish::First, Finish::Round, Finish::Ranking] {
+                        let rules = Rules {
+                            unused_triangles,
+                            rest_in_foreign_triangles,
+                            long_jumps,
+                            anti_spoiling,
+                            finish,
+                            max_plies: None,
+                        };
+                        listed(&rules);
+                        variants.push(rules);
+                    }
+                }
+            }
+        }
+    }
+    variants
+}
+
+/// Every layout a rhombus can hold (it has two triangles): one set from
+/// either, one set each for two players in either turn order, and both
+/// sets one player's, in either order.
+fn every_rhombus_layout() -> Vec<Layout> {
+    use Triangle::{North, South};
+    let layouts: [&[&[Triangle]]; 6] = [
+        &[&[South]],
+        &[&[North]],
+        &[&[South], &[North]],
+        &[&[North], &[South]],
+        &[&[South, North]],
+        &[&[North, South]],
+    ];
+    layouts
+        .iter()
+        .map(|players| Layout::new(players).expect("a rhombus layout"))
+        .collect()
+}
+
+/// Lists as finished whoever is home in `setup` and moves the turn off a
+/// finished player where it must, so that it validates.
+fn settle(mut setup: Setup) -> Position {
+    let players = setup.players.len();
+    loop {
+        match setup.validate() {
+            Ok(position) => return position,
+            Err(e) => {
+                for problem in e.problems() {
+                    match *problem {
+                        SetupProblem::HomeButNotFinished { player } => {
+                            setup.finished.push(Finisher {
+                                player,
+                                ply: setup.ply,
+                            })
+                        }
+                        SetupProblem::SideToMoveFinished { side } => {
+                            setup.side_to_move = (side + 1) % players;
+                        }
+                        ref other => panic!("{setup}: unexpected problem {other}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A random position of `game` built around hop chains of the player to
+/// move: from one of its pegs (often in its target, where the target lock
+/// holds), a random walk of hops (long ones too under long jumps), mostly
+/// towards the set's target, with a peg of any set (or a neutral one) on
+/// every pivot and every hole hopped along or landed on kept empty; often a
+/// last hop onto another player's peg (a swap by a chain, under the swap
+/// rule, when it is in the target). The other pegs go on random free holes,
+/// often in their own targets.
+fn chain_position(game: &Game, rng: &mut Rng) -> Position {
+    let board = game.board;
+    let geometry = board.geometry();
+    let layout = game.layout;
+    let per_set = board.pegs_per_set();
+    let sets = layout.set_count();
+    let neutral = Position::start(board, layout, game.rules)
+        .expect("a start position")
+        .neutral();
+    let set = rng.below(sets);
+    let mover = layout.set_owner(set);
+    let target = geometry.triangle(layout.set_triangle(set).opposite());
+    let holes: Vec<Cell> = geometry.all().difference(neutral).iter().collect();
+    let start = if rng.chance(30) {
+        rng.pick(&target.iter().collect::<Vec<_>>())
+    } else {
+        rng.pick(&holes)
+    };
+    let nearness = |cell: Cell| -> u32 { target.iter().map(|t| geometry.distance(cell, t)).sum() };
+
+    // Holes that get a peg (besides the mover's on `start`), and holes the
+    // chain needs empty.
+    let mut pivots = CellSet::EMPTY;
+    let mut clear = CellSet::EMPTY;
+    let other_players = layout.player_count() > 1;
+    let swap_at_end = other_players && rng.chance(50);
+    let room = sets * per_set - 1 - usize::from(swap_at_end);
+    let wanted = room.min(1 + rng.below(16));
+    let towards_target = rng.below(100) as u64;
+    let mut here = start;
+    // The hops from `here` that the chain can take: pivot, landing, and
+    // the holes between that must be empty.
+    let options = |here: Cell, pivots: CellSet, clear: CellSet| {
+        let mut found: Vec<(Cell, Cell, CellSet)> = Vec::new();
+        for direction in Direction::ALL {
+            let ray: Vec<Cell> = geometry.ray(here, direction).collect();
+            let longest = if game.rules.long_jumps {
+                ray.len() / 2
+            } else {
+                ray.len().min(2) / 2
+            };
+            for k in 1..=longest {
+                let (pivot, landing) = (ray[k - 1], ray[2 * k - 1]);
+                let between: CellSet = ray[..2 * k - 1]
+                    .iter()
+                    .copied()
+                    .filter(|&c| c != pivot)
+                    .collect();
+                let pegs = pivots.union(neutral);
+                if clear.contains(pivot)
+                    || pivot == start
+                    || !between.intersection(pegs).is_empty()
+                    || pegs.contains(landing)
+                    || clear.contains(landing)
+                    || landing == start
+                {
+                    continue;
+                }
+                found.push((pivot, landing, between));
+            }
+        }
+        found
+    };
+    loop {
+        let found: Vec<_> = options(here, pivots, clear)
+            .into_iter()
+            .filter(|&(pivot, ..)| pivots.union(neutral).contains(pivot) || pivots.len() < wanted)
+            .collect();
+        if found.is_empty() {
+            break;
+        }
+        let (pivot, landing, between) = if rng.chance(towards_target) {
+            *found
+                .iter()
+                .min_by_key(|&&(_, landing, _)| nearness(landing))
+                .unwrap()
+        } else {
+            rng.pick(&found)
+        };
+        if !neutral.contains(pivot) {
+            pivots.insert(pivot);
+        }
+        clear = clear.union(between).with(landing);
+        here = landing;
+    }
+    // A last hop onto another player's peg, in the target if one lands there.
+    let mut swapped = None;
+    if swap_at_end {
+        let found: Vec<_> = options(here, pivots, clear)
+            .into_iter()
+            .filter(|&(pivot, ..)| pivots.union(neutral).contains(pivot) || pivots.len() < room)
+            .collect();
+        let in_target: Vec<_> = found
+            .iter()
+            .copied()
+            .filter(|&(_, landing, _)| target.contains(landing))
+            .collect();
+        let pick = if !in_target.is_empty() && rng.chance(80) {
+            Some(rng.pick(&in_target))
+        } else if !found.is_empty() {
+            Some(rng.pick(&found))
+        } else {
+            None
+        };
+        if let Some((pivot, landing, between)) = pick {
+            if !neutral.contains(pivot) {
+                pivots.insert(pivot);
+            }
+            clear = clear.union(between);
+            swapped = Some(landing);
+        }
+    }
+
+    // Deal the pegs: the start to the mover's set, the swapped peg to a set
+    // of another player, the pivots to any set with room; then the rest.
+    let mut dealt: Vec<Vec<Cell>> = vec![Vec::new(); sets];
+    dealt[set].push(start);
+    let mut taken = neutral.union(pivots).with(start);
+    if let Some(cell) = swapped {
+        let others: Vec<usize> = (0..sets)
+            .filter(|&s| layout.set_owner(s) != mover)
+            .collect();
+        dealt[rng.pick(&others)].push(cell);
+        taken.insert(cell);
+    }
+    for pivot in pivots {
+        let open: Vec<usize> = (0..sets).filter(|&s| dealt[s].len() < per_set).collect();
+        dealt[rng.pick(&open)].push(pivot);
+    }
+    let to_target = rng.below(80) as u64;
+    for (s, pegs) in dealt.iter_mut().enumerate() {
+        let own_target = geometry.triangle(layout.set_triangle(s).opposite());
+        while pegs.len() < per_set {
+            let free = geometry.all().difference(taken);
+            let mut choices = if rng.chance(to_target) {
+                own_target.intersection(free).difference(clear)
+            } else {
+                free.difference(clear)
+            };
+            if choices.is_empty() {
+                choices = free.difference(clear);
+            }
+            if choices.is_empty() {
+                choices = free;
+            }
+            let cell = rng.pick(&choices.iter().collect::<Vec<_>>());
+            taken.insert(cell);
+            pegs.push(cell);
+        }
+    }
+    let mut setup = Setup::start(board, layout, game.rules);
+    for (peg_set, pegs) in setup.players.iter_mut().flatten().zip(&dealt) {
+        peg_set.pegs = pegs.iter().map(|c| c.id()).collect();
+        peg_set.pegs.sort_unstable();
+    }
+    setup.side_to_move = mover;
+    setup.ply = rng.below(40) as u32;
+    settle(setup)
+}
+
+/// A random position of `game` with the pegs of the player to move packed
+/// together around a hole of one of the board's triangles, and the other
+/// players' pegs packed around them, ring after ring, now and then with a
+/// gap: players who must pass or nearly so, games nobody can go on with,
+/// chains that only the gaps let through.
+fn packed_position(game: &Game, rng: &mut Rng) -> Position {
+    let board = game.board;
+    let geometry = board.geometry();
+    let layout = game.layout;
+    let per_set = board.pegs_per_set();
+    let neutral = Position::start(board, layout, game.rules)
+        .expect("a start position")
+        .neutral();
+    let holes = geometry.all().difference(neutral);
+    let mover = rng.below(layout.player_count());
+    let corner = geometry
+        .triangle(rng.pick(board.triangles()))
+        .difference(neutral);
+    let corner: Vec<Cell> = if corner.is_empty() { holes } else { corner }
+        .iter()
+        .collect();
+    // Often the tip of the triangle, the hole with the fewest neighbours,
+    // so that the rings around it are short.
+    let centre = if rng.chance(50) {
+        *corner
+            .iter()
+            .min_by_key(|&&cell| geometry.neighbor_set(cell).len())
+            .unwrap()
+    } else {
+        rng.pick(&corner)
+    };
+    // The holes nearest the centre first, ties at random.
+    let mut order: Vec<(u32, u64, Cell)> = holes
+        .iter()
+        .map(|cell| (geometry.distance(centre, cell), rng.next(), cell))
+        .collect();
+    order.sort_unstable();
+    let gaps = rng.below(20) as u64;
+    let mut order = order.into_iter().map(|(.., cell)| cell);
+    let mut dealt: Vec<Vec<usize>> = vec![Vec::new(); layout.set_count()];
+    let (mine, others): (Vec<usize>, Vec<usize>) =
+        (0..layout.set_count()).partition(|&set| layout.set_owner(set) == mover);
+    for &set in &mine {
+        while dealt[set].len() < per_set {
+            dealt[set].push(order.next().expect("room for every peg").id());
+        }
+    }
+    let mut skipped = Vec::new();
+    for i in 0..others.len() * per_set {
+        let mut cell = order.next();
+        while rng.chance(gaps) {
+            skipped.extend(cell);
+            cell = order.next();
+        }
+        let cell = cell.or_else(|| skipped.pop()).expect("room for every peg");
+        dealt[others[i % others.len()]].push(cell.id());
+    }
+    let mut setup = Setup::start(board, layout, game.rules);
+    for (peg_set, mut pegs) in setup.players.iter_mut().flatten().zip(dealt) {
+        pegs.sort_unstable();
+        peg_set.pegs = pegs;
+    }
+    setup.side_to_move = mover;
+    setup.ply = rng.below(40) as u32;
+    settle(setup)
+}
+
+/// A position a few random plies from the start (moves chosen by the
+/// engine, mostly towards the target): early and middle game shapes.
+fn played_position(game: &Game, rng: &mut Rng) -> Position {
+    let mut position = Position::start(game.board, game.layout, game.rules).expect("a start");
+    let geometry = game.board.geometry();
+    // By set and hole: the sum of the distances to the set's target holes.
+    let remoteness: Vec<Vec<i64>> = (0..game.layout.set_count())
+        .map(|set| {
+            let target = position.target(set);
+            (0..geometry.len())
+                .map(|id| {
+                    let cell = Cell::new(id).unwrap();
+                    target
+                        .iter()
+                        .map(|t| i64::from(geometry.distance(cell, t)))
+                        .sum()
+                })
+                .collect()
+        })
+        .collect();
+    let plies = rng.below(6 + 5 * game.board.pegs_per_set().min(10));
+    let greedy = 30 + rng.below(60) as u64;
+    for _ in 0..plies {
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = if rng.chance(greedy) {
+            let advance = |m: Move| match m.from().zip(m.to()) {
+                Some((from, to)) => {
+                    let far = &remoteness[position.set_at(from).expect("a peg moves")];
+                    far[from.id()] - far[to.id()]
+                }
+                None => 0,
+            };
+            let best = legal.iter().map(|&m| advance(m)).max().unwrap();
+            let best: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| advance(m) == best)
+                .collect();
+            rng.pick(&best)
+        } else {
+            rng.pick(&legal)
+        };
+        position.make_move(mv);
+    }
+    position
+}
+
+/// Whether the game is over: [`reference_is_over`], extended by the
+/// resignation rules of [`Position::resign`] (which the reference does not
+/// know): resigned players' turns are skipped, so they neither count among
+/// those who could still move nor keep the game going, and the game ends
+/// when one player is left.
+fn expected_over(position: &Position) -> bool {
+    let resigned = position.resignations();
+    if resigned.is_empty() {
+        return reference_is_over(position);
+    }
+    let players = position.layout().player_count();
+    let finish = position.rules().finish;
+    let finished = position.finishers().len();
+    let ply = position.ply();
+    let by_finish = finished > 0
+        && match finish {
+            Finish::First => true,
+            Finish::Round => finished == players || ply % players as u32 == 0,
+            Finish::Ranking => finished >= players.saturating_sub(1).max(1),
+        };
+    // Players still taking turns: neither resigned nor, under ranking,
+    // finished.
+    let left = (0..players)
+        .filter(|&p| {
+            let out = finish == Finish::Ranking && position.is_finished(p);
+            !(position.is_resigned(p) || out)
+        })
+        .count();
+    let by_limit = ply >= position.rules().max_plies.unwrap_or(u32::MAX);
+    let side = position.side_to_move();
+    let everyone_stuck = (0..players)
+        .map(|i| (side + i) % players)
+        .filter(|&p| !position.is_finished(p) && !position.is_resigned(p))
+        .all(|p| reference_moves(position, p).is_empty());
+    by_finish || left <= 1 || by_limit || everyone_stuck
+}
+
+/// What the positions checked against the reference exercised.
+#[derive(Clone, Copy, Debug, Default)]
+struct Exercised {
+    /// Positions checked.
+    positions: usize,
+    /// Positions where the player to move had a move other than a pass.
+    moving: usize,
+    /// Moves compared.
+    moves: usize,
+    /// `[Pass]`: the player to move is blocked, or finished under `round`.
+    passes: usize,
+    /// No legal move: the game is over.
+    over: usize,
+    /// A hop move whose shortest chain has three hops or more.
+    long_chains: usize,
+    /// Under long jumps, a single hop over a peg that is not a neighbour.
+    long_jumps: usize,
+    /// A peg in its target with a destination outside it that the target
+    /// lock takes away.
+    locks: usize,
+    /// A swap move.
+    swaps: usize,
+    /// A swap at the end of a hop chain.
+    chain_swaps: usize,
+    /// Neutral pegs on the board.
+    neutral: usize,
+    /// The player to move has several sets.
+    several_sets: usize,
+    /// Resting forbidden takes a step away.
+    resting: usize,
+    /// Someone has resigned.
+    resigned: usize,
+}
+
+impl Exercised {
+    fn add(&mut self, other: &Exercised) {
+        self.positions += other.positions;
+        self.moving += other.moving;
+        self.moves += other.moves;
+        self.passes += other.passes;
+        self.over += other.over;
+        self.long_chains += other.long_chains;
+        self.long_jumps += other.long_jumps;
+        self.locks += other.locks;
+        self.swaps += other.swaps;
+        self.chain_swaps += other.chain_swaps;
+        self.neutral += other.neutral;
+        self.several_sets += other.several_sets;
+        self.resting += other.resting;
+        self.resigned += other.resigned;
+    }
+}
+
+/// Why two lists of moves differ: the moves only one has (a move of the
+/// wrong kind shows in both), or the order.
+fn move_list_difference(found: &[Move], expected: &[Move]) -> String {
+    let only_found: Vec<&Move> = found.iter().filter(|m| !expected.contains(m)).collect();
+    let only_expected: Vec<&Move> = expected.iter().filter(|m| !found.contains(m)).collect();
+    if only_found.is_empty() && only_expected.is_empty() {
+        format!("the same moves in another order: {found:?}, expected {expected:?}")
+    } else {
+        format!("the engine's only: {only_found:?}; the reference's only: {only_expected:?}")
+    }
+}
+
+/// `legal_moves` (and `legal_moves_into`, `count_legal_moves`,
+/// `legal_moves_from` for every hole) against the reference: the same
+/// moves, of the same kinds, ordered by start hole then end hole; `[Pass]`
+/// when the player to move has nothing else; nothing when the game is over.
+/// Returns what the position exercised.
+fn check_generator(position: &Position) -> Exercised {
+    let text = position.to_string();
+    let legal = position.legal_moves();
+    let mover = position.side_to_move();
+    let over = expected_over(position);
+    let must_pass = position.rules().finish == Finish::Round && position.is_finished(mover);
+    let expected = if over {
+        Vec::new()
+    } else {
+        let moves = if must_pass {
+            Vec::new()
+        } else {
+            reference_moves(position, mover)
+        };
+        if moves.is_empty() {
+            vec![Move::Pass]
+        } else {
+            moves
+        }
+    };
+    assert!(
+        legal == expected,
+        "legal_moves differs from the reference: {}: {text}",
+        move_list_difference(&legal, &expected)
+    );
+    assert!(
+        legal
+            .windows(2)
+            .all(|w| (w[0].from(), w[0].to()) < (w[1].from(), w[1].to())),
+        "legal moves not ordered by start then end hole: {legal:?}: {text}"
+    );
+    let mut buffer = vec![Move::Pass; 5];
+    position.legal_moves_into(&mut buffer);
+    assert_eq!(buffer, legal, "legal_moves_into: {text}");
+    assert_eq!(
+        position.count_legal_moves(),
+        legal.len(),
+        "count_legal_moves: {text}"
+    );
+    let mut by_start: Vec<Vec<Move>> = vec![Vec::new(); Cell::MAX_HOLES];
+    for &mv in &legal {
+        if let Some(from) = mv.from() {
+            by_start[from.id()].push(mv);
+        }
+    }
+    for (id, expected) in by_start.iter().enumerate() {
+        let from_here = position.legal_moves_from(Cell::new(id).unwrap());
+        assert!(
+            &from_here == expected,
+            "legal_moves_from({id}) is {from_here:?}, not the legal moves from there, {expected:?}: {text}"
+        );
+    }
+
+    let mut seen = Exercised {
+        positions: 1,
+        moves: legal.len(),
+        passes: usize::from(legal == [Move::Pass]),
+        over: usize::from(legal.is_empty()),
+        resigned: usize::from(!position.resignations().is_empty()),
+        ..Exercised::default()
+    };
+    if legal.is_empty() || legal == [Move::Pass] {
+        return seen;
+    }
+    seen.moving = 1;
+    let geometry = position.geometry();
+    let layout = position.layout();
+    let occupied = position.occupied();
+    seen.neutral = usize::from(!position.neutral().is_empty());
+    seen.several_sets = usize::from(layout.sets_of(mover).count() > 1);
+    seen.swaps = usize::from(legal.iter().any(|m| m.kind() == MoveKind::Swap));
+    seen.chain_swaps = usize::from(legal.iter().any(|m| {
+        m.kind() == MoveKind::Swap
+            && !geometry
+                .neighbor_set(m.from().unwrap())
+                .contains(m.to().unwrap())
+    }));
+    let forbidden = no_rest(position, mover);
+    let mut distances: HashMap<Cell, [Option<u8>; Cell::MAX_HOLES]> = HashMap::new();
+    seen.long_chains = usize::from(legal.iter().any(|m| {
+        let Move::Hop { from, to } = *m else {
+            return false;
+        };
+        let distance = distances
+            .entry(from)
+            .or_insert_with(|| hop_distances(position, from));
+        distance[to.id()].is_some_and(|hops| hops >= 3)
+    }));
+    for set in (0..layout.set_count()).filter(|&s| layout.set_owner(s) == mover) {
+        let target = position.target(set);
+        for from in position.pegs(set) {
+            let steps = geometry.neighbor_set(from).difference(occupied);
+            if target.contains(from) {
+                let away = steps
+                    .union(hop_reach(position, from))
+                    .difference(target)
+                    .difference(forbidden);
+                seen.locks |= usize::from(!away.is_empty());
+            } else {
+                seen.resting |= usize::from(!steps.intersection(forbidden).is_empty());
+            }
+            if position.rules().long_jumps {
+                let others = occupied.without(from);
+                seen.long_jumps |= usize::from(Direction::ALL.into_iter().any(|d| {
+                    jump(geometry, true, from, d, others).is_some_and(|(landing, empty)| {
+                        empty && geometry.distance(from, landing) > 2
+                    })
+                }));
+            }
+        }
+    }
+    seen
+}
+
+/// Positions checked against the reference per board and variant, in each
+/// case of the test: at least this many in which the player to move has a
+/// move other than a pass (and whatever passes and ended games come on the
+/// way there). More on the stars, whose layouts are many.
+fn moving_wanted(board: Board) -> usize {
+    match board.shape() {
+        BoardShape::Star { .. } => 6,
+        BoardShape::Rhombus { .. } => 2,
+    }
+}
+
+/// Every board (4 stars, 55 rhombi) under every variant (72), with every
+/// layout in turn (on a rhombus all six it can hold; on a star the standard
+/// ones, the two multi-set ones and `star_layouts`, any triangles dealt to
+/// any players; under `unused_triangles = filled` every other position with
+/// a layout that leaves some triangles unused), in random positions of four
+/// kinds in turn ([`random_position`]: scattered in and around the targets;
+/// [`chain_position`]: built around hop chains; [`packed_position`]: packed
+/// together, players blocked; [`played_position`]: played from the start),
+/// now and then with a move limit or a resignation: [`check_generator`].
+/// Returns what was exercised, by board and variant.
+fn sweep_every_board_and_variant(
+    seed: u64,
+    star_layouts: &[Layout],
+) -> Vec<(Board, Rules, Exercised)> {
+    let mut rng = Rng(seed);
+    let variants = every_variant();
+    let mut results = Vec::new();
+    for board in Board::all() {
+        let layouts: Vec<Layout> = match board.shape() {
+            BoardShape::Star { .. } => layouts_for(board)
+                .into_iter()
+                .chain(star_layouts.iter().copied())
+                .collect(),
+            BoardShape::Rhombus { .. } => every_rhombus_layout(),
+        };
+        let mut turn = rng.below(layouts.len() * 4);
+        for &variant in &variants {
+            let mut seen = Exercised::default();
+            // Enough attempts that the smallest boards, where many random
+            // positions are over, get there too.
+            for _ in 0..moving_wanted(board) * 20 {
+                if seen.moving >= moving_wanted(board) {
+                    break;
+                }
+                turn += 1;
+                let mut rules = variant;
+                if rng.chance(6) {
+                    rules.max_plies = Some(rng.below(45) as u32);
+                }
+                // Under `unused_triangles = filled`, every other position
+                // with a layout that leaves triangles to the neutral pegs.
+                let mut layout = layouts[turn % layouts.len()];
+                if rules.unused_triangles == UnusedTriangles::Filled && turn % 2 == 0 {
+                    let with_neutral: Vec<Layout> = layouts
+                        .iter()
+                        .copied()
+                        .filter(|l| board.triangles().iter().any(|&t| l.is_unused(t)))
+                        .collect();
+                    if !with_neutral.is_empty() {
+                        layout = with_neutral[turn / 2 % with_neutral.len()];
+                    }
+                }
+                let game = Game {
+                    board,
+                    layout,
+                    rules,
+                };
+                let mut position = match (turn / layouts.len()) % 4 {
+                    0 => random_position(&game, &mut rng),
+                    1 => chain_position(&game, &mut rng),
+                    2 => packed_position(&game, &mut rng),
+                    _ => played_position(&game, &mut rng),
+                };
+                let players = game.layout.player_count();
+                while players >= 3 && rng.chance(25) {
+                    match position.resign(rng.below(players)) {
+                        Ok(resigned) => position = resigned,
+                        Err(_) => break,
+                    }
+                }
+                seen.add(&check_generator(&position));
+            }
+            results.push((board, variant, seen));
+        }
+    }
+    results
+}
+
+/// Floors not met, as text.
+#[derive(Default)]
+struct Shortfalls(Vec<String>);
+
+impl Shortfalls {
+    fn at_least(&mut self, what: &dyn std::fmt::Display, name: &str, found: usize, least: usize) {
+        if found < least {
+            self.0
+                .push(format!("{what}: {name} {found}, fewer than {least}"));
+        }
+    }
+}
+
+/// The floors of [`legal_moves_agree_with_the_reference_on_every_board_and_variant`]
+/// on what one sweep exercised: those not met, as text. Each is a fraction
+/// of what sweeps exercise (some floors of 1 where that is little), so that
+/// a change that makes the positions stop exercising something fails here
+/// rather than passing with nothing checked.
+fn coverage_shortfalls(results: &[(Board, Rules, Exercised)]) -> Vec<String> {
+    let mut short = Shortfalls::default();
+    let mut total = Exercised::default();
+    let mut rhombi = Exercised::default();
+    let mut by_board: Vec<(Board, Exercised)> = Vec::new();
+    let mut by_variant: Vec<(Rules, Exercised)> = Vec::new();
+    for (board, variant, seen) in results {
+        short.at_least(
+            &format!("{board} under {variant}"),
+            "positions with moves",
+            seen.moving,
+            moving_wanted(*board),
+        );
+        total.add(seen);
+        if let BoardShape::Rhombus { .. } = board.shape() {
+            rhombi.add(seen);
+        }
+        match by_board.iter_mut().find(|(b, _)| b == board) {
+            Some((_, sum)) => sum.add(seen),
+            None => by_board.push((*board, *seen)),
+        }
+        match by_variant.iter_mut().find(|(v, _)| v == variant) {
+            Some((_, sum)) => sum.add(seen),
+            None => by_variant.push((*variant, *seen)),
+        }
+    }
+    for (board, seen) in &by_board {
+        let holes = board.geometry().len();
+        short.at_least(board, "locks", seen.locks, 1);
+        short.at_least(board, "several sets", seen.several_sets, 10);
+        if board.pegs_per_set() >= 3 && holes >= 25 {
+            short.at_least(board, "long chains", seen.long_chains, 1);
+            short.at_least(board, "long jumps", seen.long_jumps, 1);
+        }
+        if let BoardShape::Star { size } = board.shape() {
+            short.at_least(board, "passes", seen.passes, 1);
+            short.at_least(board, "neutral", seen.neutral, 10);
+            short.at_least(board, "resigned", seen.resigned, 10);
+            short.at_least(board, "resting", seen.resting, 10);
+            if size >= 2 {
+                short.at_least(board, "swaps", seen.swaps, 1);
+            }
+        }
+    }
+    for (variant, seen) in &by_variant {
+        short.at_least(variant, "over", seen.over, 1);
+        short.at_least(variant, "locks", seen.locks, 15);
+        short.at_least(variant, "long chains", seen.long_chains, 8);
+        short.at_least(variant, "several sets", seen.several_sets, 10);
+        if variant.anti_spoiling == AntiSpoiling::Swap {
+            short.at_least(variant, "swaps", seen.swaps, 3);
+            short.at_least(variant, "swaps by a chain", seen.chain_swaps, 3);
+        } else if seen.swaps > 0 {
+            short
+                .0
+                .push(format!("{variant}: swaps without the swap rule"));
+        }
+        if variant.long_jumps {
+            short.at_least(variant, "long jumps", seen.long_jumps, 15);
+        }
+        if variant.rest_in_foreign_triangles == Resting::Forbidden {
+            short.at_least(variant, "resting", seen.resting, 3);
+        }
+        if variant.unused_triangles == UnusedTriangles::Filled {
+            short.at_least(variant, "neutral", seen.neutral, 1);
+        }
+    }
+    short.at_least(&"all boards", "moves", total.moves, 100_000);
+    short.at_least(&"all boards", "passes", total.passes, 50);
+    short.at_least(&"all boards", "over", total.over, 300);
+    short.at_least(&"all boards", "resigned", total.resigned, 50);
+    short.at_least(&"the rhombi", "passes", rhombi.passes, 20);
+    short.at_least(&"the rhombi", "swaps", rhombi.swaps, 50);
+    short.0
+}
+
+proptest! {
+    #![proptest_config(config(3))]
+
+    /// The move generator against the reference on every board under every
+    /// variant, every layout in turn, in random positions of four kinds
+    /// ([`sweep_every_board_and_variant`]): the same moves, kinds and order
+    /// from `legal_moves` (`[Pass]` and nothing at the right times), and
+    /// from `legal_moves_from` for every hole, and the right count. Each
+    /// case is a whole sweep (some 11,000 positions), with a floor on how
+    /// many positions each board and variant had, and on how often they
+    /// exercised what the generator treats apart: hop chains of three hops
+    /// or more, long jumps, the target lock, swaps (by a step and by a
+    /// chain), neutral pegs, several sets per player, resting forbidden,
+    /// passes, ended games and resignations ([`coverage_shortfalls`]).
+    #[test]
+    fn legal_moves_agree_with_the_reference_on_every_board_and_variant(
+        seed in any::<u64>(),
+        star_layouts in prop::collection::vec(any_layout(Board::STANDARD), 5),
+    ) {
+        let results = sweep_every_board_and_variant(seed, &star_layouts);
+        prop_assert_eq!(results.len(), Board::all().count() * every_variant().len());
+        prop_assert_eq!(every_variant().len(), 72);
+        let short = coverage_shortfalls(&results);
+        prop_assert!(short.is_empty(), "coverage floors not met:\n{}", short.join("\n"));
+    }
 }
 
 // ---------------------------------------------------------------------------
