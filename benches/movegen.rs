@@ -13,6 +13,13 @@
 //! first seed from 1 whose game is still in progress after the given number
 //! of plies). They are kept here as text so that the bench times the same
 //! positions even when move order changes.
+//!
+//! The group `boards` times move generation on every board the crate knows,
+//! at the start, in the middle and near the end of a seeded game
+//! (`benches/boards.rs`, which `examples/movegen_calls.rs` shares for
+//! instruction counts under callgrind: `benches/callgrind_movegen.py`).
+
+mod boards;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -238,11 +245,34 @@ fn random_playouts(c: &mut Criterion) {
     group.finish();
 }
 
+/// Full legal move generation on every board's start, middle and end
+/// (`benches/boards.rs`): three cases for each of the many boards, so each
+/// is measured briefly.
+fn board_legal_moves(c: &mut Criterion) {
+    let mut group = c.benchmark_group("boards");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(100))
+        .measurement_time(Duration::from_millis(300));
+    for case in boards::cases() {
+        let mut moves = Vec::with_capacity(256);
+        group.throughput(Throughput::Elements(case.moves as u64));
+        group.bench_function(&case.name, |b| {
+            b.iter(|| {
+                black_box(&case.position).legal_moves_into(&mut moves);
+                assert_eq!(black_box(&moves).len(), case.moves);
+            });
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     legal_moves,
     make_unmake,
     perft_start,
-    random_playouts
+    random_playouts,
+    board_legal_moves
 );
 criterion_main!(benches);
