@@ -41,6 +41,8 @@ pub(crate) struct Lanes {
     hole: [[u8; 64]; 4],
     /// For each lane: every bit that is a hole.
     holes: [u64; 4],
+    /// For each lane: its holes as a set of hole ids.
+    members: [u128; 4],
     /// For each lane and direction: how a hop in that direction moves bits.
     hops: [[LaneHop; 6]; 4],
 }
@@ -99,9 +101,11 @@ impl Lanes {
         }
         let mut hole = [[NONE; 64]; 4];
         let mut holes = [0u64; 4];
+        let mut members = [0u128; 4];
         for (id, &(lane, bit)) in place.iter().enumerate().take(coordinates.len()) {
             hole[usize::from(lane)][usize::from(bit)] = id as u8;
             holes[usize::from(lane)] |= 1 << bit;
+            members[usize::from(lane)] |= 1 << id;
         }
         // The rotations, read off the board's own hop table: every hop of a
         // lane in a direction must move bits by the same amounts.
@@ -141,6 +145,7 @@ impl Lanes {
             place,
             hole,
             holes,
+            members,
             hops,
         }
     }
@@ -167,19 +172,24 @@ impl Lanes {
     /// The holes of lane `lane`'s bits `bits`, as a set.
     #[inline(always)]
     fn join(&self, lane: usize, mut bits: u64) -> CellSet {
-        let mut cells = 0u128;
+        // Two 64-bit halves: a variable shift of a u128 is a branchy
+        // sequence, of a u64 one instruction.
+        let mut halves = [0u64; 2];
         while bits != 0 {
-            cells |= 1u128 << self.hole[lane][bits.trailing_zeros() as usize];
+            let id = self.hole[lane][bits.trailing_zeros() as usize];
+            halves[usize::from(id >> 6)] |= 1 << (id & 63);
             bits &= bits - 1;
         }
-        CellSet(cells)
+        CellSet(u128::from(halves[0]) | u128::from(halves[1]) << 64)
     }
 }
 
 /// The hops open on one board: for each lane and direction, the holes from
 /// which a hop in that direction is possible now (a peg one step away, an
-/// empty hole two steps away). Built once per move generation, then asked
-/// for the chains of every peg; no allocation.
+/// empty hole two steps away). Built once per move generation, for the
+/// lanes of the pegs that will move (a single peg's move, or a player
+/// whose pegs lie in fewer lanes, pays for fewer), then asked for the
+/// chains of every one of them; no allocation.
 pub(crate) struct Chains<'a> {
     lanes: &'a Lanes,
     /// Per lane and direction: the holes a hop can start from.
@@ -190,13 +200,16 @@ pub(crate) struct Chains<'a> {
 
 impl<'a> Chains<'a> {
     /// The hops open with the pegs `pegs` (every peg on the board, split
-    /// into these lanes).
+    /// into these lanes), for chains starting on the holes `starts` only.
     #[inline(always)]
-    pub(crate) fn new(lanes: &'a Lanes, pegs: &[u64; 4]) -> Chains<'a> {
+    pub(crate) fn new(lanes: &'a Lanes, pegs: &[u64; 4], starts: CellSet) -> Chains<'a> {
         let holes = &lanes.holes;
         let mut open = [[0u64; 6]; 4];
         let mut any = [0u64; 4];
         for lane in 0..4 {
+            if starts.0 & lanes.members[lane] == 0 {
+                continue;
+            }
             let empty = holes[lane] & !pegs[lane];
             for (direction, hop) in lanes.hops[lane].iter().enumerate() {
                 let mask = hop.sources
@@ -209,8 +222,8 @@ impl<'a> Chains<'a> {
         Chains { lanes, open, any }
     }
 
-    /// Every hole a chain of ordinary hops by the peg on `from` reaches,
-    /// `from` excluded. During the chain the start hole counts as empty: it
+    /// Every hole a chain of ordinary hops by the peg on `from` (one of the
+    /// `starts` given to [`Chains::new`]) reaches, `from` excluded. During the chain the start hole counts as empty: it
     /// is never a pivot of its own chain (pivots lie in other lanes), and a
     /// landing there adds nothing (the flood starts there).
     #[inline(always)]

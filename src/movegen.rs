@@ -145,7 +145,13 @@ impl Position {
             self.generate_plain(set, player, only, moves);
             return;
         }
-        let chains = Chains::new(self.geometry.lanes(), &self.lanes);
+        // Long jumps do not use the lanes.
+        let starts = if self.rules.long_jumps {
+            CellSet::EMPTY
+        } else {
+            self.player_pegs(player).intersection(only)
+        };
+        let chains = Chains::new(self.geometry.lanes(), &self.lanes, starts);
         let free = self.geometry.all().difference(self.no_rest(player));
         for set in self.sets_of(player) {
             let swap = self.swap_targets(set, player);
@@ -185,12 +191,12 @@ impl Position {
     #[inline(always)]
     fn generate_plain(&self, set: usize, player: usize, only: CellSet, moves: &mut Vec<Move>) {
         let geometry = self.geometry;
-        let chains = Chains::new(geometry.lanes(), &self.lanes);
+        let mut pegs = self.pegs[set].0 & only.0;
+        let chains = Chains::new(geometry.lanes(), &self.lanes, CellSet(pegs));
         let all = geometry.all().0;
         let empty = all & !self.occupied.0;
         let free = all & !self.no_rest(player).0;
         let target = self.frame.targets[set].0;
-        let mut pegs = self.pegs[set].0 & only.0;
         while pegs != 0 {
             let start = pegs & pegs.wrapping_neg();
             pegs ^= start;
@@ -233,7 +239,11 @@ impl Position {
     pub(crate) fn destinations(&self, from: Cell, set: usize, player: usize) -> (CellSet, CellSet) {
         let free = self.geometry.all().difference(self.no_rest(player));
         let swap = self.swap_targets(set, player);
-        let chains = Chains::new(self.geometry.lanes(), &self.lanes);
+        let chains = Chains::new(
+            self.geometry.lanes(),
+            &self.lanes,
+            CellSet::EMPTY.with(from),
+        );
         self.destinations_with(&chains, free, &swap, from, set)
     }
 
@@ -265,7 +275,11 @@ impl Position {
         player: usize,
     ) -> (CellSet, CellSet) {
         let swap = self.swap_targets(set, player);
-        let chains = Chains::new(self.geometry.lanes(), &self.lanes);
+        let chains = Chains::new(
+            self.geometry.lanes(),
+            &self.lanes,
+            CellSet::EMPTY.with(from),
+        );
         self.unrestricted_with(&chains, &swap, from)
     }
 
