@@ -196,6 +196,14 @@ impl Position {
     pub(crate) fn move_between(&self, from: Cell, to: Cell) -> Result<Move, IllegalMove> {
         let set = self.check_start(from, to)?;
         let player = self.side_to_move();
+        // A step to an empty hole the peg may end on needs no chain or
+        // swap search (a swap lands on a peg).
+        if self.geometry.neighbor_set(from).contains(to) && !self.occupied.contains(to) {
+            let free = self.geometry.all().difference(self.no_rest(player));
+            if self.allowed_ends(free, set, from).contains(to) {
+                return Ok(Move::Step { from, to });
+            }
+        }
         let (normal, swaps) = self.destinations(from, set, player);
         let adjacent = self.geometry.neighbor_set(from).contains(to);
         if swaps.contains(to) {

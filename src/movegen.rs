@@ -118,12 +118,25 @@ impl Position {
 
     /// Whether `player` has any move other than a pass on this board.
     pub(crate) fn has_move(&self, player: usize) -> bool {
-        self.sets_of(player).any(|set| {
+        // Most players can step somewhere: look for a step first (one
+        // neighbour set per peg), before any chain or swap.
+        let free = self.geometry.all().difference(self.no_rest(player));
+        let empty = self.geometry.all().difference(self.occupied);
+        let steps = self.sets_of(player).any(|set| {
             self.pegs[set].iter().any(|from| {
-                let (moves, swaps) = self.destinations(from, set, player);
-                !moves.union(swaps).is_empty()
+                let around = self.geometry.neighbor_set(from).intersection(empty);
+                !around
+                    .intersection(self.allowed_ends(free, set, from))
+                    .is_empty()
             })
-        })
+        });
+        steps
+            || self.sets_of(player).any(|set| {
+                self.pegs[set].iter().any(|from| {
+                    let (moves, swaps) = self.destinations(from, set, player);
+                    !moves.union(swaps).is_empty()
+                })
+            })
     }
 
     fn generate(&self, player: usize, only: Option<Cell>, moves: &mut Vec<Move>) {
@@ -258,12 +271,23 @@ impl Position {
         set: usize,
     ) -> (CellSet, CellSet) {
         let (reach, swaps) = self.unrestricted_with(chains, swap, from);
+        (
+            reach.intersection(self.allowed_ends(free, set, from)),
+            swaps,
+        )
+    }
+
+    /// Where a peg of `set` on `from` may end a move other than a swap,
+    /// given `free`, where its owner may rest: the target lock keeps a peg
+    /// already in its target there.
+    #[inline]
+    pub(crate) fn allowed_ends(&self, free: CellSet, set: usize, from: Cell) -> CellSet {
         let target = self.frame.targets[set];
-        let mut allowed = free;
         if target.contains(from) {
-            allowed = allowed.intersection(target);
+            free.intersection(target)
+        } else {
+            free
         }
-        (reach.intersection(allowed), swaps)
     }
 
     /// Destinations before the target lock and the resting rule: every empty
