@@ -45,6 +45,33 @@ pub(crate) struct Lanes {
     members: [u128; 4],
     /// For each lane and direction: how a hop in that direction moves bits.
     hops: [[LaneHop; 6]; 4],
+    /// The stride of the bit map.
+    stride: u32,
+}
+
+/// [`Chains`]' stride parameter for "read the rotations from the tables".
+pub(crate) const ANY_STRIDE: u32 = u32::MAX;
+
+/// The axial step of each direction, in direction order (as
+/// `Direction::delta`).
+const DELTAS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
+
+/// The lane, and the bits to add, from a hole of lane `lane` to its pivot
+/// (one step in `direction`) and to its landing (two steps), for a stride:
+/// the tables' values, as a function the compiler can fold when the stride
+/// is a constant (`Lanes::build` checks the two agree on every board).
+#[inline(always)]
+const fn rotations(stride: u32, lane: usize, direction: usize) -> (usize, u32, u32) {
+    let (dq, dr) = DELTAS[direction];
+    let (q, r) = ((lane & 1) as i32, (lane >> 1) as i32);
+    let stride = stride as i32;
+    let to_pivot = (q + dq).div_euclid(2) + stride * (r + dr).div_euclid(2);
+    let to_landing = dq + stride * dr;
+    (
+        lane ^ ((dq & 1) | (dr & 1) << 1) as usize,
+        to_pivot.rem_euclid(64) as u32,
+        to_landing.rem_euclid(64) as u32,
+    )
 }
 
 /// Hops from the holes of one lane in one direction.
@@ -141,12 +168,42 @@ impl Lanes {
                 entry.sources |= 1 << bit;
             }
         }
+        for (lane, row) in hops.iter().enumerate() {
+            for (direction, hop) in row.iter().enumerate() {
+                assert!(
+                    !seen[lane][direction]
+                        || rotations(stride as u32, lane, direction)
+                            == (hop.pivot_lane, hop.to_pivot, hop.to_landing),
+                    "the rotations follow from the stride"
+                );
+            }
+        }
         Lanes {
+            stride: stride as u32,
             place,
             hole,
             holes,
             members,
             hops,
+        }
+    }
+
+    /// The stride of the bit map (7 for the standard star).
+    #[inline]
+    pub(crate) fn stride(&self) -> u32 {
+        self.stride
+    }
+
+    /// The lane and rotations of a hop from lane `lane` in `direction`:
+    /// constants when `S` is the stride, read from the table when it is
+    /// [`ANY_STRIDE`].
+    #[inline(always)]
+    fn hop<const S: u32>(&self, lane: usize, direction: usize) -> (usize, u32, u32) {
+        if S == ANY_STRIDE {
+            let hop = &self.hops[lane][direction];
+            (hop.pivot_lane, hop.to_pivot, hop.to_landing)
+        } else {
+            rotations(S, lane, direction)
         }
     }
 
@@ -190,7 +247,10 @@ impl Lanes {
 /// lanes of the pegs that will move (a single peg's move, or a player
 /// whose pegs lie in fewer lanes, pays for fewer), then asked for the
 /// chains of every one of them; no allocation.
-pub(crate) struct Chains<'a> {
+///
+/// `S` is the board's stride when the caller knows it at compile time (the
+/// rotations are then immediate operands), else [`ANY_STRIDE`].
+pub(crate) struct Chains<'a, const S: u32 = ANY_STRIDE> {
     lanes: &'a Lanes,
     /// Per lane and direction: the holes a hop can start from.
     open: [[u64; 6]; 4],
@@ -198,11 +258,12 @@ pub(crate) struct Chains<'a> {
     any: [u64; 4],
 }
 
-impl<'a> Chains<'a> {
+impl<'a, const S: u32> Chains<'a, S> {
     /// The hops open with the pegs `pegs` (every peg on the board, split
     /// into these lanes), for chains starting on the holes `starts` only.
     #[inline(always)]
-    pub(crate) fn new(lanes: &'a Lanes, pegs: &[u64; 4], starts: CellSet) -> Chains<'a> {
+    pub(crate) fn new(lanes: &'a Lanes, pegs: &[u64; 4], starts: CellSet) -> Chains<'a, S> {
+        debug_assert!(S == ANY_STRIDE || S == lanes.stride);
         let holes = &lanes.holes;
         let mut open = [[0u64; 6]; 4];
         let mut any = [0u64; 4];
@@ -211,21 +272,23 @@ impl<'a> Chains<'a> {
                 continue;
             }
             let empty = holes[lane] & !pegs[lane];
-            for (direction, hop) in lanes.hops[lane].iter().enumerate() {
-                let mask = hop.sources
-                    & pegs[hop.pivot_lane].rotate_right(hop.to_pivot)
-                    & empty.rotate_right(hop.to_landing);
-                open[lane][direction] = mask;
-                any[lane] |= mask;
+            for (direction, (open, hop)) in open[lane].iter_mut().zip(&lanes.hops[lane]).enumerate()
+            {
+                let (pivot_lane, to_pivot, to_landing) = lanes.hop::<S>(lane, direction);
+                *open = hop.sources
+                    & pegs[pivot_lane].rotate_right(to_pivot)
+                    & empty.rotate_right(to_landing);
+                any[lane] |= *open;
             }
         }
         Chains { lanes, open, any }
     }
 
     /// Every hole a chain of ordinary hops by the peg on `from` (one of the
-    /// `starts` given to [`Chains::new`]) reaches, `from` excluded. During the chain the start hole counts as empty: it
-    /// is never a pivot of its own chain (pivots lie in other lanes), and a
-    /// landing there adds nothing (the flood starts there).
+    /// `starts` given to [`Chains::new`]) reaches, `from` excluded. During
+    /// the chain the start hole counts as empty: it is never a pivot of its
+    /// own chain (pivots lie in other lanes), and a landing there adds
+    /// nothing (the flood starts there).
     #[inline(always)]
     pub(crate) fn reach(&self, from: Cell) -> CellSet {
         let (lane, bit) = self.lanes.place[from.id()];
@@ -242,13 +305,13 @@ impl<'a> Chains<'a> {
     #[inline(always)]
     fn flood(&self, lane: usize, start: u64) -> CellSet {
         let open = &self.open[lane];
-        let hops = &self.lanes.hops[lane];
         let mut reached = start;
         let mut frontier = start;
         loop {
             let mut next = 0;
-            for direction in 0..6 {
-                next |= (frontier & open[direction]).rotate_left(hops[direction].to_landing);
+            for (direction, &open) in open.iter().enumerate() {
+                let (_, _, to_landing) = self.lanes.hop::<S>(lane, direction);
+                next |= (frontier & open).rotate_left(to_landing);
             }
             next &= !reached;
             if next == 0 {
@@ -295,6 +358,13 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_standard_star_has_the_stride_the_generator_is_compiled_for() {
+        // movegen.rs compiles its plain generator with this stride as a
+        // constant; another stride would silently take the slower path.
+        assert_eq!(Board::STANDARD.geometry().lanes().stride(), 7);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! neighbouring empty hole is always reachable by a step, so (from, to)
 //! decides the kind.
 
-use crate::bitboard::Chains;
+use crate::bitboard::{ANY_STRIDE, Chains};
 use crate::cell::{Cell, CellSet};
 use crate::geometry::NONE;
 use crate::moves::Move;
@@ -147,15 +147,28 @@ impl Position {
             && self.rules.anti_spoiling != AntiSpoiling::Swap
         {
             let set = sets.trailing_zeros() as usize;
+            // The standard star's stride as a constant: its rotations
+            // become immediate operands.
+            let standard = self.geometry.lanes().stride() == STANDARD_STRIDE;
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("bmi1")
                 && std::arch::is_x86_feature_detected!("bmi2")
             {
                 // SAFETY: the processor has the features just checked.
-                unsafe { self.generate_plain_bmi(set, player, only, moves) };
+                unsafe {
+                    if standard {
+                        self.generate_plain_bmi::<STANDARD_STRIDE>(set, player, only, moves);
+                    } else {
+                        self.generate_plain_bmi::<ANY_STRIDE>(set, player, only, moves);
+                    }
+                }
                 return;
             }
-            self.generate_plain(set, player, only, moves);
+            if standard {
+                self.generate_plain::<STANDARD_STRIDE>(set, player, only, moves);
+            } else {
+                self.generate_plain::<ANY_STRIDE>(set, player, only, moves);
+            }
             return;
         }
         // Long jumps do not use the lanes.
@@ -202,10 +215,16 @@ impl Position {
     /// BMI1 and BMI2 (checked at run time), [`Position::generate_plain_bmi`]
     /// runs the same code compiled for them instead.
     #[inline(always)]
-    fn generate_plain(&self, set: usize, player: usize, only: CellSet, moves: &mut Vec<Move>) {
+    fn generate_plain<const S: u32>(
+        &self,
+        set: usize,
+        player: usize,
+        only: CellSet,
+        moves: &mut Vec<Move>,
+    ) {
         let geometry = self.geometry;
         let mut pegs = self.pegs[set].0 & only.0;
-        let chains = Chains::new(geometry.lanes(), &self.lanes, CellSet(pegs));
+        let chains = Chains::<S>::new(geometry.lanes(), &self.lanes, CellSet(pegs));
         let all = geometry.all().0;
         let empty = all & !self.occupied.0;
         let free = all & !self.no_rest(player).0;
@@ -237,14 +256,14 @@ impl Position {
     /// The processor must have BMI1 and BMI2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2")]
-    unsafe fn generate_plain_bmi(
+    unsafe fn generate_plain_bmi<const S: u32>(
         &self,
         set: usize,
         player: usize,
         only: CellSet,
         moves: &mut Vec<Move>,
     ) {
-        self.generate_plain(set, player, only, moves);
+        self.generate_plain::<S>(set, player, only, moves);
     }
 
     /// Where the peg on `from` (of `set`, owned by `player`) may legally end:
@@ -515,6 +534,10 @@ pub(crate) struct SwapTargets {
     /// hole on one may change where a long jump lands.
     lines: CellSet,
 }
+
+/// The stride of the standard star's lanes (`bitboard.rs`), for which the
+/// plain generator is compiled with constant rotations.
+const STANDARD_STRIDE: u32 = 7;
 
 /// Pushes the moves from `from` to the holes `steps` (steps) and `hops`
 /// (hop chains; disjoint from `steps`), ordered by end hole. Works on the
