@@ -547,8 +547,9 @@ const STANDARD_STRIDE: u32 = 7;
 fn emit(moves: &mut Vec<Move>, from: Cell, steps: u128, hops: u128) {
     // A peg has fewer destinations than the board has holes.
     moves.reserve(Cell::MAX_HOLES);
-    let spare = moves.spare_capacity_mut();
-    let mut written = 0;
+    let len = moves.len();
+    // SAFETY: `len` is within the allocation (reserved above).
+    let mut slot = unsafe { moves.as_mut_ptr().add(len) };
     for half in 0..2u8 {
         let steps = (steps >> (64 * half)) as u64;
         let mut ends = steps | (hops >> (64 * half)) as u64;
@@ -556,15 +557,19 @@ fn emit(moves: &mut Vec<Move>, from: Cell, steps: u128, hops: u128) {
             let bit = ends.trailing_zeros();
             ends &= ends - 1;
             let to = Cell(bit as u8 + 64 * half);
-            spare[written].write(if steps >> bit & 1 != 0 {
+            let mv = if steps >> bit & 1 != 0 {
                 Move::Step { from, to }
             } else {
                 Move::Hop { from, to }
-            });
-            written += 1;
+            };
+            // SAFETY: at most `Cell::MAX_HOLES` moves (one per end hole)
+            // are written past `len`, all within the reserved capacity.
+            unsafe {
+                slot.write(mv);
+                slot = slot.add(1);
+            }
         }
     }
-    let len = moves.len() + written;
-    // SAFETY: the first `written` spare slots were just initialised.
-    unsafe { moves.set_len(len) };
+    // SAFETY: the slots from `len` to `slot` were just initialised.
+    unsafe { moves.set_len(slot.offset_from(moves.as_ptr()) as usize) };
 }
