@@ -1018,6 +1018,17 @@ fn play_and_check(game: &Game, seed: u64, plies: u32) -> Position {
     play_from(position, &mut Rng(seed), plies)
 }
 
+/// A random one of the `legal` moves that score highest.
+fn pick_best(rng: &mut Rng, legal: &[Move], score: impl Fn(Move) -> i64) -> Move {
+    let best = legal.iter().map(|&m| score(m)).max().expect("a move");
+    let best: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|&m| score(m) == best)
+        .collect();
+    rng.pick(&best)
+}
+
 /// Plays up to `plies` random moves from `position`, checking everything at
 /// every ply. Returns the last position.
 fn play_from(mut position: Position, rng: &mut Rng, plies: u32) -> Position {
@@ -1029,13 +1040,7 @@ fn play_from(mut position: Position, rng: &mut Rng, plies: u32) -> Position {
             break;
         }
         let mv = if rng.chance(greedy) {
-            let best = legal.iter().map(|&m| progress(&position, m)).max().unwrap();
-            let best: Vec<Move> = legal
-                .iter()
-                .copied()
-                .filter(|&m| progress(&position, m) == best)
-                .collect();
-            rng.pick(&best)
+            pick_best(rng, &legal, |m| progress(&position, m))
         } else {
             rng.pick(&legal)
         };
@@ -1116,30 +1121,9 @@ fn random_position(game: &Game, rng: &mut Rng) -> Position {
         }
         set.pegs.sort_unstable();
     }
-    let players = game.layout.player_count();
-    setup.side_to_move = rng.below(players);
+    setup.side_to_move = rng.below(game.layout.player_count());
     setup.ply = rng.below(40) as u32;
-    loop {
-        match setup.validate() {
-            Ok(position) => return position,
-            Err(e) => {
-                for problem in e.problems() {
-                    match *problem {
-                        SetupProblem::HomeButNotFinished { player } => {
-                            setup.finished.push(Finisher {
-                                player,
-                                ply: setup.ply,
-                            })
-                        }
-                        SetupProblem::SideToMoveFinished { side } => {
-                            setup.side_to_move = (side + 1) % players;
-                        }
-                        ref other => panic!("{setup}: unexpected problem {other}"),
-                    }
-                }
-            }
-        }
-    }
+    settle(setup)
 }
 
 proptest! {
@@ -1775,13 +1759,7 @@ fn played_position(game: &Game, rng: &mut Rng) -> Position {
                 }
                 None => 0,
             };
-            let best = legal.iter().map(|&m| advance(m)).max().unwrap();
-            let best: Vec<Move> = legal
-                .iter()
-                .copied()
-                .filter(|&m| advance(m) == best)
-                .collect();
-            rng.pick(&best)
+            pick_best(rng, &legal, advance)
         } else {
             rng.pick(&legal)
         };
