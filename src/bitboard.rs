@@ -13,8 +13,8 @@
 //! is searched for at first use, the smallest for which no two holes of a
 //! lane share a bit; every board this engine knows has one (the standard
 //! star's is 7). Hole ids stay the engine's numbering everywhere else:
-//! a set of holes crosses into the lanes once per generation and the
-//! reached holes come back as a [`CellSet`].
+//! the position keeps its pegs in the lanes as well (updated by each move),
+//! and the holes a chain reaches come back as a [`CellSet`].
 //!
 //! This is the design of N. Sturtevant, *An Efficient Chinese Checkers
 //! Implementation: Ranking, Bitboards, and BMI2 pext and pdep Instructions*
@@ -256,6 +256,10 @@ pub(crate) struct Chains<'a, const S: u32 = ANY_STRIDE> {
     open: [[u64; 6]; 4],
     /// Per lane: the holes any hop can start from.
     any: [u64; 4],
+    /// The lanes whose masks were computed, as bits (checked in debug
+    /// builds: a chain from another lane would silently find nothing).
+    #[cfg(debug_assertions)]
+    prepared: u8,
 }
 
 impl<'a, const S: u32> Chains<'a, S> {
@@ -267,9 +271,15 @@ impl<'a, const S: u32> Chains<'a, S> {
         let holes = &lanes.holes;
         let mut open = [[0u64; 6]; 4];
         let mut any = [0u64; 4];
+        #[cfg(debug_assertions)]
+        let mut prepared = 0;
         for lane in 0..4 {
             if starts.0 & lanes.members[lane] == 0 {
                 continue;
+            }
+            #[cfg(debug_assertions)]
+            {
+                prepared |= 1 << lane;
             }
             let empty = holes[lane] & !pegs[lane];
             for (direction, (open, hop)) in open[lane].iter_mut().zip(&lanes.hops[lane]).enumerate()
@@ -281,7 +291,13 @@ impl<'a, const S: u32> Chains<'a, S> {
                 any[lane] |= *open;
             }
         }
-        Chains { lanes, open, any }
+        Chains {
+            lanes,
+            open,
+            any,
+            #[cfg(debug_assertions)]
+            prepared,
+        }
     }
 
     /// Every hole a chain of ordinary hops by the peg on `from` (one of the
@@ -293,6 +309,8 @@ impl<'a, const S: u32> Chains<'a, S> {
     pub(crate) fn reach(&self, from: Cell) -> CellSet {
         let (lane, bit) = self.lanes.place[from.id()];
         let lane = usize::from(lane);
+        #[cfg(debug_assertions)]
+        debug_assert!(self.prepared & 1 << lane != 0, "a start outside `starts`");
         let start = 1u64 << bit;
         if self.any[lane] & start == 0 {
             return CellSet::EMPTY;

@@ -153,6 +153,7 @@ impl Position {
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("bmi1")
                 && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("popcnt")
             {
                 // SAFETY: the processor has the features just checked.
                 unsafe {
@@ -211,9 +212,10 @@ impl Position {
     /// less work: each peg's moves come from one destination set, its steps
     /// from the neighbour table and its chains from the lanes' flood.
     ///
-    /// This portable build runs on any x86_64; where the processor has
-    /// BMI1 and BMI2 (checked at run time), [`Position::generate_plain_bmi`]
-    /// runs the same code compiled for them instead.
+    /// This portable build is the one for other architectures, and on
+    /// x86_64 the one for processors without BMI1 and BMI2 (checked at run
+    /// time); where they have them, [`Position::generate_plain_bmi`] runs
+    /// the same code compiled for them instead.
     #[inline(always)]
     fn generate_plain<const S: u32>(
         &self,
@@ -245,17 +247,18 @@ impl Position {
         }
     }
 
-    /// [`Position::generate_plain`] compiled with BMI1 and BMI2: the bit
-    /// loops' `tzcnt`, `blsr` and `blsi`, and flag-free shifts and rotations
-    /// (`shrx`, `rorx`), a few instructions less per peg and per move. The
+    /// [`Position::generate_plain`] compiled with BMI1, BMI2 and POPCNT: the
+    /// bit loops' `tzcnt`, `blsr` and `blsi`, flag-free shifts and rotations
+    /// (`shrx`, `rorx`) and the count of each peg's moves in one
+    /// instruction, a few instructions less per peg and per move. The
     /// portable build runs on any x86_64 (the manylinux wheel's baseline);
     /// this one is chosen per call after `is_x86_feature_detected!` (a
     /// cached load).
     ///
     /// # Safety
-    /// The processor must have BMI1 and BMI2.
+    /// The processor must have BMI1, BMI2 and POPCNT.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi1,bmi2")]
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
     unsafe fn generate_plain_bmi<const S: u32>(
         &self,
         set: usize,
@@ -271,11 +274,7 @@ impl Position {
     pub(crate) fn destinations(&self, from: Cell, set: usize, player: usize) -> (CellSet, CellSet) {
         let free = self.geometry.all().difference(self.no_rest(player));
         let swap = self.swap_targets(set, player);
-        let chains = Chains::new(
-            self.geometry.lanes(),
-            &self.lanes,
-            CellSet::EMPTY.with(from),
-        );
+        let chains = Chains::new(self.geometry.lanes(), &self.lanes, self.chain_starts(from));
         self.destinations_with(&chains, free, &swap, from, set)
     }
 
@@ -294,6 +293,16 @@ impl Position {
             reach.intersection(self.allowed_ends(free, set, from)),
             swaps,
         )
+    }
+
+    /// The starts [`Chains`] needs for the peg on `from`: none under long
+    /// jumps, which do not use the lanes.
+    fn chain_starts(&self, from: Cell) -> CellSet {
+        if self.rules.long_jumps {
+            CellSet::EMPTY
+        } else {
+            CellSet::EMPTY.with(from)
+        }
     }
 
     /// Where a peg of `set` on `from` may end a move other than a swap,
@@ -318,11 +327,7 @@ impl Position {
         player: usize,
     ) -> (CellSet, CellSet) {
         let swap = self.swap_targets(set, player);
-        let chains = Chains::new(
-            self.geometry.lanes(),
-            &self.lanes,
-            CellSet::EMPTY.with(from),
-        );
+        let chains = Chains::new(self.geometry.lanes(), &self.lanes, self.chain_starts(from));
         self.unrestricted_with(&chains, &swap, from)
     }
 
@@ -545,8 +550,8 @@ const STANDARD_STRIDE: u32 = 7;
 /// and writes into capacity reserved once for the peg (no check per move).
 #[inline(always)]
 fn emit(moves: &mut Vec<Move>, from: Cell, steps: u128, hops: u128) {
-    // A peg has fewer destinations than the board has holes.
-    moves.reserve(Cell::MAX_HOLES);
+    let ends = steps | hops;
+    moves.reserve(ends.count_ones() as usize);
     let len = moves.len();
     // SAFETY: `len` is within the allocation (reserved above).
     let mut slot = unsafe { moves.as_mut_ptr().add(len) };
@@ -562,8 +567,7 @@ fn emit(moves: &mut Vec<Move>, from: Cell, steps: u128, hops: u128) {
             } else {
                 Move::Hop { from, to }
             };
-            // SAFETY: at most `Cell::MAX_HOLES` moves (one per end hole)
-            // are written past `len`, all within the reserved capacity.
+            // SAFETY: one move per bit of `ends`, the count reserved above.
             unsafe {
                 slot.write(mv);
                 slot = slot.add(1);

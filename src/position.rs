@@ -497,6 +497,7 @@ impl Position {
         let next = self.next_player(mover);
         self.hash ^= KEYS.side[mover] ^ KEYS.side[next];
         self.side = next as u8;
+        debug_assert_eq!(self.lanes, self.geometry.lanes().split(self.occupied));
         undo
     }
 

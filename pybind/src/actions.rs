@@ -45,11 +45,14 @@ pub fn list<'py>(
         if list.is_null() {
             return Err(PyErr::fetch(py));
         }
+        // Owned from here: dropped (with any slots set so far) on a panic.
+        let list = Bound::from_owned_ptr(py, list).cast_into_unchecked::<PyList>();
         for (i, &mv) in moves.iter().enumerate() {
             let item = ints[position.action(mv)].as_ptr();
             ffi::Py_INCREF(item);
-            ffi::PyList_SetItem(list, i as ffi::Py_ssize_t, item);
+            let status = ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item);
+            debug_assert_eq!(status, 0, "a fresh list's slot in range");
         }
-        Ok(Bound::from_owned_ptr(py, list).cast_into_unchecked())
+        Ok(list)
     }
 }
