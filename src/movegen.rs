@@ -230,17 +230,12 @@ impl Position {
         let all = geometry.all().0;
         let empty = all & !self.occupied.0;
         let free = all & !self.no_rest(player).0;
-        let target = self.frame.targets[set].0;
         while pegs != 0 {
             let start = pegs & pegs.wrapping_neg();
             pegs ^= start;
             let from = Cell(start.trailing_zeros() as u8);
             let around = geometry.neighbor_set(from).0;
-            let allowed = if target & start != 0 {
-                free & target
-            } else {
-                free
-            };
+            let allowed = self.allowed_ends(CellSet(free), set, from).0;
             let steps = around & empty & allowed;
             let hops = chains.reach(from).0 & allowed;
             emit(moves, from, steps, hops);
