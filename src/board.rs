@@ -39,6 +39,18 @@ pub enum BoardShape {
         /// Rows of each home triangle (k), 1 to m−1.
         home_rows: u8,
     },
+    /// An m×m rhombus with the homes of 2 or 4 pegs of the solved game
+    /// (RULES §7), which are not triangles: north's home is the first two
+    /// hole ids (the tip and the first hole of the next row), or the tip,
+    /// the next row and the middle hole of the row after (ids 0, 1, 2, 4);
+    /// south's is its 180° rotation. Homes of 1, 3 and 6 pegs are the
+    /// triangles of 1, 2 and 3 rows: [`BoardShape::Rhombus`].
+    RhombusPegs {
+        /// Holes along one side (m): 2 to 11 for 2 pegs, 4 to 11 for 4.
+        side: u8,
+        /// Pegs of each home: 2 or 4.
+        pegs: u8,
+    },
 }
 
 impl Board {
@@ -88,6 +100,60 @@ impl Board {
         Ok(Board(BoardShape::Rhombus { side, home_rows }))
     }
 
+    /// The `side`×`side` rhombus whose homes hold `pegs` pegs as in the
+    /// solved game (RULES §7): 1, 3 and 6 pegs are the triangles of 1, 2
+    /// and 3 rows (`rhombus7x2` for 7×7 with 3 pegs), 2 and 4 pegs the
+    /// shapes of [`BoardShape::RhombusPegs`] (`rhombus7p2`).
+    ///
+    /// ```
+    /// use sternhalma::Board;
+    /// assert_eq!(Board::rhombus_pegs(7, 3)?.to_string(), "rhombus7x2");
+    /// assert_eq!(Board::rhombus_pegs(7, 4)?.to_string(), "rhombus7p4");
+    /// assert_eq!("rhombus7p6".parse::<Board>()?, Board::rhombus(7, 3)?);
+    /// assert!(Board::rhombus_pegs(3, 4).is_err());
+    /// # Ok::<(), sternhalma::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Pegs other than 1, 2, 3, 4 or 6, a side outside 2..=11, or homes
+    /// that would meet.
+    pub fn rhombus_pegs(side: u8, pegs: u8) -> Result<Board, ParseError> {
+        let text = format!("rhombus{side}p{pegs}");
+        let rows = match pegs {
+            1 => 1,
+            3 => 2,
+            6 => 3,
+            2 | 4 => {
+                let least = if pegs == 2 { 2 } else { 4 };
+                if !(least..=11).contains(&side) {
+                    return Err(ParseError::new(
+                        ParseErrorKind::Board,
+                        &text,
+                        format!("homes of {pegs} pegs need a rhombus of {least} to 11 holes a side"),
+                    ));
+                }
+                return Ok(Board(BoardShape::RhombusPegs { side, pegs }));
+            }
+            _ => {
+                return Err(ParseError::new(
+                    ParseErrorKind::Board,
+                    &text,
+                    "the solved game's homes hold 1, 2, 3, 4 or 6 pegs",
+                ));
+            }
+        };
+        Board::rhombus(side, rows).map_err(|_| {
+            ParseError::new(
+                ParseErrorKind::Board,
+                &text,
+                format!(
+                    "homes of {pegs} pegs need a rhombus of {} to 11 holes a side",
+                    rows + 1
+                ),
+            )
+        })
+    }
+
     /// The shape of this board.
     #[must_use]
     pub fn shape(self) -> BoardShape {
@@ -108,7 +174,13 @@ impl Board {
         let rhombi = (2..=11u8).flat_map(|side| {
             (1..side).map(move |home_rows| Board(BoardShape::Rhombus { side, home_rows }))
         });
-        stars.chain(rhombi)
+        let pegs = (2..=11u8).flat_map(|side| {
+            [2, 4]
+                .into_iter()
+                .filter(move |&pegs| side >= pegs)
+                .map(move |pegs| Board(BoardShape::RhombusPegs { side, pegs }))
+        });
+        stars.chain(rhombi).chain(pegs)
     }
 
     /// Number of pegs in one set: the holes of one triangle.
@@ -117,6 +189,7 @@ impl Board {
         let rows = match self.0 {
             BoardShape::Star { size } => size,
             BoardShape::Rhombus { home_rows, .. } => home_rows,
+            BoardShape::RhombusPegs { pegs, .. } => return usize::from(pegs),
         } as usize;
         rows * (rows + 1) / 2
     }
@@ -127,7 +200,9 @@ impl Board {
     pub fn triangles(self) -> &'static [Triangle] {
         match self.0 {
             BoardShape::Star { .. } => &Triangle::ALL,
-            BoardShape::Rhombus { .. } => &[Triangle::North, Triangle::South],
+            BoardShape::Rhombus { .. } | BoardShape::RhombusPegs { .. } => {
+                &[Triangle::North, Triangle::South]
+            }
         }
     }
 
@@ -143,6 +218,7 @@ impl fmt::Display for Board {
         match self.0 {
             BoardShape::Star { size } => write!(f, "star{size}"),
             BoardShape::Rhombus { side, home_rows } => write!(f, "rhombus{side}x{home_rows}"),
+            BoardShape::RhombusPegs { side, pegs } => write!(f, "rhombus{side}p{pegs}"),
         }
     }
 }
@@ -156,7 +232,7 @@ impl FromStr for Board {
                 return Err(ParseError::new(
                     ParseErrorKind::Board,
                     text,
-                    "expected star<N> or rhombus<M>x<K>, e.g. star4 or rhombus9x4",
+                    "expected star<N>, rhombus<M>x<K> or rhombus<M>p<P>, e.g. star4, rhombus9x4 or rhombus7p2",
                 ));
             }
             digits
@@ -166,11 +242,14 @@ impl FromStr for Board {
         if let Some(size) = text.strip_prefix("star") {
             Board::star(number(size)?)
         } else if let Some(rest) = text.strip_prefix("rhombus") {
+            if let Some((side, pegs)) = rest.split_once('p') {
+                return Board::rhombus_pegs(number(side)?, number(pegs)?);
+            }
             let (side, rows) = rest.split_once('x').ok_or_else(|| {
                 ParseError::new(
                     ParseErrorKind::Board,
                     text,
-                    "a rhombus is written rhombus<M>x<K>, e.g. rhombus9x4",
+                    "a rhombus is written rhombus<M>x<K> (homes of K rows) or rhombus<M>p<P> (homes of P pegs), e.g. rhombus9x4 or rhombus7p2",
                 )
             })?;
             Board::rhombus(number(side)?, number(rows)?)
@@ -178,7 +257,7 @@ impl FromStr for Board {
             Err(ParseError::new(
                 ParseErrorKind::Board,
                 text,
-                "expected star<N> or rhombus<M>x<K>, e.g. star4 or rhombus9x4",
+                "expected star<N>, rhombus<M>x<K> or rhombus<M>p<P>, e.g. star4, rhombus9x4 or rhombus7p2",
             ))
         }
     }
@@ -346,7 +425,9 @@ mod tests {
         for board in Board::all() {
             assert_eq!(board.to_string().parse::<Board>(), Ok(board));
         }
-        assert_eq!(Board::all().count(), 4 + (1..=10).sum::<usize>());
+        // Four stars, every m×k rhombus, and the homes of 2 pegs (sides 2 to
+        // 11) and of 4 (sides 4 to 11).
+        assert_eq!(Board::all().count(), 4 + (1..=10).sum::<usize>() + 10 + 8);
     }
 
     #[test]

@@ -308,7 +308,7 @@ impl Position {
     /// The target lock or resting rule that forbids ending on `to`, if any.
     fn restriction(&self, from: Cell, to: Cell, set: usize) -> Option<IllegalMove> {
         let target = self.frame.targets[set];
-        if target.contains(from) && !target.contains(to) {
+        if self.rules.target_lock && target.contains(from) && !target.contains(to) {
             return Some(IllegalMove::LeavesTarget {
                 from: from.id(),
                 to: to.id(),

@@ -57,12 +57,15 @@ pub struct Geometry {
 
 impl Geometry {
     pub(crate) fn of(board: Board) -> &'static Geometry {
-        const SLOTS: usize = 4 + 10 * 10;
+        const SLOTS: usize = 4 + 10 * 10 + 10 * 2;
         static GEOMETRIES: [OnceLock<Geometry>; SLOTS] = [const { OnceLock::new() }; SLOTS];
         let slot = match board.shape() {
             BoardShape::Star { size } => usize::from(size) - 1,
             BoardShape::Rhombus { side, home_rows } => {
                 4 + usize::from(side - 2) * 10 + usize::from(home_rows - 1)
+            }
+            BoardShape::RhombusPegs { side, pegs } => {
+                4 + 100 + usize::from(side - 2) * 2 + usize::from(pegs / 4)
             }
         };
         GEOMETRIES[slot].get_or_init(|| Geometry::build(board))
@@ -135,8 +138,22 @@ impl Geometry {
             });
         let mut triangles = [CellSet::EMPTY; 6];
         let mut triangle_of = vec![None; coordinates.len()];
+        let last = coordinates.len() - 1;
         for (id, &(q, r)) in coordinates.iter().enumerate() {
-            let found = triangle_at(board, i32::from(q), i32::from(r), r_min, r_max);
+            let found = if let BoardShape::RhombusPegs { pegs, .. } = board.shape() {
+                // RULES §7: north's home is ids 0, 1 (2 pegs) or 0, 1, 2, 4
+                // (4 pegs); south's is its 180° rotation.
+                let north: &[usize] = if pegs == 2 { &[0, 1] } else { &[0, 1, 2, 4] };
+                if north.contains(&id) {
+                    Some(Triangle::North)
+                } else if north.contains(&(last - id)) {
+                    Some(Triangle::South)
+                } else {
+                    None
+                }
+            } else {
+                triangle_at(board, i32::from(q), i32::from(r), r_min, r_max)
+            };
             if let Some(t) = found {
                 triangles[t.index()].insert(Cell(id as u8));
             }
@@ -310,6 +327,39 @@ impl Geometry {
         self.triangles[triangle.index()]
     }
 
+    /// The holes that decide whether a 6-peg triangle is **blocked** in the
+    /// solved game (RULES §7): its tip, and the four holes of its outer
+    /// edges next to the tip and at the corners of its last row. `None` for
+    /// a triangle of any other size.
+    ///
+    /// The tip is the triangle's hole with the fewest neighbours on the
+    /// board (a corner of the board); the one hole left out of the four is
+    /// the middle of the last row, two steps from the tip with four
+    /// neighbours in the triangle.
+    ///
+    /// ```
+    /// use sternhalma::{Board, Triangle};
+    /// let g = Board::rhombus(7, 3)?.geometry();
+    /// let (tip, edges) = g.blocking_holes(Triangle::North).unwrap();
+    /// assert_eq!(tip.id(), 0);
+    /// assert_eq!(edges.iter().map(|c| c.id()).collect::<Vec<_>>(), [1, 2, 3, 5]);
+    /// assert!(g.blocking_holes(Triangle::NorthEast).is_none());
+    /// # Ok::<(), sternhalma::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn blocking_holes(&self, triangle: Triangle) -> Option<(Cell, CellSet)> {
+        let holes = self.triangle(triangle);
+        if holes.len() != 6 {
+            return None;
+        }
+        let tip = holes.iter().min_by_key(|&c| self.neighbor_set(c).len())?;
+        let inside = |c: Cell| self.neighbor_set(c).intersection(holes).len();
+        let middle = holes
+            .iter()
+            .find(|&c| self.distance(tip, c) == 2 && inside(c) == 4)?;
+        Some((tip, holes.without(tip).without(middle)))
+    }
+
     /// The triangle (or home) a hole belongs to, if any.
     #[must_use]
     pub fn triangle_of(&self, cell: Cell) -> Option<Triangle> {
@@ -358,7 +408,7 @@ fn on_board(board: Board, q: i32, r: i32) -> bool {
             let n = i32::from(size);
             (q >= -n && r >= -n && s >= -n) || (q <= n && r <= n && s <= n)
         }
-        BoardShape::Rhombus { side, .. } => {
+        BoardShape::Rhombus { side, .. } | BoardShape::RhombusPegs { side, .. } => {
             let (low, high) = rhombus_range(side);
             (low..=high).contains(&q) && (low..=high).contains(&s)
         }
@@ -397,6 +447,8 @@ fn triangle_at(board: Board, q: i32, r: i32, r_min: i8, r_max: i8) -> Option<Tri
                 None
             }
         }
+        // The homes of 2 and 4 pegs are given by id (`Geometry::build`).
+        BoardShape::RhombusPegs { .. } => None,
         BoardShape::Rhombus { home_rows, .. } => {
             let k = i32::from(home_rows);
             if r < i32::from(r_min) + k {
@@ -424,6 +476,36 @@ mod tests {
                 assert_eq!(g.triangle(t).len(), per, "{t} of star{size}");
             }
             assert_eq!(g.rows(), 4 * usize::from(size) + 1);
+        }
+    }
+
+    #[test]
+    fn homes_of_two_and_four_pegs_are_the_ids_of_rules_section_7() {
+        for side in 2..=11u8 {
+            for pegs in [2u8, 4] {
+                let Ok(board) = Board::rhombus_pegs(side, pegs) else {
+                    assert!(pegs == 4 && side < 4, "{side}p{pegs}");
+                    continue;
+                };
+                let g = board.geometry();
+                let last = g.len() - 1;
+                let north: Vec<usize> = g.triangle(Triangle::North).iter().map(Cell::id).collect();
+                let south: Vec<usize> = g.triangle(Triangle::South).iter().map(Cell::id).collect();
+                let expected: Vec<usize> = if pegs == 2 { vec![0, 1] } else { vec![0, 1, 2, 4] };
+                assert_eq!(north, expected, "{board}");
+                let mut rotated: Vec<usize> = expected.iter().map(|&id| last - id).collect();
+                rotated.sort_unstable();
+                assert_eq!(south, rotated, "{board}");
+                assert_eq!(board.pegs_per_set(), usize::from(pegs));
+                assert_eq!(board.to_string().parse::<Board>().unwrap(), board);
+            }
+        }
+        // 4 pegs: the tip, the two holes below it and the middle of the
+        // third row, which on 7x7 is the hole between ids 1 and 2's hops.
+        let g = Board::rhombus_pegs(7, 4).unwrap().geometry();
+        let middle = g.cell(4).unwrap();
+        for id in [1, 2] {
+            assert!(g.neighbor_set(g.cell(id).unwrap()).contains(middle));
         }
     }
 

@@ -47,6 +47,8 @@ mod rules;
 pub mod search;
 mod setup;
 pub mod solitaire;
+pub mod solve;
+mod sturtevant;
 mod svg;
 pub mod vector;
 #[cfg(feature = "serde")]
@@ -74,8 +76,8 @@ pub use perft::{perft, perft_by_depth};
 pub use position::{Position, Undo, mirror_triangle};
 pub use raster::{Raster, RasterOptions, render_rgb};
 pub use rules::{
-    AntiSpoiling, Finish, OPTION_NAMES, OptionKind, OptionValue, Preset, Resting, Rules,
-    UnusedTriangles,
+    AntiSpoiling, Finish, IllegalPositions, OPTION_NAMES, OptionKind, OptionValue, Preset,
+    Resting, Rules, UnusedTriangles,
 };
 pub use setup::{Finisher, PegSet, Resignation, Setup, SetupError, SetupProblem};
 pub use svg::{Legend, SvgOptions, render_svg, render_svg_with_legend, triangle_colour};

@@ -301,12 +301,12 @@ impl Position {
     }
 
     /// Where a peg of `set` on `from` may end a move other than a swap,
-    /// given `free`, where its owner may rest: the target lock keeps a peg
-    /// already in its target there.
+    /// given `free`, where its owner may rest: the target lock (unless the
+    /// rules turn it off) keeps a peg already in its target there.
     #[inline]
     pub(crate) fn allowed_ends(&self, free: CellSet, set: usize, from: Cell) -> CellSet {
         let target = self.frame.targets[set];
-        if target.contains(from) {
+        if self.rules.target_lock && target.contains(from) {
             free.intersection(target)
         } else {
             free

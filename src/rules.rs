@@ -70,6 +70,23 @@ pub enum Finish {
     Ranking,
 }
 
+/// Which positions cannot arise, and so which moves do not exist (RULES §7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub enum IllegalPositions {
+    /// Every position is possible; a move may finish another player, and a
+    /// player without a move passes.
+    #[default]
+    None,
+    /// The solved game's rules (Sturtevant 2019, two players): a position
+    /// where the player to move is home, or (6-peg triangles) a target is
+    /// blocked, is illegal, and a move into one does not exist; a player
+    /// without a move loses.
+    Sturtevant,
+}
+
 /// Every rule variant of a game.
 ///
 /// ```
@@ -97,6 +114,11 @@ pub struct Rules {
     /// Plies after which the game is a draw among those not finished. Even
     /// without one, a game ends at ply `u32::MAX` (4,294,967,295).
     pub max_plies: Option<u32>,
+    /// Whether a peg in its own target must end every move in it (on in
+    /// every preset but `sturtevant`).
+    pub target_lock: bool,
+    /// Which positions are illegal (none but under `sturtevant`).
+    pub illegal_positions: IllegalPositions,
 }
 
 impl Default for Rules {
@@ -121,16 +143,19 @@ pub enum Preset {
     Super,
     /// For the rhombus boards: fill-available, first to finish, a move limit.
     Research,
+    /// The strongly solved game of RULES §7 on small rhombi.
+    Sturtevant,
 }
 
 impl Preset {
     /// All presets, in the order printing prefers them.
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 6] = [
         Preset::Classic,
         Preset::Masters,
         Preset::Family,
         Preset::Super,
         Preset::Research,
+        Preset::Sturtevant,
     ];
 
     /// The preset for games between programs (bots, tournaments): `masters`.
@@ -152,6 +177,7 @@ impl Preset {
             Preset::Family => "family",
             Preset::Super => "super",
             Preset::Research => "research",
+            Preset::Sturtevant => "sturtevant",
         }
     }
 
@@ -165,6 +191,8 @@ impl Preset {
             anti_spoiling: AntiSpoiling::None,
             finish: Finish::First,
             max_plies: None,
+            target_lock: true,
+            illegal_positions: IllegalPositions::None,
         };
         match self {
             Preset::Classic => classic,
@@ -187,15 +215,23 @@ impl Preset {
                 max_plies: Some(Preset::RESEARCH_MAX_PLIES),
                 ..classic
             },
+            Preset::Sturtevant => Rules {
+                anti_spoiling: AntiSpoiling::FillAvailable,
+                target_lock: false,
+                illegal_positions: IllegalPositions::Sturtevant,
+                ..classic
+            },
         }
     }
 
     /// The board the preset is played on unless another is chosen: the
-    /// standard star, or for `research` Bell's 81-hole rhombus with 10 pegs.
+    /// standard star, for `research` Bell's 81-hole rhombus with 10 pegs,
+    /// for `sturtevant` the 7×7 rhombus with 3 pegs a side.
     #[must_use]
     pub fn default_board(self) -> Board {
         match self {
             Preset::Research => Board::rhombus(9, 4).expect("9x4 is a valid rhombus"),
+            Preset::Sturtevant => Board::rhombus_pegs(7, 3).expect("7x7 holds homes of 3 pegs"),
             _ => Board::STANDARD,
         }
     }
@@ -219,6 +255,9 @@ impl Preset {
             Preset::Research => {
                 "Rhombus boards, two players, fill-available, first to finish, 200-ply limit (Bell 2009; Sturtevant 2019)."
             }
+            Preset::Sturtevant => {
+                "The strongly solved game on small rhombi: two players, fill-available, no target lock, no move into an illegal position, a player without a move loses (Sturtevant 2019; RULES §7)."
+            }
         }
     }
 }
@@ -239,7 +278,7 @@ impl FromStr for Preset {
                 ParseError::new(
                     ParseErrorKind::Preset,
                     text,
-                    "expected classic, masters, family, super or research",
+                    "expected classic, masters, family, super, research or sturtevant",
                 )
             })
     }
@@ -284,13 +323,15 @@ impl fmt::Display for OptionValue<'_> {
 }
 
 /// The names of the options, in printing order.
-pub const OPTION_NAMES: [&str; 6] = [
+pub const OPTION_NAMES: [&str; 8] = [
     "unused_triangles",
     "rest_in_foreign_triangles",
     "long_jumps",
     "anti_spoiling",
     "finish",
     "max_plies",
+    "target_lock",
+    "illegal_positions",
 ];
 
 impl Rules {
@@ -343,13 +384,18 @@ impl Rules {
                 Resting::Allowed => "allowed",
                 Resting::Forbidden => "forbidden",
             },
-            "long_jumps" => {
-                if self.long_jumps {
-                    "on"
+            "long_jumps" | "target_lock" => {
+                let on = if name == "long_jumps" {
+                    self.long_jumps
                 } else {
-                    "off"
-                }
+                    self.target_lock
+                };
+                if on { "on" } else { "off" }
             }
+            "illegal_positions" => match self.illegal_positions {
+                IllegalPositions::None => "none",
+                IllegalPositions::Sturtevant => "sturtevant",
+            },
             "anti_spoiling" => match self.anti_spoiling {
                 AntiSpoiling::None => "none",
                 AntiSpoiling::FillAvailable => "fill_available",
@@ -381,6 +427,8 @@ impl Rules {
             "anti_spoiling" => &["none", "fill_available", "swap"],
             "finish" => &["first", "round", "ranking"],
             "max_plies" => &["none", "<whole number>"],
+            "target_lock" => &["off", "on"],
+            "illegal_positions" => &["none", "sturtevant"],
             _ => return None,
         })
     }
@@ -412,10 +460,18 @@ impl Rules {
                     _ => return Err(bad()),
                 }
             }
-            "long_jumps" => {
-                self.long_jumps = match value {
+            "long_jumps" | "target_lock" => {
+                let on = match value {
                     "on" => true,
                     "off" => false,
+                    _ => return Err(bad()),
+                };
+                self.set_switch(name, on);
+            }
+            "illegal_positions" => {
+                self.illegal_positions = match value {
+                    "none" => IllegalPositions::None,
+                    "sturtevant" => IllegalPositions::Sturtevant,
                     _ => return Err(bad()),
                 }
             }
@@ -453,10 +509,12 @@ impl Rules {
     #[must_use]
     pub fn option_kind(name: &str) -> Option<OptionKind> {
         Some(match name {
-            "unused_triangles" | "rest_in_foreign_triangles" | "anti_spoiling" | "finish" => {
-                OptionKind::Choice
-            }
-            "long_jumps" => OptionKind::Switch,
+            "unused_triangles"
+            | "rest_in_foreign_triangles"
+            | "anti_spoiling"
+            | "finish"
+            | "illegal_positions" => OptionKind::Choice,
+            "long_jumps" | "target_lock" => OptionKind::Switch,
             "max_plies" => OptionKind::Limit,
             _ => return None,
         })
@@ -490,7 +548,7 @@ impl Rules {
         let kind = Rules::option_kind(name).ok_or_else(|| Rules::unknown_option(name))?;
         match (kind, value) {
             (_, OptionValue::Text(text)) => return self.set_option(name, text),
-            (OptionKind::Switch, OptionValue::Flag(flag)) => self.long_jumps = flag,
+            (OptionKind::Switch, OptionValue::Flag(flag)) => self.set_switch(name, flag),
             (OptionKind::Limit, OptionValue::Nothing) => self.max_plies = None,
             // Nothing for any other option keeps the value it has.
             (OptionKind::Choice | OptionKind::Switch, OptionValue::Nothing) => {}
@@ -506,6 +564,15 @@ impl Rules {
             }
         }
         Ok(())
+    }
+
+    /// Sets the on/off option `name` (`long_jumps` or `target_lock`).
+    fn set_switch(&mut self, name: &str, on: bool) {
+        if name == "target_lock" {
+            self.target_lock = on;
+        } else {
+            self.long_jumps = on;
+        }
     }
 
     /// These rules with overrides applied in order ([`Rules::set_option_value`]).
@@ -527,7 +594,8 @@ impl Rules {
         match name {
             "unused_triangles" => "empty or filled",
             "rest_in_foreign_triangles" => "allowed or forbidden",
-            "long_jumps" => "on or off (true or false)",
+            "long_jumps" | "target_lock" => "on or off (true or false)",
+            "illegal_positions" => "none or sturtevant",
             "anti_spoiling" => "none, fill_available or swap",
             "finish" => "first, round or ranking",
             _ => "none or a whole number from 0 to 4294967295",

@@ -330,7 +330,7 @@ pub(crate) fn outline(geometry: &Geometry) -> Vec<Vec<(i32, i32)>> {
                 vec![(n, -2 * n), (n, n), (-2 * n, n)],
             ]
         }
-        BoardShape::Rhombus { .. } => {
+        BoardShape::Rhombus { .. } | BoardShape::RhombusPegs { .. } => {
             // Corners are the holes with extreme q and s (r = -q - s).
             let coordinates: Vec<(i32, i32)> =
                 geometry.cells().map(|c| geometry.coordinates(c)).collect();

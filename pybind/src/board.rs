@@ -65,7 +65,7 @@ impl PyBoard {
     fn shape(&self) -> &'static str {
         match self.board.shape() {
             BoardShape::Star { .. } => "star",
-            BoardShape::Rhombus { .. } => "rhombus",
+            BoardShape::Rhombus { .. } | BoardShape::RhombusPegs { .. } => "rhombus",
         }
     }
 

@@ -197,7 +197,7 @@ fn summary(board: Board) -> BoardSummary {
         name: board.to_string(),
         shape: match board.shape() {
             BoardShape::Star { .. } => "star",
-            BoardShape::Rhombus { .. } => "rhombus",
+            BoardShape::Rhombus { .. } | BoardShape::RhombusPegs { .. } => "rhombus",
         },
         holes: geometry.len(),
         rows: geometry.rows(),
