@@ -208,11 +208,25 @@ impl Lanes {
     }
 
     /// The holes of `cells`, lane by lane.
+    #[inline(always)]
     pub(crate) fn split(&self, cells: CellSet) -> [u64; 4] {
         let mut lanes = [0u64; 4];
         for cell in cells {
             let (lane, bit) = self.place[cell.id()];
             lanes[usize::from(lane)] |= 1 << bit;
+        }
+        lanes
+    }
+
+    /// The holes of the ids `ids` (a board of at most 64 holes), lane by
+    /// lane.
+    #[inline(always)]
+    pub(crate) fn split_ids(&self, mut ids: u64) -> [u64; 4] {
+        let mut lanes = [0u64; 4];
+        while ids != 0 {
+            let (lane, bit) = self.place[ids.trailing_zeros() as usize];
+            lanes[usize::from(lane)] |= 1 << bit;
+            ids &= ids - 1;
         }
         lanes
     }

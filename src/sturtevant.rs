@@ -63,12 +63,32 @@ impl Targets {
         fills(self.target[player], pegs[player], pegs[0] | pegs[1])
     }
 
+    /// Every hole that decides whether a target is blocked.
+    pub(crate) fn blocking_holes(&self) -> u128 {
+        self.blocking
+            .iter()
+            .flatten()
+            .fold(0, |holes, b| holes | b.tip | b.edges)
+    }
+
     /// Whether either target is blocked.
     #[inline]
     pub(crate) fn blocked(&self, pegs: [u128; 2]) -> bool {
         let occupied = pegs[0] | pegs[1];
         (0..2).any(|player| {
             self.blocking[player].is_some_and(|b| b.blocked(pegs[1 - player], occupied))
+        })
+    }
+
+    /// The player whose target is blocked (the first, if both are), and
+    /// the target's tip hole: what a refusal names. `Some` exactly when
+    /// [`Targets::blocked`] holds.
+    pub(crate) fn blocked_target(&self, pegs: [u128; 2]) -> Option<(usize, usize)> {
+        let occupied = pegs[0] | pegs[1];
+        (0..2).find_map(|player| {
+            let b = self.blocking[player]?;
+            b.blocked(pegs[1 - player], occupied)
+                .then(|| (player, b.tip.trailing_zeros() as usize))
         })
     }
 

@@ -1,5 +1,7 @@
 //! The `sternhalma` command: serve the HTTP API, print its OpenAPI document,
-//! or solve a solitaire crossing.
+//! solve a solitaire crossing, or strongly solve a small game (RULES §7).
+
+mod tablebase;
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -45,6 +47,11 @@ enum Command {
     /// Find a shortest solitaire crossing (one set alone, south to north) and
     /// prove it shortest. Progress goes to stderr, the solution to stdout.
     Solve(Solve),
+    /// Strongly solve the two-player game on a small rhombus (RULES §7):
+    /// every position's value, written as table files.
+    SolveGame(tablebase::SolveGame),
+    /// Read and check table files written by `solve-game`.
+    Tablebase(tablebase::Tablebase),
 }
 
 #[derive(Parser)]
@@ -252,6 +259,8 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::SUCCESS
         }
         Command::Solve(options) => solve(&options),
+        Command::SolveGame(options) => tablebase::solve_game(&options),
+        Command::Tablebase(options) => tablebase::tablebase(&options),
         Command::Serve(serve) => match run(serve) {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {

@@ -1,0 +1,464 @@
+//! `sternhalma solve-game` and `sternhalma tablebase`: the solved game of
+//! RULES §7 from the command line. The solver, the table files and the
+//! checks live in the core (`sternhalma::solve`); this converts flags,
+//! draws the progress bar and prints.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use sternhalma::solve::{
+    self, Counts, Game, Progress, Solver, Table, Value, file, published, reproduced,
+};
+
+/// `solve-game`: every position's value of one game.
+#[derive(Parser)]
+pub struct SolveGame {
+    /// The board: `rhombus7x7` (an m×m rhombus; say `--pegs`), or a board
+    /// whose name gives its homes (`rhombus7x2`, `rhombus7p4`).
+    #[arg(long)]
+    board: String,
+    /// Pegs a side: 1, 2, 3, 4 or 6.
+    #[arg(long)]
+    pegs: Option<u8>,
+    /// Folder for the table files (created if missing).
+    #[arg(long, default_value = "tables")]
+    out: PathBuf,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Refuse to start when the tables would need more memory than this:
+    /// bytes, or with a suffix K, M, G (binary), e.g. `16G`.
+    #[arg(long, value_parser = parse_bytes)]
+    max_memory: Option<u64>,
+    /// Go on from the checkpoint in `--out` instead of starting afresh.
+    #[arg(long)]
+    resume: bool,
+    /// Write a checkpoint after a pass when this many seconds have passed
+    /// since the last one (0: after every pass).
+    #[arg(long, default_value_t = 300.0)]
+    checkpoint_seconds: f64,
+    /// Also compute the depth to the end (a byte a position): `auto` for
+    /// games of up to 16 M positions a side, `on`, or `off`.
+    #[arg(long, value_enum, default_value_t = DepthChoice::Auto)]
+    depth: DepthChoice,
+    /// No progress bar (progress lines on stderr instead).
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DepthChoice {
+    Auto,
+    On,
+    Off,
+}
+
+/// Positions a side below which `--depth auto` computes depths.
+const AUTO_DEPTH_STATES: u64 = 1 << 24;
+
+/// `tablebase`: read and check table files.
+#[derive(Parser)]
+pub struct Tablebase {
+    #[command(subcommand)]
+    command: TablebaseCommand,
+}
+
+#[derive(Subcommand)]
+enum TablebaseCommand {
+    /// Print a table file's header, its counts beside the published ones
+    /// and the start position's value, after checking the file whole.
+    Info {
+        /// The table file.
+        file: PathBuf,
+    },
+    /// Check sampled positions against the rules and their successors.
+    Verify {
+        /// The table file.
+        file: PathBuf,
+        /// Positions to check, drawn uniformly (every position if at least
+        /// the table's size).
+        #[arg(long, default_value_t = 100_000)]
+        sample: u64,
+        /// Seed of the sample.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, scale) = match text.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&text[..i], 1u64 << 10),
+        Some((i, 'M' | 'm')) => (&text[..i], 1 << 20),
+        Some((i, 'G' | 'g')) => (&text[..i], 1 << 30),
+        Some((i, 'T' | 't')) => (&text[..i], 1 << 40),
+        _ => (text, 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("{text:?} is not a size: write bytes, or e.g. 512M, 16G"))
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
+}
+
+/// The peak resident memory of this process, from /proc (Linux).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("sternhalma: {message}");
+    ExitCode::FAILURE
+}
+
+/// The files of a game's tables in `folder`.
+fn paths(folder: &Path, game: &Game) -> (PathBuf, PathBuf, PathBuf) {
+    let stem = game.board().to_string();
+    (
+        folder.join(format!("{stem}.values")),
+        folder.join(format!("{stem}.depths")),
+        folder.join(format!("{stem}.checkpoint")),
+    )
+}
+
+fn row(label: &str, r: [u64; 4]) -> String {
+    format!(
+        "  {label:<13} {:>18} {:>18} {:>14} {:>14}",
+        r[0], r[1], r[2], r[3]
+    )
+}
+
+/// Table 1 of Sturtevant (2019) beside these counts.
+fn print_table1(game: &Game, counts: &Counts) {
+    println!(
+        "  {:<13} {:>18} {:>18} {:>14} {:>14}",
+        "", "positions", "first-player wins", "draws", "illegal"
+    );
+    let ours = counts.published();
+    println!("{}", row("this table", ours));
+    if let Some(paper) = published(game.side(), game.pegs()) {
+        let same = if paper == ours { "  (equal)" } else { "" };
+        println!("{}{same}", row("paper", paper));
+    }
+    if let Some(other) = reproduced(game.side(), game.pegs())
+        && Some(other) != published(game.side(), game.pegs())
+    {
+        let same = if other == ours { "  (equal)" } else { "" };
+        println!("{}{same}", row("reproduction", other));
+    }
+}
+
+/// `sternhalma solve-game`.
+pub fn solve_game(options: &SolveGame) -> ExitCode {
+    let game = match Game::parse(&options.board, options.pegs) {
+        Ok(game) => game,
+        Err(e) => return fail(e),
+    };
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    let states = game.ranking().states();
+    let depth = match options.depth {
+        DepthChoice::On => true,
+        DepthChoice::Off => false,
+        DepthChoice::Auto => states <= AUTO_DEPTH_STATES,
+    };
+    let table_bytes = states.div_ceil(32) * 8;
+    let needed = table_bytes + if depth { states } else { 0 };
+    if let Some(limit) = options.max_memory
+        && needed > limit
+    {
+        return fail(format!(
+            "{game} needs {} for its tables ({} positions a side{}); --max-memory is {}",
+            gib(needed),
+            states,
+            if depth { ", with depths" } else { "" },
+            gib(limit)
+        ));
+    }
+    if let Err(e) = std::fs::create_dir_all(&options.out) {
+        return fail(format!("{}: {e}", options.out.display()));
+    }
+    let (values_path, depths_path, checkpoint_path) = paths(&options.out, &game);
+    eprintln!(
+        "solving {game}: {} positions ({states} with south to move), rules {}, {threads} threads, {} of values",
+        game.positions(),
+        game.rules(),
+        gib(table_bytes)
+    );
+    let started = Instant::now();
+    let mut solver = if options.resume {
+        match file::read(&checkpoint_path) {
+            Ok((header, loaded_game, loaded)) => {
+                if loaded_game.board() != game.board() {
+                    return fail(format!(
+                        "{}: a checkpoint of {}, not {}",
+                        checkpoint_path.display(),
+                        loaded_game.board(),
+                        game.board()
+                    ));
+                }
+                eprintln!(
+                    "resuming after pass {} ({} positions unknown)",
+                    header.passes, header.counts.draws
+                );
+                Solver::resume(&game, loaded.values(), header.passes, threads)
+            }
+            Err(e) => return fail(format!("cannot resume: {e}")),
+        }
+    } else {
+        Solver::new(&game, threads)
+    };
+    let bar = if options.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(solver.tiles())
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "pass {prefix:>2} [{bar:30}] {pos}/{len} tiles · {msg} · {elapsed} (ETA {eta})",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let progress = |p: Progress| {
+        if p.tiles_done == 1 {
+            bar.set_position(0);
+            bar.set_prefix(p.pass.to_string());
+        }
+        bar.set_position(p.tiles_done);
+        bar.set_message(format!("{} unknown", p.unknown));
+    };
+    let mut last_checkpoint = Instant::now();
+    let mut expansions = 0u64;
+    let mut checkpoint_error = None;
+    solver.run(&progress, &mut |solver, report| {
+        expansions += report.expansions;
+        let line = format!(
+            "pass {}: {} proven, {} expanded, {} unknown, {:.1} s",
+            report.pass, report.proven, report.expansions, report.unknown, report.seconds
+        );
+        if options.quiet {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+        if report.proven > 0
+            && last_checkpoint.elapsed() >= Duration::from_secs_f64(options.checkpoint_seconds)
+        {
+            match file::write_values(
+                &checkpoint_path,
+                &game,
+                solver.table(),
+                solver.passes(),
+                false,
+            ) {
+                Ok(_) => last_checkpoint = Instant::now(),
+                Err(e) => checkpoint_error = Some(e),
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = checkpoint_error {
+        eprintln!("sternhalma: warning: a checkpoint could not be written: {e}");
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let passes = solver.passes();
+    let table = solver.into_table();
+    let header = match file::write_values(&values_path, &game, &table, passes, true) {
+        Ok(header) => header,
+        Err(e) => return fail(e),
+    };
+    let _ = std::fs::remove_file(&checkpoint_path);
+    let (mover, other) = game.start();
+    let start = table.get(game.ranking().index(mover, other));
+    println!("{game}: solved in {passes} passes, {seconds:.1} s on {threads} threads");
+    println!(
+        "  {} positions a side a second a thread; {expansions} expansions ({:.0} a second a thread)",
+        (states as f64 / seconds / threads as f64).round(),
+        expansions as f64 / seconds / threads as f64
+    );
+    if let Some(peak) = peak_memory() {
+        println!("  peak memory {}", gib(peak));
+    }
+    print_table1(&game, &header.counts);
+    println!("  start position (south to move): {start}");
+    println!("  wrote {}", values_path.display());
+    drop(table);
+    if depth {
+        let started = Instant::now();
+        let result = solve::solve_depths(&game, threads, &|round, unknown| {
+            if !options.quiet {
+                eprintln!("depth round {round}: {unknown} positions not yet at their depth");
+            }
+        });
+        let depths = match result {
+            Ok(depths) => depths,
+            Err(e) => return fail(e),
+        };
+        let written = match file::write_depths(&depths_path, &game, &depths) {
+            Ok(header) => header,
+            Err(e) => return fail(e),
+        };
+        if written.counts != header.counts {
+            return fail(format!(
+                "the depths' values {:?} differ from the solver's {:?}",
+                written.counts, header.counts
+            ));
+        }
+        let start_depth = depths.get(game.ranking().index(mover, other));
+        println!(
+            "  depths: {} rounds, {:.1} s; the start is a {} in {start_depth} plies; wrote {}",
+            depths.rounds,
+            started.elapsed().as_secs_f64(),
+            solve::value_of(start_depth),
+            depths_path.display()
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// `sternhalma tablebase`.
+pub fn tablebase(options: &Tablebase) -> ExitCode {
+    match &options.command {
+        TablebaseCommand::Info { file: path } => info(path),
+        TablebaseCommand::Verify {
+            file: path,
+            sample,
+            seed,
+        } => verify(path, *sample, *seed),
+    }
+}
+
+fn info(path: &Path) -> ExitCode {
+    let (header, game, loaded) = match file::read(path) {
+        Ok(read) => read,
+        Err(e) => return fail(e),
+    };
+    println!("{}", path.display());
+    println!("  game        {game}, rules {}", header.rules);
+    println!(
+        "  kind        {}",
+        match header.kind {
+            file::Kind::Values => "values (2 bits a position)",
+            file::Kind::Depths => "depths to the end (a byte a position)",
+        }
+    );
+    println!(
+        "  format      {} (rules version {})",
+        file::FORMAT_VERSION,
+        file::RULES_VERSION
+    );
+    println!(
+        "  positions   {} a side, {} in all",
+        header.states,
+        game.positions()
+    );
+    println!(
+        "  solved      {} ({} passes)",
+        if header.complete {
+            "yes"
+        } else {
+            "no: a checkpoint"
+        },
+        header.passes
+    );
+    println!(
+        "  checksum    {:016x} (checked: the body matches)",
+        header.checksum
+    );
+    let c = &header.counts;
+    println!(
+        "  south to move: {} wins, {} losses, {} draws, {} illegal",
+        c.wins, c.losses, c.draws, c.illegal
+    );
+    print_table1(&game, c);
+    let (mover, other) = game.start();
+    let index = game.ranking().index(mover, other);
+    match &loaded {
+        file::Loaded::Depths(depths) => {
+            let d = depths.get(index);
+            println!(
+                "  start position (south to move): {} in {d} plies",
+                solve::value_of(d)
+            );
+        }
+        file::Loaded::Values(table) => {
+            println!("  start position (south to move): {}", table.get(index));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// A small deterministic generator for the sample (SplitMix64).
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
+    let (header, game, loaded) = match file::read(path) {
+        Ok(read) => read,
+        Err(e) => return fail(e),
+    };
+    if !header.complete {
+        return fail(format!(
+            "{}: a checkpoint, not a solved table: its unknown positions are not draws yet",
+            path.display()
+        ));
+    }
+    let table: Table = loaded.values();
+    let depths = match &loaded {
+        file::Loaded::Depths(depths) => Some(depths),
+        file::Loaded::Values(_) => None,
+    };
+    let states = header.states;
+    let every = sample >= states;
+    let count = if every { states } else { sample };
+    let mut random = seed;
+    let mut failures = Vec::new();
+    let mut by_value = [0u64; 4];
+    for i in 0..count {
+        let index = if every {
+            i
+        } else {
+            next_random(&mut random) % states
+        };
+        by_value[table.get(index) as usize] += 1;
+        if let Err(e) = solve::check_position(&game, &table, depths, index) {
+            failures.push(e);
+        }
+    }
+    println!(
+        "{}: checked {count} positions{} ({} wins, {} losses, {} draws, {} illegal)",
+        path.display(),
+        if every { " (all)" } else { "" },
+        by_value[Value::Win as usize],
+        by_value[Value::Loss as usize],
+        by_value[Value::Draw as usize],
+        by_value[Value::Illegal as usize],
+    );
+    if failures.is_empty() {
+        println!("  every one consistent with the rules and its successors");
+        ExitCode::SUCCESS
+    } else {
+        for f in failures.iter().take(10) {
+            println!("  {f}");
+        }
+        fail(format!("{} inconsistent positions", failures.len()))
+    }
+}
