@@ -282,35 +282,58 @@ impl<'a, const S: u32> Chains<'a, S> {
     #[inline(always)]
     pub(crate) fn new(lanes: &'a Lanes, pegs: &[u64; 4], starts: CellSet) -> Chains<'a, S> {
         debug_assert!(S == ANY_STRIDE || S == lanes.stride);
+        let mut chains = Chains::empty(lanes);
+        chains.prepare(pegs, starts);
+        chains
+    }
+
+    /// Chains with no hop open, to [`Chains::prepare`] later.
+    #[inline(always)]
+    pub(crate) fn empty(lanes: &'a Lanes) -> Chains<'a, S> {
+        Chains {
+            lanes,
+            open: [[0u64; 6]; 4],
+            any: [0u64; 4],
+            #[cfg(debug_assertions)]
+            prepared: 0,
+        }
+    }
+
+    /// Makes these the chains of [`Chains::new`]`(lanes, pegs, starts)` in
+    /// place: a loop that generates many positions' moves keeps one
+    /// `Chains` (returning a new one copied it with a `memcpy` call each
+    /// time). Lanes without a start keep stale masks; they are never read.
+    #[inline(always)]
+    pub(crate) fn prepare(&mut self, pegs: &[u64; 4], starts: CellSet) {
+        let lanes = self.lanes;
+        debug_assert!(S == ANY_STRIDE || S == lanes.stride);
         let holes = &lanes.holes;
-        let mut open = [[0u64; 6]; 4];
-        let mut any = [0u64; 4];
         #[cfg(debug_assertions)]
-        let mut prepared = 0;
+        {
+            self.prepared = 0;
+        }
         for lane in 0..4 {
             if starts.0 & lanes.members[lane] == 0 {
                 continue;
             }
             #[cfg(debug_assertions)]
             {
-                prepared |= 1 << lane;
+                self.prepared |= 1 << lane;
             }
             let empty = holes[lane] & !pegs[lane];
-            for (direction, (open, hop)) in open[lane].iter_mut().zip(&lanes.hops[lane]).enumerate()
+            let mut any = 0;
+            for (direction, (open, hop)) in self.open[lane]
+                .iter_mut()
+                .zip(&lanes.hops[lane])
+                .enumerate()
             {
                 let (pivot_lane, to_pivot, to_landing) = lanes.hop::<S>(lane, direction);
                 *open = hop.sources
                     & pegs[pivot_lane].rotate_right(to_pivot)
                     & empty.rotate_right(to_landing);
-                any[lane] |= *open;
+                any |= *open;
             }
-        }
-        Chains {
-            lanes,
-            open,
-            any,
-            #[cfg(debug_assertions)]
-            prepared,
+            self.any[lane] = any;
         }
     }
 

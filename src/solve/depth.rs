@@ -110,7 +110,7 @@ pub fn solve_depths(
             for _ in 0..threads {
                 scope.spawn(|| {
                     let (mut mine, mut open) = (0, 0);
-                    let mut moves = Moves::new();
+                    let mut moves = Moves::new(game);
                     let mut next_sets = Sets::new();
                     loop {
                         let a_rank = next.fetch_add(1, Ordering::Relaxed);

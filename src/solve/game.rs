@@ -19,6 +19,7 @@ use crate::rules::Preset;
 use crate::sturtevant::Targets;
 
 use super::rank::Ranking;
+use super::table::{Table, Value};
 
 /// The solved game on one board: `side`×`side` holes, `pegs` a side.
 #[derive(Clone, Debug)]
@@ -140,6 +141,12 @@ impl Game {
         Game::new(side, homes)
     }
 
+    /// Hop masks for this board's moves, to prepare position by position.
+    #[must_use]
+    pub(crate) fn chains(&self) -> Chains<'static> {
+        Chains::empty(self.geometry.lanes())
+    }
+
     /// The board.
     #[must_use]
     pub fn board(&self) -> Board {
@@ -212,8 +219,8 @@ impl Game {
     pub(crate) fn moves(&self, movers: u64, occupied: u64, moves: &mut Moves) {
         moves.len = 0;
         let lanes = self.geometry.lanes();
-        let pegs = lanes.split_ids(occupied);
-        let chains: Chains<'_> = Chains::new(lanes, &pegs, CellSet(u128::from(movers)));
+        let chains = &mut moves.chains;
+        chains.prepare(&lanes.split_ids(occupied), CellSet(u128::from(movers)));
         let mut rest = movers;
         while rest != 0 {
             let from = rest.trailing_zeros();
@@ -259,48 +266,107 @@ impl Game {
         }
     }
 
-    /// Whether `test` holds for every position (folded: south to move)
-    /// that a legal move of the position `(mover, other)` leads to, each
-    /// given as its other set (its mover is `rotate(other)`). Stops at the
-    /// first that fails; true when there is no legal move. The position
-    /// must be legal and not over.
+    /// Whether every position (folded: south to move) that a legal move of
+    /// the position `(mover, other)` leads to is won in `table`, whose
+    /// block at `base` holds them (the block of `rotate(other)`). Stops at
+    /// the first that is not; true when there is no legal move. The
+    /// position must be legal and not over.
+    ///
+    /// The table is read here rather than through a closure, so that the
+    /// whole test is compiled with the caller's target features.
     #[inline(always)]
-    pub fn all_successors(
+    pub(crate) fn all_successors_won(
         &self,
         mover: u64,
         other: u64,
-        mut test: impl FnMut(u64) -> bool,
+        table: &Table,
+        base: u64,
+        moves: &mut Moves,
     ) -> bool {
         let r = &self.ranking;
         let rotated_mover = r.rotate(mover);
+        let successor_mover = r.rotate(other);
         let occupied = mover | other;
-        let lanes = self.geometry.lanes();
-        let pegs = lanes.split_ids(occupied);
-        let chains: Chains<'_> = Chains::new(lanes, &pegs, CellSet(u128::from(mover)));
+        // A method, not a closure: a closure is not compiled with the
+        // caller's target features, and its bit counts were then slow.
+        let won = |from: u32, to: u32| {
+            self.successor_won(
+                mover,
+                other,
+                from,
+                to,
+                rotated_mover,
+                table,
+                base,
+                successor_mover,
+            )
+        };
+        // Steps first: most positions have a step to a position not won,
+        // found without building the hop masks.
         let mut rest = mover;
         while rest != 0 {
             let from = rest.trailing_zeros();
             rest &= rest - 1;
-            let steps = self.neighbours[from as usize] & !occupied;
-            let mut ends = steps | chains.reach(Cell(from as u8)).0 as u64;
-            let without = rotated_mover ^ r.rotated_bit(from);
+            let mut ends = self.neighbours[from as usize] & !occupied;
             while ends != 0 {
                 let to = ends.trailing_zeros();
                 ends &= ends - 1;
-                let touched = (1 << from) | (1 << to);
-                if touched & self.risky != 0
-                    && self
-                        .targets
-                        .illegal([u128::from(mover ^ touched), u128::from(other)], 1)
-                {
-                    continue;
+                if !won(from, to) {
+                    return false;
                 }
-                if !test(without ^ r.rotated_bit(to)) {
+            }
+        }
+        let chains = &mut moves.chains;
+        chains.prepare(
+            &self.geometry.lanes().split_ids(occupied),
+            CellSet(u128::from(mover)),
+        );
+        let mut rest = mover;
+        while rest != 0 {
+            let from = rest.trailing_zeros();
+            rest &= rest - 1;
+            let mut ends = chains.reach(Cell(from as u8)).0 as u64;
+            while ends != 0 {
+                let to = ends.trailing_zeros();
+                ends &= ends - 1;
+                if !won(from, to) {
                     return false;
                 }
             }
         }
         true
+    }
+
+    /// Whether the move `from`–`to` of the position `(mover, other)` is
+    /// illegal or leads to a position won in `table` (see
+    /// [`Game::all_successors_won`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn successor_won(
+        &self,
+        mover: u64,
+        other: u64,
+        from: u32,
+        to: u32,
+        rotated_mover: u64,
+        table: &Table,
+        base: u64,
+        successor_mover: u64,
+    ) -> bool {
+        let r = &self.ranking;
+        let touched = (1 << from) | (1 << to);
+        // A move into an illegal position does not exist; from a legal
+        // position that is not over, only one touching a risky hole can
+        // lead to one.
+        if touched & self.risky != 0
+            && self
+                .targets
+                .illegal([u128::from(mover ^ touched), u128::from(other)], 1)
+        {
+            return true;
+        }
+        let after = rotated_mover ^ r.rotated_bit(from) ^ r.rotated_bit(to);
+        table.code(base + r.rank_among(after, successor_mover)) == Value::Win as u64
     }
 
     /// The legal positions (folded) from which a legal move leads to the
@@ -332,19 +398,22 @@ impl Game {
 /// 63 holes.
 pub const MAX_MOVES: usize = 6 * 63;
 
-/// A buffer of moves, as start and end ids.
+/// A buffer of moves, as start and end ids, with the hop masks that made
+/// them (kept, not rebuilt, from one position to the next).
 pub struct Moves {
     list: [(u8, u8); MAX_MOVES],
     len: usize,
+    chains: Chains<'static>,
 }
 
 impl Moves {
-    /// An empty buffer.
+    /// An empty buffer for the moves of `game`.
     #[must_use]
-    pub fn new() -> Moves {
+    pub fn new(game: &Game) -> Moves {
         Moves {
             list: [(0, 0); MAX_MOVES],
             len: 0,
+            chains: game.chains(),
         }
     }
 
@@ -353,12 +422,6 @@ impl Moves {
     #[must_use]
     pub fn as_slice(&self) -> &[(u8, u8)] {
         &self.list[..self.len]
-    }
-}
-
-impl Default for Moves {
-    fn default() -> Moves {
-        Moves::new()
     }
 }
 

@@ -26,7 +26,6 @@ use std::time::Instant;
 use super::game::{Game, MAX_MOVES, Moves, Sets};
 use super::table::{Table, Value};
 
-const WIN: u64 = Value::Win as u64;
 /// Predecessors queued before they are marked won together.
 const MARKS: usize = 4096;
 const LOSS: u64 = Value::Loss as u64;
@@ -192,7 +191,7 @@ impl<'g> Solver<'g> {
         std::thread::scope(|scope| {
             for _ in 0..this.threads {
                 scope.spawn(|| {
-                    let (mut moves, mut buffer) = (Moves::new(), Sets::new());
+                    let (mut moves, mut buffer) = (Moves::new(game), Sets::new());
                     let mut marks = Vec::with_capacity(MARKS + MAX_MOVES);
                     let mut mine = 0;
                     loop {
@@ -362,9 +361,11 @@ impl<'g> Solver<'g> {
         let others = &self.sets[tile * self.tile..((tile + 1) * self.tile).min(self.sets.len())];
         // Each other-side set's successor block: the successors' mover is
         // the other set rotated.
-        let rotated: Vec<u64> = others.iter().map(|&b| r.rotate(b)).collect();
-        let bases: Vec<u64> = rotated.iter().map(|&b| r.rank(b) * block_len).collect();
-        let mut moves = Moves::new();
+        let bases: Vec<u64> = others
+            .iter()
+            .map(|&b| r.rank(r.rotate(b)) * block_len)
+            .collect();
+        let mut moves = Moves::new(game);
         let mut sets = Sets::new();
         let mut marks = Vec::with_capacity(MARKS + MAX_MOVES);
         let (mut proven, mut expansions) = (0, 0);
@@ -389,14 +390,10 @@ impl<'g> Solver<'g> {
                     continue;
                 }
                 expansions += 1;
-                let base = bases[j];
-                let successor_mover = rotated[j];
                 // Wins are proven backwards, when a successor is proven lost
                 // (`mark`); forwards, only a loss: every successor won. So
                 // the first successor not won ends the expansion.
-                let lost = game.all_successors(a, b, |other| {
-                    self.table.code(base + r.rank_among(other, successor_mover)) == WIN
-                });
+                let lost = game.all_successors_won(a, b, &self.table, bases[j], &mut moves);
                 if lost && self.table.prove(index, Value::Loss) {
                     proven += 1 + self.mark(a, b, &mut moves, &mut sets, &mut marks);
                 }

@@ -39,7 +39,7 @@ pub fn check_position(
     if over && value != Value::Loss {
         return Err(format!("{}: over (north has won) but {value}", at()));
     }
-    let (mut moves, mut next) = (Moves::new(), Sets::new());
+    let (mut moves, mut next) = (Moves::new(game), Sets::new());
     let successors: Vec<u64> = if over {
         Vec::new()
     } else {
