@@ -40,6 +40,10 @@ pub struct SolveGame {
     /// since the last one (0: after every pass).
     #[arg(long, default_value_t = 300.0)]
     checkpoint_seconds: f64,
+    /// Stop after this many passes (counting those of a resumed
+    /// checkpoint), leaving a checkpoint to go on from with `--resume`.
+    #[arg(long)]
+    stop_after: Option<u32>,
     /// Also compute the depth to the end (a byte a position): `auto` for
     /// games of up to 16 M positions a side, `on`, or `off`.
     #[arg(long, value_enum, default_value_t = DepthChoice::Auto)]
@@ -243,7 +247,7 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
     let mut last_checkpoint = Instant::now();
     let mut expansions = 0u64;
     let mut checkpoint_error = None;
-    solver.run(&progress, &mut |solver, report| {
+    let finished = solver.run(&progress, &mut |solver, report| {
         expansions += report.expansions;
         let line = format!(
             "pass {}: {} proven, {} expanded, {} unknown, {:.1} s",
@@ -254,8 +258,10 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
         } else {
             bar.println(line);
         }
+        let stop = options.stop_after.is_some_and(|n| solver.passes() >= n);
         if report.proven > 0
-            && last_checkpoint.elapsed() >= Duration::from_secs_f64(options.checkpoint_seconds)
+            && (stop
+                || last_checkpoint.elapsed() >= Duration::from_secs_f64(options.checkpoint_seconds))
         {
             match file::write_values(
                 &checkpoint_path,
@@ -268,10 +274,27 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
                 Err(e) => checkpoint_error = Some(e),
             }
         }
+        !stop
     });
     bar.finish_and_clear();
-    if let Some(e) = checkpoint_error {
+    if let Some(e) = checkpoint_error.as_ref().filter(|_| finished) {
         eprintln!("sternhalma: warning: a checkpoint could not be written: {e}");
+    }
+    if !finished {
+        return match checkpoint_error {
+            Some(e) => fail(format!(
+                "stopped, but the checkpoint could not be written: {e}"
+            )),
+            None => {
+                println!(
+                    "{game}: stopped after pass {} with {} positions unknown; checkpoint {} (go on with --resume)",
+                    solver.passes(),
+                    solver.unknown(),
+                    checkpoint_path.display()
+                );
+                ExitCode::SUCCESS
+            }
+        };
     }
     let seconds = started.elapsed().as_secs_f64();
     let passes = solver.passes();

@@ -60,7 +60,10 @@ pub struct Header {
     pub states: u64,
     /// Positions of each value.
     pub counts: Counts,
-    /// Passes done (of the 2-bit solver; rounds for depths).
+    /// Passes done, in a checkpoint; 0 in a solved table of values, whose
+    /// bytes do not depend on how it was reached (the passes a solve takes
+    /// vary with the threads' timing); rounds for depths (the deepest
+    /// depth + 1, a property of the game).
     pub passes: u32,
     /// Whether the solve reached its fixed point (else a checkpoint).
     pub complete: bool,
@@ -283,6 +286,7 @@ pub fn write_values(
     passes: u32,
     complete: bool,
 ) -> Result<Header, FileError> {
+    let passes = if complete { 0 } else { passes };
     let mut header = Header::new(game, Kind::Values, table.counts(), passes, complete);
     header.body_bytes = table.len().div_ceil(32) * 8;
     header.checksum = checksum(table.words(), header.body_bytes);

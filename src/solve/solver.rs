@@ -220,17 +220,22 @@ impl<'g> Solver<'g> {
     }
 
     /// Solves to the fixed point, calling `progress` as tiles finish and
-    /// `after_pass` after each pass (for checkpoints and logs).
+    /// `after_pass` after each pass (for checkpoints and logs), which may
+    /// stop the solve early by returning `false`. Returns whether the fixed
+    /// point was reached.
     pub fn run(
         &mut self,
         progress: &(dyn Fn(Progress) + Sync),
-        after_pass: &mut dyn FnMut(&Solver<'_>, PassReport),
-    ) {
+        after_pass: &mut dyn FnMut(&Solver<'_>, PassReport) -> bool,
+    ) -> bool {
         loop {
             let report = self.pass(progress);
-            after_pass(self, report);
+            let go_on = after_pass(self, report);
             if report.proven == 0 {
-                break;
+                return true;
+            }
+            if !go_on {
+                return false;
             }
         }
     }
@@ -410,6 +415,9 @@ impl<'g> Solver<'g> {
 pub fn solve(game: &Game, threads: usize) -> (Table, Vec<PassReport>) {
     let mut solver = Solver::new(game, threads);
     let mut reports = Vec::new();
-    solver.run(&|_| {}, &mut |_, report| reports.push(report));
+    solver.run(&|_| {}, &mut |_, report| {
+        reports.push(report);
+        true
+    });
     (solver.into_table(), reports)
 }
