@@ -1,0 +1,236 @@
+//! The strong solver (`sternhalma::solve`) against a second, deliberately
+//! simple solver, state by state: 7×7 with 1 and 2 pegs and 4×4 with 6.
+//!
+//! The simple solver knows nothing of the strong one: no ranking, no
+//! folding by symmetry, no bit tricks. It builds every position of the
+//! game through the ordinary API (`Setup::validate`, so the rules of
+//! RULES §7 come from the position's own checks), keys them in a hash map,
+//! lists each one's successors with `legal_moves` and `play`, and runs
+//! plain synchronous value iteration: in round `d` a position is a win if
+//! a successor was proven lost before round `d`, a loss if every successor
+//! was proven won before it; round 0 holds the positions that are over
+//! (`Position::outcome`, which also says who wins when the side to move
+//! has no move). The round a position is proven in is its depth to the
+//! end. Both values and depths must equal the strong solver's.
+
+use std::collections::HashMap;
+
+use sternhalma::solve::{Game, Value, solve, solve_depths, value_of};
+use sternhalma::{Board, Finisher, Layout, Position, Rules, Setup, SetupProblem};
+
+/// A position's key: side to move, south's pegs, north's pegs, as id sets.
+type Key = (usize, u64, u64);
+
+fn bits(ids: &[usize]) -> u64 {
+    ids.iter().fold(0, |b, &i| b | 1 << i)
+}
+
+fn subsets(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut all = Vec::new();
+    for (i, &first) in items.iter().enumerate() {
+        for mut rest in subsets(&items[i + 1..], k - 1) {
+            rest.insert(0, first);
+            all.push(rest);
+        }
+    }
+    all
+}
+
+/// Every position: `Some` the position, or `None` where the rules refuse
+/// it (illegal).
+fn every_position(board: Board) -> Vec<(Key, Option<Position>)> {
+    let holes: Vec<usize> = (0..board.geometry().len()).collect();
+    let pegs = board.pegs_per_set();
+    let mut all = Vec::new();
+    for south in subsets(&holes, pegs) {
+        let rest: Vec<usize> = holes
+            .iter()
+            .copied()
+            .filter(|h| !south.contains(h))
+            .collect();
+        for north in subsets(&rest, pegs) {
+            for side in 0..2 {
+                let mut setup =
+                    Setup::start(board, Layout::standard(2).unwrap(), Rules::sturtevant());
+                setup.players[0][0].pegs = south.clone();
+                setup.players[1][0].pegs = north.clone();
+                setup.side_to_move = side;
+                setup.ply = 10;
+                let position = match setup.validate() {
+                    Ok(position) => Some(position),
+                    // The player who just moved has won: a finished game.
+                    Err(e)
+                        if e.problems()
+                            == [SetupProblem::HomeButNotFinished { player: 1 - side }] =>
+                    {
+                        setup.finished = vec![Finisher {
+                            player: 1 - side,
+                            ply: 10,
+                        }];
+                        Some(setup.validate().unwrap())
+                    }
+                    Err(_) => None,
+                };
+                all.push(((side, bits(&south), bits(&north)), position));
+            }
+        }
+    }
+    all
+}
+
+fn key_of(position: &Position) -> Key {
+    (
+        position.side_to_move(),
+        position
+            .player_pegs(0)
+            .iter()
+            .fold(0, |b, c| b | 1 << c.id()),
+        position
+            .player_pegs(1)
+            .iter()
+            .fold(0, |b, c| b | 1 << c.id()),
+    )
+}
+
+/// The simple solver: each position's depth to the end (`None`: a draw),
+/// or `Err(())` for an illegal position.
+fn simple_solve(board: Board) -> HashMap<Key, Result<Option<u32>, ()>> {
+    let positions = every_position(board);
+    let index: HashMap<Key, usize> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, (key, _))| (*key, i))
+        .collect();
+    let successors: Vec<Vec<usize>> = positions
+        .iter()
+        .map(|(_, position)| match position {
+            Some(p) if !p.is_game_over() => p
+                .legal_moves()
+                .into_iter()
+                .map(|m| index[&key_of(&p.play(m).unwrap())])
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    // Proven depth: even a loss for the side to move, odd a win.
+    let mut depth: Vec<Option<u32>> = positions
+        .iter()
+        .map(|(_, position)| match position {
+            Some(p) if p.is_game_over() => {
+                let winner = p.outcome().winners();
+                assert_eq!(winner, [1 - p.side_to_move()], "the side to move lost");
+                Some(0)
+            }
+            _ => None,
+        })
+        .collect();
+    let mut round = 0;
+    loop {
+        round += 1;
+        let before = depth.clone();
+        let mut changed = false;
+        for (i, (_, position)) in positions.iter().enumerate() {
+            if position.is_none() || before[i].is_some() {
+                continue;
+            }
+            let known = |s: &usize| before[*s];
+            let won = successors[i]
+                .iter()
+                .any(|s| known(s).is_some_and(|d| d % 2 == 0));
+            let lost = successors[i]
+                .iter()
+                .all(|s| known(s).is_some_and(|d| d % 2 == 1));
+            if won || lost {
+                depth[i] = Some(round);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    positions
+        .iter()
+        .enumerate()
+        .map(|(i, (key, position))| (*key, position.as_ref().map(|_| depth[i]).ok_or(())))
+        .collect()
+}
+
+fn compare(side: u8, pegs: u8) {
+    let game = Game::new(side, pegs).unwrap();
+    let simple = simple_solve(game.board());
+    let (table, _) = solve(&game, 2);
+    let depths = solve_depths(&game, 2, &|_, _| {}).unwrap();
+    let r = game.ranking();
+    assert_eq!(simple.len() as u64, game.positions());
+    let mut seen = [0u64; 4];
+    for (&(side_to_move, south, north), expected) in &simple {
+        // South to move is the table's own side; north to move is folded
+        // onto it by the 180° rotation and the colour swap.
+        let index = if side_to_move == 0 {
+            r.index(south, north)
+        } else {
+            r.index(r.rotate(north), r.rotate(south))
+        };
+        let (value, depth) = match expected {
+            Err(()) => (Value::Illegal, None),
+            Ok(None) => (Value::Draw, None),
+            Ok(Some(d)) if d % 2 == 0 => (Value::Loss, Some(*d)),
+            Ok(Some(d)) => (Value::Win, Some(*d)),
+        };
+        let key = (side_to_move, south, north);
+        assert_eq!(table.get(index), value, "{key:?} of {game}");
+        let strong_depth = depths.get(index);
+        assert_eq!(value_of(strong_depth), value, "{key:?} of {game}");
+        if let Some(d) = depth {
+            assert_eq!(u32::from(strong_depth), d, "depth of {key:?} of {game}");
+        }
+        seen[value as usize] += 1;
+    }
+    // Every kind of value met where the game has it (no draws on 7x7 with
+    // 1 or 2 pegs), so the comparison covers them.
+    assert!(seen[Value::Win as usize] > 0 && seen[Value::Loss as usize] > 0);
+    assert!(seen[Value::Illegal as usize] > 0);
+    let (mover, other) = game.start();
+    assert_eq!(table.get(r.index(mover, other)), Value::Win, "{game}");
+}
+
+#[test]
+fn seven_by_seven_with_one_peg_state_by_state() {
+    compare(7, 1);
+}
+
+#[test]
+fn seven_by_seven_with_two_pegs_state_by_state() {
+    compare(7, 2);
+}
+
+#[test]
+fn four_by_four_with_six_pegs_state_by_state() {
+    compare(4, 6);
+}
+
+#[test]
+fn table_one_of_the_paper_for_one_and_two_pegs_and_the_illegal_count_for_six() {
+    for (side, pegs) in [(7, 1), (7, 2), (4, 6)] {
+        let game = Game::new(side, pegs).unwrap();
+        let (table, _) = solve(&game, 2);
+        let ours = table.counts().published();
+        let paper = sternhalma::solve::published(side, pegs).unwrap();
+        if pegs == 6 {
+            // RULES §7: the 6-peg counts are not reproduced by the rules as
+            // published; the positions and illegal ones are.
+            assert_eq!([ours[0], ours[3]], [paper[0], paper[3]], "{game}");
+            assert_eq!(
+                Some(ours),
+                sternhalma::solve::reproduced(side, pegs),
+                "{game}"
+            );
+        } else {
+            assert_eq!(ours, paper, "{game}");
+        }
+    }
+}
