@@ -129,7 +129,9 @@ impl Board {
                     return Err(ParseError::new(
                         ParseErrorKind::Board,
                         &text,
-                        format!("homes of {pegs} pegs need a rhombus of {least} to 11 holes a side"),
+                        format!(
+                            "homes of {pegs} pegs need a rhombus of {least} to 11 holes a side"
+                        ),
                     ));
                 }
                 return Ok(Board(BoardShape::RhombusPegs { side, pegs }));

@@ -44,15 +44,17 @@ impl Position {
         }
     }
 
-    /// A refused move in a game where nobody can move is refused because
-    /// the game is over. Checked only on refusal: a legal move shows that
-    /// its player can move, and the check generates everyone's moves.
+    /// A refused move in a game where nobody can move (under
+    /// `illegal_positions = sturtevant`: the player to move cannot) is
+    /// refused because the game is over. Checked only on refusal: a legal
+    /// move shows that its player can move, and the check generates
+    /// everyone's moves.
     pub(crate) fn over_if_stuck(
         &self,
         found: Result<Move, IllegalMove>,
     ) -> Result<Move, IllegalMove> {
         match found {
-            Err(e) if e != IllegalMove::GameOver && self.everyone_stuck() => {
+            Err(e) if e != IllegalMove::GameOver && self.over_for_want_of_moves() => {
                 Err(IllegalMove::GameOver)
             }
             found => found,
@@ -194,6 +196,13 @@ impl Position {
     /// The legal move from `from` to `to`, by any way, or the most precise
     /// reason there is none.
     pub(crate) fn move_between(&self, from: Cell, to: Cell) -> Result<Move, IllegalMove> {
+        let found = self.reachable_between(from, to)?;
+        self.refuse_if_illegal_after(found)
+    }
+
+    /// As [`Position::move_between`], before the rule against moves into
+    /// illegal positions.
+    fn reachable_between(&self, from: Cell, to: Cell) -> Result<Move, IllegalMove> {
         let set = self.check_start(from, to)?;
         let player = self.side_to_move();
         // A step to an empty hole the peg may end on needs no chain or
@@ -279,7 +288,7 @@ impl Position {
                         return Err(self.why_not_on(b, set, player));
                     }
                     return match self.why_no_swap(b, set, player) {
-                        None => Ok(Move::Swap { from, to }),
+                        None => self.refuse_if_illegal_after(Move::Swap { from, to }),
                         Some(refusal) => Err(refusal),
                     };
                 }
@@ -298,7 +307,7 @@ impl Position {
         if let Some(refusal) = self.restriction(from, to, set) {
             return Err(refusal);
         }
-        Ok(if self.geometry.neighbor_set(from).contains(to) {
+        self.refuse_if_illegal_after(if self.geometry.neighbor_set(from).contains(to) {
             Move::Step { from, to }
         } else {
             Move::Hop { from, to }

@@ -491,7 +491,11 @@ mod tests {
                 let last = g.len() - 1;
                 let north: Vec<usize> = g.triangle(Triangle::North).iter().map(Cell::id).collect();
                 let south: Vec<usize> = g.triangle(Triangle::South).iter().map(Cell::id).collect();
-                let expected: Vec<usize> = if pegs == 2 { vec![0, 1] } else { vec![0, 1, 2, 4] };
+                let expected: Vec<usize> = if pegs == 2 {
+                    vec![0, 1]
+                } else {
+                    vec![0, 1, 2, 4]
+                };
                 assert_eq!(north, expected, "{board}");
                 let mut rotated: Vec<usize> = expected.iter().map(|&id| last - id).collect();
                 rotated.sort_unstable();

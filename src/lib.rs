@@ -35,6 +35,7 @@ mod diagram;
 mod error;
 mod game;
 mod geometry;
+mod illegal;
 mod layout;
 mod movegen;
 mod moves;
@@ -76,8 +77,8 @@ pub use perft::{perft, perft_by_depth};
 pub use position::{Position, Undo, mirror_triangle};
 pub use raster::{Raster, RasterOptions, render_rgb};
 pub use rules::{
-    AntiSpoiling, Finish, IllegalPositions, OPTION_NAMES, OptionKind, OptionValue, Preset,
-    Resting, Rules, UnusedTriangles,
+    AntiSpoiling, Finish, IllegalPositions, OPTION_NAMES, OptionKind, OptionValue, Preset, Resting,
+    Rules, UnusedTriangles,
 };
 pub use setup::{Finisher, PegSet, Resignation, Setup, SetupError, SetupProblem};
 pub use svg::{Legend, SvgOptions, render_svg, render_svg_with_legend, triangle_colour};

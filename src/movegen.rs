@@ -18,11 +18,13 @@ use crate::cell::{Cell, CellSet};
 use crate::geometry::NONE;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::rules::{AntiSpoiling, Finish};
+use crate::rules::{AntiSpoiling, Finish, IllegalPositions};
 
 impl Position {
     /// Every legal move, ordered by start hole then end hole; `[Pass]` when
-    /// the player to move has no other; empty when the game is over.
+    /// the player to move has no other; empty when the game is over. Under
+    /// `illegal_positions = sturtevant` no move leads into an illegal
+    /// position and there is no pass: a player without a move has lost.
     ///
     /// ```
     /// use sternhalma::{Board, Layout, Position, Rules};
@@ -50,6 +52,10 @@ impl Position {
         if !self.must_pass_finished(player) {
             self.generate(player, None, moves);
         }
+        if self.rules.illegal_positions != IllegalPositions::None {
+            self.drop_moves_into_illegal_positions(player, moves);
+            return;
+        }
         if moves.is_empty() && !self.everyone_stuck() {
             moves.push(Move::Pass);
         }
@@ -63,6 +69,9 @@ impl Position {
         let player = usize::from(self.side);
         if self.geometry.contains(cell) && !self.is_decided() && !self.must_pass_finished(player) {
             self.generate(player, Some(cell), &mut moves);
+            if self.rules.illegal_positions != IllegalPositions::None {
+                self.drop_moves_into_illegal_positions(player, &mut moves);
+            }
         }
         moves
     }
@@ -109,6 +118,16 @@ impl Position {
             .count()
     }
 
+    /// Whether the game is over for want of moves: every player still in
+    /// it would have to pass, or, under `illegal_positions = sturtevant`,
+    /// the player to move has no move (and has lost).
+    pub(crate) fn over_for_want_of_moves(&self) -> bool {
+        if self.rules.illegal_positions != IllegalPositions::None {
+            return !self.has_move(self.side_to_move());
+        }
+        self.everyone_stuck()
+    }
+
     /// Whether every player still in the game would have to pass.
     pub(crate) fn everyone_stuck(&self) -> bool {
         (0..self.layout.player_count())
@@ -116,8 +135,15 @@ impl Position {
             .all(|p| !self.has_move(p))
     }
 
-    /// Whether `player` has any move other than a pass on this board.
+    /// Whether `player` has any move other than a pass on this board (under
+    /// `illegal_positions = sturtevant`, one into a legal position).
     pub(crate) fn has_move(&self, player: usize) -> bool {
+        if self.rules.illegal_positions != IllegalPositions::None {
+            let mut moves = Vec::new();
+            self.generate(player, None, &mut moves);
+            self.drop_moves_into_illegal_positions(player, &mut moves);
+            return !moves.is_empty();
+        }
         // Most players can step somewhere: look for a step first (one
         // neighbour set per peg), before any chain or swap.
         let free = self.geometry.all().difference(self.no_rest(player));

@@ -431,6 +431,19 @@ pub enum IllegalMove {
         /// How many action numbers the board has.
         actions: usize,
     },
+    /// Under `illegal_positions = sturtevant` (the solved game, RULES §7),
+    /// a move into an illegal position: one that completes the opponent's
+    /// target (the player to move next would have won) or leaves a target
+    /// blocked. Such a move does not exist.
+    LeadsToIllegalPosition {
+        /// Start hole.
+        from: usize,
+        /// End hole.
+        to: usize,
+        /// What the move would do: `complete the opponent's target`, or
+        /// leave the mover's own or the opponent's target blocked.
+        reason: &'static str,
+    },
 }
 
 impl IllegalMove {
@@ -442,7 +455,7 @@ impl IllegalMove {
     /// assert!(IllegalMove::CODES.contains(&IllegalMove::GameOver.code()));
     /// assert!(!IllegalMove::CODES.contains(&"seat_count"));
     /// ```
-    pub const CODES: [&'static str; 21] = [
+    pub const CODES: [&'static str; 22] = [
         "game_over",
         "not_your_turn",
         "off_board",
@@ -464,6 +477,7 @@ impl IllegalMove {
         "finished_must_pass",
         "cannot_resign",
         "unknown_action",
+        "leads_to_illegal_position",
     ];
 
     /// A stable snake_case code, for clients to act on.
@@ -491,6 +505,7 @@ impl IllegalMove {
             IllegalMove::FinishedMustPass { .. } => "finished_must_pass",
             IllegalMove::CannotResign { .. } => "cannot_resign",
             IllegalMove::UnknownAction { .. } => "unknown_action",
+            IllegalMove::LeadsToIllegalPosition { .. } => "leads_to_illegal_position",
         }
     }
 }
@@ -581,6 +596,10 @@ impl fmt::Display for IllegalMove {
                 f,
                 "{action} is not an action number (they are 0 to {})",
                 actions - 1
+            ),
+            IllegalMove::LeadsToIllegalPosition { from, to, reason } => write!(
+                f,
+                "the move from hole {from} to hole {to} would {reason}, and under illegal_positions=sturtevant no move leads to such a position"
             ),
         }
     }
@@ -677,6 +696,7 @@ mod tests {
                 action: -1,
                 actions: 10,
             },
+            IllegalMove::LeadsToIllegalPosition { from, to, reason },
         ];
         for error in &all {
             match error {
@@ -700,7 +720,8 @@ mod tests {
                 | IllegalMove::PassNotAllowed
                 | IllegalMove::FinishedMustPass { .. }
                 | IllegalMove::CannotResign { .. }
-                | IllegalMove::UnknownAction { .. } => {}
+                | IllegalMove::UnknownAction { .. }
+                | IllegalMove::LeadsToIllegalPosition { .. } => {}
             }
         }
         all

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::position::Position;
-use crate::rules::Finish;
+use crate::rules::{Finish, IllegalPositions};
 
 /// Why a game ended without a winner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,7 +244,9 @@ impl fmt::Display for Outcome {
 }
 
 impl Position {
-    /// The state of the game (RULES §4).
+    /// The state of the game (RULES §4; under `illegal_positions =
+    /// sturtevant`, §7: a player to move without a legal move has lost,
+    /// and the other player has won).
     ///
     /// ```
     /// use sternhalma::{Outcome, Position};
@@ -277,6 +279,17 @@ impl Position {
             });
         }
         let player = self.side_to_move();
+        if self.rules.illegal_positions != IllegalPositions::None {
+            // RULES §7: no passing; a player without a move loses. Nobody
+            // is recorded as finished: the win is the outcome's alone.
+            return if self.has_move(player) {
+                Outcome::InProgress
+            } else {
+                Outcome::Won {
+                    winner: self.next_player(player),
+                }
+            };
+        }
         let stuck = self.must_pass_finished(player) || !self.has_move(player);
         if stuck && self.everyone_stuck() {
             return self.final_outcome(Some(DrawReason::NoMoves));

@@ -585,10 +585,23 @@ impl Position {
     /// mirror image and each set renamed by the mirror image of its start
     /// triangle (north and south stay; north_west and north_east trade
     /// names, as do south_west and south_east), owners unchanged. `None` if
-    /// the result is not a valid position. Used to count positions up to
-    /// symmetry.
+    /// the result is not a valid position, or if the board is not its own
+    /// mirror image (the homes of 2 pegs of `rhombus<M>p2`, RULES §7, are
+    /// not symmetric). Used to count positions up to symmetry.
     #[must_use]
     pub fn mirrored(&self) -> Option<Position> {
+        let geometry = self.geometry;
+        let symmetric = self.board().triangles().iter().all(|&triangle| {
+            let image: CellSet = geometry
+                .triangle(triangle)
+                .iter()
+                .map(|cell| geometry.mirror(cell))
+                .collect();
+            image == geometry.triangle(mirror_triangle(triangle))
+        });
+        if !symmetric {
+            return None;
+        }
         let mut setup = self.to_setup();
         for player in &mut setup.players {
             for set in player.iter_mut() {

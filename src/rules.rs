@@ -372,6 +372,20 @@ impl Rules {
         Preset::Research.rules()
     }
 
+    /// The `sturtevant` preset: the strongly solved game of RULES §7.
+    ///
+    /// ```
+    /// use sternhalma::{IllegalPositions, Rules};
+    /// let rules = Rules::sturtevant();
+    /// assert!(!rules.target_lock);
+    /// assert_eq!(rules.illegal_positions, IllegalPositions::Sturtevant);
+    /// assert_eq!(rules.to_string(), "sturtevant");
+    /// ```
+    #[must_use]
+    pub fn sturtevant() -> Rules {
+        Preset::Sturtevant.rules()
+    }
+
     /// The value of an option as text, by its name in [`OPTION_NAMES`].
     #[must_use]
     pub fn option(&self, name: &str) -> Option<String> {

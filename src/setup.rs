@@ -10,7 +10,7 @@ use crate::board::{Board, Triangle};
 use crate::cell::{Cell, CellSet};
 use crate::layout::{Layout, MAX_SETS};
 use crate::position::Position;
-use crate::rules::{Finish, Rules, UnusedTriangles};
+use crate::rules::{AntiSpoiling, Finish, IllegalPositions, Rules, UnusedTriangles};
 
 /// One set of pegs: the triangle it started in (which names it, and fixes
 /// its target, the opposite triangle) and the holes its pegs are on.
@@ -197,6 +197,40 @@ pub enum SetupProblem {
         /// The player.
         side: usize,
     },
+    /// Under `illegal_positions = sturtevant` (the solved game, RULES §7),
+    /// a layout other than two players with one set each.
+    SolvedGameLayout {
+        /// Players in the layout.
+        players: usize,
+        /// Sets in the layout, all players together.
+        sets: usize,
+    },
+    /// Under `illegal_positions = sturtevant`, another value of an option
+    /// the solved game fixes: its win is `anti_spoiling = fill_available`,
+    /// and the first to win ends it (`finish = first`).
+    SolvedGameRules {
+        /// The option.
+        option: &'static str,
+        /// The value the solved game needs.
+        needed: &'static str,
+    },
+    /// Under `illegal_positions = sturtevant`, the player to move has won
+    /// (their target full, one of its pegs their own): a position that
+    /// cannot arise, since the move into it does not exist.
+    SideToMoveHasWon {
+        /// The player.
+        side: usize,
+    },
+    /// Under `illegal_positions = sturtevant`, a blocked target: its tip
+    /// hole empty and the four holes of its outer edges (next to the tip,
+    /// and the corners of its last row) held by the opponent of the
+    /// target's owner. Only targets of six holes can be blocked.
+    TargetBlocked {
+        /// The player whose target it is.
+        player: usize,
+        /// The target's tip hole.
+        tip: usize,
+    },
 }
 
 impl SetupProblem {
@@ -221,6 +255,10 @@ impl SetupProblem {
             SetupProblem::HomeButNotFinished { .. } => "home_but_not_finished",
             SetupProblem::BadResignation { .. } => "bad_resignation",
             SetupProblem::SideToMoveResigned { .. } => "side_to_move_resigned",
+            SetupProblem::SolvedGameLayout { .. } => "solved_game_layout",
+            SetupProblem::SolvedGameRules { .. } => "solved_game_rules",
+            SetupProblem::SideToMoveHasWon { .. } => "side_to_move_has_won",
+            SetupProblem::TargetBlocked { .. } => "target_blocked",
         }
     }
 }
@@ -285,6 +323,24 @@ impl fmt::Display for SetupProblem {
             SetupProblem::SideToMoveResigned { side } => write!(
                 f,
                 "player {side} is to move but has resigned, and resigned players are skipped"
+            ),
+            SetupProblem::SolvedGameLayout { players, sets } => write!(
+                f,
+                "illegal_positions=sturtevant is the solved two-player game: it needs two players with one set each, not {players} player{} with {sets} set{}",
+                if *players == 1 { "" } else { "s" },
+                if *sets == 1 { "" } else { "s" }
+            ),
+            SetupProblem::SolvedGameRules { option, needed } => write!(
+                f,
+                "illegal_positions=sturtevant is the solved two-player game: it needs {option}={needed}"
+            ),
+            SetupProblem::SideToMoveHasWon { side } => write!(
+                f,
+                "player {side} is to move but has already won (their target is full, one of its pegs their own): under illegal_positions=sturtevant such a position is illegal"
+            ),
+            SetupProblem::TargetBlocked { player, tip } => write!(
+                f,
+                "player {player}'s target is blocked (its tip, hole {tip}, is empty and the four holes of its outer edges hold the other player's pegs): under illegal_positions=sturtevant such a position is illegal"
             ),
         }
     }
@@ -419,6 +475,27 @@ impl Setup {
                     layout_ok = false;
                 }
                 starts.push(set.triangle);
+            }
+        }
+        if self.rules.illegal_positions == IllegalPositions::Sturtevant {
+            let sets = self.players.iter().map(Vec::len).sum();
+            if self.players.len() != 2 || self.players.iter().any(|p| p.len() != 1) {
+                problems.push(SetupProblem::SolvedGameLayout {
+                    players: self.players.len(),
+                    sets,
+                });
+            }
+            if self.rules.anti_spoiling != AntiSpoiling::FillAvailable {
+                problems.push(SetupProblem::SolvedGameRules {
+                    option: "anti_spoiling",
+                    needed: "fill_available",
+                });
+            }
+            if self.rules.finish != Finish::First {
+                problems.push(SetupProblem::SolvedGameRules {
+                    option: "finish",
+                    needed: "first",
+                });
             }
         }
 
@@ -578,18 +655,24 @@ impl Setup {
             pegs[set] = peg_set.pegs.iter().map(|&hole| Cell(hole as u8)).collect();
         }
         let position = Position::from_checked(self, layout, pegs, neutral);
-        let unrecorded: Vec<SetupProblem> = (0..players)
+        let illegal = position.illegal_position_problems();
+        // A player to move who has won is illegal under the solved game's
+        // rules, listed as finished or not: no need to say both.
+        let has_won = |p: usize| illegal.contains(&SetupProblem::SideToMoveHasWon { side: p });
+        let mut problems: Vec<SetupProblem> = (0..players)
             .filter(|&p| {
-                !position.is_finished(p) && !position.is_resigned(p) && position.is_player_home(p)
+                !position.is_finished(p)
+                    && !position.is_resigned(p)
+                    && !has_won(p)
+                    && position.is_player_home(p)
             })
             .map(|player| SetupProblem::HomeButNotFinished { player })
             .collect();
-        if unrecorded.is_empty() {
+        problems.extend(illegal);
+        if problems.is_empty() {
             Ok(position)
         } else {
-            Err(SetupError {
-                problems: unrecorded,
-            })
+            Err(SetupError { problems })
         }
     }
 }

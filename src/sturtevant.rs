@@ -80,15 +80,15 @@ impl Targets {
         })
     }
 
-    /// The player whose target is blocked (the first, if both are), and
-    /// the target's tip hole: what a refusal names. `Some` exactly when
+    /// For each player, the tip hole of their target if it is blocked:
+    /// what a refusal names. Some player's is `Some` exactly when
     /// [`Targets::blocked`] holds.
-    pub(crate) fn blocked_target(&self, pegs: [u128; 2]) -> Option<(usize, usize)> {
+    pub(crate) fn blocked_tips(&self, pegs: [u128; 2]) -> [Option<usize>; 2] {
         let occupied = pegs[0] | pegs[1];
-        (0..2).find_map(|player| {
+        [0, 1].map(|player| {
             let b = self.blocking[player]?;
             b.blocked(pegs[1 - player], occupied)
-                .then(|| (player, b.tip.trailing_zeros() as usize))
+                .then(|| b.tip.trailing_zeros() as usize)
         })
     }
 

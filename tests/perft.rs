@@ -1,10 +1,11 @@
 //! Runs every perft fixture in `tests/fixtures/perft.txt`, and checks the
-//! swap-rule fixtures against the reference implementation in `common`.
+//! swap-rule and solved-game fixtures against the reference implementation
+//! in `common`.
 
 mod common;
 
 use common::reference_perft;
-use sternhalma::{AntiSpoiling, Move, Position, perft};
+use sternhalma::{AntiSpoiling, IllegalPositions, Move, Position, Rules, perft};
 
 /// Each fixture: its line number, the position and the counts by depth.
 fn fixtures() -> Vec<(usize, Position, Vec<u64>)> {
@@ -92,6 +93,42 @@ fn swap_fixtures_agree_with_the_reference() {
     assert!(
         chains > 0,
         "no swap fixture reaches a chain that ends in a swap"
+    );
+}
+
+#[test]
+fn solved_game_fixtures_agree_with_the_reference() {
+    let mut checked = 0;
+    let mut differ = 0;
+    for (line, position, counts) in fixtures() {
+        if position.rules().illegal_positions != IllegalPositions::Sturtevant {
+            continue;
+        }
+        for (depth, &expected) in counts.iter().enumerate() {
+            assert_eq!(
+                reference_perft(&position, depth as u32 + 1),
+                expected,
+                "line {line}, depth {}, by the reference: {position}",
+                depth + 1
+            );
+        }
+        // The same counts without the rule against illegal positions: the
+        // fixtures must meet it.
+        let mut free = position.to_setup();
+        free.rules = Rules {
+            illegal_positions: IllegalPositions::None,
+            ..free.rules
+        };
+        let free = free.validate().unwrap();
+        differ += usize::from(
+            (1..=counts.len()).any(|depth| perft(&free, depth as u32) != counts[depth - 1]),
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} solved-game fixtures read");
+    assert!(
+        differ >= 2,
+        "only {differ} fixtures meet an illegal position"
     );
 }
 

@@ -47,9 +47,11 @@
 //! of three (checked exhaustively against the reference).
 //!
 //! **The move generator, board by board.** One property sweeps every board
-//! (4 stars, 55 rhombi) under each of the 72 combinations of the rule
-//! switches, with every layout in turn (all six a rhombus can hold; on a
-//! star the standard and multi-set ones and random ones of any triangles),
+//! (4 stars, 55 rhombi with homes of k rows, 18 with the homes of 2 or 4
+//! pegs of RULES §7) under each of the 72 combinations of the rule
+//! switches (and 12 of them without the target lock), with every layout
+//! in turn (all six a rhombus can hold; on a star the standard and
+//! multi-set ones and random ones of any triangles),
 //! in random positions of four kinds (scattered in and around the targets,
 //! built around hop chains, packed so that players are blocked, played from
 //! the start), some with a move limit or a resignation, and compares
@@ -90,8 +92,8 @@ use proptest::test_runner::Config;
 use serde_json::Value;
 use sternhalma::{
     AntiSpoiling, Board, BoardShape, Cell, CellSet, Direction, DrawReason, Finish, Finisher,
-    Layout, Move, MoveKind, MoveText, Outcome, Position, Resting, Rules, Setup, SetupProblem,
-    Triangle, UnusedTriangles, perft,
+    IllegalPositions, Layout, Move, MoveKind, MoveText, Outcome, Position, Resting, Rules, Setup,
+    SetupProblem, Triangle, UnusedTriangles, perft,
 };
 
 // ---------------------------------------------------------------------------
@@ -179,7 +181,7 @@ fn boards(stars: bool) -> Vec<Board> {
         .collect()
 }
 
-/// Any board, stars as likely as rhombi (there are 4 stars and 55 rhombi).
+/// Any board, stars as likely as rhombi (there are 4 stars and 73 rhombi).
 fn any_board() -> impl Strategy<Value = Board> {
     prop_oneof![select(boards(true)), select(boards(false))]
 }
@@ -191,6 +193,7 @@ fn crowded_board() -> impl Strategy<Value = Board> {
         .filter(|b| match b.shape() {
             BoardShape::Star { size } => size <= 2,
             BoardShape::Rhombus { side, home_rows } => side <= 8 && home_rows + 2 >= side,
+            BoardShape::RhombusPegs { side, pegs } => 4 * u16::from(pegs) >= u16::from(side).pow(2),
         })
         .collect();
     select(crowded)
@@ -204,8 +207,10 @@ fn small_board() -> impl Strategy<Value = Board> {
     select(small)
 }
 
-/// Every field of [`Rules`], independently. `max_plies` is `None` or 0 to
-/// `limit`.
+/// Every field of [`Rules`], independently, but `illegal_positions`
+/// (`none`: the solved game's rules, which need two players with one set
+/// each, have tests of their own in `tests/sturtevant_rules.rs`).
+/// `max_plies` is `None` or 0 to `limit`.
 fn any_rules(limit: u32) -> impl Strategy<Value = Rules> {
     (
         any::<bool>(),
@@ -218,23 +223,28 @@ fn any_rules(limit: u32) -> impl Strategy<Value = Rules> {
         ]),
         select(vec![Finish::First, Finish::Round, Finish::Ranking]),
         prop::option::weighted(0.4, 0..=limit),
+        prop::bool::weighted(0.8),
     )
         .prop_map(
-            |(filled, forbidden, long_jumps, anti_spoiling, finish, max_plies)| Rules {
-                unused_triangles: if filled {
-                    UnusedTriangles::Filled
-                } else {
-                    UnusedTriangles::Empty
-                },
-                rest_in_foreign_triangles: if forbidden {
-                    Resting::Forbidden
-                } else {
-                    Resting::Allowed
-                },
-                long_jumps,
-                anti_spoiling,
-                finish,
-                max_plies,
+            |(filled, forbidden, long_jumps, anti_spoiling, finish, max_plies, target_lock)| {
+                Rules {
+                    unused_triangles: if filled {
+                        UnusedTriangles::Filled
+                    } else {
+                        UnusedTriangles::Empty
+                    },
+                    rest_in_foreign_triangles: if forbidden {
+                        Resting::Forbidden
+                    } else {
+                        Resting::Allowed
+                    },
+                    long_jumps,
+                    anti_spoiling,
+                    finish,
+                    max_plies,
+                    target_lock,
+                    illegal_positions: IllegalPositions::None,
+                }
             },
         )
 }
@@ -950,7 +960,14 @@ fn check_outcome_shape(position: &Position, outcome: &Outcome, text: &str) {
         Outcome::Draw { .. } => assert!(finishers.is_empty(), "{outcome:?}: {text}"),
         Outcome::Won { winner } => {
             assert_ne!(position.rules().finish, Finish::Ranking, "{text}");
-            assert_eq!(finishers, [*winner], "{text}");
+            let solved_game = position.rules().illegal_positions == IllegalPositions::Sturtevant;
+            if solved_game && finishers.is_empty() {
+                // RULES §7: the player to move has no move, and loses.
+                assert_eq!(position.side_to_move(), 1 - *winner, "{text}");
+                assert!(position.legal_moves().is_empty(), "{text}");
+            } else {
+                assert_eq!(finishers, [*winner], "{text}");
+            }
             assert_eq!(results[*winner], 1.0, "{text}");
         }
         Outcome::Tie { winners } => {
@@ -1336,15 +1353,24 @@ fn every_start_position_keeps_every_invariant() {
                 "super",
                 "research",
                 "classic,finish=ranking,max_plies=1",
+                "classic,target_lock=off",
+                "sturtevant",
             ] {
                 let rules: Rules = text.parse().unwrap();
+                // The solved game is two players with a set each.
+                let two = layout.player_count() == 2 && layout.set_count() == 2;
+                if rules.illegal_positions == IllegalPositions::Sturtevant && !two {
+                    continue;
+                }
                 let position = Position::start(board, layout, rules).unwrap();
                 check_position(&position, position.neutral(), &mut rng);
                 count += 1;
             }
         }
     }
-    assert_eq!(count, (4 * 7 + 55 * 2) * 8);
+    // 4 stars with 7 layouts, 73 rhombi with 2; the solved game on the
+    // layout of two players with a set each, which every board has.
+    assert_eq!(count, (4 * 7 + 73 * 2) * 9 + (4 + 73));
 }
 
 /// Games end often enough on small boards for the end-game checks to mean
@@ -1389,8 +1415,9 @@ fn random_games_on_small_boards_do_reach_their_end() {
 // ---------------------------------------------------------------------------
 
 /// Every combination of the rule switches (72): what unused triangles hold,
-/// resting, long jumps, anti-spoiling, finish. No move limit (positions get
-/// one now and then). A struct literal and exhaustive matches, so that a new
+/// resting, long jumps, anti-spoiling, finish, with the target lock; and
+/// the 12 with unused triangles empty and first to finish without it. No
+/// move limit (positions get one now and then). A struct literal and exhaustive matches, so that a new
 /// switch or a new value of one does not compile until it is listed here.
 fn every_variant() -> Vec<Rules> {
     let listed = |rules: &Rules| {
@@ -1401,7 +1428,14 @@ fn every_variant() -> Vec<Rules> {
             anti_spoiling,
             finish,
             max_plies: _,
+            target_lock: _,
+            illegal_positions,
         } = *rules;
+        match illegal_positions {
+            // The solved game's own tests: `tests/sturtevant_rules.rs`.
+            IllegalPositions::None => {}
+            IllegalPositions::Sturtevant => unreachable!("not swept here"),
+        }
         match unused_triangles {
             UnusedTriangles::Empty | UnusedTriangles::Filled => {}
         }
@@ -1432,6 +1466,8 @@ fn every_variant() -> Vec<Rules> {
                             anti_spoiling,
                             finish,
                             max_plies: None,
+                            target_lock: true,
+                            illegal_positions: IllegalPositions::None,
                         };
                         listed(&rules);
                         variants.push(rules);
@@ -1440,6 +1476,18 @@ fn every_variant() -> Vec<Rules> {
             }
         }
     }
+    // Without the target lock: a peg may leave its target. Not with every
+    // other combination (the sweep's time), but with each resting rule,
+    // long jumps and anti-spoiling rule.
+    let unlocked: Vec<Rules> = variants
+        .iter()
+        .filter(|r| r.unused_triangles == UnusedTriangles::Empty && r.finish == Finish::First)
+        .map(|&r| Rules {
+            target_lock: false,
+            ..r
+        })
+        .collect();
+    variants.extend(unlocked);
     variants
 }
 
@@ -1996,11 +2044,11 @@ fn check_generator(position: &Position) -> Exercised {
 fn moving_wanted(board: Board) -> usize {
     match board.shape() {
         BoardShape::Star { .. } => 6,
-        BoardShape::Rhombus { .. } => 2,
+        BoardShape::Rhombus { .. } | BoardShape::RhombusPegs { .. } => 2,
     }
 }
 
-/// Every board (4 stars, 55 rhombi) under every variant (72), with every
+/// Every board (4 stars, 73 rhombi) under every variant (84), with every
 /// layout in turn (on a rhombus all six it can hold; on a star the standard
 /// ones, the two multi-set ones and `star_layouts`, any triangles dealt to
 /// any players; under `unused_triangles = filled` every other position with
@@ -2023,7 +2071,7 @@ fn sweep_every_board_and_variant(
                 .into_iter()
                 .chain(star_layouts.iter().copied())
                 .collect(),
-            BoardShape::Rhombus { .. } => every_rhombus_layout(),
+            BoardShape::Rhombus { .. } | BoardShape::RhombusPegs { .. } => every_rhombus_layout(),
         };
         let mut turn = rng.below(layouts.len() * 4);
         for &variant in &variants {
@@ -2125,7 +2173,11 @@ fn coverage_shortfalls(results: &[(Board, Rules, Exercised)]) -> Vec<String> {
     for (board, seen) in &by_board {
         let holes = board.geometry().len();
         short.at_least(board, "locks", seen.locks, 1);
-        short.at_least(board, "several sets", seen.several_sets, 10);
+        // On rhombus2p2 the two homes are the whole board: one player's
+        // two sets fill it, and never move.
+        if board.triangles().len() * board.pegs_per_set() < holes {
+            short.at_least(board, "several sets", seen.several_sets, 10);
+        }
         if board.pegs_per_set() >= 3 && holes >= 25 {
             short.at_least(board, "long chains", seen.long_chains, 1);
             short.at_least(board, "long jumps", seen.long_jumps, 1);
@@ -2193,7 +2245,7 @@ proptest! {
     ) {
         let results = sweep_every_board_and_variant(seed, &star_layouts);
         prop_assert_eq!(results.len(), Board::all().count() * every_variant().len());
-        prop_assert_eq!(every_variant().len(), 72);
+        prop_assert_eq!(every_variant().len(), 72 + 12);
         let short = coverage_shortfalls(&results);
         prop_assert!(short.is_empty(), "coverage floors not met:\n{}", short.join("\n"));
     }
@@ -2209,7 +2261,14 @@ proptest! {
     /// Rules text and JSON round-trip for every combination, move limits up
     /// to `u32::MAX` included.
     #[test]
-    fn rules_round_trip_through_text_and_json(rules in any_rules(u32::MAX)) {
+    fn rules_round_trip_through_text_and_json(
+        rules in any_rules(u32::MAX),
+        sturtevant in any::<bool>(),
+    ) {
+        let mut rules = rules;
+        if sturtevant {
+            rules.illegal_positions = IllegalPositions::Sturtevant;
+        }
         let text = rules.to_string();
         prop_assert_eq!(text.parse::<Rules>(), Ok(rules), "{}", text);
         let json = serde_json::to_string(&rules).unwrap();

@@ -109,19 +109,44 @@ fn catalogue_lists_presets_options_boards_and_layouts() {
         .collect();
     assert_eq!(
         presets,
-        ["classic", "masters", "family", "super", "research"]
+        [
+            "classic",
+            "masters",
+            "family",
+            "super",
+            "research",
+            "sturtevant"
+        ]
     );
     assert_eq!(catalogue["presets"][4]["default_board"], "rhombus9x4");
     assert_eq!(catalogue["presets"][1]["rules"]["anti_spoiling"], "swap");
+    let solved = &catalogue["presets"][5];
+    assert_eq!(solved["default_board"], "rhombus7x2");
+    assert_eq!(solved["rules"]["target_lock"], false);
+    assert_eq!(solved["rules"]["illegal_positions"], "sturtevant");
     let options = catalogue["options"].as_array().unwrap();
-    assert_eq!(options.len(), 6);
+    assert_eq!(options.len(), 8);
+    let lock = options.iter().find(|o| o["name"] == "target_lock").unwrap();
+    assert_eq!(lock["values"], json!(["off", "on"]));
+    assert_eq!(lock["default"], "on");
+    let illegal = options
+        .iter()
+        .find(|o| o["name"] == "illegal_positions")
+        .unwrap();
+    assert_eq!(illegal["values"], json!(["none", "sturtevant"]));
+    assert_eq!(illegal["default"], "none");
     let anti = options
         .iter()
         .find(|o| o["name"] == "anti_spoiling")
         .unwrap();
     assert_eq!(anti["values"], json!(["none", "fill_available", "swap"]));
     assert_eq!(anti["default"], "none");
-    assert_eq!(catalogue["boards"].as_array().unwrap().len(), 4 + 55);
+    // 4 stars, 55 rhombi with homes of k rows, 18 with homes of 2 or 4 pegs.
+    let boards = catalogue["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 4 + 55 + 18);
+    let two_pegs = boards.iter().find(|b| b["name"] == "rhombus7p2").unwrap();
+    assert_eq!(two_pegs["pegs_per_set"], 2);
+    assert_eq!(two_pegs["shape"], "rhombus");
     assert_eq!(catalogue["boards"][3]["holes"], 121);
     assert!(
         catalogue["layouts"]
@@ -372,6 +397,92 @@ fn outcome_of_finished_and_drawn_games() {
     .json();
     assert_eq!(ranking["status"], "ranking");
     assert_eq!(ranking["ranks"], json!([[0], [1], [2]]));
+}
+
+/// The solved game (RULES §7, the `sturtevant` preset): no move into an
+/// illegal position, a player without a move loses, illegal positions
+/// refused, each refusal a problem with its own code.
+#[test]
+fn the_solved_game_over_http() {
+    let start = post("/v1/positions", json!({"rules": "sturtevant"})).json();
+    assert_eq!(
+        start["position_string"],
+        "rhombus7x2 sturtevant south:46-48/north:0-2 0 0 -"
+    );
+    assert_eq!(start["rules"]["illegal_positions"], "sturtevant");
+    assert_eq!(start["rules"]["target_lock"], false);
+    let texts = |reply: &Value| -> Vec<String> {
+        reply["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let first = post("/v1/legal-moves", json!({"position": start["position"]})).json();
+    assert_eq!(first["count"], 6);
+    // South's step 43-46 would fill north's target (46-48): not a move.
+    let completes = "rhombus7x2 sturtevant south:5,20,43/north:10,47,48 0 10 -";
+    let from_43 = post(
+        "/v1/legal-moves",
+        json!({"position": completes, "from": 43}),
+    )
+    .json();
+    assert!(!texts(&from_43).is_empty(), "{from_43}");
+    assert!(!texts(&from_43).contains(&"43-46".to_owned()), "{from_43}");
+    let problem = assert_problem(
+        &post("/v1/apply", json!({"position": completes, "move": "43-46"})),
+        422,
+        "leads_to_illegal_position",
+    );
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("complete the opponent's target"),
+        "{detail}"
+    );
+    // North's step 8-5 would block south's target on the 4x4 rhombus.
+    assert_problem(
+        &post(
+            "/v1/apply",
+            json!({"position": "rhombus4x3 sturtevant south:10-15/north:1-3,6-8 1 20 -", "move": {"from": 8, "to": 5}}),
+        ),
+        422,
+        "leads_to_illegal_position",
+    );
+    // The mover's own win is legal, and ends the game.
+    let won = post(
+        "/v1/apply",
+        json!({"position": "rhombus7x2 sturtevant south:0,1,5/north:20,30,40 0 10 -", "move": "5-2"}),
+    )
+    .json();
+    assert_eq!(won["position"]["outcome"]["status"], "won");
+    assert_eq!(won["position"]["outcome"]["winner"], 0);
+    // No move: the player to move has lost (no finisher, no pass).
+    let stuck = json!({"position": "rhombus2p2 sturtevant south:2,3/north:0,1 0 0 -"});
+    let outcome = post("/v1/outcome", stuck.clone()).json();
+    assert_eq!(outcome["status"], "won");
+    assert_eq!(outcome["winner"], 1);
+    assert_eq!(outcome["results"], json!([-1.0, 1.0]));
+    assert_eq!(outcome["finished"], json!([]));
+    assert_eq!(post("/v1/legal-moves", stuck.clone()).json()["count"], 0);
+    assert_problem(
+        &post(
+            "/v1/apply",
+            json!({"position": stuck["position"], "move": "pass"}),
+        ),
+        422,
+        "game_over",
+    );
+    // The player to move has won: an invalid position, with the reason.
+    let problem = assert_problem(
+        &post(
+            "/v1/outcome",
+            json!({"position": "rhombus7x2 sturtevant south:0-2/north:20,30,40 0 10 -"}),
+        ),
+        422,
+        "invalid_position",
+    );
+    assert_eq!(problem["problems"][0]["code"], "side_to_move_has_won");
 }
 
 #[test]

@@ -167,6 +167,8 @@ impl PyBoard {
 /// 'super'
 /// >>> Rules("research", max_plies=None).max_plies is None
 /// True
+/// >>> Rules("sturtevant").illegal_positions, Rules("sturtevant").target_lock
+/// ('sturtevant', False)
 #[pyclass(module = "sternhalma._core", name = "Rules", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyRules {
@@ -208,10 +210,11 @@ pub fn make_rules(text: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult
 
 #[pymethods]
 impl PyRules {
-    /// A preset (`classic`, `masters`, `family`, `super`, `research`, or a
-    /// rules text such as `classic,long_jumps=on`) with keyword overrides:
-    /// `unused_triangles`, `rest_in_foreign_triangles`, `long_jumps`,
-    /// `anti_spoiling`, `finish`, `max_plies`.
+    /// A preset (`classic`, `masters`, `family`, `super`, `research`,
+    /// `sturtevant`, or a rules text such as `classic,long_jumps=on`) with
+    /// keyword overrides: `unused_triangles`, `rest_in_foreign_triangles`,
+    /// `long_jumps`, `anti_spoiling`, `finish`, `max_plies`, `target_lock`,
+    /// `illegal_positions`.
     #[new]
     #[pyo3(signature = (preset = "classic", **overrides))]
     fn new(preset: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
@@ -273,6 +276,21 @@ impl PyRules {
     #[getter]
     fn max_plies(&self) -> Option<u32> {
         self.rules.max_plies
+    }
+
+    /// Whether a peg in its own target must end every move in it (off only
+    /// under `sturtevant`, of the presets).
+    #[getter]
+    fn target_lock(&self) -> bool {
+        self.rules.target_lock
+    }
+
+    /// Which positions are illegal: `none`, or `sturtevant` (the solved
+    /// game: no move into a position where the player to move has won or a
+    /// target is blocked, no pass, and a player without a move loses).
+    #[getter]
+    fn illegal_positions(&self) -> String {
+        self.rules.option("illegal_positions").unwrap_or_default()
     }
 
     fn __str__(&self) -> String {

@@ -46,8 +46,9 @@ typed defaults standing for "not given":
   ``players`` must then say how many players it has;
 - ``rules`` (default ``"classic"``): a preset;
 - ``unused_triangles``, ``rest_in_foreign_triangles``, ``long_jumps``,
-  ``anti_spoiling``, ``finish`` (default ``""``: the preset's): the rules'
-  options, spelt as in a rules text (``long_jumps="on"``, ``finish="ranking"``).
+  ``anti_spoiling``, ``finish``, ``target_lock``, ``illegal_positions`` (default
+  ``""``: the preset's): the rules' options, spelt as in a rules text
+  (``long_jumps="on"``, ``finish="ranking"``, ``illegal_positions="sturtevant"``).
   They are parameters of their own, not a rules text with overrides, because an
   open_spiel game string splits on commas;
 - ``first_player`` (default ``0``);
@@ -137,6 +138,8 @@ RULE_OPTIONS = (
     "long_jumps",
     "anti_spoiling",
     "finish",
+    "target_lock",
+    "illegal_positions",
 )
 
 # The parameters and their defaults. open_spiel needs a typed value for each,

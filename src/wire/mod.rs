@@ -252,15 +252,18 @@ fn peg_set(value: &Value, at: &str) -> Result<PegSet, ParseError> {
 
 /// Rules from the wire: the text form (`classic,long_jumps=on`), or an
 /// object naming a `preset` (default `classic`) and overriding any option.
-/// In an object, a choice takes its name as a string, `long_jumps` a
-/// boolean, and `max_plies` a whole number or `null` for no limit; `null`
-/// for any other option keeps the preset's value.
+/// In an object, a choice takes its name as a string, an on/off option
+/// (`long_jumps`, `target_lock`) a boolean, and `max_plies` a whole number
+/// or `null` for no limit; `null` for any other option keeps the preset's
+/// value.
 ///
 /// ```
 /// use serde_json::json;
 /// use sternhalma::{Rules, wire};
 /// assert_eq!(wire::rules(&json!("super"))?, Rules::super_chinese_checkers());
 /// assert_eq!(wire::rules(&json!({"long_jumps": true}))?, Rules::super_chinese_checkers());
+/// let solved = json!({"anti_spoiling": "fill_available", "target_lock": false, "illegal_positions": "sturtevant"});
+/// assert_eq!(wire::rules(&solved)?, Rules::sturtevant());
 /// let err = wire::rules(&json!({"preset": "clasic"})).unwrap_err();
 /// assert_eq!(err.code(), "unknown_preset");
 /// # Ok::<(), sternhalma::ParseError>(())

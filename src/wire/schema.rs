@@ -6,7 +6,7 @@
 
 use utoipa::ToSchema;
 
-use crate::rules::{AntiSpoiling, Finish, Preset, Resting, UnusedTriangles};
+use crate::rules::{AntiSpoiling, Finish, IllegalPositions, Preset, Resting, UnusedTriangles};
 use crate::wire::PositionJson;
 
 /// A hole id: 0 to 120 (the largest board has 121 holes; a smaller board
@@ -68,6 +68,10 @@ pub struct RulesObject {
     /// the preset's.
     #[schema(value_type = Option<u64>, nullable, minimum = 0, maximum = 4294967295.0)]
     max_plies: Option<u64>,
+    /// Overrides `target_lock`.
+    target_lock: Option<bool>,
+    /// Overrides `illegal_positions`.
+    illegal_positions: Option<IllegalPositions>,
 }
 
 /// A move as a client gives it: the move text (`"111-102"`, `"95-75-57"`,

@@ -13,8 +13,8 @@ use utoipa::ToSchema;
 
 use crate::wire::{self, PositionJson};
 use crate::{
-    AntiSpoiling, Cell, DrawReason, Finish, Finisher, Move, MoveKind, MoveText, OutcomeStatus,
-    Position, Resting, Rules, UnusedTriangles,
+    AntiSpoiling, Cell, DrawReason, Finish, Finisher, IllegalPositions, Move, MoveKind, MoveText,
+    OutcomeStatus, Position, Resting, Rules, UnusedTriangles,
 };
 use crate::{IllegalMove, ParseError, PositionError};
 
@@ -87,6 +87,12 @@ pub struct RulesView {
     pub finish: Finish,
     /// The move limit, if any.
     pub max_plies: Option<u32>,
+    /// Whether a peg in its own target must end every move in it.
+    pub target_lock: bool,
+    /// Which positions are illegal: `none`, or `sturtevant` (the solved
+    /// game: no move into a position where the player to move has won or a
+    /// target is blocked, and a player without a move loses).
+    pub illegal_positions: IllegalPositions,
 }
 
 impl From<&Rules> for RulesView {
@@ -99,6 +105,8 @@ impl From<&Rules> for RulesView {
             anti_spoiling: rules.anti_spoiling,
             finish: rules.finish,
             max_plies: rules.max_plies,
+            target_lock: rules.target_lock,
+            illegal_positions: rules.illegal_positions,
         }
     }
 }

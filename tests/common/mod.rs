@@ -1,7 +1,8 @@
-//! A reference for the rules of RULES §3–4, written from the specification
-//! with the public API only (geometry, pegs, layout, rules), for tests to
-//! compare the engine against: where a peg may go, when a set is home, when
-//! the game is over, whose turn is next.
+//! A reference for the rules of RULES §3–4 and §7, written from the
+//! specification with the public API only (geometry, pegs, layout, rules),
+//! for tests to compare the engine against: where a peg may go, when a set
+//! is home, when the game is over, whose turn is next, and (under
+//! `illegal_positions = sturtevant`) which positions are illegal.
 
 // Each test crate that includes this module may use only a part of it.
 #![allow(dead_code)]
@@ -9,8 +10,8 @@
 use std::collections::VecDeque;
 
 use sternhalma::{
-    AntiSpoiling, Cell, CellSet, Direction, Finish, Finisher, Geometry, Move, PegSet, Position,
-    Resting,
+    AntiSpoiling, Cell, CellSet, Direction, Finish, Finisher, Geometry, IllegalPositions, Move,
+    PegSet, Position, Resting,
 };
 
 /// The single hop from `here` in `direction` over the pegs `others`: the
@@ -174,7 +175,7 @@ pub fn reference_moves(position: &Position, player: usize) -> Vec<Move> {
                     .union(swap_distances(position, from, swappable).0);
             }
             let mut allowed = geometry.all().difference(forbidden);
-            if target.contains(from) {
+            if rules.target_lock && target.contains(from) {
                 allowed = allowed.intersection(target);
             }
             for to in ends.union(swaps).intersection(allowed) {
@@ -189,7 +190,86 @@ pub fn reference_moves(position: &Position, player: usize) -> Vec<Move> {
         }
     }
     moves.sort_by_key(|m| (m.from(), m.to()));
+    if rules.illegal_positions == IllegalPositions::Sturtevant {
+        moves.retain(|&mv| !reference_illegal_after(position, player, mv));
+    }
     moves
+}
+
+/// RULES §7, winning: every hole of the target `target` holds a peg (of
+/// the pegs `occupied`), and at least one of them is the player's own
+/// (`own`).
+pub fn reference_won(target: CellSet, own: CellSet, occupied: CellSet) -> bool {
+    target.is_subset(occupied) && !target.intersection(own).is_empty()
+}
+
+/// RULES §7, a blocked target: for a target triangle of six holes (three
+/// rows), its tip (the row of one hole) and the four holes of its outer
+/// edges: the row of two next to the tip, and the two ends of the row of
+/// three. Found from the holes' rows and columns; `None` for other targets.
+pub fn reference_blocking_holes(geometry: &Geometry, target: CellSet) -> Option<(Cell, CellSet)> {
+    if target.len() != 6 {
+        return None;
+    }
+    let mut rows: Vec<(i32, Vec<(i32, Cell)>)> = Vec::new();
+    for cell in target {
+        let (q, r) = geometry.coordinates(cell);
+        match rows.iter_mut().find(|(row, _)| *row == r) {
+            Some((_, holes)) => holes.push((q, cell)),
+            None => rows.push((r, vec![(q, cell)])),
+        }
+    }
+    let row_of = |len: usize| -> Vec<(i32, Cell)> {
+        let mut row = rows
+            .iter()
+            .find(|(_, holes)| holes.len() == len)
+            .expect("a triangle of six holes has rows of 1, 2 and 3")
+            .1
+            .clone();
+        row.sort_unstable();
+        row
+    };
+    let (tip, next, last) = (row_of(1)[0].1, row_of(2), row_of(3));
+    let edges = [next[0].1, next[1].1, last[0].1, last[2].1]
+        .into_iter()
+        .collect();
+    Some((tip, edges))
+}
+
+/// Whether the pegs `pegs` of two players heading for `targets` make an
+/// illegal position with `to_move` to move (RULES §7): that player has
+/// won, or a target of six holes is blocked (its tip empty and its four
+/// edge holes held by the opponent of its owner).
+pub fn reference_illegal(
+    geometry: &Geometry,
+    targets: [CellSet; 2],
+    pegs: [CellSet; 2],
+    to_move: usize,
+) -> bool {
+    let occupied = pegs[0].union(pegs[1]);
+    if reference_won(targets[to_move], pegs[to_move], occupied) {
+        return true;
+    }
+    (0..2).any(|owner| {
+        reference_blocking_holes(geometry, targets[owner])
+            .is_some_and(|(tip, edges)| !occupied.contains(tip) && edges.is_subset(pegs[1 - owner]))
+    })
+}
+
+/// Whether `mv` by `player` (of two, one set each) leads to an illegal
+/// position (RULES §7), the other player to move.
+pub fn reference_illegal_after(position: &Position, player: usize, mv: Move) -> bool {
+    let geometry = position.geometry();
+    let layout = position.layout();
+    let targets = [0, 1].map(|set| geometry.triangle(layout.set_triangle(set).opposite()));
+    let mut pegs = [position.pegs(0), position.pegs(1)];
+    if let Some((from, to)) = mv.from().zip(mv.to()) {
+        pegs[player] = pegs[player].without(from).with(to);
+        if matches!(mv, Move::Swap { .. }) {
+            pegs[1 - player] = pegs[1 - player].without(to).with(from);
+        }
+    }
+    reference_illegal(geometry, targets, pegs, 1 - player)
 }
 
 /// Whether a set is home (RULES §4).
@@ -254,6 +334,10 @@ pub fn reference_is_over(position: &Position) -> bool {
     // Without a move limit a game still ends at the last ply a u32 counts.
     let by_limit = ply >= position.rules().max_plies.unwrap_or(u32::MAX);
     let side = position.side_to_move();
+    if position.rules().illegal_positions == IllegalPositions::Sturtevant {
+        // RULES §7: the player to move without a move has lost.
+        return by_finish || by_limit || reference_moves(position, side).is_empty();
+    }
     let everyone_stuck = (0..players)
         .map(|i| (side + i) % players)
         .filter(|&p| !position.is_finished(p))

@@ -32,8 +32,23 @@ def test_names_cover_every_star_and_rhombus() -> None:
     names = Board.names()
     assert names[:4] == ["star1", "star2", "star3", "star4"]
     rhombi = [f"rhombus{m}x{k}" for m in range(2, 12) for k in range(1, m)]
-    assert names[4:] == rhombi
+    # Then the homes of 2 and 4 pegs of the solved game (RULES §7).
+    pegs = [f"rhombus{m}p{p}" for m in range(2, 12) for p in (2, 4) if m >= p]
+    assert names[4:] == rhombi + pegs
     assert all(Board(name).name == name for name in names)
+
+
+def test_homes_of_the_solved_game() -> None:
+    two, four = Board("rhombus7p2"), Board("rhombus7p4")
+    assert (two.pegs_per_set, two.triangle("north"), two.triangle("south")) == (2, [0, 1], [47, 48])
+    assert (four.pegs_per_set, four.triangle("north")) == (4, [0, 1, 2, 4])
+    assert two.shape == four.shape == "rhombus"
+    # Homes of 1, 3 and 6 pegs are the triangles of 1, 2 and 3 rows.
+    assert [Board(f"rhombus7p{p}").name for p in (1, 3, 6)] == [
+        "rhombus7x1",
+        "rhombus7x2",
+        "rhombus7x3",
+    ]
 
 
 @pytest.mark.parametrize("name", list(STARS))
@@ -153,12 +168,13 @@ def test_unknown_triangle_is_a_notation_error() -> None:
 
 PRESETS = {
     # preset: unused_triangles, rest_in_foreign_triangles, long_jumps,
-    #         anti_spoiling, finish, max_plies
-    "classic": ("empty", "allowed", False, "none", "first", None),
-    "masters": ("empty", "forbidden", False, "swap", "first", None),
-    "family": ("empty", "allowed", False, "fill_available", "round", None),
-    "super": ("empty", "allowed", True, "none", "first", None),
-    "research": ("empty", "allowed", False, "fill_available", "first", 200),
+    #         anti_spoiling, finish, max_plies, target_lock, illegal_positions
+    "classic": ("empty", "allowed", False, "none", "first", None, True, "none"),
+    "masters": ("empty", "forbidden", False, "swap", "first", None, True, "none"),
+    "family": ("empty", "allowed", False, "fill_available", "round", None, True, "none"),
+    "super": ("empty", "allowed", True, "none", "first", None, True, "none"),
+    "research": ("empty", "allowed", False, "fill_available", "first", 200, True, "none"),
+    "sturtevant": ("empty", "allowed", False, "fill_available", "first", None, False, "sturtevant"),
 }
 
 
@@ -170,6 +186,8 @@ def options(rules: Rules) -> tuple:
         rules.anti_spoiling,
         rules.finish,
         rules.max_plies,
+        rules.target_lock,
+        rules.illegal_positions,
     )
 
 
@@ -186,26 +204,40 @@ def test_preset_options(preset: str) -> None:
     assert repr(rules) == f"Rules('{preset}')"
 
 
+CLASSIC = PRESETS["classic"]
+
+
+def classic_with(**changed: object) -> tuple:
+    names = ("unused_triangles", "rest_in_foreign_triangles", "long_jumps", "anti_spoiling")
+    names += ("finish", "max_plies", "target_lock", "illegal_positions")
+    return tuple(changed.get(name, value) for name, value in zip(names, CLASSIC, strict=True))
+
+
 @pytest.mark.parametrize(
     "overrides, expected",
     [
-        ({"long_jumps": True}, ("empty", "allowed", True, "none", "first", None)),
-        ({"unused_triangles": "filled"}, ("filled", "allowed", False, "none", "first", None)),
+        ({"long_jumps": True}, classic_with(long_jumps=True)),
+        ({"unused_triangles": "filled"}, classic_with(unused_triangles="filled")),
         (
             {"rest_in_foreign_triangles": "forbidden"},
-            ("empty", "forbidden", False, "none", "first", None),
+            classic_with(rest_in_foreign_triangles="forbidden"),
         ),
-        ({"anti_spoiling": "swap"}, ("empty", "allowed", False, "swap", "first", None)),
-        ({"finish": "ranking"}, ("empty", "allowed", False, "none", "ranking", None)),
-        ({"max_plies": 300}, ("empty", "allowed", False, "none", "first", 300)),
-        ({"max_plies": "300"}, ("empty", "allowed", False, "none", "first", 300)),
+        ({"anti_spoiling": "swap"}, classic_with(anti_spoiling="swap")),
+        ({"finish": "ranking"}, classic_with(finish="ranking")),
+        ({"max_plies": 300}, classic_with(max_plies=300)),
+        ({"max_plies": "300"}, classic_with(max_plies=300)),
+        ({"target_lock": False}, classic_with(target_lock=False)),
+        ({"illegal_positions": "sturtevant"}, classic_with(illegal_positions="sturtevant")),
     ],
     ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else "",
 )
 def test_keyword_overrides(overrides: dict, expected: tuple) -> None:
     rules = Rules("classic", **overrides)
     assert options(rules) == expected
-    text = "classic," + ",".join(f"{k}={'on' if v is True else v}" for k, v in overrides.items())
+    spelt = {True: "on", False: "off"}
+    text = "classic," + ",".join(
+        f"{k}={spelt[v] if isinstance(v, bool) else v}" for k, v in overrides.items()
+    )
     assert Rules(text) == rules
 
 
@@ -226,6 +258,9 @@ def test_overrides_print_as_the_nearest_preset() -> None:
         Rules("research", max_plies=None),
         Rules("family", finish="ranking", unused_triangles="filled"),
         Rules("super", rest_in_foreign_triangles="forbidden", anti_spoiling="swap"),
+        Rules("sturtevant"),
+        Rules("sturtevant", target_lock=True, max_plies=100),
+        Rules("classic", target_lock=False),
     ],
     ids=str,
 )

@@ -123,6 +123,25 @@ def test_malformed_is_not_invalid() -> None:
             ["side_to_move_finished"],
             ["player 0"],
         ),
+        # The solved game (illegal_positions=sturtevant): the player to move
+        # has won; a blocked target; not two players with a set each; rules
+        # other than its own.
+        (
+            "rhombus7x2 sturtevant south:0-2/north:20,30,40 0 10 -",
+            ["side_to_move_has_won"],
+            ["player 0"],
+        ),
+        (
+            "rhombus6x3 sturtevant south:30-35/north:1-3,5,20,21 0 20 -",
+            ["target_blocked"],
+            ["player 0", "hole 0"],
+        ),
+        ("rhombus7x2 sturtevant south:46-48 0 0 -", ["solved_game_layout"], ["one set each"]),
+        (
+            "rhombus7x2 sturtevant,finish=round south:46-48/north:0-2 0 0 -",
+            ["solved_game_rules"],
+            ["finish=first"],
+        ),
         (
             "star2 classic south:0-2,4/north_west:3,4/north_east:8,9,15 7 0 -",
             ["wrong_peg_count", "wrong_peg_count", "two_pegs_on_hole", "side_to_move_out_of_range"],
@@ -205,6 +224,13 @@ ILLEGAL = [
         ["player 0"],
     ),
     ("star2 research south:2,34,35/north:0,1,15 0 34 0@34", "34-29", "game_over", ["over"]),
+    # The solved game: south's step 43-46 would fill north's target, 46-48.
+    (
+        "rhombus7x2 sturtevant south:5,20,43/north:10,47,48 0 10 -",
+        "43-46",
+        "leads_to_illegal_position",
+        ["43", "46", "opponent's target"],
+    ),
     # A chain may come back to a hole, but a path of more holes than the
     # board has (star2: 37) must have, so it is refused at once.
     (

@@ -74,7 +74,7 @@ pub struct OptionView {
 /// A supported board, in brief.
 #[derive(Serialize, ToSchema)]
 pub struct BoardSummary {
-    /// Its name, e.g. `star4` or `rhombus9x4`.
+    /// Its name, e.g. `star4`, `rhombus9x4` or `rhombus7p2`.
     #[schema(example = "star4")]
     pub name: String,
     /// `star` or `rhombus`.
@@ -252,7 +252,7 @@ pub struct BoardView {
 /// A board's holes, coordinates, neighbours and triangles.
 #[utoipa::path(
     tag = "catalogue",
-    params(("board" = String, Path, description = "`star1`..`star4` or `rhombus<M>x<K>` (M from 2 to 11, K from 1 to M-1)", example = "star4", pattern = "^(star[1-4]|rhombus([2-9]|1[01])x([1-9]|10))$")),
+    params(("board" = String, Path, description = "`star1`..`star4`, `rhombus<M>x<K>` (M from 2 to 11, K from 1 to M-1) or `rhombus<M>p<P>` (homes of P = 1, 2, 3, 4 or 6 pegs, RULES §7)", example = "star4", pattern = "^(star[1-4]|rhombus([2-9]|1[01])x([1-9]|10)|rhombus([2-9]|1[01])p[1-46])$")),
     responses(
         (status = 200, description = "The board's geometry", body = BoardView),
         (status = 404, description = "No such board", body = Problem, content_type = "application/problem+json"),
