@@ -9,7 +9,7 @@
 //! - [`Solver`]: 2 bits a position, value iteration to a fixed point on
 //!   several threads; [`solve_depths`]: depth to the end, a byte a
 //!   position, for small tables.
-//! - [`file`]: table files with a checked header.
+//! - [`mod@file`]: table files with a checked header.
 //!
 //! ```
 //! use sternhalma::solve::{Game, Value, solve};
