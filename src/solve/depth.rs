@@ -125,16 +125,19 @@ pub fn solve_depths(
                             if here.load(Ordering::Relaxed) != DRAW {
                                 continue;
                             }
-                            game.successors(a, b, &mut moves, &mut next_sets);
                             let found = if round == 0 {
+                                // Successors only of a legal position that
+                                // is not over (`Game::successors`).
                                 if game.is_illegal(a, b) {
                                     Some(ILLEGAL)
-                                } else if game.is_over(a, b) || next_sets.as_slice().is_empty() {
+                                } else if game.is_over(a, b) {
                                     Some(0)
                                 } else {
-                                    None
+                                    game.successors(a, b, &mut moves, &mut next_sets);
+                                    next_sets.as_slice().is_empty().then_some(0)
                                 }
                             } else {
+                                game.successors(a, b, &mut moves, &mut next_sets);
                                 let mover = r.rotate(b);
                                 let mut all_won = true;
                                 let mut won = false;
