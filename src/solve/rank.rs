@@ -207,19 +207,47 @@ impl Ranking {
 
     /// Every `p`-set of the board in rank order (colex: numeric order).
     pub fn sets(&self) -> impl Iterator<Item = u64> + '_ {
-        let first = (1u64 << self.pegs) - 1;
-        let all = self.all();
-        std::iter::successors(Some(first), move |&set| {
-            // The next mask with as many bits (Gosper's hack).
-            let low = set & set.wrapping_neg();
-            let ripple = set.wrapping_add(low);
-            if ripple == 0 {
-                return None;
+        colex(self.pegs, self.all())
+    }
+
+    /// Every `p`-set of the holes not in `excluded`, in the order of
+    /// [`Ranking::rank_among`]: the `i`-th has rank `i`.
+    pub fn sets_among(&self, excluded: u64) -> impl Iterator<Item = u64> + use<> {
+        let mut free = [0u8; 64];
+        let mut n = 0;
+        let mut rest = !excluded & self.all();
+        while rest != 0 {
+            free[n] = rest.trailing_zeros() as u8;
+            n += 1;
+            rest &= rest - 1;
+        }
+        let packed_all = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+        colex(self.pegs, packed_all).map(move |packed| {
+            // Position i of the packed set is the i-th free hole.
+            let mut set = 0;
+            let mut rest = packed;
+            while rest != 0 {
+                set |= 1 << free[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
             }
-            let next = ripple | (((set ^ ripple) >> 2) / low);
-            (next & !all == 0).then_some(next)
+            set
         })
     }
+}
+
+/// Every `pegs`-subset of `all` (a mask of low bits) in numeric order.
+fn colex(pegs: u32, all: u64) -> impl Iterator<Item = u64> {
+    let first = (1u64 << pegs) - 1;
+    std::iter::successors((first & !all == 0).then_some(first), move |&set| {
+        // The next mask with as many bits (Gosper's hack).
+        let low = set & set.wrapping_neg();
+        let ripple = set.wrapping_add(low);
+        if ripple == 0 {
+            return None;
+        }
+        let next = ripple | (((set ^ ripple) >> 2) / low);
+        (next & !all == 0).then_some(next)
+    })
 }
 
 #[cfg(test)]
@@ -240,6 +268,7 @@ mod tests {
             let mover = sets[sets.len() / 3];
             let others: Vec<u64> = sets.iter().copied().filter(|s| s & mover == 0).collect();
             assert_eq!(others.len() as u64, r.block_len());
+            assert_eq!(r.sets_among(mover).collect::<Vec<_>>(), others);
             for (rank, &other) in others.iter().enumerate() {
                 assert_eq!(r.rank_among(other, mover), rank as u64);
                 assert_eq!(r.unrank_among(rank as u64, mover), other);

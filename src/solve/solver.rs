@@ -73,6 +73,8 @@ pub struct Solver<'g> {
 /// Bytes of successor blocks one tile may read: about half of a 512 KiB
 /// level-2 cache.
 const TILE_BYTES: u64 = 256 * 1024;
+/// Sets in a tile at most: one bit each in a word (`tile_portable`).
+const MAX_TILE: usize = 64;
 
 impl<'g> Solver<'g> {
     /// A solver with a fresh table, initial pass done, on `threads` threads
@@ -112,7 +114,7 @@ impl<'g> Solver<'g> {
             game,
             table,
             sets,
-            tile: by_cache.min(by_threads),
+            tile: by_cache.min(by_threads).min(MAX_TILE),
             threads,
             passes,
             unknown: AtomicU64::new(0),
@@ -165,10 +167,7 @@ impl<'g> Solver<'g> {
                         let a_rank = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&a) = sets.get(a_rank) else { break };
                         let mut index = a_rank as u64 * block_len;
-                        for &b in sets {
-                            if a & b != 0 {
-                                continue;
-                            }
+                        for b in r.sets_among(a) {
                             if game.is_illegal(a, b) {
                                 table.prove(index, Value::Illegal);
                             } else if game.is_over(a, b) {
@@ -198,10 +197,7 @@ impl<'g> Solver<'g> {
                         let a_rank = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&a) = sets.get(a_rank) else { break };
                         let mut index = a_rank as u64 * block_len;
-                        for &b in sets {
-                            if a & b != 0 {
-                                continue;
-                            }
+                        for b in r.sets_among(a) {
                             if table.code(index) == LOSS {
                                 mine += this.mark(a, b, &mut moves, &mut buffer, &mut marks);
                             }
@@ -370,26 +366,46 @@ impl<'g> Solver<'g> {
             .iter()
             .map(|&b| r.rank(r.rotate(b)) * block_len)
             .collect();
+        // For each hole, the tile's sets holding it, a bit each: the sets
+        // disjoint from a mover set are found in p steps, not one a set.
+        let mut holding = [0u64; 64];
+        for (j, &b) in others.iter().enumerate() {
+            let mut rest = b;
+            while rest != 0 {
+                holding[rest.trailing_zeros() as usize] |= 1 << j;
+                rest &= rest - 1;
+            }
+        }
+        let whole = u64::MAX >> (64 - others.len());
         let mut moves = Moves::new(game);
         let mut sets = Sets::new();
         let mut marks = Vec::with_capacity(MARKS + MAX_MOVES);
         let (mut proven, mut expansions) = (0, 0);
         for (a_rank, &a) in self.sets.iter().enumerate() {
-            let block = a_rank as u64 * block_len;
-            let Some(first) = others.iter().position(|&b| a & b == 0) else {
+            let mut disjoint = whole;
+            let mut rest = a;
+            while rest != 0 {
+                disjoint &= !holding[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+            if disjoint == 0 {
                 continue;
-            };
-            let last = others.iter().rposition(|&b| a & b == 0).unwrap_or(first);
+            }
+            let block = a_rank as u64 * block_len;
+            let (first, last) = (
+                disjoint.trailing_zeros() as usize,
+                63 - disjoint.leading_zeros() as usize,
+            );
             if !self.table.any_unknown(
                 block + r.rank_among(others[first], a),
                 block + r.rank_among(others[last], a),
             ) {
                 continue;
             }
-            for (j, &b) in others.iter().enumerate().take(last + 1).skip(first) {
-                if a & b != 0 {
-                    continue;
-                }
+            while disjoint != 0 {
+                let j = disjoint.trailing_zeros() as usize;
+                disjoint &= disjoint - 1;
+                let b = others[j];
                 let index = block + r.rank_among(b, a);
                 if self.table.code(index) != 0 {
                     continue;
