@@ -166,8 +166,8 @@ impl<'g> Solver<'g> {
                     loop {
                         let a_rank = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&a) = sets.get(a_rank) else { break };
-                        let mut index = a_rank as u64 * block_len;
-                        for b in r.sets_among(a) {
+                        let block = a_rank as u64 * block_len;
+                        for (index, b) in (block..).zip(r.sets_among(a)) {
                             if game.is_illegal(a, b) {
                                 table.prove(index, Value::Illegal);
                             } else if game.is_over(a, b) {
@@ -175,7 +175,6 @@ impl<'g> Solver<'g> {
                             } else {
                                 open += 1;
                             }
-                            index += 1;
                         }
                     }
                     unknown.fetch_add(open, Ordering::Relaxed);
@@ -196,12 +195,11 @@ impl<'g> Solver<'g> {
                     loop {
                         let a_rank = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&a) = sets.get(a_rank) else { break };
-                        let mut index = a_rank as u64 * block_len;
-                        for b in r.sets_among(a) {
+                        let block = a_rank as u64 * block_len;
+                        for (index, b) in (block..).zip(r.sets_among(a)) {
                             if table.code(index) == LOSS {
                                 mine += this.mark(a, b, &mut moves, &mut buffer, &mut marks);
                             }
-                            index += 1;
                         }
                     }
                     mine += this.flush(&mut marks);
