@@ -42,7 +42,14 @@ fn kinds_parse_and_print_their_names() {
     assert!("minimax".parse::<BotKind>().is_err());
     assert_eq!(
         BotKind::ALL.map(BotKind::name),
-        ["random", "greedy", "alphabeta", "paranoid", "mcts"]
+        [
+            "random",
+            "greedy",
+            "alphabeta",
+            "paranoid",
+            "mcts",
+            "perfect"
+        ]
     );
 }
 

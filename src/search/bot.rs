@@ -26,20 +26,25 @@ pub enum BotKind {
     Paranoid,
     /// Monte Carlo tree search (UCT) with greedy-biased, cut-off playouts.
     Mcts,
+    /// Perfect play from a solved table (RULES §7): the fastest win, a
+    /// drawing move when drawn, the longest loss. Only on a board whose
+    /// table is opened ([`crate::solve::installed`]).
+    Perfect,
 }
 
 impl BotKind {
     /// Every kind, simplest first.
-    pub const ALL: [BotKind; 5] = [
+    pub const ALL: [BotKind; 6] = [
         BotKind::Random,
         BotKind::Greedy,
         BotKind::AlphaBeta,
         BotKind::Paranoid,
         BotKind::Mcts,
+        BotKind::Perfect,
     ];
 
     /// The name that parses back: `random`, `greedy`, `alphabeta`,
-    /// `paranoid`, `mcts`.
+    /// `paranoid`, `mcts`, `perfect`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -48,6 +53,7 @@ impl BotKind {
             BotKind::AlphaBeta => "alphabeta",
             BotKind::Paranoid => "paranoid",
             BotKind::Mcts => "mcts",
+            BotKind::Perfect => "perfect",
         }
     }
 
@@ -68,6 +74,9 @@ impl BotKind {
             BotKind::Mcts => {
                 "Monte Carlo tree search (UCT) with greedy-biased playouts cut off and evaluated after a few rounds"
             }
+            BotKind::Perfect => {
+                "perfect play from a solved table (the sturtevant game on a small rhombus): the fastest win, a draw when drawn, the longest loss"
+            }
         }
     }
 }
@@ -86,7 +95,7 @@ impl fmt::Display for UnknownBotKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown bot {:?}: expected random, greedy, alphabeta, paranoid or mcts",
+            "unknown bot {:?}: expected random, greedy, alphabeta, paranoid, mcts or perfect",
             self.0
         )
     }
@@ -143,7 +152,7 @@ impl FromStr for BotKind {
 /// budget with none at all means the kind's default ([`Budget::default_for`]).
 ///
 /// - `nodes`: for alpha-beta and paranoid, the positions visited (moves
-///   made); for MCTS, the playouts. Ignored by random and greedy.
+///   made); for MCTS, the playouts. Ignored by random, greedy and perfect.
 /// - `millis`: wall-clock time. A search stopped by the clock is not
 ///   reproducible; one stopped by `nodes` or `depth` is, under the same seed.
 /// - `depth`: the deepest iteration of alpha-beta and paranoid, in plies.
@@ -210,7 +219,7 @@ impl Budget {
     #[must_use]
     pub fn default_for(kind: BotKind) -> Budget {
         match kind {
-            BotKind::Random | BotKind::Greedy => Budget::UNLIMITED,
+            BotKind::Random | BotKind::Greedy | BotKind::Perfect => Budget::UNLIMITED,
             BotKind::AlphaBeta | BotKind::Paranoid => Budget::nodes(20_000),
             BotKind::Mcts => Budget::nodes(1_000),
         }
@@ -232,7 +241,7 @@ impl BotConfig {
     /// Whether the bot's move depends only on the position, the seed and
     /// the budget: false for a searching kind with a time budget (`millis`),
     /// whose search stops wherever the clock finds it. Random and greedy
-    /// never read the clock.
+    /// never read the clock, nor does perfect.
     ///
     /// ```
     /// use sternhalma::search::{BotConfig, BotKind, Budget};
@@ -245,7 +254,10 @@ impl BotConfig {
     /// ```
     #[must_use]
     pub fn is_reproducible(&self) -> bool {
-        matches!(self.kind, BotKind::Random | BotKind::Greedy) || self.budget.millis.is_none()
+        matches!(
+            self.kind,
+            BotKind::Random | BotKind::Greedy | BotKind::Perfect
+        ) || self.budget.millis.is_none()
     }
 
     /// A bot of `kind` with its default budget and seed 0.
@@ -291,17 +303,19 @@ pub struct SearchResult {
     /// `[-1, 1]`: `+1` a win the search proved, `-1` a proven loss. Alpha-beta,
     /// paranoid, greedy and random map an evaluation lead of `d` steps (see
     /// [`eval`](super::eval)) to `tanh(d / 20)`; MCTS gives the mean result
-    /// of its playouts through the move.
+    /// of its playouts through the move; perfect, the table's value (`+1`,
+    /// `0`, `-1`).
     pub score: f64,
     /// The expected line of play, starting with `best_move`.
     pub principal_variation: Vec<Move>,
     /// Positions visited (alpha-beta, paranoid, greedy, random: moves made;
-    /// MCTS: playouts).
+    /// MCTS: playouts; perfect: positions probed).
     pub nodes: u64,
     /// Wall-clock time spent.
     pub elapsed: Duration,
     /// The depth reached: the last completed iteration (alpha-beta,
-    /// paranoid), the deepest tree node (MCTS), 1 (greedy) or 0 (random).
+    /// paranoid), the deepest tree node (MCTS), 1 (greedy), 0 (random), or
+    /// for perfect the plies to the end under best play (0 for a draw).
     pub depth: u32,
 }
 
@@ -350,6 +364,7 @@ pub fn new_bot(config: &BotConfig) -> Box<dyn Bot> {
             Box::new(super::alphabeta::AlphaBetaBot::new(*config))
         }
         BotKind::Mcts => Box::new(super::mcts::MctsBot::new(*config)),
+        BotKind::Perfect => Box::new(super::perfect::PerfectBot::new(*config)),
     }
 }
 

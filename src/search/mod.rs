@@ -27,6 +27,7 @@ pub mod eval;
 pub mod greedy;
 pub mod mcts;
 pub mod paranoid;
+pub mod perfect;
 pub mod playout;
 pub mod random;
 mod rng;

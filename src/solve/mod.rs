@@ -10,6 +10,8 @@
 //!   several threads; [`solve_depths`]: depth to the end, a byte a
 //!   position, for small tables.
 //! - [`mod@file`]: table files with a checked header.
+//! - [`Tablebase`]: a solved table opened for play: any position's value
+//!   and every move's, the best move; [`installed`]: the process's tables.
 //!
 //! ```
 //! use sternhalma::solve::{Game, Value, solve};
@@ -28,6 +30,7 @@ mod game;
 mod rank;
 mod solver;
 mod table;
+pub mod tablebase;
 mod verify;
 
 pub use depth::{Depths, MAX_DEPTH, solve_depths, value_of};
@@ -35,6 +38,7 @@ pub use game::{Game, MAX_MOVES, Moves, Sets};
 pub use rank::{MAX_PEGS, Ranking};
 pub use solver::{PassReport, Progress, Solver, solve};
 pub use table::{Counts, Table, Value};
+pub use tablebase::{MoveProbe, Probe, Tablebase, TablebaseError, installed};
 pub use verify::check_position;
 
 /// A row of Table 1 of Sturtevant (2019) as published: positions, wins of

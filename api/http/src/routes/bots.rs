@@ -98,7 +98,11 @@ pub async fn list_bots() -> web::Json<BotList> {
 pub fn max_nodes(kind: BotKind) -> u64 {
     match kind {
         BotKind::Mcts => MAX_BOT_PLAYOUTS,
-        BotKind::Random | BotKind::Greedy | BotKind::AlphaBeta | BotKind::Paranoid => MAX_BOT_NODES,
+        BotKind::Random
+        | BotKind::Greedy
+        | BotKind::AlphaBeta
+        | BotKind::Paranoid
+        | BotKind::Perfect => MAX_BOT_NODES,
     }
 }
 

@@ -90,7 +90,7 @@ pub fn work(games: &[Vec<usize>], entrants: &[EntrantRow], ply_bound: u32, playe
             return 0;
         };
         match bot.kind.parse::<BotKind>() {
-            Ok(BotKind::Random | BotKind::Greedy) | Err(_) => 1,
+            Ok(BotKind::Random | BotKind::Greedy | BotKind::Perfect) | Err(_) => 1,
             Ok(kind) => bot.nodes.or(Budget::default_for(kind).nodes).unwrap_or(1),
         }
     };

@@ -1,0 +1,91 @@
+//! The perfect bot: on a solved board (RULES §7), the best move a table
+//! knows ([`Tablebase::best_move`]): the fastest win, a drawing move when
+//! drawn, the longest loss; among equals, one drawn from its seed.
+
+use std::time::Instant;
+
+use super::bot::{Bot, BotConfig, SearchResult};
+use super::greedy::GreedyBot;
+use super::rng::Rng;
+use crate::Position;
+use crate::solve::{Tablebase, TablebaseError, Value, installed};
+
+/// Plays from the table of [`installed`] that covers the position, which
+/// must have depths (without them a won game could go round in circles).
+/// Surfaces check [`PerfectBot::covers`] before they accept the bot; on a
+/// position no table covers, it plays as the greedy bot.
+#[derive(Clone, Debug)]
+pub struct PerfectBot {
+    config: BotConfig,
+    rng: Rng,
+}
+
+impl PerfectBot {
+    /// A perfect bot seeded from `config`.
+    #[must_use]
+    pub fn new(config: BotConfig) -> PerfectBot {
+        PerfectBot {
+            config,
+            rng: Rng::new(config.seed),
+        }
+    }
+
+    /// The table the bot would play `position` from.
+    ///
+    /// # Errors
+    /// No installed table covers it, or the one that does has no depths.
+    pub fn covers(position: &Position) -> Result<std::sync::Arc<Tablebase>, TablebaseError> {
+        let table = installed().for_position(position)?;
+        if !table.has_depths() {
+            return Err(TablebaseError::NoDepths(format!(
+                "the table of {} has values but no depths, and the perfect bot needs both to hurry a win (solve it with --depth on)",
+                position.board()
+            )));
+        }
+        Ok(table)
+    }
+}
+
+impl Bot for PerfectBot {
+    fn search(&mut self, position: &Position) -> SearchResult {
+        let started = Instant::now();
+        let Ok(table) = PerfectBot::covers(position) else {
+            return GreedyBot::new(self.config).search(position);
+        };
+        let seed = self.rng.next_u64();
+        let best = match table.best_move(position, seed) {
+            Ok(best) => best,
+            Err(TablebaseError::GameOver) => panic!("a bot was asked to move in a finished game"),
+            Err(_) => return GreedyBot::new(self.config).search(position),
+        };
+        let score = match best.value {
+            Value::Win => 1.0,
+            Value::Loss => -1.0,
+            _ => 0.0,
+        };
+        // The line of best play that follows, as far as 32 plies.
+        let mut line = vec![best.mv];
+        let mut next = position.play(best.mv).expect("a legal move");
+        let mut nodes = position.legal_moves().len() as u64;
+        while line.len() < 32 && !next.is_game_over() {
+            let Ok(reply) = table.best_move(&next, seed) else {
+                break;
+            };
+            nodes += next.legal_moves().len() as u64;
+            line.push(reply.mv);
+            next = next.play(reply.mv).expect("a legal move");
+        }
+        SearchResult {
+            best_move: best.mv,
+            score,
+            principal_variation: line,
+            nodes,
+            elapsed: started.elapsed(),
+            depth: best.depth.unwrap_or(0),
+        }
+    }
+
+    fn config(&self) -> BotConfig {
+        self.config
+    }
+}

@@ -1,0 +1,613 @@
+//! Solved tables opened for play: the value of any position of the solved
+//! game (RULES §7) and of every move from it, as lichess shows a
+//! tablebase ("win in 7", "draw", "loss in 12").
+//!
+//! A [`Tablebase`] is one game's table: opened from a file that
+//! `sternhalma solve-game` wrote, or solved in memory for the small games
+//! ([`Tablebase::build`], [`Tablebase::open_or_build`]). It answers for
+//! ordinary [`Position`]s: a position of another game (another board,
+//! peg count or rules) is an error, never a wrong answer.
+//!
+//! [`installed`] is the process's set of opened tables: what the `perfect`
+//! bot and the surfaces (HTTP, Python) consult.
+//!
+//! ```
+//! use sternhalma::solve::{Game, Tablebase, Value};
+//! use sternhalma::{Layout, Position, Rules};
+//!
+//! let game = Game::new(7, 1)?;
+//! let tablebase = Tablebase::build(&game, 1, &|_| {})?;
+//! let start = Position::start(game.board(), Layout::standard(2)?, Rules::sturtevant())?;
+//! let probe = tablebase.probe(&start)?;
+//! assert_eq!(probe.value, Value::Win);
+//! let best = tablebase.best_move(&start, 0)?;
+//! assert_eq!((best.value, best.depth), (Value::Win, probe.depth));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock, RwLock};
+
+use super::depth::{self, Depths};
+use super::file::{self, FileError, Kind, Loaded};
+use super::game::Game;
+use super::solver::{Progress, Solver};
+use super::table::{Counts, Table, Value};
+use crate::board::{Board, Triangle};
+use crate::search::Rng;
+use crate::{Move, Position, Rules};
+
+/// Positions a side up to which a game is *small*: solved in seconds,
+/// depths kept (a byte a position), built on first use.
+pub const SMALL_STATES: u64 = 1 << 24;
+
+/// What a table says of a position, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// Win, loss or draw for the side to move.
+    pub value: Value,
+    /// Plies to the end under best play (the winner hurrying, the loser
+    /// holding out), where the table keeps depths; `None` for a draw.
+    pub depth: Option<u32>,
+}
+
+impl fmt::Display for Probe {
+    /// `win in 7`, `loss in 12`, `draw`, or `win` without depths.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.depth {
+            Some(depth) if self.value != Value::Draw => write!(f, "{} in {depth}", self.value),
+            _ => write!(f, "{}", self.value),
+        }
+    }
+}
+
+/// A legal move and where it leads, for the player making it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveProbe {
+    /// The move.
+    pub mv: Move,
+    /// The mover's value after it: a win if it leaves the opponent lost.
+    pub value: Value,
+    /// Plies to the end from the position before the move, the move
+    /// counted, under best play after it; `None` for a draw or without
+    /// depths. The best move's depth is the position's.
+    pub depth: Option<u32>,
+}
+
+impl MoveProbe {
+    /// The probe of the move's value, as [`Probe`] prints it.
+    #[must_use]
+    pub fn probe(&self) -> Probe {
+        Probe {
+            value: self.value,
+            depth: self.depth,
+        }
+    }
+}
+
+/// Why a table cannot answer.
+#[derive(Debug)]
+pub enum TablebaseError {
+    /// The position is not of the table's game; the text says how.
+    OtherGame(String),
+    /// No opened table covers the position's game.
+    NotCovered(String),
+    /// The table has no depths, which this question needs.
+    NoDepths(String),
+    /// The game is over: there is no move to choose.
+    GameOver,
+    /// A table file was refused.
+    File(FileError),
+    /// The game cannot be solved as asked (its depths do not fit a byte).
+    Unsolvable(String),
+}
+
+impl TablebaseError {
+    /// The stable code every surface reports: `tablebase_other_game`,
+    /// `no_tablebase`, `tablebase_without_depths`, `game_over`,
+    /// `tablebase_file`, `tablebase_unsolvable`.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            TablebaseError::OtherGame(_) => "tablebase_other_game",
+            TablebaseError::NotCovered(_) => "no_tablebase",
+            TablebaseError::NoDepths(_) => "tablebase_without_depths",
+            TablebaseError::GameOver => "game_over",
+            TablebaseError::File(_) => "tablebase_file",
+            TablebaseError::Unsolvable(_) => "tablebase_unsolvable",
+        }
+    }
+}
+
+impl fmt::Display for TablebaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TablebaseError::OtherGame(why)
+            | TablebaseError::NotCovered(why)
+            | TablebaseError::NoDepths(why)
+            | TablebaseError::Unsolvable(why) => f.write_str(why),
+            TablebaseError::GameOver => f.write_str("the game is over: there is no move to make"),
+            TablebaseError::File(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TablebaseError {}
+
+impl From<FileError> for TablebaseError {
+    fn from(e: FileError) -> TablebaseError {
+        TablebaseError::File(e)
+    }
+}
+
+enum Body {
+    Values(Table),
+    Depths(Depths),
+}
+
+/// One solved game's table; see the module's documentation.
+pub struct Tablebase {
+    game: Game,
+    body: Body,
+    source: Option<PathBuf>,
+}
+
+impl fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("game", &self.game.to_string())
+            .field("depths", &self.has_depths())
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+/// The file names of a game's tables in `folder`: values, depths.
+#[must_use]
+pub fn paths(folder: &Path, game: &Game) -> (PathBuf, PathBuf) {
+    let board = game.board().to_string();
+    (
+        folder.join(format!("{board}.values")),
+        folder.join(format!("{board}.depths")),
+    )
+}
+
+impl Tablebase {
+    /// A table from a file that `sternhalma solve-game` wrote: a `.depths`
+    /// file (which holds the values too) or a `.values` file; given the
+    /// values, the depths beside it are read too if present.
+    ///
+    /// # Errors
+    /// The file is missing, damaged, a checkpoint rather than a solved
+    /// table, or of other rules ([`file::read`]).
+    pub fn open(path: &Path) -> Result<Tablebase, TablebaseError> {
+        let depths_path = path.with_extension("depths");
+        let path = if path.extension().is_some_and(|e| e == "values") && depths_path.is_file() {
+            depths_path.as_path()
+        } else {
+            path
+        };
+        let (header, game, loaded) = file::read(path)?;
+        if !header.complete {
+            return Err(FileError::Invalid(
+                path.to_owned(),
+                format!(
+                    "a checkpoint after {} passes, not a solved table (finish it with solve-game --resume)",
+                    header.passes
+                ),
+            )
+            .into());
+        }
+        let body = match loaded {
+            Loaded::Values(table) => Body::Values(table),
+            Loaded::Depths(depths) => Body::Depths(depths),
+        };
+        debug_assert_eq!(header.kind == Kind::Depths, matches!(body, Body::Depths(_)));
+        Ok(Tablebase {
+            game,
+            body,
+            source: Some(path.to_owned()),
+        })
+    }
+
+    /// A table from a solve's values and, if computed, its depths.
+    #[must_use]
+    pub fn from_solved(game: Game, values: Table, depths: Option<Depths>) -> Tablebase {
+        let body = match depths {
+            Some(depths) => Body::Depths(depths),
+            None => Body::Values(values),
+        };
+        Tablebase {
+            game,
+            body,
+            source: None,
+        }
+    }
+
+    /// Solves `game` in memory on `threads` threads, with depths if it is
+    /// small ([`SMALL_STATES`]); `progress` as passes go.
+    ///
+    /// # Errors
+    /// Depths that do not fit a byte.
+    pub fn build(
+        game: &Game,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Tablebase, TablebaseError> {
+        let mut solver = Solver::new(game, threads);
+        solver.run(progress, &mut |_, _| true);
+        let values = solver.into_table();
+        let depths = if game.ranking().states() <= SMALL_STATES {
+            let depths = depth::solve_depths(game, threads, &|_, _| {})
+                .map_err(TablebaseError::Unsolvable)?;
+            Some(depths)
+        } else {
+            None
+        };
+        Ok(Tablebase::from_solved(game.clone(), values, depths))
+    }
+
+    /// The game's table from `folder` if it is there, else solved
+    /// ([`Tablebase::build`]) and written there for next time.
+    ///
+    /// # Errors
+    /// A file there that is refused, or one that cannot be written.
+    pub fn open_or_build(
+        folder: &Path,
+        game: &Game,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Tablebase, TablebaseError> {
+        let (values, depths) = paths(folder, game);
+        for path in [&depths, &values] {
+            if path.is_file() {
+                return Tablebase::open(path);
+            }
+        }
+        let mut built = Tablebase::build(game, threads, progress)?;
+        std::fs::create_dir_all(folder)
+            .map_err(|e| TablebaseError::File(FileError::Io(folder.to_owned(), e)))?;
+        match &built.body {
+            Body::Depths(d) => {
+                file::write_depths(&depths, game, d)?;
+                built.source = Some(depths);
+            }
+            Body::Values(t) => {
+                file::write_values(&values, game, t, 0, true)?;
+                built.source = Some(values);
+            }
+        }
+        Ok(built)
+    }
+
+    /// The game solved.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The file it was read from or written to, if any.
+    #[must_use]
+    pub fn source(&self) -> Option<&Path> {
+        self.source.as_deref()
+    }
+
+    /// Whether it knows the depth to the end of each position.
+    #[must_use]
+    pub fn has_depths(&self) -> bool {
+        matches!(self.body, Body::Depths(_))
+    }
+
+    /// Bytes of memory the table holds.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        match &self.body {
+            Body::Values(t) => t.bytes(),
+            Body::Depths(d) => d.bytes().len() as u64,
+        }
+    }
+
+    /// Positions of each value (one side to move).
+    #[must_use]
+    pub fn counts(&self) -> Counts {
+        match &self.body {
+            Body::Values(t) => t.counts(),
+            Body::Depths(d) => d.values().counts(),
+        }
+    }
+
+    /// Whether `position` is of this table's game (board, rules, a set
+    /// each in the two homes), and if so its index.
+    ///
+    /// # Errors
+    /// [`TablebaseError::OtherGame`], saying what differs.
+    pub fn index(&self, position: &Position) -> Result<u64, TablebaseError> {
+        let (mover, other) = self.sets(position)?;
+        Ok(self.game.ranking().index(mover, other))
+    }
+
+    fn sets(&self, position: &Position) -> Result<(u64, u64), TablebaseError> {
+        let game = &self.game;
+        if position.board() != game.board() {
+            return Err(TablebaseError::OtherGame(format!(
+                "the table is of {} ({} pegs a side), the position is on {}",
+                game.board(),
+                game.pegs(),
+                position.board()
+            )));
+        }
+        if !same_game(position.rules()) {
+            return Err(TablebaseError::OtherGame(format!(
+                "the table is of the rules {}, the position's are {}",
+                game.rules(),
+                position.rules()
+            )));
+        }
+        let layout = position.layout();
+        let south = position.pegs_of_triangle(Triangle::South);
+        let north = position.pegs_of_triangle(Triangle::North);
+        let (Some(south), Some(north)) = (south, north) else {
+            return Err(TablebaseError::OtherGame(
+                "the table is of two sets, one in each home".into(),
+            ));
+        };
+        if layout.player_count() != 2 || layout.set_count() != 2 {
+            return Err(TablebaseError::OtherGame(
+                "the table is of two players with a set each".into(),
+            ));
+        }
+        let (south, north) = (south.0 as u64, north.0 as u64);
+        let mover = layout
+            .sets_of(position.side_to_move())
+            .next()
+            .expect("every player has a set");
+        let r = game.ranking();
+        Ok(if mover == Triangle::South {
+            (south, north)
+        } else {
+            (r.rotate(north), r.rotate(south))
+        })
+    }
+
+    fn at(&self, index: u64) -> Probe {
+        match &self.body {
+            Body::Values(t) => Probe {
+                value: t.get(index),
+                depth: None,
+            },
+            Body::Depths(d) => {
+                let code = d.get(index);
+                let value = depth::value_of(code);
+                Probe {
+                    value,
+                    depth: matches!(value, Value::Win | Value::Loss).then_some(u32::from(code)),
+                }
+            }
+        }
+    }
+
+    /// The value of `position` for the side to move, and its depth where
+    /// the table has depths. A game that is over is a loss in 0 for the
+    /// side to move (the other side has won).
+    ///
+    /// # Errors
+    /// A position of another game.
+    pub fn probe(&self, position: &Position) -> Result<Probe, TablebaseError> {
+        let probe = self.at(self.index(position)?);
+        // Setup refuses the positions RULES §7 calls illegal, and moves
+        // never reach one.
+        debug_assert_ne!(probe.value, Value::Illegal, "{position}");
+        Ok(probe)
+    }
+
+    /// Every legal move of `position` with its value and depth for the
+    /// mover, in the move generator's order (none once the game is over).
+    ///
+    /// # Errors
+    /// A position of another game.
+    pub fn moves(&self, position: &Position) -> Result<Vec<MoveProbe>, TablebaseError> {
+        self.index(position)?;
+        let mut scratch = position.clone();
+        let mut probes = Vec::new();
+        for mv in position.legal_moves() {
+            let undo = scratch.make_move(mv);
+            let after = self.at(self.index(&scratch)?);
+            scratch.unmake_move(mv, undo);
+            let value = match after.value {
+                Value::Win => Value::Loss,
+                Value::Loss => Value::Win,
+                other => other,
+            };
+            probes.push(MoveProbe {
+                mv,
+                value,
+                depth: after.depth.map(|d| d + 1),
+            });
+        }
+        Ok(probes)
+    }
+
+    /// The best move: the fastest win, else a drawing move, else the
+    /// longest loss; among equals, one drawn by `seed`. Without depths,
+    /// any move that keeps the value.
+    ///
+    /// # Errors
+    /// A position of another game, or a game that is over.
+    pub fn best_move(&self, position: &Position, seed: u64) -> Result<MoveProbe, TablebaseError> {
+        let moves = self.moves(position)?;
+        let best = best_of(&moves).ok_or(TablebaseError::GameOver)?;
+        let equals: Vec<&MoveProbe> = moves.iter().filter(|m| rank(m) == rank(best)).collect();
+        Ok(*equals[Rng::new(seed).below(equals.len())])
+    }
+}
+
+/// A move's order of preference, greatest best: wins by fewest plies,
+/// then draws, then losses by most plies.
+fn rank(probe: &MoveProbe) -> (u8, i64) {
+    let depth = i64::from(probe.depth.unwrap_or(0));
+    match probe.value {
+        Value::Win => (3, -depth),
+        Value::Draw => (2, 0),
+        Value::Loss => (1, depth),
+        Value::Illegal => (0, 0),
+    }
+}
+
+/// The most preferred of `moves`.
+fn best_of(moves: &[MoveProbe]) -> Option<&MoveProbe> {
+    moves.iter().max_by_key(|m| rank(m))
+}
+
+/// Whether rules are those of the solved game: the `sturtevant` preset,
+/// whatever the ply limit (the tables are of the game without one).
+fn same_game(rules: &Rules) -> bool {
+    let mut rules = *rules;
+    rules.max_plies = None;
+    rules == Rules::sturtevant()
+}
+
+/// The opened tables of this process; see [`installed`].
+#[derive(Debug, Default)]
+pub struct Tablebases {
+    tables: RwLock<Vec<Arc<Tablebase>>>,
+}
+
+impl Tablebases {
+    /// Adds `tablebase`, replacing one of the same game.
+    pub fn install(&self, tablebase: Arc<Tablebase>) {
+        let mut tables = self.tables.write().expect("tables are never poisoned");
+        tables.retain(|t| t.game.board() != tablebase.game.board());
+        tables.push(tablebase);
+        tables.sort_by_key(|t| t.game.board().to_string());
+    }
+
+    /// Every opened table, by board name.
+    #[must_use]
+    pub fn list(&self) -> Vec<Arc<Tablebase>> {
+        self.tables
+            .read()
+            .expect("tables are never poisoned")
+            .clone()
+    }
+
+    /// The table of `board`, if opened.
+    #[must_use]
+    pub fn get(&self, board: Board) -> Option<Arc<Tablebase>> {
+        self.list().into_iter().find(|t| t.game.board() == board)
+    }
+
+    /// The table covering `position`.
+    ///
+    /// # Errors
+    /// [`TablebaseError::NotCovered`] when no opened table is of the
+    /// position's board; [`TablebaseError::OtherGame`] when one is, but the
+    /// position is not of its game (other rules or sets).
+    pub fn for_position(&self, position: &Position) -> Result<Arc<Tablebase>, TablebaseError> {
+        let Some(table) = self.get(position.board()) else {
+            let opened: Vec<String> = self
+                .list()
+                .iter()
+                .map(|t| t.game.board().to_string())
+                .collect();
+            return Err(TablebaseError::NotCovered(format!(
+                "no solved table covers {}; tables opened: {}",
+                position.board(),
+                if opened.is_empty() {
+                    "none".to_owned()
+                } else {
+                    opened.join(", ")
+                }
+            )));
+        };
+        table.index(position)?;
+        Ok(table)
+    }
+}
+
+/// The tables this process has opened: the server installs those of
+/// `--tablebases`, Python those it opens; the `perfect` bot plays from
+/// them.
+pub fn installed() -> &'static Tablebases {
+    static TABLES: OnceLock<Tablebases> = OnceLock::new();
+    TABLES.get_or_init(Tablebases::default)
+}
+
+/// Where tables built on first use are kept: `$STERNHALMA_TABLES`, else
+/// `sternhalma/tables` under the user's cache folder (`$XDG_CACHE_HOME`,
+/// else `~/.cache`, else the system's temporary folder).
+#[must_use]
+pub fn cache_folder() -> PathBuf {
+    if let Some(folder) = std::env::var_os("STERNHALMA_TABLES").filter(|f| !f.is_empty()) {
+        return PathBuf::from(folder);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|f| !f.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|f| !f.is_empty())
+                .map(|home| PathBuf::from(home).join(".cache"))
+        })
+        .unwrap_or_else(std::env::temp_dir);
+    cache.join("sternhalma").join("tables")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Layout;
+
+    fn start(game: &Game) -> Position {
+        Position::start(
+            game.board(),
+            Layout::standard(2).unwrap(),
+            Rules::sturtevant(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_best_move_keeps_the_value_and_shortens_the_win() {
+        let game = Game::new(7, 2).unwrap();
+        let tb = Tablebase::build(&game, 1, &|_| {}).unwrap();
+        let mut position = start(&game);
+        let first = tb.probe(&position).unwrap();
+        assert_eq!(first.value, Value::Win);
+        let mut plies = 0;
+        while !position.is_game_over() {
+            let before = tb.probe(&position).unwrap();
+            let best = tb.best_move(&position, plies).unwrap();
+            assert_eq!(best.probe(), before, "ply {plies}");
+            position = position.play(best.mv).unwrap();
+            let after = tb.probe(&position).unwrap();
+            assert_eq!(after.depth, before.depth.map(|d| d - 1));
+            plies += 1;
+        }
+        assert_eq!(Some(plies), first.depth.map(u64::from));
+        assert_eq!(tb.probe(&position).unwrap().to_string(), "loss in 0");
+        assert!(matches!(
+            tb.best_move(&position, 0),
+            Err(TablebaseError::GameOver)
+        ));
+    }
+
+    #[test]
+    fn a_position_of_another_game_is_refused() {
+        let game = Game::new(7, 1).unwrap();
+        let tb = Tablebase::build(&game, 1, &|_| {}).unwrap();
+        let other = Position::start(
+            Game::new(7, 2).unwrap().board(),
+            Layout::standard(2).unwrap(),
+            Rules::sturtevant(),
+        )
+        .unwrap();
+        let e = tb.probe(&other).unwrap_err();
+        assert_eq!(e.code(), "tablebase_other_game");
+        assert!(e.to_string().contains("rhombus7x1"), "{e}");
+        let classic =
+            Position::start(game.board(), Layout::standard(2).unwrap(), Rules::classic()).unwrap();
+        let e = tb.probe(&classic).unwrap_err();
+        assert!(e.to_string().contains("rules"), "{e}");
+    }
+}

@@ -1,0 +1,171 @@
+//! The perfect bot and the tablebase probe on 7×7 with 2 pegs (RULES §7):
+//! from every start and from a sample of won positions it wins, in exactly
+//! the plies the table says, against every opponent; a lost position is
+//! held as long as the table says; every move's value agrees with the
+//! position it leads to.
+
+use std::sync::Arc;
+
+use sternhalma::search::{BotConfig, BotKind, Rng, new_bot};
+use sternhalma::solve::{Game, Tablebase, Value, installed};
+use sternhalma::{Layout, Move, Position, Rules};
+
+fn installed_7x7_2() -> (Game, Arc<Tablebase>) {
+    let game = Game::new(7, 2).unwrap();
+    if let Some(table) = installed().get(game.board()) {
+        return (game, table);
+    }
+    let table = Arc::new(Tablebase::build(&game, 2, &|_| {}).unwrap());
+    installed().install(table.clone());
+    (game, table)
+}
+
+fn start(game: &Game) -> Position {
+    Position::start(
+        game.board(),
+        Layout::standard(2).unwrap(),
+        Rules::sturtevant(),
+    )
+    .unwrap()
+}
+
+/// Positions reached by `count` random games of up to 40 plies, each
+/// stopped at a random ply.
+fn sample(game: &Game, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut position = start(game);
+        let stop = rng.below(40);
+        for _ in 0..stop {
+            if position.is_game_over() {
+                break;
+            }
+            let moves = position.legal_moves();
+            position = position.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        if !position.is_game_over() {
+            out.push(position);
+        }
+    }
+    out
+}
+
+/// Plays `position` out, `perfect` (a seat index) against `opponent`;
+/// returns the winner's seat and the plies played.
+fn play_out(position: &Position, perfect: usize, opponent: BotKind, seed: u64) -> (usize, u32) {
+    let mut bots = [
+        new_bot(&BotConfig::new(BotKind::Perfect).with_seed(seed)),
+        new_bot(&BotConfig::new(opponent).with_seed(seed + 1)),
+    ];
+    let mut position = position.clone();
+    let mut plies = 0;
+    while !position.is_game_over() {
+        let mover = position.side_to_move();
+        let bot = if mover == perfect { 0 } else { 1 };
+        let mv: Move = bots[bot].step(&position);
+        position = position.play(mv).unwrap();
+        plies += 1;
+        assert!(plies < 400, "a game that does not end");
+    }
+    // The side to move at the end has lost (RULES §7).
+    (1 - position.side_to_move(), plies)
+}
+
+#[test]
+fn the_perfect_bot_wins_every_won_position_in_the_plies_the_table_says() {
+    let (game, table) = installed_7x7_2();
+    let mut positions = vec![start(&game)];
+    positions.extend(sample(&game, 300, 7));
+    let mut won = 0;
+    for (i, position) in positions.iter().enumerate() {
+        let probe = table.probe(position).unwrap();
+        let mover = position.side_to_move();
+        match probe.value {
+            Value::Win => {
+                won += 1;
+                for opponent in [BotKind::Random, BotKind::Greedy, BotKind::Perfect] {
+                    let (winner, plies) = play_out(position, mover, opponent, i as u64);
+                    assert_eq!(winner, mover, "{position} against {opponent}");
+                    // The fastest win: never slower than the table's depth,
+                    // and exactly it against perfect defence.
+                    assert!(Some(plies) <= probe.depth, "{position}: {plies} plies");
+                    if opponent == BotKind::Perfect {
+                        assert_eq!(Some(plies), probe.depth, "{position}");
+                    }
+                }
+            }
+            Value::Loss => {
+                // Against perfect attack, the loser holds out the longest.
+                let (winner, plies) = play_out(position, 1 - mover, BotKind::Perfect, i as u64);
+                assert_eq!(winner, 1 - mover);
+                assert_eq!(Some(plies), probe.depth, "{position}");
+            }
+            other => panic!("7x7 with 2 pegs has no {other} positions: {position}"),
+        }
+    }
+    assert!(won >= 100, "{won} won positions in the sample");
+}
+
+#[test]
+fn every_move_is_worth_what_its_position_is_worth() {
+    let (game, table) = installed_7x7_2();
+    for position in sample(&game, 200, 11) {
+        let moves = table.moves(&position).unwrap();
+        assert_eq!(moves.len(), position.legal_moves().len());
+        let probe = table.probe(&position).unwrap();
+        let mut best = None;
+        for m in &moves {
+            let after = table.probe(&position.play(m.mv).unwrap()).unwrap();
+            let flipped = match after.value {
+                Value::Win => Value::Loss,
+                Value::Loss => Value::Win,
+                v => v,
+            };
+            assert_eq!(m.value, flipped, "{position} {}", m.mv);
+            assert_eq!(m.depth, after.depth.map(|d| d + 1));
+            if m.value == Value::Win {
+                best = best.min(m.depth).or(m.depth);
+            }
+        }
+        // A won position has a winning move of its depth; a lost one none.
+        match probe.value {
+            Value::Win => assert_eq!(best, probe.depth, "{position}"),
+            _ => assert_eq!(best, None, "{position}"),
+        }
+    }
+}
+
+#[test]
+fn the_perfect_bot_is_reproducible_and_falls_back_where_no_table_covers() {
+    let (game, _table) = installed_7x7_2();
+    let position = &sample(&game, 1, 3)[0];
+    let run = |seed| new_bot(&BotConfig::new(BotKind::Perfect).with_seed(seed)).search(position);
+    let (a, b) = (run(4), run(4));
+    assert_eq!(
+        (
+            a.best_move,
+            a.principal_variation,
+            a.nodes,
+            a.depth,
+            a.score.to_bits()
+        ),
+        (
+            b.best_move,
+            b.principal_variation,
+            b.nodes,
+            b.depth,
+            b.score.to_bits()
+        )
+    );
+    let classic = Position::start(
+        "rhombus5x2".parse().unwrap(),
+        Layout::standard(2).unwrap(),
+        Rules::classic(),
+    )
+    .unwrap();
+    let e = sternhalma::search::perfect::PerfectBot::covers(&classic).unwrap_err();
+    assert_eq!(e.code(), "no_tablebase", "{e}");
+    let result = new_bot(&BotConfig::new(BotKind::Perfect)).search(&classic);
+    assert!(classic.is_legal(result.best_move));
+}
