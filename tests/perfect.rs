@@ -169,3 +169,62 @@ fn the_perfect_bot_is_reproducible_and_falls_back_where_no_table_covers() {
     let result = new_bot(&BotConfig::new(BotKind::Perfect)).search(&classic);
     assert!(classic.is_legal(result.best_move));
 }
+
+#[test]
+fn an_analysed_game_marks_the_random_sides_mistakes_and_none_of_perfect_play() {
+    use sternhalma::solve::analysis::{AnalysisError, Verdict, analyse};
+    let (game, table) = installed_7x7_2();
+    let mut mistakes_seen = 0;
+    for seed in 0..20u64 {
+        let start = start(&game);
+        let mut bots = [
+            new_bot(&BotConfig::new(BotKind::Perfect).with_seed(seed)),
+            new_bot(&BotConfig::new(BotKind::Random).with_seed(seed)),
+        ];
+        // Seats alternate between games: perfect is seat `seed % 2`.
+        let perfect = (seed % 2) as usize;
+        let mut position = start.clone();
+        let mut moves = Vec::new();
+        while !position.is_game_over() && moves.len() < 300 {
+            let seat = position.side_to_move();
+            let mv = bots[usize::from(seat != perfect)].step(&position);
+            moves.push(mv);
+            position = position.play(mv).unwrap();
+        }
+        let report = analyse(&table, &start, &moves).unwrap();
+        assert_eq!(report.plies.len(), moves.len());
+        let p = report.seats[perfect];
+        assert_eq!((p.mistakes, p.best, p.kept), (0, p.moves, p.moves));
+        assert_eq!(p.accuracy(), Some(1.0));
+        let r = report.seats[1 - perfect];
+        assert_eq!(r.kept + r.mistakes, r.moves);
+        for ply in &report.plies {
+            // A mistake is exactly a worse value; best is the best's depth.
+            let worse = match (ply.before.value, ply.after.value) {
+                (Value::Win, v) => v != Value::Win,
+                (Value::Draw, v) => v == Value::Loss,
+                _ => false,
+            };
+            assert_eq!(ply.verdict == Verdict::Mistake, worse, "ply {}", ply.ply);
+            if ply.verdict == Verdict::Best {
+                assert_eq!(ply.after, ply.best.probe());
+            }
+            assert_eq!(ply.before, ply.best.probe());
+        }
+        mistakes_seen += r.mistakes;
+        // The value at the end: the side to move has lost.
+        if position.is_game_over() {
+            assert_eq!(report.end.value, Value::Loss);
+        }
+    }
+    assert!(mistakes_seen > 0, "random play never erred in 20 games");
+    // A move that is not legal where it is played names its ply.
+    let start = start(&game);
+    let first = start.legal_moves()[0];
+    let e = analyse(&table, &start, &[first, first]).unwrap_err();
+    assert!(
+        matches!(e, AnalysisError::IllegalMove { ply: 1, .. }),
+        "{e}"
+    );
+    assert_eq!(e.code(), "illegal_move");
+}

@@ -10,6 +10,7 @@
 //!   several threads; [`solve_depths`]: depth to the end, a byte a
 //!   position, for small tables.
 //! - [`mod@file`]: table files with a checked header.
+//! - [`analysis`]: a game checked move by move against perfect play.
 //! - [`Tablebase`]: a solved table opened for play: any position's value
 //!   and every move's, the best move; [`installed`]: the process's tables.
 //!
@@ -24,6 +25,7 @@
 //! # Ok::<(), sternhalma::ParseError>(())
 //! ```
 
+pub mod analysis;
 mod depth;
 pub mod file;
 mod game;
