@@ -163,7 +163,7 @@ fn compare(side: u8, pegs: u8) {
     let game = Game::new(side, pegs).unwrap();
     let simple = simple_solve(game.board());
     let (table, _) = solve(&game, 2);
-    let depths = solve_depths(&game, 2, &|_, _| {}).unwrap();
+    let depths = solve_depths(&game, &table, 2, &|_, _| {}).unwrap();
     let r = game.ranking();
     assert_eq!(simple.len() as u64, game.positions());
     let mut seen = [0u64; 4];

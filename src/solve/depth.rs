@@ -2,16 +2,13 @@
 //! under best play (the winner hurrying, the loser holding out), a byte a
 //! position, for the tables small enough to keep one (RULES §7 "win in 7").
 //!
-//! Computed by synchronous rounds: round 0 marks the losses with no move
-//! to make (the game is over, or no legal move); round `d` proves a win
-//! whose quickest losing successor was proven in round `d − 1`, and a loss
-//! whose every successor is a win proven before round `d`. A position
-//! proven in round `d` is `d` plies from the end; wins have odd depths,
-//! losses even. No predecessor shortcut: each round reads only what the
-//! rounds before it proved, so the depths are exact, and the values are
-//! the same fixed point as the 2-bit solver's.
+//! Computed from the solved values by retrograde layers
+//! ([`solve_depths`]): a win's depth is one more than its quickest lost
+//! successor's, a loss's one more than its slowest won successor's (0 when
+//! it has no move); wins have odd depths, losses even. `tests/solve.rs`
+//! checks every depth against plain synchronous value iteration.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicUsize, Ordering};
 
 use super::game::{Game, Moves, Sets};
 use super::table::{Table, Value};
@@ -79,102 +76,176 @@ impl Depths {
     }
 }
 
-/// The depth of every position of `game`, on `threads` threads;
-/// `progress(round, unknown)` after each round.
+/// The depth of every position of `game` from its solved values
+/// (`values`, the 2-bit solver's fixed point), on `threads` threads;
+/// `progress(depth, assigned)` after each layer.
+///
+/// Retrograde, a layer at a time: layer 0 holds the losses with no move
+/// to make (the game is over, or no legal move). From the losses of layer
+/// `d`, every predecessor not yet placed is a win in `d + 1` (its quickest
+/// losing successor). From the wins of layer `d`, each lost predecessor
+/// counts one more successor placed; when all are, it is a loss in
+/// `d + 1` (its slowest). Every position is generated once, its
+/// predecessors once, so the work is about one pass of the 2-bit solver;
+/// a counter a lost position (2 bytes) is the memory on top of the depths.
+/// The layers a position lands in do not depend on the threads' timing,
+/// so neither do the bytes.
 ///
 /// # Errors
-/// A game whose longest best play is deeper than [`MAX_DEPTH`] plies:
-/// its depths do not fit in a byte.
+/// A game whose longest best play is deeper than [`MAX_DEPTH`] plies, or
+/// values that are not the game's fixed point (a win or a loss left
+/// without a depth).
 pub fn solve_depths(
     game: &Game,
+    values: &Table,
     threads: usize,
     progress: &dyn Fn(u32, u64),
 ) -> Result<Depths, String> {
     let r = game.ranking();
     let states = r.states();
+    if values.len() != states {
+        return Err(format!(
+            "{game}: a table of {} positions, not {states}",
+            values.len()
+        ));
+    }
     let sets: Vec<u64> = r.sets().collect();
     let block_len = r.block_len();
-    let depth: Vec<AtomicU8> = (0..states).map(|_| AtomicU8::new(DRAW)).collect();
     let threads = threads.max(1);
-    let mut round = 0u32;
-    loop {
-        if round > u32::from(MAX_DEPTH) {
-            return Err(format!(
-                "{game}: best play lasts more than {MAX_DEPTH} plies; depths do not fit a byte"
-            ));
-        }
-        let next = AtomicUsize::new(0);
-        let proven = AtomicU64::new(0);
-        let unknown = AtomicU64::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
+    let depth: Vec<AtomicU8> = (0..states).map(|_| AtomicU8::new(DRAW)).collect();
+    // Successors of a lost position not yet placed.
+    let waiting: Vec<AtomicU16> = (0..states).map(|_| AtomicU16::new(0)).collect();
+    // Layer 0, and the counters.
+    let next = AtomicUsize::new(0);
+    let layer: Vec<u64> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
                 scope.spawn(|| {
-                    let (mut mine, mut open) = (0, 0);
+                    let mut mine = Vec::new();
                     let mut moves = Moves::new(game);
                     let mut next_sets = Sets::new();
                     loop {
                         let a_rank = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&a) = sets.get(a_rank) else { break };
-                        let mut index = a_rank as u64 * block_len;
-                        for &b in &sets {
-                            if a & b != 0 {
-                                continue;
-                            }
-                            let here = &depth[index as usize];
-                            index += 1;
-                            if here.load(Ordering::Relaxed) != DRAW {
-                                continue;
-                            }
-                            let found = if round == 0 {
-                                // Successors only of a legal position that
-                                // is not over (`Game::successors`).
-                                if game.is_illegal(a, b) {
-                                    Some(ILLEGAL)
-                                } else if game.is_over(a, b) {
-                                    Some(0)
-                                } else {
-                                    game.successors(a, b, &mut moves, &mut next_sets);
-                                    next_sets.as_slice().is_empty().then_some(0)
+                        let block = a_rank as u64 * block_len;
+                        for (index, b) in (block..).zip(r.sets_among(a)) {
+                            match values.get(index) {
+                                Value::Illegal => {
+                                    depth[index as usize].store(ILLEGAL, Ordering::Relaxed);
                                 }
-                            } else {
-                                game.successors(a, b, &mut moves, &mut next_sets);
-                                let mover = r.rotate(b);
-                                let mut all_won = true;
-                                let mut won = false;
-                                for &other in next_sets.as_slice() {
-                                    let d = depth[r.index(mover, other) as usize]
-                                        .load(Ordering::Relaxed);
-                                    let before = u32::from(d) < round;
-                                    if before && d % 2 == 0 {
-                                        won = true;
-                                        break;
+                                Value::Loss => {
+                                    let successors = if game.is_over(a, b) {
+                                        0
+                                    } else {
+                                        game.successors(a, b, &mut moves, &mut next_sets);
+                                        next_sets.as_slice().len()
+                                    };
+                                    if successors == 0 {
+                                        depth[index as usize].store(0, Ordering::Relaxed);
+                                        mine.push(index);
+                                    } else {
+                                        waiting[index as usize]
+                                            .store(successors as u16, Ordering::Relaxed);
                                     }
-                                    all_won &= before;
                                 }
-                                (won || all_won).then_some(round as u8)
-                            };
-                            match found {
-                                Some(d) => {
-                                    here.store(d, Ordering::Relaxed);
-                                    mine += 1;
-                                }
-                                None => open += 1,
+                                Value::Win | Value::Draw => {}
                             }
                         }
                     }
-                    proven.fetch_add(mine, Ordering::Relaxed);
-                    unknown.fetch_add(open, Ordering::Relaxed);
-                });
-            }
-        });
-        progress(round, unknown.load(Ordering::Relaxed));
-        if round > 0 && proven.into_inner() == 0 {
-            break;
+                    mine
+                })
+            })
+            .collect();
+        let mut all: Vec<u64> = workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a depth worker panicked"))
+            .collect();
+        all.sort_unstable();
+        all
+    });
+    let mut layer = layer;
+    let mut d = 0u32;
+    let mut placed = layer.len() as u64;
+    progress(0, placed);
+    while !layer.is_empty() {
+        if d >= u32::from(MAX_DEPTH) {
+            return Err(format!(
+                "{game}: best play lasts more than {MAX_DEPTH} plies; depths do not fit a byte"
+            ));
         }
-        round += 1;
+        let deeper = (d + 1) as u8;
+        let chunk = layer.len().div_ceil(threads * 8).max(1);
+        let next = AtomicUsize::new(0);
+        let from_losses = d % 2 == 0;
+        let mut found: Vec<u64> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut mine = Vec::new();
+                        let mut moves = Moves::new(game);
+                        let mut before = Sets::new();
+                        loop {
+                            let start = next.fetch_add(chunk, Ordering::Relaxed);
+                            let Some(part) = layer.get(start..(start + chunk).min(layer.len()))
+                            else {
+                                break;
+                            };
+                            for &index in part {
+                                let (a, b) = r.position(index);
+                                game.predecessors(a, b, &mut moves, &mut before);
+                                let other = r.rotate(a);
+                                for &mover in before.as_slice() {
+                                    let earlier = r.index(mover, other);
+                                    let here = earlier as usize;
+                                    if from_losses {
+                                        // A win: placed by its quickest lost successor.
+                                        if values.get(earlier) == Value::Win
+                                            && depth[here]
+                                                .compare_exchange(
+                                                    DRAW,
+                                                    deeper,
+                                                    Ordering::Relaxed,
+                                                    Ordering::Relaxed,
+                                                )
+                                                .is_ok()
+                                        {
+                                            mine.push(earlier);
+                                        }
+                                    } else if values.get(earlier) == Value::Loss
+                                        && waiting[here].fetch_sub(1, Ordering::Relaxed) == 1
+                                    {
+                                        // A loss: placed by its slowest won successor.
+                                        depth[here].store(deeper, Ordering::Relaxed);
+                                        mine.push(earlier);
+                                    }
+                                }
+                            }
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("a depth worker panicked"))
+                .collect()
+        });
+        // Sorted, so the next layer reads the table in order.
+        found.sort_unstable();
+        d += 1;
+        placed += found.len() as u64;
+        progress(d, placed);
+        layer = found;
+    }
+    let counts = values.counts();
+    if placed != counts.wins + counts.losses {
+        return Err(format!(
+            "{game}: {placed} positions placed, but the values have {} wins and losses (not the game's fixed point?)",
+            counts.wins + counts.losses
+        ));
     }
     Ok(Depths {
         bytes: depth.into_iter().map(AtomicU8::into_inner).collect(),
-        rounds: round,
+        rounds: d,
     })
 }

@@ -239,7 +239,7 @@ impl Tablebase {
         solver.run(progress, &mut |_, _| true);
         let values = solver.into_table();
         let depths = if game.ranking().states() <= SMALL_STATES {
-            let depths = depth::solve_depths(game, threads, &|_, _| {})
+            let depths = depth::solve_depths(game, &values, threads, &|_, _| {})
                 .map_err(TablebaseError::Unsolvable)?;
             Some(depths)
         } else {
