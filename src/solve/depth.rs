@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicUsize, Ordering};
 
-use super::game::{Game, Moves, Sets};
+use super::game::{Game, MAX_MOVES, Moves, Sets};
 use super::table::{Table, Value};
 
 /// The code of a position never proven (a draw).
@@ -74,6 +74,28 @@ impl Depths {
         }
         table
     }
+}
+
+/// Predecessors gathered before they are visited, and how far ahead the
+/// visit reads.
+const PENDING: usize = 4096;
+const AHEAD: usize = 16;
+
+/// Asks the processor to bring `slice[i]` into cache.
+#[inline(always)]
+fn prefetch<T>(slice: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = slice.get(i) {
+        // SAFETY: a prefetch reads nothing and cannot fault; the address
+        // is an element of the slice.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                std::ptr::from_ref(item).cast::<i8>(),
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, i);
 }
 
 /// The depth of every position of `game` from its solved values
@@ -184,6 +206,44 @@ pub fn solve_depths(
                         let mut mine = Vec::new();
                         let mut moves = Moves::new(game);
                         let mut before = Sets::new();
+                        // Predecessors gathered, then visited reading ahead:
+                        // they are scattered over the tables.
+                        let mut pending: Vec<u64> = Vec::with_capacity(PENDING + MAX_MOVES);
+                        let visit = |pending: &mut Vec<u64>, mine: &mut Vec<u64>| {
+                            for (i, &earlier) in pending.iter().enumerate() {
+                                if let Some(&ahead) = pending.get(i + AHEAD) {
+                                    values.prefetch(ahead);
+                                    if from_losses {
+                                        prefetch(&depth, ahead as usize);
+                                    } else {
+                                        prefetch(&waiting, ahead as usize);
+                                    }
+                                }
+                                let here = earlier as usize;
+                                if from_losses {
+                                    // A win: placed by its quickest lost successor.
+                                    if values.get(earlier) == Value::Win
+                                        && depth[here]
+                                            .compare_exchange(
+                                                DRAW,
+                                                deeper,
+                                                Ordering::Relaxed,
+                                                Ordering::Relaxed,
+                                            )
+                                            .is_ok()
+                                    {
+                                        mine.push(earlier);
+                                    }
+                                } else if values.get(earlier) == Value::Loss
+                                    && waiting[here].fetch_sub(1, Ordering::Relaxed) == 1
+                                {
+                                    // A loss: placed by its slowest won successor.
+                                    depth[here].store(deeper, Ordering::Relaxed);
+                                    mine.push(earlier);
+                                }
+                            }
+                            pending.clear();
+                        };
                         loop {
                             let start = next.fetch_add(chunk, Ordering::Relaxed);
                             let Some(part) = layer.get(start..(start + chunk).min(layer.len()))
@@ -195,32 +255,14 @@ pub fn solve_depths(
                                 game.predecessors(a, b, &mut moves, &mut before);
                                 let other = r.rotate(a);
                                 for &mover in before.as_slice() {
-                                    let earlier = r.index(mover, other);
-                                    let here = earlier as usize;
-                                    if from_losses {
-                                        // A win: placed by its quickest lost successor.
-                                        if values.get(earlier) == Value::Win
-                                            && depth[here]
-                                                .compare_exchange(
-                                                    DRAW,
-                                                    deeper,
-                                                    Ordering::Relaxed,
-                                                    Ordering::Relaxed,
-                                                )
-                                                .is_ok()
-                                        {
-                                            mine.push(earlier);
-                                        }
-                                    } else if values.get(earlier) == Value::Loss
-                                        && waiting[here].fetch_sub(1, Ordering::Relaxed) == 1
-                                    {
-                                        // A loss: placed by its slowest won successor.
-                                        depth[here].store(deeper, Ordering::Relaxed);
-                                        mine.push(earlier);
-                                    }
+                                    pending.push(r.index(mover, other));
+                                }
+                                if pending.len() >= PENDING {
+                                    visit(&mut pending, &mut mine);
                                 }
                             }
                         }
+                        visit(&mut pending, &mut mine);
                         mine
                     })
                 })
