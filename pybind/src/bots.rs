@@ -4,6 +4,7 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
+use sternhalma::search::perfect::PerfectBot;
 use sternhalma::search::{self, BotConfig, BotKind, Budget};
 use sternhalma::{IllegalMove, Position};
 
@@ -18,6 +19,12 @@ use crate::position::PyPosition;
 /// depth budget a bot plays the same moves. The GIL is released while it
 /// searches.
 ///
+/// ``"perfect"`` plays the sturtevant game on a small rhombus from a
+/// solved table with depths (the fastest win, a draw when drawn, the
+/// longest loss): load one first with ``Tablebase.load("rhombus7p2")``.
+/// On a position no loaded table covers it raises ``TablebaseError``
+/// instead of guessing.
+///
 /// >>> bot = Bot("alphabeta", nodes=5000, seed=1)
 /// >>> bot
 /// Bot('alphabeta', nodes=5000, seed=1)
@@ -31,7 +38,7 @@ use crate::position::PyPosition;
 /// >>> Bot("minimax")
 /// Traceback (most recent call last):
 ///   ...
-/// sternhalma.UnknownBotError: unknown bot "minimax": expected random, greedy, alphabeta, paranoid or mcts
+/// sternhalma.UnknownBotError: unknown bot "minimax": expected random, greedy, alphabeta, paranoid, mcts or perfect
 #[pyclass(module = "sternhalma._core", name = "Bot", frozen)]
 pub struct PyBot {
     config: BotConfig,
@@ -79,7 +86,7 @@ impl PyBot {
     }
 
     /// The bot's kind: ``'random'``, ``'greedy'``, ``'alphabeta'``,
-    /// ``'paranoid'`` or ``'mcts'``.
+    /// ``'paranoid'``, ``'mcts'`` or ``'perfect'``.
     #[getter]
     fn kind(&self) -> &'static str {
         self.config.kind.name()
@@ -110,12 +117,20 @@ impl PyBot {
     }
 
     /// Searches the position for the side to move; raises
-    /// ``IllegalMoveError`` (code ``game_over``) if the game is over.
+    /// ``IllegalMoveError`` (code ``game_over``) if the game is over, and
+    /// for ``"perfect"`` ``TablebaseError`` if no loaded table with depths
+    /// covers the position.
     fn search(&self, py: Python<'_>, position: PyRef<'_, PyPosition>) -> PyResult<PySearchResult> {
         crate::grading::allowed("sternhalma.Bot")?;
         let position = position.current().clone();
         if position.legal_moves().is_empty() {
             return Err(errors::illegal(&IllegalMove::GameOver));
+        }
+        // Without a table the core's perfect bot plays greedy moves: refuse
+        // instead, saying which table to load.
+        if self.config.kind == BotKind::Perfect {
+            PerfectBot::covers(&position)
+                .map_err(|e| crate::tablebase::lookup_error(&e, &position))?;
         }
         let result = py.detach(|| {
             self.bot

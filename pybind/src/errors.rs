@@ -45,7 +45,10 @@ create_exception!(
 );
 
 /// Raises an exception of type `T` with attributes set on the instance.
-fn raise<T: pyo3::PyTypeInfo>(message: String, attributes: &[(&str, Py<PyAny>)]) -> PyErr {
+pub(crate) fn raise<T: pyo3::PyTypeInfo>(
+    message: String,
+    attributes: &[(&str, Py<PyAny>)],
+) -> PyErr {
     Python::attach(|py| {
         let error = PyErr::new::<T, _>(message);
         let value = error.value(py);
@@ -59,7 +62,7 @@ fn raise<T: pyo3::PyTypeInfo>(message: String, attributes: &[(&str, Py<PyAny>)])
 }
 
 /// A Python string object.
-fn text(py: Python<'_>, text: &str) -> Py<PyAny> {
+pub(crate) fn text(py: Python<'_>, text: &str) -> Py<PyAny> {
     text.into_pyobject(py)
         .expect("strings convert")
         .into_any()
@@ -132,7 +135,8 @@ pub fn whole<T: TryFrom<i128>>(name: &str, value: i128, max: u128) -> PyResult<T
 /// answered, by its `code` (for `sternhalma.client`): a `NotationError`
 /// (or `UnknownPresetError`) for a parse error's code, an
 /// `InvalidPositionError` for `invalid_position`, an `IllegalMoveError` for
-/// an illegal move's code (`IllegalMove::CODES`) with a 422; `None` for
+/// an illegal move's code (`IllegalMove::CODES`) with a 422, a
+/// `TablebaseError` for a solved table's refusal with a 422; `None` for
 /// any other code (the server's own refusals).
 #[pyfunction]
 #[pyo3(signature = (status, code, detail, problems = Vec::new()))]
@@ -160,6 +164,8 @@ pub fn _problem_error(
             format!("illegal move: {detail}"),
             &[("code", text(py, code))],
         )
+    } else if status == 422 && crate::tablebase::CODES.contains(&code) {
+        raise::<crate::tablebase::TablebaseError>(detail.to_owned(), &[("code", text(py, code))])
     } else {
         return None;
     };

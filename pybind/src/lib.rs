@@ -12,6 +12,7 @@ mod moves;
 mod play;
 mod position;
 mod solitaire;
+mod tablebase;
 
 use pyo3::prelude::*;
 
@@ -37,6 +38,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BOT_KINDS", pyo3::types::PyTuple::new(py, bots::kinds())?)?;
     solitaire::register(m)?;
     grading::register(m)?;
+    tablebase::register(m)?;
     // The exceptions are re-exported by the `sternhalma` package: name them
     // there, so tracebacks read `sternhalma.IllegalMoveError`.
     let exceptions = [

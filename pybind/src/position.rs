@@ -121,6 +121,35 @@ impl PyPosition {
         ))
     }
 
+    /// The position the move stack started from, and the moves played
+    /// since, in order.
+    pub fn history(&self) -> (Position, Vec<Move>) {
+        (
+            self.root(),
+            self.stack.iter().map(|(mv, _, _)| *mv).collect(),
+        )
+    }
+
+    /// The legal moves that `moves` (an iterable of `Move`s or move texts)
+    /// name in turn from this position, each checked as `push` checks it;
+    /// an illegal one raises `IllegalMoveError` with a note naming its ply.
+    pub fn resolve_line(&self, moves: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
+        let mut walker = PyPosition::wrap(self.position.clone());
+        let mut line = Vec::new();
+        for (ply, mv) in moves.try_iter()?.enumerate() {
+            let (mv, path) = walker.resolve_for_push(&mv?).inspect_err(|e| {
+                let note = format!("move {ply} of the line, in {}", walker.position);
+                Python::attach(|py| {
+                    // A note only adds context; the error stands without it.
+                    let _ = e.value(py).call_method1("add_note", (note,));
+                });
+            })?;
+            walker.push_move(mv, path);
+            line.push(mv);
+        }
+        Ok(line)
+    }
+
     fn holes(&self) -> usize {
         self.position.geometry().len()
     }

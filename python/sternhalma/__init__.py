@@ -16,12 +16,16 @@ same methods, so a notebook can switch between local and remote play;
 ``sternhalma.server`` finds (or starts) a server for it, and
 ``sternhalma.stats`` gives the confidence intervals of scores measured
 over games, and ``sternhalma.grading`` what graded exercises need.
+``sternhalma.Tablebase`` holds a solved game (the ``sturtevant`` rules on a
+small rhombus): every position's value, the perfect bot's moves, and
+``sternhalma.analyse`` to check a game against perfect play.
 """
 
 from collections.abc import Sequence
 
 from sternhalma._core import (
     BOT_KINDS,
+    Analysis,
     Board,
     Bot,
     BuiltinBarredError,
@@ -29,19 +33,26 @@ from sternhalma._core import (
     InvalidPositionError,
     LegalMoves,
     Move,
+    MoveProbe,
     NotationError,
     Outcome,
+    PlyAnalysis,
     Position,
+    Probe,
     Rules,
     SearchResult,
+    SeatAnalysis,
     Solution,
     SolveLimitError,
     SolveProgress,
     SternhalmaError,
+    Tablebase,
+    TablebaseError,
     UnknownBotError,
     UnknownPresetError,
     UnsolvableError,
     VectorEnv,
+    analyse,
     distance_to_target,
     pegs_home,
     progress,
@@ -66,6 +77,7 @@ from sternhalma.client import (
 
 __all__ = [
     "BOT_KINDS",
+    "Analysis",
     "Board",
     "Bot",
     "BuiltinBarredError",
@@ -78,27 +90,34 @@ __all__ = [
     "Match",
     "MatchClosedError",
     "Move",
+    "MoveProbe",
     "NotFoundError",
     "NotYourTurnError",
     "NotationError",
     "Outcome",
     "PlayedMove",
+    "PlyAnalysis",
     "Position",
+    "Probe",
     "RemotePosition",
     "Rules",
     "SearchResult",
     "Seat",
+    "SeatAnalysis",
     "ServerError",
     "Solution",
     "SolveLimitError",
     "SolveProgress",
     "StalePlyError",
     "SternhalmaError",
+    "Tablebase",
+    "TablebaseError",
     "UnknownBotError",
     "UnknownPresetError",
     "UnsolvableError",
     "VectorEnv",
     "WrongTokenError",
+    "analyse",
     "distance_to_target",
     "pegs_home",
     "progress",

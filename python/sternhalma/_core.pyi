@@ -1,6 +1,8 @@
 """Type stubs of the compiled extension ``sternhalma._core``."""
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from os import PathLike
+from pathlib import Path
 from typing import Any, Literal, SupportsIndex, final, overload
 
 import numpy as np
@@ -8,6 +10,7 @@ import numpy.typing as npt
 
 __all__ = [
     "BOT_KINDS",
+    "Analysis",
     "Board",
     "Bot",
     "BuiltinBarredError",
@@ -15,15 +18,21 @@ __all__ = [
     "InvalidPositionError",
     "LegalMoves",
     "Move",
+    "MoveProbe",
     "NotationError",
     "Outcome",
+    "PlyAnalysis",
     "Position",
+    "Probe",
     "Rules",
     "SearchResult",
+    "SeatAnalysis",
     "Solution",
     "SolveLimitError",
     "SolveProgress",
     "SternhalmaError",
+    "Tablebase",
+    "TablebaseError",
     "UnknownBotError",
     "UnknownPresetError",
     "UnsolvableError",
@@ -32,6 +41,7 @@ __all__ = [
     "_positions_made",
     "_problem_error",
     "_restore",
+    "analyse",
     "distance_to_target",
     "pegs_home",
     "progress",
@@ -70,6 +80,13 @@ class BuiltinBarredError(SternhalmaError):
 
 class UnknownBotError(SternhalmaError):
     """A bot kind that does not exist (see BOT_KINDS)."""
+
+class TablebaseError(SternhalmaError):
+    """A solved table that cannot answer. ``code`` says why: ``no_tablebase``,
+    ``tablebase_other_game``, ``tablebase_without_depths``, ``game_over``,
+    ``tablebase_file`` or ``tablebase_unsolvable``."""
+
+    code: str
 
 @final
 class Board:
@@ -407,3 +424,123 @@ def solve_solitaire(
 ) -> Solution: ...
 def _positions_made() -> int: ...
 def _bar_builtins(on: bool) -> int: ...
+
+# ---- Solved tables (the sturtevant game on small rhombi) ----------------------
+
+@final
+class Probe:
+    """A position's value for the side to move: ``win in 7``, ``loss in 12``,
+    ``draw``."""
+
+    @property
+    def value(self) -> Literal["win", "loss", "draw"]: ...
+    @property
+    def depth(self) -> int | None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class MoveProbe:
+    """A legal move with the mover's value and depth after it."""
+
+    @property
+    def move(self) -> Move: ...
+    @property
+    def value(self) -> Literal["win", "loss", "draw"]: ...
+    @property
+    def depth(self) -> int | None: ...
+    @property
+    def probe(self) -> Probe: ...
+
+@final
+class Tablebase:
+    """One solved game's table: any position's value, every move's, the best
+    move."""
+
+    @staticmethod
+    def load(
+        board: str | Board,
+        pegs: int | None = None,
+        *,
+        folder: str | PathLike[str] | None = None,
+        progress: bool = True,
+        build: bool = False,
+    ) -> Tablebase: ...
+    @staticmethod
+    def open(path: str | PathLike[str]) -> Tablebase: ...
+    @staticmethod
+    def installed() -> list[Tablebase]: ...
+    @staticmethod
+    def for_position(position: Position) -> Tablebase: ...
+    def probe(self, position: Position) -> Probe: ...
+    def moves(self, position: Position) -> list[MoveProbe]: ...
+    def best_move(self, position: Position, seed: int = 0) -> MoveProbe: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def pegs(self) -> int: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def has_depths(self) -> bool: ...
+    @property
+    def nbytes(self) -> int: ...
+    @property
+    def counts(self) -> dict[str, int]: ...
+    @property
+    def path(self) -> Path | None: ...
+    @property
+    def built(self) -> bool: ...
+
+@final
+class Analysis:
+    """A game checked move by move against perfect play."""
+
+    @property
+    def plies(self) -> list[PlyAnalysis]: ...
+    @property
+    def seats(self) -> tuple[SeatAnalysis, SeatAnalysis]: ...
+    @property
+    def end(self) -> Probe: ...
+    def mistakes(self) -> list[PlyAnalysis]: ...
+    def __len__(self) -> int: ...
+
+@final
+class PlyAnalysis:
+    """One ply of an analysed game."""
+
+    @property
+    def ply(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def move(self) -> Move: ...
+    @property
+    def before(self) -> Probe: ...
+    @property
+    def after(self) -> Probe: ...
+    @property
+    def best(self) -> MoveProbe: ...
+    @property
+    def verdict(self) -> Literal["best", "slower", "mistake"]: ...
+
+@final
+class SeatAnalysis:
+    """One seat's moves in an analysed game, summed up."""
+
+    @property
+    def moves(self) -> int: ...
+    @property
+    def kept(self) -> int: ...
+    @property
+    def best(self) -> int: ...
+    @property
+    def mistakes(self) -> int: ...
+    @property
+    def accuracy(self) -> float | None: ...
+
+def analyse(
+    start: Position,
+    moves: Iterable[Move | str] | None = None,
+    tablebase: Tablebase | None = None,
+) -> Analysis: ...

@@ -23,9 +23,11 @@ sternhalma.BuiltinBarredError: sternhalma.Bot is barred in this graded exercise:
   ``play``, ``apply_action`` and ``child``): a search's nodes, counted by
   the engine rather than by the search itself.
 - ``barred()`` makes the built-in searches (``Bot``, ``solve_solitaire``,
-  ``Position.playout``, ``rollouts``) raise ``BuiltinBarredError``, so that a
-  bot that hands its moves to a built-in one scores nothing. It stops a
-  search that delegates, not a student who switches the bar off on purpose,
+  ``Position.playout``, ``rollouts``, and the solved tables' answers:
+  ``Tablebase.probe``, ``moves``, ``best_move`` and ``analyse``) raise
+  ``BuiltinBarredError``, so that a bot that hands its moves to a built-in
+  one scores nothing. It stops a search that delegates, not a student who
+  switches the bar off on purpose,
   steps a ``VectorEnv`` or asks a server's bots over HTTP (that takes code
   a reader sees at once). The bar and the count are process-wide: a bar
   held in one thread bars every thread.

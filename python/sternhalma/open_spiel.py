@@ -87,6 +87,21 @@ What open_spiel is told:
 ``undo_action`` is not supported: open_spiel keeps the history in C++ and a
 Python game cannot take an action back from it. open_spiel's algorithms use
 ``clone()`` and ``child()``, which are.
+
+The solved game (``rules="sturtevant"`` on a small rhombus) loads like any
+other, and a :class:`sternhalma.Tablebase` evaluates its states exactly for
+open_spiel's MCTS in place of random rollouts (:class:`TablebaseEvaluator`):
+
+>>> table = sternhalma.Tablebase.load("rhombus7p2", progress=False)
+>>> solved = pyspiel.load_game("sternhalma", {"board": "rhombus7p2", "rules": "sturtevant"})
+>>> evaluator = sternhalma.open_spiel.TablebaseEvaluator(table)
+>>> evaluator.evaluate(solved.new_initial_state())
+array([ 1., -1.])
+>>> bot = mcts.MCTSBot(solved, 2, 50, evaluator, random_state=np.random.RandomState(1))
+>>> state = solved.new_initial_state()
+>>> action = bot.step(state)
+>>> str(table.probe(state.child(action).position))      # the first player still wins
+'loss in 32'
 """
 
 from __future__ import annotations
@@ -95,12 +110,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
-from sternhalma._core import Bot, IllegalMoveError, Position
+from sternhalma._core import Bot, IllegalMoveError, Position, Tablebase
 
 try:
     # open_spiel ships no type information.
     import pyspiel  # type: ignore[import-not-found]
+    from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
     from open_spiel.python.observation import (  # type: ignore[import-untyped]
         IIGObserverForPublicInfoGame,
     )
@@ -125,6 +142,7 @@ __all__ = [
     "SternhalmaBot",
     "SternhalmaGame",
     "SternhalmaState",
+    "TablebaseEvaluator",
 ]
 
 SHORT_NAME = "sternhalma"
@@ -398,6 +416,62 @@ class SternhalmaBot(pyspiel.Bot, metaclass=_Pybind11Type):  # type: ignore[misc]
 
     def inform_action(self, state: SternhalmaState, player_id: int, action: int) -> None:
         pass
+
+
+# A value of the table, for the player it belongs to.
+_SCORES = {"win": 1.0, "draw": 0.0, "loss": -1.0}
+
+
+class TablebaseEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """open_spiel's MCTS evaluator (``mcts.Evaluator``) from a solved table:
+    ``evaluate(state)`` is each player's exact value of the state under perfect
+    play (+1 a win, -1 a loss, 0 a draw; a finished game its ``returns()``),
+    where ``mcts.RandomRolloutEvaluator`` would play random games out;
+    ``prior(state)`` is uniform over the legal actions, as open_spiel's own
+    evaluators give, so the tree search still chooses among the moves.
+
+    ``tablebase`` is a :class:`sternhalma.Tablebase` (default: the installed
+    table that covers each state, ``Tablebase.for_position``). With
+    ``discount`` below 1, a value is ``discount ** depth`` (the plies to the
+    end): a quicker win scores more, a slower loss less, and MCTS hurries a
+    won game instead of keeping it won forever (a table without depths gives
+    the plain values). A state of a game no loaded table covers raises
+    :class:`sternhalma.TablebaseError`.
+
+    >>> import pyspiel, sternhalma, sternhalma.open_spiel
+    >>> table = sternhalma.Tablebase.load("rhombus7p2", progress=False)
+    >>> game = pyspiel.load_game("sternhalma", {"board": "rhombus7p2", "rules": "sturtevant"})
+    >>> state = game.new_initial_state()
+    >>> sternhalma.open_spiel.TablebaseEvaluator(table, discount=0.99).evaluate(state)
+    array([ 0.71773053, -0.71773053])
+    >>> sternhalma.open_spiel.TablebaseEvaluator(table).prior(state)[:2]
+    [(2347, 0.2), (2348, 0.2)]
+    """
+
+    def __init__(self, tablebase: Tablebase | None = None, *, discount: float = 1.0) -> None:
+        if not 0.0 < discount <= 1.0:
+            raise ValueError(f"discount must be in (0, 1], not {discount}")
+        self.tablebase = tablebase
+        self.discount = discount
+
+    def evaluate(self, state: SternhalmaState) -> npt.NDArray[np.float64]:
+        """Each player's value of ``state`` under perfect play."""
+        position = state._position
+        if position.is_terminal():
+            return np.array(position.returns())
+        table = self.tablebase or Tablebase.for_position(position)
+        probe = table.probe(position)
+        value = _SCORES[probe.value]
+        if probe.depth is not None:
+            value *= self.discount**probe.depth
+        values = np.full(position.num_players(), -value)
+        values[position.current_player()] = value
+        return values
+
+    def prior(self, state: SternhalmaState) -> list[tuple[int, float]]:
+        """Equal probability for every legal action."""
+        actions = state.legal_actions()
+        return [(action, 1.0 / len(actions)) for action in actions]
 
 
 if SHORT_NAME not in pyspiel.registered_names():

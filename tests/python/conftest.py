@@ -8,13 +8,31 @@ with a temporary database, and stopped when the session ends.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from support import Server, running_server
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tables_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The folder where `Tablebase.load` keeps the tables it solves on first
+    use (`$STERNHALMA_TABLES`): one of the session's, not the user's cache."""
+    folder = tmp_path_factory.mktemp("tables")
+    previous = os.environ.get("STERNHALMA_TABLES")
+    os.environ["STERNHALMA_TABLES"] = str(folder)
+    try:
+        yield folder
+    finally:
+        if previous is None:
+            del os.environ["STERNHALMA_TABLES"]
+        else:
+            os.environ["STERNHALMA_TABLES"] = previous
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,10 @@ from sternhalma import (
     progress,
 )
 
+# The kinds that play any game; "perfect" plays only where a solved table
+# is loaded (test_tablebase.py).
+SEARCHING = tuple(kind for kind in BOT_KINDS if kind != "perfect")
+
 BUDGETS = {
     "random": {},
     "greedy": {},
@@ -38,7 +42,7 @@ def middle_game(players: int = 2, plies: int = 20) -> Position:
 
 
 def test_kinds() -> None:
-    assert BOT_KINDS == ("random", "greedy", "alphabeta", "paranoid", "mcts")
+    assert BOT_KINDS == ("random", "greedy", "alphabeta", "paranoid", "mcts", "perfect")
     for kind in BOT_KINDS:
         assert Bot(kind).kind == kind
 
@@ -63,7 +67,7 @@ def test_budget_is_keyword_only_and_repr_pastes_back() -> None:
     assert Bot("mcts").nodes is None
 
 
-@pytest.mark.parametrize("kind", BOT_KINDS)
+@pytest.mark.parametrize("kind", SEARCHING)
 def test_every_bot_answers_a_legal_move_deterministically(kind: str) -> None:
     for players in (2, 3):
         position = middle_game(players)
@@ -99,6 +103,14 @@ def test_search_does_not_change_the_position() -> None:
     assert str(position) == before
 
 
+def test_perfect_needs_a_loaded_table() -> None:
+    with pytest.raises(sternhalma.TablebaseError) as caught:
+        Bot("perfect", seed=1).step(middle_game())
+    assert caught.value.code == "no_tablebase"
+    assert "sternhalma.Tablebase.load(" in str(caught.value)
+    assert repr(Bot("perfect", seed=1)) == "Bot('perfect', seed=1)"
+
+
 def test_a_finished_game_is_refused() -> None:
     won = Position("star1 classic south:0/north:6 1 1 0@1")
     with pytest.raises(IllegalMoveError) as caught:
@@ -108,7 +120,7 @@ def test_a_finished_game_is_refused() -> None:
 
 def test_a_forced_pass_is_played() -> None:
     stuck = Position("rhombus4x3 classic south:0-4,15/north:5,10-14 0 0 -")
-    for kind in BOT_KINDS:
+    for kind in SEARCHING:
         assert Bot(kind).step(stuck).is_pass
 
 

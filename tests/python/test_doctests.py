@@ -25,6 +25,12 @@ CORE_CLASSES = [
     core.Position,
     core.Bot,
     core.SearchResult,
+    core.Tablebase,
+    core.Probe,
+    core.MoveProbe,
+    core.Analysis,
+    core.PlyAnalysis,
+    core.SeatAnalysis,
 ]
 
 

@@ -17,6 +17,7 @@ from sternhalma import (
     Rules,
     ServerError,
     SternhalmaError,
+    TablebaseError,
     UnknownPresetError,
 )
 
@@ -25,7 +26,13 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 def test_hierarchy() -> None:
     assert issubclass(SternhalmaError, ValueError)
-    for error in (NotationError, InvalidPositionError, IllegalMoveError, ServerError):
+    for error in (
+        NotationError,
+        InvalidPositionError,
+        IllegalMoveError,
+        ServerError,
+        TablebaseError,
+    ):
         assert issubclass(error, SternhalmaError)
     assert issubclass(UnknownPresetError, NotationError)
     assert not issubclass(IllegalMoveError, NotationError)
@@ -34,7 +41,14 @@ def test_hierarchy() -> None:
 
 @pytest.mark.parametrize(
     "error",
-    [SternhalmaError, NotationError, UnknownPresetError, InvalidPositionError, IllegalMoveError],
+    [
+        SternhalmaError,
+        NotationError,
+        UnknownPresetError,
+        InvalidPositionError,
+        IllegalMoveError,
+        TablebaseError,
+    ],
 )
 def test_exceptions_are_named_in_the_package(error: type) -> None:
     assert error.__module__ == "sternhalma"

@@ -46,6 +46,11 @@ the bare one.
 - **Rendering**: ``render_mode="svg"`` returns the SVG text,
   ``"rgb_array"`` a uint8 array ``(height, width, 3)`` and ``"ansi"`` the
   text picture (``Position.unicode()``).
+- **Solved games**: on the ``sturtevant`` rules and a small rhombus
+  (``SternhalmaEnv(board="rhombus7p2", rules="sturtevant")``),
+  :func:`table_values` gives each agent's exact value of the game under
+  perfect play from a :class:`sternhalma.Tablebase`, for a critic's target,
+  reward shaping or a perfect opponent's score.
 - **Seeds**: the game has no chance. ``reset(seed=s)`` (or the ``seed``
   given when made, at the first reset) seeds ``np_random`` and each
   agent's spaces (``player_i`` with ``s + i``), so a random agent that
@@ -66,10 +71,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from sternhalma._core import Board, IllegalMoveError, Position, Rules
+from sternhalma._core import Board, IllegalMoveError, Position, Probe, Rules, Tablebase
 from sternhalma.envs._render import RENDER_MODES, check_render_mode, render
 
-__all__ = ["SternhalmaEnv", "env", "raw_env"]
+__all__ = ["SternhalmaEnv", "env", "raw_env", "table_probe", "table_values"]
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -286,3 +291,69 @@ class SternhalmaEnv(AECEnv[str, Observation, int]):
 
 
 raw_env = SternhalmaEnv
+
+# A value of the table, for the agent it belongs to.
+_SCORES = {"win": 1.0, "draw": 0.0, "loss": -1.0}
+
+
+def table_probe(
+    environment: AECEnv[str, Observation, int], tablebase: Tablebase | None = None
+) -> Probe:
+    """What a solved table says of the game for the agent to move
+    (``agent_selection``): ``win in 33``, ``loss in 12``, ``draw``.
+    ``environment`` is the environment, wrapped (``env()``) or not;
+    ``tablebase`` defaults to the installed table that covers the position
+    (``Tablebase.for_position``: load one first, e.g.
+    ``sternhalma.Tablebase.load("rhombus7p2")``). A finished game is a loss
+    in 0 for the side to move.
+
+    >>> import sternhalma
+    >>> from sternhalma.envs import sternhalma_v0
+    >>> table = sternhalma.Tablebase.load("rhombus7p2", progress=False)
+    >>> environment = sternhalma_v0.env(board="rhombus7p2", rules="sturtevant")
+    >>> environment.reset()
+    >>> sternhalma_v0.table_probe(environment)
+    <Probe win in 33>
+    """
+    position = environment.unwrapped.position
+    table = tablebase or Tablebase.for_position(position)
+    return table.probe(position)
+
+
+def table_values(
+    environment: AECEnv[str, Observation, int],
+    tablebase: Tablebase | None = None,
+    *,
+    discount: float = 1.0,
+) -> dict[str, float]:
+    """Each agent's value of the game under perfect play from here: +1 for
+    the agent that wins, -1 for the one that loses, 0 for both in a draw;
+    once the game is over, its returns. With ``discount`` below 1 a value is
+    ``discount ** depth`` (plies to the end), so a quicker win is worth more.
+    ``tablebase`` as for :func:`table_probe`.
+
+    >>> import sternhalma
+    >>> from sternhalma.envs import sternhalma_v0
+    >>> table = sternhalma.Tablebase.load("rhombus7p2", progress=False)
+    >>> environment = sternhalma_v0.env(board="rhombus7p2", rules="sturtevant")
+    >>> environment.reset()
+    >>> sternhalma_v0.table_values(environment, table)
+    {'player_0': 1.0, 'player_1': -1.0}
+    >>> environment.step(environment.unwrapped.position.move_to_action("47-45"))
+    >>> sternhalma_v0.table_values(environment, table)      # player_0 threw the win away
+    {'player_0': -1.0, 'player_1': 1.0}
+    """
+    if not 0.0 < discount <= 1.0:
+        raise ValueError(f"discount must be in (0, 1], not {discount}")
+    raw = environment.unwrapped
+    agents = raw.possible_agents
+    position = raw.position
+    if position.is_terminal():
+        return dict(zip(agents, position.returns(), strict=True))
+    table = tablebase or Tablebase.for_position(position)
+    probe = table.probe(position)
+    value = _SCORES[probe.value]
+    if probe.depth is not None:
+        value *= discount**probe.depth
+    mover = position.side_to_move
+    return {agent: value if seat == mover else -value for seat, agent in enumerate(agents)}

@@ -1,0 +1,947 @@
+//! Solved tables for Python: `Tablebase` (opened from a file, or solved on
+//! first use for a small game), what it answers (`Probe`, `MoveProbe`),
+//! `analyse` and its report, and `TablebaseError`. Every answer is the
+//! core's (`sternhalma::solve`); a table opened here is installed in the
+//! core's registry, where `Bot("perfect")` finds it.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{Duration, Instant};
+
+use pyo3::create_exception;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use sternhalma::solve::analysis::{self, AnalysisError};
+use sternhalma::solve::tablebase::{self as tables, SMALL_STATES};
+use sternhalma::solve::{
+    Game, MoveProbe, Probe, Progress, Tablebase, TablebaseError as TableError, Value, installed,
+};
+use sternhalma::{ParseError, ParseErrorKind, Position, Rules};
+
+use crate::board::PyBoard;
+use crate::errors::{self, SternhalmaError};
+use crate::moves::PyMove;
+use crate::position::PyPosition;
+
+create_exception!(
+    _core,
+    TablebaseError,
+    SternhalmaError,
+    "A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`."
+);
+
+/// The codes of `TablebaseError` that are the tables' alone (`game_over`
+/// is also an illegal move's): how `sternhalma.client` knows the HTTP API's
+/// refusals of a table.
+pub const CODES: [&str; 5] = [
+    "no_tablebase",
+    "tablebase_other_game",
+    "tablebase_without_depths",
+    "tablebase_file",
+    "tablebase_unsolvable",
+];
+
+/// How often a build's progress is shown at most.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// Tables solved by `Tablebase.load` in this process (rather than read).
+static BUILT: Mutex<Vec<Weak<Tablebase>>> = Mutex::new(Vec::new());
+
+/// A `TablebaseError` with `.code`.
+fn raise(code: &str, message: String) -> PyErr {
+    let code = Python::attach(|py| errors::text(py, code));
+    errors::raise::<TablebaseError>(message, &[("code", code)])
+}
+
+/// The core's error as a `TablebaseError`.
+pub fn table_error(error: &TableError) -> PyErr {
+    raise(error.code(), error.to_string())
+}
+
+/// What to do when no loaded table covers `position`.
+fn hint(position: &Position) -> String {
+    let board = position.board().to_string();
+    let mut rules = *position.rules();
+    rules.max_plies = None;
+    if rules == Rules::sturtevant() && Game::parse(&board, None).is_ok() {
+        format!("load it first: sternhalma.Tablebase.load(\"{board}\")")
+    } else {
+        "the tables are of the sturtevant game on small rhombi: load one with \
+         sternhalma.Tablebase.load(\"rhombus7p2\") and play from \
+         Position.start(board=\"rhombus7p2\", rules=\"sturtevant\")"
+            .to_owned()
+    }
+}
+
+/// The core's error for a registry lookup of `position`, with what to do
+/// when no table covers it.
+pub fn lookup_error(error: &TableError, position: &Position) -> PyErr {
+    match error {
+        TableError::NotCovered(_) => raise(error.code(), format!("{error}; {}", hint(position))),
+        _ => table_error(error),
+    }
+}
+
+/// A move's order of preference, greatest best: wins by fewest plies, then
+/// draws, then losses by most plies (the core's `best_move` order).
+fn rank(probe: &MoveProbe) -> (u8, i64) {
+    let depth = i64::from(probe.depth.unwrap_or(0));
+    match probe.value {
+        Value::Win => (3, -depth),
+        Value::Draw => (2, 0),
+        Value::Loss => (1, depth),
+        Value::Illegal => (0, 0),
+    }
+}
+
+/// `4.8 MiB`, `12 KiB`.
+fn size(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{} KiB", bytes.div_ceil(1 << 10))
+    } else {
+        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+    }
+}
+
+/// `559,352,640`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+/// The game `Tablebase.load` names: a board, or a square rhombus with a
+/// peg count.
+fn game_of(name: &str, pegs: Option<u8>) -> PyResult<Game> {
+    Game::parse(name, pegs).map_err(|e| {
+        // The core's message names the command line's `--pegs`.
+        if pegs.is_none() && Game::parse(name, Some(1)).is_ok() {
+            errors::notation(&ParseError::new(
+                ParseErrorKind::Board,
+                name,
+                "say how many pegs a side: pegs=1, 2, 3, 4 or 6",
+            ))
+        } else {
+            errors::notation(&e)
+        }
+    })
+}
+
+/// What a table says of a position for the side to move: ``value`` is
+/// ``"win"``, ``"loss"`` or ``"draw"``, ``depth`` the plies to the end
+/// under best play (the winner hurrying, the loser holding out), ``None``
+/// for a draw or a table without depths. ``str()`` reads as a tablebase
+/// does: ``win in 11``, ``loss in 0``, ``draw``.
+///
+/// >>> table = Tablebase.load("rhombus7p2", progress=False)
+/// >>> probe = table.probe(Position.start(board="rhombus7p2", rules="sturtevant"))
+/// >>> probe
+/// <Probe win in 33>
+/// >>> probe.value, probe.depth, str(probe)
+/// ('win', 33, 'win in 33')
+#[pyclass(module = "sternhalma._core", name = "Probe", frozen)]
+#[derive(Clone, Copy)]
+pub struct PyProbe {
+    probe: Probe,
+}
+
+impl From<Probe> for PyProbe {
+    fn from(probe: Probe) -> PyProbe {
+        PyProbe { probe }
+    }
+}
+
+#[pymethods]
+impl PyProbe {
+    /// ``"win"``, ``"loss"`` or ``"draw"``, for the side to move.
+    #[getter]
+    fn value(&self) -> &'static str {
+        self.probe.value.name()
+    }
+
+    /// Plies to the end under best play; ``None`` for a draw or without
+    /// depths.
+    #[getter]
+    fn depth(&self) -> Option<u32> {
+        self.probe.depth
+    }
+
+    fn __str__(&self) -> String {
+        self.probe.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Probe {}>", self.probe)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, PyProbe>>()
+            .is_ok_and(|o| o.probe == self.probe)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        (self.probe.value, self.probe.depth).hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
+/// A legal move and where it leads, for the player making it: ``value``
+/// is the mover's value after the move (a win if it leaves the opponent
+/// lost), ``depth`` the plies to the end counting the move. The best
+/// move's value and depth are the position's.
+///
+/// >>> table = Tablebase.load("rhombus7p2", progress=False)
+/// >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
+/// >>> best = table.best_move(start)
+/// >>> best
+/// <MoveProbe 48-45 win in 33>
+/// >>> best.move, best.value, best.depth, best.probe == table.probe(start)
+/// (Move.parse('48-45'), 'win', 33, True)
+#[pyclass(module = "sternhalma._core", name = "MoveProbe", frozen)]
+#[derive(Clone)]
+pub struct PyMoveProbe {
+    mv: PyMove,
+    probe: Probe,
+}
+
+impl PyMoveProbe {
+    fn new(position: &Arc<Position>, probe: &MoveProbe) -> PyMoveProbe {
+        PyMoveProbe {
+            mv: PyMove::legal_in(position, probe.mv),
+            probe: probe.probe(),
+        }
+    }
+
+    fn text(&self) -> String {
+        match (self.mv.from, self.mv.to) {
+            (Some(from), Some(to)) => format!("{from}-{to}"),
+            _ => "pass".to_owned(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyMoveProbe {
+    /// The move (legal in the position probed).
+    #[getter(r#move)]
+    fn best_move(&self) -> PyMove {
+        self.mv.clone()
+    }
+
+    /// The mover's value after the move: ``"win"``, ``"loss"`` or
+    /// ``"draw"``.
+    #[getter]
+    fn value(&self) -> &'static str {
+        self.probe.value.name()
+    }
+
+    /// Plies to the end from the position before the move, the move
+    /// counted; ``None`` for a draw or without depths.
+    #[getter]
+    fn depth(&self) -> Option<u32> {
+        self.probe.depth
+    }
+
+    /// The value and depth as a ``Probe`` (of the position before the move,
+    /// had this move been the best).
+    #[getter]
+    fn probe(&self) -> PyProbe {
+        self.probe.into()
+    }
+
+    fn __str__(&self) -> String {
+        format!("{}: {}", self.text(), self.probe)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<MoveProbe {} {}>", self.text(), self.probe)
+    }
+}
+
+/// One solved game's table (RULES §7: the ``sturtevant`` rules, two players
+/// on a small rhombus): the value of any position of that game and of every
+/// move from it, as a chess tablebase answers ("win in 7", "draw", "loss in
+/// 12").
+///
+/// ``Tablebase.load(board)`` reads the table from a folder, or for a small
+/// game (up to 16 M positions a side: ``rhombus7x1``, ``rhombus7p2``,
+/// ``rhombus4x3``, ``rhombus5x2``, ...) solves it there on first use, in
+/// seconds; ``Tablebase.open(path)`` reads a file ``sternhalma solve-game``
+/// wrote. Either installs the table for the process, so that
+/// ``Bot("perfect")`` plays from it and ``analyse`` finds it. A position of
+/// another game is a ``TablebaseError``, never a wrong answer.
+///
+/// >>> table = Tablebase.load("rhombus7p2", progress=False)
+/// >>> table
+/// <Tablebase rhombus7p2: 2 pegs a side, with depths, 1.2 MiB, from '...rhombus7p2.depths'>
+/// >>> position = Position.start(board="rhombus7p2", rules="sturtevant")
+/// >>> table.probe(position)
+/// <Probe win in 33>
+/// >>> [str(m) for m in table.moves(position)]
+/// ['48-45: win in 33', '47-44: win in 37', '47-46: win in 37', '48-46: win in 37', '47-45: loss in 34']
+/// >>> Bot("perfect", seed=1).step(position)
+/// Move.parse('48-45')
+/// >>> table.probe(Position())
+/// Traceback (most recent call last):
+///   ...
+/// sternhalma.TablebaseError: the table is of rhombus7p2 (2 pegs a side), the position is on star4
+#[pyclass(module = "sternhalma._core", name = "Tablebase", frozen)]
+#[derive(Clone)]
+pub struct PyTablebase {
+    table: Arc<Tablebase>,
+}
+
+impl PyTablebase {
+    /// Installs `table` in the process's registry and wraps it.
+    fn install(table: Tablebase) -> PyTablebase {
+        let table = Arc::new(table);
+        installed().install(Arc::clone(&table));
+        PyTablebase { table }
+    }
+}
+
+/// Solves `game` into `folder` on every core, showing progress on
+/// `display` (an object with `update(pass_, tiles_done, tiles, unknown)`
+/// and `close(seconds, path)`) if given.
+fn build_into(
+    py: Python<'_>,
+    folder: &Path,
+    game: &Game,
+    display: Option<Py<PyAny>>,
+) -> PyResult<Tablebase> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let failure: Mutex<Option<PyErr>> = Mutex::new(None);
+    let last: Mutex<Option<Instant>> = Mutex::new(None);
+    // Called from the solver's threads: the GIL is taken only to show.
+    let report = |p: Progress| {
+        let Some(display) = &display else {
+            return;
+        };
+        let due = {
+            let mut last = last.lock().unwrap_or_else(PoisonError::into_inner);
+            let now = Instant::now();
+            let due = p.tiles_done >= p.tiles
+                || last.is_none_or(|then| now.duration_since(then) >= PROGRESS_EVERY);
+            if due {
+                *last = Some(now);
+            }
+            due
+        };
+        if due {
+            Python::attach(|py| {
+                let shown =
+                    display.call_method1(py, "update", (p.pass, p.tiles_done, p.tiles, p.unknown));
+                if let Err(e) = shown {
+                    failure
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get_or_insert(e);
+                }
+            });
+        }
+    };
+    let started = Instant::now();
+    let built = py.detach(|| Tablebase::open_or_build(folder, game, threads, &report));
+    if let Some(display) = &display {
+        let path = built
+            .as_ref()
+            .ok()
+            .and_then(|t| t.source().map(Path::to_owned));
+        display.call_method1(py, "close", (started.elapsed().as_secs_f64(), path))?;
+    }
+    let table = built.map_err(|e| table_error(&e))?;
+    if let Some(e) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return Err(e);
+    }
+    Ok(table)
+}
+
+#[pymethods]
+impl PyTablebase {
+    /// The table of a game: read from ``folder`` (default: the cache folder,
+    /// ``$STERNHALMA_TABLES`` or ``~/.cache/sternhalma/tables``) or, for a
+    /// small game, solved there on first use (a few seconds for
+    /// ``rhombus7p2``, on every core, the GIL released) and written for next
+    /// time. Installs it for ``Bot("perfect")`` and ``analyse``.
+    ///
+    /// ``board`` is the board (``"rhombus7p2"``, a ``Board``) or a square
+    /// rhombus with ``pegs`` (``"rhombus7x7"``, ``pegs=2``). ``progress``
+    /// shows a solve as it goes: a tqdm bar if tqdm is installed, else a
+    /// line on standard error. A game too large to solve on first use
+    /// (``rhombus7x2``: 280 M positions a side) is solved beforehand with
+    /// ``sternhalma solve-game``, or here with ``build=True``: solved into
+    /// the folder the same way, values only (no depths), in about a minute
+    /// and a half on two cores and 70 MiB for ``rhombus7x2``, once. Without
+    /// its file and without ``build=True``, ``TablebaseError`` (code
+    /// ``no_tablebase``) says how.
+    ///
+    /// >>> table = Tablebase.load("rhombus7x7", pegs=2, progress=False)
+    /// >>> table.board, table.pegs, table.rules, table.has_depths, table.nbytes
+    /// (Board('rhombus7p2'), 2, 'sturtevant', True, 1271256)
+    /// >>> Tablebase.load("star4")
+    /// Traceback (most recent call last):
+    ///   ...
+    /// sternhalma.NotationError: invalid board "star4": the solved game is played on a rhombus, e.g. rhombus7x7 with 3 pegs
+    #[staticmethod]
+    #[pyo3(signature = (board, pegs = None, *, folder = None, progress = true, build = false))]
+    fn load(
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        pegs: Option<i128>,
+        folder: Option<PathBuf>,
+        progress: bool,
+        build: bool,
+    ) -> PyResult<Self> {
+        let name = match board.extract::<PyRef<'_, PyBoard>>() {
+            Ok(board) => board.board.to_string(),
+            Err(_) => board.extract::<String>()?,
+        };
+        let pegs: Option<u8> = pegs
+            .map(|n| errors::whole("pegs", n, u128::from(u8::MAX)))
+            .transpose()?;
+        let game = game_of(&name, pegs)?;
+        let folder = folder.unwrap_or_else(tables::cache_folder);
+        let (values, depths) = tables::paths(&folder, &game);
+        if let Some(path) = [&depths, &values].into_iter().find(|p| p.is_file()) {
+            let table = py
+                .detach(|| Tablebase::open(path))
+                .map_err(|e| table_error(&e))?;
+            return Ok(PyTablebase::install(table));
+        }
+        if game.ranking().states() > SMALL_STATES && !build {
+            return Err(raise(
+                "no_tablebase",
+                format!(
+                    "no table of the {game} in {folder}, and with {positions} positions it is too large to solve on first use (up to {small}): solve it once with `sternhalma solve-game --board rhombus{side}x{side} --pegs {pegs} --out {folder}` and load it again, or here with `Tablebase.load(..., build=True)`",
+                    folder = folder.display(),
+                    positions = thousands(game.positions()),
+                    small = thousands(2 * SMALL_STATES),
+                    side = game.side(),
+                    pegs = game.pegs(),
+                ),
+            ));
+        }
+        let display = if progress {
+            let shown = py
+                .import("sternhalma._progress")?
+                .getattr("BuildDisplay")?
+                .call1((game.board().to_string(), game.positions()))?;
+            Some(shown.unbind())
+        } else {
+            None
+        };
+        let table = PyTablebase::install(build_into(py, &folder, &game, display)?);
+        BUILT
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Arc::downgrade(&table.table));
+        Ok(table)
+    }
+
+    /// The table in a file that ``sternhalma solve-game`` (or ``load``)
+    /// wrote: a ``.depths`` file, or a ``.values`` file (with the
+    /// ``.depths`` beside it, if there is one). Installs it for
+    /// ``Bot("perfect")`` and ``analyse``. A missing, damaged or unfinished
+    /// file is a ``TablebaseError`` (code ``tablebase_file``).
+    ///
+    /// >>> path = Tablebase.load("rhombus7p2", progress=False).path
+    /// >>> path.name
+    /// 'rhombus7p2.depths'
+    /// >>> table = Tablebase.open(path)
+    /// >>> table.board, table.built
+    /// (Board('rhombus7p2'), False)
+    /// >>> Tablebase.open(path.with_name("nowhere.values"))
+    /// Traceback (most recent call last):
+    ///   ...
+    /// sternhalma.TablebaseError: .../nowhere.values: No such file or directory (os error 2)
+    #[staticmethod]
+    fn open(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        let table = py
+            .detach(|| Tablebase::open(&path))
+            .map_err(|e| table_error(&e))?;
+        Ok(PyTablebase::install(table))
+    }
+
+    /// The tables installed in this process, by board name.
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> "rhombus7p2" in [str(t.board) for t in Tablebase.installed()]
+    /// True
+    #[staticmethod]
+    fn installed() -> Vec<PyTablebase> {
+        installed()
+            .list()
+            .into_iter()
+            .map(|table| PyTablebase { table })
+            .collect()
+    }
+
+    /// The installed table that covers ``position``; ``TablebaseError``
+    /// (code ``no_tablebase``, saying which table to load) if none does.
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> Tablebase.for_position(Position.start(board="rhombus7p2", rules="sturtevant")).board
+    /// Board('rhombus7p2')
+    /// >>> Tablebase.for_position(Position())
+    /// Traceback (most recent call last):
+    ///   ...
+    /// sternhalma.TablebaseError: no solved table covers star4; tables opened: ...; the tables are of the sturtevant game on small rhombi: ...
+    #[staticmethod]
+    fn for_position(position: PyRef<'_, PyPosition>) -> PyResult<PyTablebase> {
+        let position = position.current();
+        let table = installed()
+            .for_position(position)
+            .map_err(|e| lookup_error(&e, position))?;
+        Ok(PyTablebase { table })
+    }
+
+    /// The value of ``position`` for the side to move, and its depth where
+    /// the table keeps depths. A finished game is a loss in 0 for the side
+    /// to move.
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> position = Position.start(board="rhombus7p2", rules="sturtevant")
+    /// >>> table.probe(position)
+    /// <Probe win in 33>
+    /// >>> position.push("48-45")
+    /// >>> table.probe(position)
+    /// <Probe loss in 32>
+    fn probe(&self, position: PyRef<'_, PyPosition>) -> PyResult<PyProbe> {
+        crate::grading::allowed("sternhalma.Tablebase")?;
+        self.table
+            .probe(position.current())
+            .map(PyProbe::from)
+            .map_err(|e| table_error(&e))
+    }
+
+    /// Every legal move of ``position`` with the mover's value and depth
+    /// after it, best first: the fastest wins, the draws, then the longest
+    /// losses (among equals, in ``legal_moves`` order). Empty once the game
+    /// is over.
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> moves = table.moves(Position.start(board="rhombus7p2", rules="sturtevant"))
+    /// >>> moves[0], moves[-1]
+    /// (<MoveProbe 48-45 win in 33>, <MoveProbe 47-45 loss in 34>)
+    fn moves(&self, position: PyRef<'_, PyPosition>) -> PyResult<Vec<PyMoveProbe>> {
+        crate::grading::allowed("sternhalma.Tablebase")?;
+        let mut moves = self
+            .table
+            .moves(position.current())
+            .map_err(|e| table_error(&e))?;
+        moves.sort_by_key(|m| std::cmp::Reverse(rank(m)));
+        let shared = Arc::new(position.current().clone());
+        Ok(moves.iter().map(|m| PyMoveProbe::new(&shared, m)).collect())
+    }
+
+    /// The best move: the fastest win, else a drawing move, else the
+    /// longest loss; among equals, one drawn by ``seed``. A finished game
+    /// is a ``TablebaseError`` (code ``game_over``).
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
+    /// >>> str(table.best_move(start, seed=1))
+    /// '48-45: win in 33'
+    #[pyo3(signature = (position, seed = 0))]
+    fn best_move(&self, position: PyRef<'_, PyPosition>, seed: i128) -> PyResult<PyMoveProbe> {
+        crate::grading::allowed("sternhalma.Tablebase")?;
+        let seed: u64 = errors::whole("seed", seed, u128::from(u64::MAX))?;
+        let best = self
+            .table
+            .best_move(position.current(), seed)
+            .map_err(|e| table_error(&e))?;
+        Ok(PyMoveProbe::new(
+            &Arc::new(position.current().clone()),
+            &best,
+        ))
+    }
+
+    /// The board of the solved game.
+    #[getter]
+    fn board(&self) -> PyBoard {
+        PyBoard {
+            board: self.table.game().board(),
+        }
+    }
+
+    /// Pegs a side.
+    #[getter]
+    fn pegs(&self) -> u8 {
+        self.table.game().pegs()
+    }
+
+    /// The rules of the solved game: ``"sturtevant"`` (whatever a
+    /// position's ``max_plies``: the table is of the game without a limit).
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.table.game().rules()
+    }
+
+    /// Whether the table knows each position's depth (plies to the end):
+    /// what ``Bot("perfect")`` needs to hurry a win.
+    #[getter]
+    fn has_depths(&self) -> bool {
+        self.table.has_depths()
+    }
+
+    /// Bytes of memory the table holds.
+    #[getter]
+    fn nbytes(&self) -> u64 {
+        self.table.bytes()
+    }
+
+    /// Positions of each value, with the first player (south) to move:
+    /// ``{"wins": ..., "losses": ..., "draws": ..., "illegal": ...}``.
+    ///
+    /// >>> Tablebase.load("rhombus7p2", progress=False).counts
+    /// {'wins': 710665, 'losses': 555186, 'draws': 0, 'illegal': 5405}
+    #[getter]
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let counts = self.table.counts();
+        let dict = PyDict::new(py);
+        dict.set_item("wins", counts.wins)?;
+        dict.set_item("losses", counts.losses)?;
+        dict.set_item("draws", counts.draws)?;
+        dict.set_item("illegal", counts.illegal)?;
+        Ok(dict)
+    }
+
+    /// The file the table was read from or written to (a ``pathlib.Path``).
+    #[getter]
+    fn path(&self) -> Option<PathBuf> {
+        self.table.source().map(Path::to_owned)
+    }
+
+    /// Whether ``load`` solved this table in this process (and wrote its
+    /// file), rather than reading it.
+    #[getter]
+    fn built(&self) -> bool {
+        BUILT
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .any(|built| std::ptr::eq(built.as_ptr(), Arc::as_ptr(&self.table)))
+    }
+
+    fn __repr__(&self) -> String {
+        let game = self.table.game();
+        let pegs = game.pegs();
+        let mut text = format!(
+            "<Tablebase {}: {pegs} peg{} a side, {}, {}",
+            game.board(),
+            if pegs == 1 { "" } else { "s" },
+            if self.table.has_depths() {
+                "with depths"
+            } else {
+                "values only"
+            },
+            size(self.table.bytes()),
+        );
+        if let Some(path) = self.table.source() {
+            text.push_str(&format!(", from '{}'", path.display()));
+        }
+        text.push('>');
+        text
+    }
+}
+
+/// A game checked move by move against perfect play: ``plies`` (one
+/// ``PlyAnalysis`` per move), ``seats`` (a ``SeatAnalysis`` for each
+/// player) and ``end``, the final position's value for its side to move.
+///
+/// >>> table = Tablebase.load("rhombus7p2", progress=False)
+/// >>> game = Position.start(board="rhombus7p2", rules="sturtevant")
+/// >>> game.push("47-44")          # a win in 37 where 33 was possible
+/// >>> game.push("0-3")
+/// >>> report = analyse(game)
+/// >>> report
+/// <Analysis 2 plies, mistakes 0/0, end win in 35>
+/// >>> [ply.verdict for ply in report.plies], report.end
+/// (['slower', 'best'], <Probe win in 35>)
+/// >>> report.seats[0]
+/// <SeatAnalysis moves=1 best=0 kept=1 mistakes=0 accuracy=1.000>
+#[pyclass(module = "sternhalma._core", name = "Analysis", frozen)]
+pub struct PyAnalysis {
+    plies: Vec<Py<PyPlyAnalysis>>,
+    seats: [Py<PySeatAnalysis>; 2],
+    end: PyProbe,
+}
+
+#[pymethods]
+impl PyAnalysis {
+    /// Each ply, in order.
+    #[getter]
+    fn plies(&self, py: Python<'_>) -> Vec<Py<PyPlyAnalysis>> {
+        self.plies.iter().map(|p| p.clone_ref(py)).collect()
+    }
+
+    /// Seat 0's and seat 1's moves, summed up.
+    #[getter]
+    fn seats(&self, py: Python<'_>) -> (Py<PySeatAnalysis>, Py<PySeatAnalysis>) {
+        (self.seats[0].clone_ref(py), self.seats[1].clone_ref(py))
+    }
+
+    /// The final position's value for its side to move.
+    #[getter]
+    fn end(&self) -> PyProbe {
+        self.end
+    }
+
+    /// The plies whose move threw the value away.
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
+    /// >>> analyse(start, ["47-45"]).mistakes()
+    /// [<PlyAnalysis 0 seat 0 47-45: win in 33 -> loss in 34, mistake (best 48-45: win in 33)>]
+    fn mistakes(&self, py: Python<'_>) -> Vec<Py<PyPlyAnalysis>> {
+        self.plies
+            .iter()
+            .filter(|p| p.get().verdict == "mistake")
+            .map(|p| p.clone_ref(py))
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.plies.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Analysis {} plies, mistakes {}/{}, end {}>",
+            self.plies.len(),
+            self.seats[0].get().mistakes,
+            self.seats[1].get().mistakes,
+            self.end.probe
+        )
+    }
+}
+
+/// One ply of an analysed game: the ``seat`` that played ``move``, its
+/// value ``before`` and ``after`` the move, the ``best`` move there, and
+/// the ``verdict``: ``"best"`` (the best move's value and depth),
+/// ``"slower"`` (the value kept, but a win made longer or a loss shorter)
+/// or ``"mistake"`` (a win thrown to a draw or a loss, a draw to a loss).
+///
+/// >>> table = Tablebase.load("rhombus7p2", progress=False)
+/// >>> ply = analyse(Position.start(board="rhombus7p2", rules="sturtevant"), ["47-44"]).plies[0]
+/// >>> ply
+/// <PlyAnalysis 0 seat 0 47-44: win in 33 -> win in 37, slower (best 48-45: win in 33)>
+/// >>> ply.ply, ply.seat, ply.move, ply.before, ply.after, ply.verdict
+/// (0, 0, Move.parse('47-44'), <Probe win in 33>, <Probe win in 37>, 'slower')
+/// >>> ply.best
+/// <MoveProbe 48-45 win in 33>
+#[pyclass(module = "sternhalma._core", name = "PlyAnalysis", frozen)]
+pub struct PyPlyAnalysis {
+    /// The ply, from 0.
+    #[pyo3(get)]
+    ply: u32,
+    /// The seat that moved.
+    #[pyo3(get)]
+    seat: usize,
+    mv: PyMove,
+    before: PyProbe,
+    after: PyProbe,
+    best: PyMoveProbe,
+    verdict: &'static str,
+}
+
+#[pymethods]
+impl PyPlyAnalysis {
+    /// The move played.
+    #[getter(r#move)]
+    fn played(&self) -> PyMove {
+        self.mv.clone()
+    }
+
+    /// The position's value for the mover before the move.
+    #[getter]
+    fn before(&self) -> PyProbe {
+        self.before
+    }
+
+    /// The mover's value after the move.
+    #[getter]
+    fn after(&self) -> PyProbe {
+        self.after
+    }
+
+    /// The best move there, with its value and depth (``before``'s).
+    #[getter]
+    fn best(&self) -> PyMoveProbe {
+        self.best.clone()
+    }
+
+    /// ``"best"``, ``"slower"`` or ``"mistake"``.
+    #[getter]
+    fn verdict(&self) -> &'static str {
+        self.verdict
+    }
+
+    fn __repr__(&self) -> String {
+        let played = match (self.mv.from, self.mv.to) {
+            (Some(from), Some(to)) => format!("{from}-{to}"),
+            _ => "pass".to_owned(),
+        };
+        format!(
+            "<PlyAnalysis {} seat {} {played}: {} -> {}, {} (best {})>",
+            self.ply,
+            self.seat,
+            self.before.probe,
+            self.after.probe,
+            self.verdict,
+            self.best.__str__()
+        )
+    }
+}
+
+/// One seat's moves in an analysed game, summed up: ``moves`` made,
+/// ``best`` moves, ``kept`` (best or slower: the value kept), ``mistakes``,
+/// and ``accuracy``, the share kept (``None`` if it made no move).
+///
+/// >>> table = Tablebase.load("rhombus7p2", progress=False)
+/// >>> report = analyse(Position.start(board="rhombus7p2", rules="sturtevant"), ["47-45", "0-3"])
+/// >>> report.seats[0]
+/// <SeatAnalysis moves=1 best=0 kept=0 mistakes=1 accuracy=0.000>
+/// >>> seat = report.seats[1]
+/// >>> seat.moves, seat.best, seat.kept, seat.mistakes, seat.accuracy
+/// (1, 1, 1, 0, 1.0)
+#[pyclass(module = "sternhalma._core", name = "SeatAnalysis", frozen)]
+pub struct PySeatAnalysis {
+    /// Moves it made.
+    #[pyo3(get)]
+    moves: u32,
+    /// Moves that kept the value (best or slower).
+    #[pyo3(get)]
+    kept: u32,
+    /// Moves among the best.
+    #[pyo3(get)]
+    best: u32,
+    /// Moves that threw the value away.
+    #[pyo3(get)]
+    mistakes: u32,
+    /// The share of its moves that kept the value; ``None`` if it made none.
+    #[pyo3(get)]
+    accuracy: Option<f64>,
+}
+
+#[pymethods]
+impl PySeatAnalysis {
+    fn __repr__(&self) -> String {
+        let accuracy = self
+            .accuracy
+            .map_or_else(|| "None".to_owned(), |a| format!("{a:.3}"));
+        format!(
+            "<SeatAnalysis moves={} best={} kept={} mistakes={} accuracy={accuracy}>",
+            self.moves, self.best, self.kept, self.mistakes
+        )
+    }
+}
+
+/// Checks a game against perfect play, move by move (see ``Analysis``).
+///
+/// Without ``moves``, the game is ``start``'s own: from the position its
+/// move stack started at, through every move pushed since. With ``moves``
+/// (``Move``s or move texts), the game starts at ``start`` as it stands.
+/// ``tablebase`` defaults to the installed table that covers the game
+/// (``Tablebase.for_position``).
+///
+/// >>> table = Tablebase.load("rhombus7p2", progress=False)
+/// >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
+/// >>> report = analyse(start, ["48-45", "0-2"], table)
+/// >>> [(ply.seat, ply.verdict) for ply in report.plies]
+/// [(0, 'best'), (1, 'slower')]
+/// >>> analyse(start, ["48-45", "48-46"])
+/// Traceback (most recent call last):
+///   ...
+/// sternhalma.IllegalMoveError: illegal move: there is no peg on hole 48
+/// move 1 of the line, in rhombus7p2 sturtevant south:45,47/north:0,1 1 1 -
+#[pyfunction]
+#[pyo3(signature = (start, moves = None, tablebase = None))]
+pub fn analyse(
+    py: Python<'_>,
+    start: PyRef<'_, PyPosition>,
+    moves: Option<&Bound<'_, PyAny>>,
+    tablebase: Option<PyRef<'_, PyTablebase>>,
+) -> PyResult<PyAnalysis> {
+    crate::grading::allowed("sternhalma.analyse")?;
+    let (first, line) = match moves {
+        Some(moves) => (start.current().clone(), start.resolve_line(moves)?),
+        None => start.history(),
+    };
+    let table = match &tablebase {
+        Some(table) => Arc::clone(&table.table),
+        None => installed()
+            .for_position(&first)
+            .map_err(|e| lookup_error(&e, &first))?,
+    };
+    let report = py
+        .detach(|| analysis::analyse(&table, &first, &line))
+        .map_err(|e| match e {
+            AnalysisError::Tablebase(e) => table_error(&e),
+            AnalysisError::IllegalMove { .. } => {
+                let code = Python::attach(|py| errors::text(py, e.code()));
+                errors::raise::<errors::IllegalMoveError>(
+                    format!("illegal move: {e}"),
+                    &[("code", code)],
+                )
+            }
+        })?;
+    let mut position = first;
+    let mut plies = Vec::with_capacity(report.plies.len());
+    for ply in &report.plies {
+        let here = Arc::new(position.clone());
+        let analysed = PyPlyAnalysis {
+            ply: ply.ply,
+            seat: ply.seat,
+            mv: PyMove::legal_in(&here, ply.mv),
+            before: ply.before.into(),
+            after: ply.after.into(),
+            best: PyMoveProbe::new(&here, &ply.best),
+            verdict: ply.verdict.name(),
+        };
+        plies.push(Py::new(py, analysed)?);
+        position.make_move(ply.mv);
+    }
+    let seat = |i: usize| {
+        let s = &report.seats[i];
+        Py::new(
+            py,
+            PySeatAnalysis {
+                moves: s.moves,
+                kept: s.kept,
+                best: s.best,
+                mistakes: s.mistakes,
+                accuracy: s.accuracy(),
+            },
+        )
+    };
+    Ok(PyAnalysis {
+        plies,
+        seats: [seat(0)?, seat(1)?],
+        end: report.end.into(),
+    })
+}
+
+/// Adds the classes, the function and the exception to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyTablebase>()?;
+    m.add_class::<PyProbe>()?;
+    m.add_class::<PyMoveProbe>()?;
+    m.add_class::<PyAnalysis>()?;
+    m.add_class::<PyPlyAnalysis>()?;
+    m.add_class::<PySeatAnalysis>()?;
+    m.add_function(wrap_pyfunction!(analyse, m)?)?;
+    let exception = m.py().get_type::<TablebaseError>();
+    exception.setattr("__module__", "sternhalma")?;
+    m.add("TablebaseError", exception)?;
+    Ok(())
+}
