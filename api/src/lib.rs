@@ -125,6 +125,7 @@ impl ServerConfig {
         (name = "matches", description = "Stored matches: seats, tokens, moves, long-poll, history, export"),
         (name = "bots", description = "Bots: a move chosen by search on a stateless position"),
         (name = "solitaire", description = "Shortest solitaire crossings, proven shortest: answered while the client waits, or as jobs polled for progress"),
+        (name = "tablebases", description = "The solved game (RULES §7) on small rhombi: the tables the server installed, any covered position's value with every move's (`win in 7`), and a game checked move by move against perfect play"),
         (name = "tournaments", description = "Tournaments: entrants with one token each, round robins and gauntlets played by the server, deadlines, events, standings with ratings"),
         (name = "downloads", description = "Wheels of the Python module, to install with pip without a Rust toolchain"),
     ),
@@ -219,6 +220,7 @@ fn routes_app(
         .configure(sternhalma_http::configure)
         .configure(routes::matches::configure)
         .configure(routes::tournaments::configure)
+        .configure(routes::analysis::configure)
         .configure(routes::downloads::configure)
         .configure(sternhalma_http::metrics::configure)
 }

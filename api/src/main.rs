@@ -234,6 +234,20 @@ struct Serve {
     /// the copy compiled into the binary: to edit them without rebuilding.
     #[arg(long, env = "STERNHALMA_WEB_DIR")]
     web_dir: Option<PathBuf>,
+    /// Install the solved tables (RULES §7) in this folder at start: every
+    /// `<board>.depths` or `<board>.values` file that `sternhalma
+    /// solve-game` wrote (a board's depths preferred; checkpoints
+    /// skipped). A file that cannot be read stops the start. `GET
+    /// /v1/tablebases` lists them; the probe, the analysis and the
+    /// `perfect` bot use them.
+    #[arg(long, env = "STERNHALMA_TABLEBASES")]
+    tablebases: Option<PathBuf>,
+    /// With `--tablebases`: first solve the small games missing there (7×7
+    /// with 1 and 2 pegs, 4×4 with 6; seconds each, with depths) and write
+    /// them to the folder (created if missing), so that the next start
+    /// only reads them.
+    #[arg(long, env = "STERNHALMA_BUILD_TABLEBASES", requires = "tablebases")]
+    build_tablebases: bool,
     /// Offer the Python wheels in this folder at `/downloads/` (what
     /// `scripts/wheel` builds), so a class installs the module with `pip
     /// install http://<this machine>:8080/downloads/<wheel>`, no Rust
@@ -396,6 +410,15 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let (store, version) = Store::open(&serve.database)
         .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
     tracing::info!(database = %serve.database.display(), schema_version = version, shared = store.is_shared(), "database ready");
+    if let Some(folder) = &serve.tablebases {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let tables = tablebase::install_folder(folder, serve.build_tablebases, threads)?;
+        tracing::info!(
+            folder = %folder.display(),
+            tables = tables.len(),
+            "solved tables installed (GET /v1/tablebases)"
+        );
+    }
     let open_files = raise_open_files_limit();
     let cors = match serve.cors_origins.trim() {
         "*" => CorsPolicy::Any,

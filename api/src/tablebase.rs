@@ -1,10 +1,13 @@
 //! `sternhalma solve-game` and `sternhalma tablebase`: the solved game of
-//! RULES §7 from the command line. The solver, the table files and the
-//! checks live in the core (`sternhalma::solve`); this converts flags,
-//! draws the progress bar and prints.
+//! RULES §7 from the command line, and the tables `sternhalma serve
+//! --tablebases` installs. The solver, the table files and the checks live
+//! in the core (`sternhalma::solve`); this converts flags, draws the
+//! progress bar and prints.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
@@ -179,7 +182,8 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
         DepthChoice::Auto => states <= AUTO_DEPTH_STATES,
     };
     let table_bytes = states.div_ceil(32) * 8;
-    let needed = table_bytes + if depth { states } else { 0 };
+    // Depths: a byte a position, and a 2-byte counter while they are made.
+    let needed = table_bytes + if depth { 3 * states } else { 0 };
     if let Some(limit) = options.max_memory
         && needed > limit
     {
@@ -318,14 +322,14 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
     print_table1(&game, &header.counts);
     println!("  start position (south to move): {start}");
     println!("  wrote {}", values_path.display());
-    drop(table);
     if depth {
         let started = Instant::now();
-        let result = solve::solve_depths(&game, threads, &|round, unknown| {
+        let result = solve::solve_depths(&game, &table, threads, &|layer, placed| {
             if !options.quiet {
-                eprintln!("depth round {round}: {unknown} positions not yet at their depth");
+                eprintln!("depth {layer}: {placed} positions placed");
             }
         });
+        drop(table);
         let depths = match result {
             Ok(depths) => depths,
             Err(e) => return fail(e),
@@ -350,6 +354,98 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// The small games `sternhalma serve --build-tablebases` solves when
+/// their tables are missing (side, pegs): seconds each, depths kept.
+pub const SMALL_GAMES: [(u8, u8); 3] = [(7, 1), (7, 2), (4, 6)];
+
+/// Opens every solved table in `folder` and installs it in the process's
+/// registry ([`solve::installed`]): per board a `<board>.depths` file
+/// rather than its `<board>.values` (the depths hold the values too);
+/// checkpoints, partial files and other files are skipped. With `build`,
+/// the [`SMALL_GAMES`] missing are then solved on `threads` threads and
+/// written to `folder` (created if missing). Each table is logged: board,
+/// pegs, depths or not, MiB, its file, and how long it took. Answers the
+/// tables installed.
+///
+/// # Errors
+/// No such folder (without `build`), a table file refused (damaged, a
+/// checkpoint, of other rules: the file and the reason named), or a table
+/// built that cannot be written.
+pub fn install_folder(
+    folder: &Path,
+    build: bool,
+    threads: usize,
+) -> Result<Vec<Arc<solve::Tablebase>>, String> {
+    if build {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| format!("--tablebases {}: {e}", folder.display()))?;
+    }
+    let entries =
+        std::fs::read_dir(folder).map_err(|e| format!("--tablebases {}: {e}", folder.display()))?;
+    // Per file stem (the board's name), the values and the depths file.
+    let mut files: BTreeMap<String, [Option<PathBuf>; 2]> = BTreeMap::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("--tablebases {}: {e}", folder.display()))?
+            .path();
+        let slot = match path.extension().and_then(|e| e.to_str()) {
+            Some("values") => 0,
+            Some("depths") => 1,
+            // `.checkpoint` (an unfinished solve), `.partial` (a file
+            // being written) and anything else.
+            _ => continue,
+        };
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()).map(str::to_owned) else {
+            continue;
+        };
+        if !path.is_file() {
+            continue;
+        }
+        files.entry(stem).or_default()[slot] = Some(path);
+    }
+    let mut tables = Vec::new();
+    for [values, depths] in files.into_values() {
+        let Some(path) = depths.or(values) else {
+            continue;
+        };
+        let started = Instant::now();
+        let table = solve::Tablebase::open(&path)
+            .map_err(|e| format!("--tablebases: cannot open a table file: {e}"))?;
+        tables.push(install(table, "opened", started));
+    }
+    if build {
+        for (side, pegs) in SMALL_GAMES {
+            let game = Game::new(side, pegs).map_err(|e| e.to_string())?;
+            if solve::installed().get(game.board()).is_some() {
+                continue;
+            }
+            tracing::info!(board = %game.board(), pegs, "solving a small game missing from --tablebases");
+            let started = Instant::now();
+            let table = solve::Tablebase::open_or_build(folder, &game, threads, &|_| {})
+                .map_err(|e| format!("--build-tablebases: {game}: {e}"))?;
+            tables.push(install(table, "built", started));
+        }
+    }
+    Ok(tables)
+}
+
+/// Installs `table`, logging it.
+fn install(table: solve::Tablebase, how: &str, started: Instant) -> Arc<solve::Tablebase> {
+    let game = table.game();
+    tracing::info!(
+        board = %game.board(),
+        pegs = game.pegs(),
+        depths = table.has_depths(),
+        mib = format!("{:.2}", table.bytes() as f64 / f64::from(1u32 << 20)),
+        file = %table.source().map(|p| p.display().to_string()).unwrap_or_default(),
+        seconds = format!("{:.2}", started.elapsed().as_secs_f64()),
+        "tablebase {how} and installed"
+    );
+    let table = Arc::new(table);
+    solve::installed().install(table.clone());
+    table
 }
 
 /// `sternhalma tablebase`.

@@ -692,7 +692,7 @@ fn every_json_body_must_be_an_object() {
             assert_problem(&reply, 400, "malformed_json");
         }
     }
-    assert_eq!(posts, 13);
+    assert_eq!(posts, 15);
 }
 
 #[test]
@@ -841,7 +841,17 @@ fn bots_are_listed_with_their_default_budgets() {
         .iter()
         .map(|b| b["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["random", "greedy", "alphabeta", "paranoid", "mcts"]);
+    assert_eq!(
+        kinds,
+        [
+            "random",
+            "greedy",
+            "alphabeta",
+            "paranoid",
+            "mcts",
+            "perfect"
+        ]
+    );
     assert_eq!(list["bots"][2]["default_budget"]["nodes"], 20000);
     assert_eq!(list["bots"][4]["default_budget"]["nodes"], 1000);
     assert!(!list["bots"][0]["description"].as_str().unwrap().is_empty());

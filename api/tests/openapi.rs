@@ -65,6 +65,7 @@ fn every_operation_documents_its_errors() {
             let heavy = [
                 "/v1/bots/move",
                 "/v1/replay",
+                "/v1/analysis",
                 "/v1/solitaire/solve",
                 "/v1/solitaire/jobs",
             ];

@@ -15,10 +15,12 @@ type Equal<A, B> =
 type BotKind = Schemas["BotSpec"]["kind"];
 type MoveKind = Schemas["MoveView"]["kind"];
 type OutcomeStatus = Schemas["OutcomeView"]["status"];
+type SolvedValue = Schemas["TablebaseProbe"]["value"];
+type Verdict = Schemas["PlyView"]["verdict"];
 
 const botKindIsUnion: Equal<
   BotKind,
-  "random" | "greedy" | "alphabeta" | "paranoid" | "mcts"
+  "random" | "greedy" | "alphabeta" | "paranoid" | "mcts" | "perfect"
 > = true;
 const moveKindIsUnion: Equal<MoveKind, "step" | "hop" | "swap" | "pass"> =
   true;
@@ -26,6 +28,8 @@ const outcomeStatusIsUnion: Equal<
   OutcomeStatus,
   "in_progress" | "won" | "tie" | "ranking" | "draw"
 > = true;
+const solvedValueIsUnion: Equal<SolvedValue, "win" | "loss" | "draw"> = true;
+const verdictIsUnion: Equal<Verdict, "best" | "slower" | "mistake"> = true;
 
 // A literal outside each set is rejected (with `string` these would compile,
 // and the unused @ts-expect-error would then fail the check).
@@ -99,6 +103,8 @@ export {
   botKindIsUnion,
   moveKindIsUnion,
   outcomeStatusIsUnion,
+  solvedValueIsUnion,
+  verdictIsUnion,
   notABot,
   notAMove,
   notAStatus,

@@ -15,14 +15,14 @@
 //!   with success from this client counts against a bucket of that token's
 //!   own (`TokenWrites`), so thirty students behind one school NAT each
 //!   have the rate of one client.
-//! - **Heavy work** (bot searches, replays, renders, solitaire solves and
-//!   jobs) has its own, tighter rate: each costs milliseconds to seconds of
-//!   a core.
+//! - **Heavy work** (bot searches, replays, analyses, renders, solitaire
+//!   solves and jobs) has its own, tighter rate: each costs milliseconds
+//!   to seconds of a core.
 //! - The stateless computations (`/v1/positions`, `/v1/legal-moves`,
-//!   `/v1/apply`, `/v1/outcome`, ...) are `POST` only because they carry a
-//!   body: they cost microseconds, like a `GET`, and a student's search over
-//!   HTTP sends hundreds a second on purpose. They are not limited, nor are
-//!   the `GET`s.
+//!   `/v1/apply`, `/v1/outcome`, `/v1/tablebase/probe`, ...) are `POST`
+//!   only because they carry a body: they cost microseconds, like a `GET`,
+//!   and a student's search over HTTP sends hundreds a second on purpose.
+//!   They are not limited, nor are the `GET`s.
 //! - **Long-polls** (`wait_ply`, `wait_ms`) cost a socket each, not a
 //!   thread: a client may hold a few at once ([`LongPolls`]).
 //! - **Connections**: a client may hold a bounded number of connections
@@ -150,6 +150,7 @@ const HEAVY: &[(&str, &str)] = &[
     ("GET", "/v1/render.svg"),
     ("POST", "/v1/solitaire/solve"),
     ("POST", "/v1/solitaire/jobs"),
+    ("POST", "/v1/analysis"),
 ];
 
 /// The `POST`s that only compute (they store nothing and cost microseconds).
@@ -161,6 +162,9 @@ const STATELESS_POSTS: &[&str] = &[
     "/v1/legal-moves",
     "/v1/apply",
     "/v1/outcome",
+    // A few reads of a table in memory: microseconds, like a legal-move
+    // list; neither a write nor heavy work.
+    "/v1/tablebase/probe",
 ];
 
 /// The long-poll operations, and the query parameter that makes them wait.
@@ -776,6 +780,11 @@ mod tests {
             Some(Limited::Heavy)
         );
         assert_eq!(classify(&Method::POST, "/v1/apply"), None);
+        assert_eq!(classify(&Method::POST, "/v1/tablebase/probe"), None);
+        assert_eq!(
+            classify(&Method::POST, "/v1/analysis"),
+            Some(Limited::Heavy)
+        );
         assert_eq!(classify(&Method::GET, "/v1/matches/7"), None);
     }
 

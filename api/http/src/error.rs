@@ -5,6 +5,8 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use sternhalma::search::{BudgetTooLarge, UnknownBotKind};
+use sternhalma::solve::TablebaseError;
+use sternhalma::solve::analysis::AnalysisError;
 use sternhalma::{IllegalMove, MoveError, ParseError, ParseErrorKind, PositionError, SetupError};
 use utoipa::ToSchema;
 
@@ -46,7 +48,8 @@ pub struct Problem {
     /// Every problem found, for an invalid position.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<ProblemItem>,
-    /// For a replay: the index in `moves` of the move that failed.
+    /// For a replay or an analysis: the index in `moves` of the move that
+    /// failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub move_index: Option<usize>,
     /// For a solitaire solve stopped at its node limit or memory budget:
@@ -300,6 +303,20 @@ impl ApiError {
         )
     }
 
+    /// 422 for a solved table that cannot answer (`no_tablebase`,
+    /// `tablebase_other_game`, `tablebase_without_depths`, `game_over`,
+    /// ...: [`TablebaseError::code`]). Where a table is missing, the detail
+    /// (which already names the tables installed) says how a server gets
+    /// one: the one place that wording lives, for the probe, the analysis
+    /// and every refusal of the `perfect` bot, stored or not.
+    pub fn tablebase(code: &str, detail: impl Into<String>) -> ApiError {
+        let mut detail = detail.into();
+        if matches!(code, "no_tablebase" | "tablebase_without_depths") {
+            detail.push_str(TABLEBASE_HINT);
+        }
+        ApiError::unprocessable(code, detail)
+    }
+
     /// Marks which move of a replay failed.
     #[must_use]
     pub fn at_move(mut self, index: usize) -> ApiError {
@@ -419,6 +436,30 @@ impl From<UnknownBotKind> for ApiError {
 impl From<BudgetTooLarge> for ApiError {
     fn from(e: BudgetTooLarge) -> ApiError {
         ApiError::unprocessable(BudgetTooLarge::CODE, e.to_string())
+    }
+}
+
+/// How a server gets the tables it lacks, added to the refusals of
+/// [`ApiError::tablebase`] that a table would lift.
+pub const TABLEBASE_HINT: &str = "; a server installs tables at start with `sternhalma serve \
+     --tablebases DIR` (files `sternhalma solve-game` wrote), and `--build-tablebases` solves the \
+     small games (rhombus7x1, rhombus7p2, rhombus4x3) into DIR first; `GET /v1/tablebases` lists \
+     those installed";
+
+impl From<TablebaseError> for ApiError {
+    fn from(e: TablebaseError) -> ApiError {
+        ApiError::tablebase(e.code(), e.to_string())
+    }
+}
+
+impl From<AnalysisError> for ApiError {
+    fn from(e: AnalysisError) -> ApiError {
+        match e {
+            AnalysisError::Tablebase(e) => e.into(),
+            AnalysisError::IllegalMove { ply, .. } => {
+                ApiError::unprocessable(e.code(), e.to_string()).at_move(ply as usize)
+            }
+        }
     }
 }
 

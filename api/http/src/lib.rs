@@ -1,7 +1,7 @@
 //! Sternhalma's stateless HTTP surface: every request carries the rules and
 //! the position, and every answer carries what the client needs next. The
 //! routes over the rules crate (catalogue, positions, play, render, bots,
-//! solitaire), problem details ([`error`]), the per-client limits
+//! solitaire, tablebases), problem details ([`error`]), the per-client limits
 //! ([`clients`]), `/metrics`, the access log and the heavy-work pool. No
 //! database: the server (`sternhalma-api`) adds the stored matches and
 //! tournaments beside these routes, and [`app`] serves these alone.
@@ -86,6 +86,7 @@ pub fn configure(config: &mut ServiceConfig) {
     routes::bots::configure(config);
     routes::solitaire::configure(config);
     routes::solitaire_jobs::configure(config);
+    routes::tablebases::configure(config);
 }
 
 /// The app data of the heavy routes: `heavy`'s pool and its jobs.

@@ -127,7 +127,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
         BodyErrors,
         AdminKeyErrors,
         (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`); a `perfect` seat on a game no installed table with depths covers (`no_tablebase`, `tablebase_other_game`, `tablebase_without_depths`: the detail names the tables installed and how a server gets one); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
     )
 )]
@@ -158,7 +158,7 @@ pub async fn create_match(
         let name = check_name(seat, request.name.as_deref())?;
         match request.bot {
             Some(Object(mut spec)) => {
-                spec.validate()?;
+                spec.validate_at(&start)?;
                 if spec.seed.is_none() {
                     spec.seed = Some(random_u64()?);
                 }

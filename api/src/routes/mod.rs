@@ -1,7 +1,9 @@
 //! The server's own routes, one module per resource: stored matches,
-//! tournaments and the wheels offered for download. The stateless routes
-//! are `sternhalma-http`'s.
+//! tournaments, the analysis of a game (a stored one or a record) and the
+//! wheels offered for download. The stateless routes are
+//! `sternhalma-http`'s.
 
+pub mod analysis;
 pub mod downloads;
 pub mod matches;
 pub mod tournaments;

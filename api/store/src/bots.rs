@@ -12,6 +12,7 @@
 //! holds a heavy-work thread a fraction of a second.
 
 use serde::{Deserialize, Serialize};
+use sternhalma::search::perfect::PerfectBot;
 use sternhalma::search::{self, BotConfig, BotKind, Budget};
 use sternhalma::{Move, Position};
 use utoipa::ToSchema;
@@ -37,8 +38,9 @@ pub const MAX_SEAT_DEPTH: u32 = 64;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"kind": "random", "seed": 7}))]
 pub struct BotSpec {
-    /// The kind of bot: `random`, `greedy`, `alphabeta`, `paranoid` or
-    /// `mcts` (`GET /v1/bots` describes them).
+    /// The kind of bot: `random`, `greedy`, `alphabeta`, `paranoid`,
+    /// `mcts` or `perfect` (`GET /v1/bots` describes them; `perfect` only
+    /// on a game an installed table with depths covers).
     #[schema(example = "random", value_type = sternhalma::search::BotKind)]
     pub kind: String,
     /// The seed of its choices; a random one is chosen (and stored) when
@@ -91,6 +93,31 @@ impl BotSpec {
     /// As above.
     pub fn validate(&self) -> Result<(), Error> {
         self.config(0).map(|_| ())
+    }
+
+    /// [`BotSpec::validate`], and whether the bot can play the game that
+    /// starts at `start`: the `perfect` bot needs an installed table with
+    /// depths of its game ([`PerfectBot::covers`]), without which it would
+    /// play greedy moves under a name that promises perfect ones. Every
+    /// bot a match seats or a tournament enters is checked here.
+    ///
+    /// # Errors
+    /// As [`BotSpec::validate`]; for `perfect`, [`Invalid::Tablebase`]
+    /// with the table's code (`no_tablebase`, `tablebase_other_game`,
+    /// `tablebase_without_depths`).
+    pub fn validate_at(&self, start: &Position) -> Result<(), Error> {
+        let config = self.config(0)?;
+        if config.kind == BotKind::Perfect {
+            PerfectBot::covers(start).map_err(|e| {
+                Error::invalid(
+                    Invalid::Tablebase(e.code()),
+                    format!(
+                        "the perfect bot plays only where an installed table with depths covers the game: {e}"
+                    ),
+                )
+            })?;
+        }
+        Ok(())
     }
 
     /// The bot configuration for one move, seeded `seed`.
@@ -236,6 +263,22 @@ mod tests {
             position = position.play(mv).unwrap();
         }
         assert!(seen.len() > 5, "the bot varies its moves");
+    }
+
+    #[test]
+    fn a_perfect_seat_needs_a_table_of_its_game() {
+        // No table of rhombus5x2 is ever installed in this process.
+        let refused = spec("perfect", 1).validate_at(&start()).unwrap_err();
+        assert_eq!(refused.code(), "no_tablebase");
+        assert!(refused.to_string().contains("perfect bot"), "{refused}");
+        assert!(spec("greedy", 1).validate_at(&start()).is_ok());
+        assert_eq!(
+            spec("alphazero", 1)
+                .validate_at(&start())
+                .unwrap_err()
+                .code(),
+            "unknown_bot"
+        );
     }
 
     #[test]

@@ -111,6 +111,11 @@ pub enum Invalid {
     /// More bot search than the server allows one tournament
     /// (`too_much_work`).
     TooMuchWork,
+    /// A bot that plays from a solved table (`perfect`) on a game no
+    /// installed table with depths covers: the table's own code
+    /// (`no_tablebase`, `tablebase_other_game`,
+    /// `tablebase_without_depths`).
+    Tablebase(&'static str),
 }
 
 impl Invalid {
@@ -132,6 +137,7 @@ impl Invalid {
             Invalid::TooManyGames => "too_many_games",
             Invalid::Setting => "invalid_setting",
             Invalid::TooMuchWork => "too_much_work",
+            Invalid::Tablebase(code) => code,
         }
     }
 }
@@ -345,6 +351,10 @@ mod tests {
                 "player_finished",
             ),
             (Error::invalid(Invalid::UnknownBot, "no"), "unknown_bot"),
+            (
+                Error::invalid(Invalid::Tablebase("no_tablebase"), "none"),
+                "no_tablebase",
+            ),
             (Error::Unavailable(Unavailable::Lost), "unavailable"),
             (corrupt("column 3 is null"), "storage_error"),
             (Error::Storage, "storage_error"),

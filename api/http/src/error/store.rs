@@ -2,7 +2,7 @@
 //! [`sternhalma_store::Error`] gets its status and problem body here.
 
 use actix_web::http::StatusCode;
-use sternhalma_store::Error;
+use sternhalma_store::{Error, Invalid};
 
 use super::ApiError;
 
@@ -13,6 +13,7 @@ impl From<Error> for ApiError {
             Error::NotFound(detail) => ApiError::not_found(detail),
             Error::WrongToken(detail) => ApiError::forbidden(code, detail),
             Error::Conflict(_, detail) => ApiError::conflict(code, detail),
+            Error::Invalid(Invalid::Tablebase(_), detail) => ApiError::tablebase(code, detail),
             Error::Invalid(_, detail) => ApiError::unprocessable(code, detail),
             Error::Move(e) => e.into(),
             Error::Position(e) => e.into(),
@@ -58,6 +59,11 @@ mod tests {
                 Error::invalid(Invalid::BudgetTooLarge, "nodes"),
                 422,
                 "budget_too_large",
+            ),
+            (
+                Error::invalid(Invalid::Tablebase("no_tablebase"), "none"),
+                422,
+                "no_tablebase",
             ),
             (Error::Unavailable(Unavailable::Lost), 503, "unavailable"),
             (Error::Unavailable(Unavailable::Busy), 503, "unavailable"),

@@ -3,6 +3,7 @@
 use actix_web::{get, post, web};
 use serde::{Deserialize, Serialize};
 use sternhalma::IllegalMove;
+use sternhalma::search::perfect::PerfectBot;
 use sternhalma::search::{self, BotConfig, BotKind, Budget, BudgetTooLarge};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -11,6 +12,7 @@ use crate::dto::{MoveView, PositionInput};
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
 use crate::heavy::HeavyClient;
 use crate::limits::{MAX_BOT_DEPTH, MAX_BOT_MILLIS, MAX_BOT_NODES, MAX_BOT_PLAYOUTS};
+use crate::routes::tablebases::perfect_refused;
 use sternhalma::wire::whole::Object;
 
 /// The largest seed (JSON Schema integers stop at 2^63 - 1).
@@ -119,7 +121,9 @@ fn max_budget(kind: BotKind) -> Budget {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"kind": "alphabeta", "seed": 1, "nodes": 20000, "millis": null, "depth": null}))]
 pub struct BotRequest {
-    /// `random`, `greedy`, `alphabeta`, `paranoid` or `mcts` (`GET /v1/bots`).
+    /// `random`, `greedy`, `alphabeta`, `paranoid`, `mcts` or `perfect`
+    /// (`GET /v1/bots`; `perfect` only on a game an installed table with
+    /// depths covers, `GET /v1/tablebases`).
     #[schema(example = "alphabeta", value_type = sternhalma::search::BotKind)]
     pub kind: String,
     /// The seed of the bot's random choices, 0 to 2^63 - 1; default 0.
@@ -262,7 +266,7 @@ pub struct BotMove {
     responses(
         (status = 200, description = "The bot's move", body = BotMove),
         BodyErrors,
-        (status = 422, description = "Invalid position, unknown bot kind (`unknown_bot`), a budget over the limits (`budget_too_large`, naming the cap), or a finished game (`game_over`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, unknown bot kind (`unknown_bot`), a budget over the limits (`budget_too_large`, naming the cap), or a finished game (`game_over`); `perfect` on a game no installed table with depths covers (`no_tablebase`, `tablebase_other_game`, `tablebase_without_depths`: the detail names the tables installed and how a server gets one); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         HeavyErrors,
     )
 )]
@@ -276,6 +280,9 @@ pub async fn bot_move(
     let config = request.bot.0.config()?;
     if position.legal_moves().is_empty() {
         return Err(IllegalMove::GameOver.into());
+    }
+    if config.kind == BotKind::Perfect {
+        PerfectBot::covers(&position).map_err(|e| perfect_refused(&e))?;
     }
     let searched = position.clone();
     let result = heavy

@@ -7,3 +7,4 @@ pub mod positions;
 pub mod render;
 pub mod solitaire;
 pub mod solitaire_jobs;
+pub mod tablebases;

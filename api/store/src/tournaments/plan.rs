@@ -193,7 +193,7 @@ pub fn plan(
             },
             |Object(spec)| spec,
         );
-        reference.validate()?;
+        reference.validate_at(&start)?;
         reference.seed = Some(reference.seed.map_or_else(random_u64, Ok)?);
         entrants.push(EntrantRow {
             entrant: 0,
@@ -250,7 +250,7 @@ pub fn plan(
         looks.push((entrant.name.clone(), look));
         match entrant.bot {
             Some(Object(mut spec)) => {
-                spec.validate()?;
+                spec.validate_at(&start)?;
                 spec.seed = Some(spec.seed.map_or_else(random_u64, Ok)?);
                 entrants.push(EntrantRow {
                     entrant: number,

@@ -6,6 +6,7 @@
 
 import { ApiError, get, post, query } from "./api.js";
 import { Board } from "./board.js";
+import { probe, solvedRules, valueLabel } from "./tablebase.js";
 import { byId, el, fragment, guard, say, swatches, triangles } from "./ui.js";
 
 /**
@@ -18,6 +19,7 @@ import { byId, el, fragment, guard, say, swatches, triangles } from "./ui.js";
  * @typedef {{name: string, triangles: string[]}} BoardSummary
  * @typedef {{name: string, players: string[][]}} LayoutView
  * @typedef {{boards: BoardSummary[], layouts: LayoutView[], presets: {name: string, description: string}[]}} Catalogue
+ * @typedef {import("./tablebase.js").Probe} Probe
  */
 
 const input = /** @type {HTMLTextAreaElement} */ (byId("position-input"));
@@ -155,15 +157,17 @@ async function showState(position, last) {
   byId("board").setAttribute("aria-busy", "true");
   try {
     const view = await validate(position, signal);
-    const [legal] = await Promise.all([
+    const [legal, , perfect] = await Promise.all([
       post("/v1/legal-moves", { position: view.position_string }, { signal }),
       board.load(pictureUrl(view.position_string, last), { signal, keep: true }),
+      // On a solved board, what perfect play makes of it and of each move.
+      solvedRules(view.rules.text) ? probe(view.position_string, signal) : Promise.resolve(null),
     ]);
     if (signal.aborted) return;
     current = { view, moves: legal.moves, last };
     input.value = view.position_string;
     if (view.position_string !== position) history.replaceState(null, "", hashOf(view.position_string, last));
-    showPanel(view, legal.moves);
+    showPanel(view, legal.moves, perfect);
     board.setMoves(legal.moves.filter((/** @type {MoveView} */ move) => move.path.length > 1));
     byId("board").dataset.side = String(view.side_to_move);
     restoreFocus();
@@ -185,11 +189,13 @@ async function showState(position, last) {
 }
 
 /**
- * The panel: outcome, side to move, legal moves, JSON.
+ * The panel: outcome, side to move, legal moves (with their values under
+ * perfect play on a solved board, best first), JSON.
  * @param {PositionView} view
  * @param {MoveView[]} moves
+ * @param {Probe | null} perfect
  */
-function showPanel(view, moves) {
+function showPanel(view, moves, perfect) {
   const position = view.position;
   const side = view.side_to_move;
   const over = view.outcome.status !== "in_progress";
@@ -206,6 +212,19 @@ function showPanel(view, moves) {
     position.players.length === 1 ? "" : "s"
   } · ply ${plies}`;
   byId("move-count").textContent = `(${moves.length})`;
+  const value = byId("value");
+  value.hidden = !perfect;
+  if (perfect) {
+    value.replaceChildren(
+      "Perfect play: ",
+      valueLabel(perfect, `player ${side} to move: `),
+      perfect.best_move ? ` · best ${perfect.best_move.text}` : "",
+    );
+    // The table's order: the fastest win first, the longest loss last.
+    const order = new Map(perfect.moves.map((m, i) => [m.move.text, i]));
+    moves = [...moves].sort((a, b) => (order.get(a.text) ?? 0) - (order.get(b.text) ?? 0));
+  }
+  const values = new Map(perfect ? perfect.moves.map((m) => [m.move.text, m]) : []);
   list.replaceChildren(
     ...moves.map((move) => {
       const button = el(
@@ -223,7 +242,8 @@ function showPanel(view, moves) {
         focusAfter = "list";
         guard(() => play(move));
       });
-      return el("li", { dataset: { move: move.text } }, button);
+      const known = values.get(move.text);
+      return el("li", { dataset: { move: move.text } }, button, known ? valueLabel(known, " ") : null);
     }),
   );
   if (!moves.length) list.append(el("li", { class: "none muted" }, over ? "None: the game is over." : "None."));

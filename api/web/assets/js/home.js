@@ -53,6 +53,8 @@ const createButton = /** @type {HTMLButtonElement} */ (byId("create"));
 let catalogue = null;
 /** @type {BotKindView[]} */
 let bots = [];
+/** Boards the server has solved with depths: where the perfect bot plays. @type {string[]} */
+let solvedBoards = [];
 
 // ---------------------------------------------------------------- lists
 
@@ -493,18 +495,44 @@ function showCreated(created) {
   box.focus();
 }
 
-/** Fills the form's choices from the catalogue and the bots. */
-async function setUp() {
-  const [catalogueAnswer, botAnswer] = await Promise.all([get("/v1/catalogue"), get("/v1/bots")]);
-  catalogue = /** @type {Catalogue} */ (catalogueAnswer);
-  bots = botAnswer.bots;
+/**
+ * The boards to choose from: every board, or against the perfect bot only
+ * those the server has solved (and their rules, `sturtevant`).
+ */
+function fillBoards() {
+  if (!catalogue) return;
+  const previous = boardSelect.value;
+  if (playingBot() && botSelect.value === "perfect") {
+    boardSelect.replaceChildren(
+      el("optgroup", { label: "Solved (perfect play)" }, ...solvedBoards.map((name) => el("option", { value: name }, name))),
+    );
+    boardSelect.value = solvedBoards.includes(previous) ? previous : solvedBoards[0] || "";
+    rulesSelect.value = "sturtevant";
+    return;
+  }
   const stars = catalogue.boards.filter((board) => board.shape === "star");
   const others = catalogue.boards.filter((board) => board.shape !== "star");
   /** @param {BoardSummary} board */
   const option = (board) => el("option", { value: board.name }, boardLabel(board));
   boardSelect.replaceChildren(el("optgroup", { label: "Star" }, ...stars.map(option)));
   if (others.length) boardSelect.append(el("optgroup", { label: "Rhombus (two players)" }, ...others.map(option)));
-  boardSelect.value = catalogue.boards.some((board) => board.name === "star4") ? "star4" : catalogue.boards[0]?.name || "";
+  const names = catalogue.boards.map((board) => board.name);
+  boardSelect.value = names.includes(previous) ? previous : names.includes("star4") ? "star4" : names[0] || "";
+}
+
+/** Fills the form's choices from the catalogue and the bots. */
+async function setUp() {
+  const [catalogueAnswer, botAnswer, tables] = await Promise.all([
+    get("/v1/catalogue"),
+    get("/v1/bots"),
+    get("/v1/tablebases").catch(() => ({ tablebases: [] })),
+  ]);
+  catalogue = /** @type {Catalogue} */ (catalogueAnswer);
+  bots = botAnswer.bots;
+  solvedBoards = tables.tablebases
+    .filter((/** @type {{board: string, depths: boolean}} */ t) => t.depths)
+    .map((/** @type {{board: string}} */ t) => t.board);
+  fillBoards();
   rulesSelect.replaceChildren(
     ...catalogue.presets.map((preset) => el("option", { value: preset.name, title: preset.description }, preset.name)),
   );
@@ -516,10 +544,18 @@ async function setUp() {
 }
 
 boardSelect.addEventListener("change", fillLayouts);
-vsBot.addEventListener("change", fillLayouts);
-vsClass.addEventListener("change", fillLayouts);
+for (const radio of [vsBot, vsClass]) {
+  radio.addEventListener("change", () => {
+    fillBoards();
+    fillLayouts();
+  });
+}
 layoutSelect.addEventListener("change", fillNames);
-botSelect.addEventListener("change", fillNames);
+botSelect.addEventListener("change", () => {
+  fillBoards();
+  fillLayouts();
+});
+
 rulesSelect.addEventListener("change", fillNames);
 form.addEventListener("submit", (event) => guard(() => create(/** @type {SubmitEvent} */ (event))));
 

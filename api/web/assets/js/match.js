@@ -4,6 +4,7 @@
 
 import { ApiError, get, post, query, sleep } from "./api.js";
 import { Board, homeOf } from "./board.js";
+import { accuracyText, analyse, probe, solvedRules, valueLabel, verdictMark } from "./tablebase.js";
 import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
 
 /**
@@ -106,6 +107,7 @@ async function draw(next) {
   if (moved) {
     await board.load(`/v1/matches/${id}/board.svg${query({ ply: next.ply, bottom: bottom() })}`);
     await showMoves();
+    await showPerfectPlay(next);
   }
   board.setMoves(myTurn && !submitting ? next.legal_moves : null);
   byId("play-controls").hidden = mySeat === null || next.status !== "in_progress";
@@ -139,6 +141,40 @@ async function showMoves() {
   if (known > 0 && fresh.length) {
     const last = fresh[fresh.length - 1];
     say(`${seatLabel(last.seat)} played ${last.move.text}.`);
+  }
+}
+
+/**
+ * On a solved board: the position's value under the board while the match
+ * is played, and once it is over every move checked against perfect play
+ * (mistakes marked in the move list, each seat's accuracy).
+ * @param {MatchView} next
+ */
+async function showPerfectPlay(next) {
+  const value = byId("value");
+  if (!solvedRules(next.position.position_string.split(" ")[1] ?? "")) return;
+  if (next.status === "in_progress") {
+    const perfect = await probe(next.position.position_string);
+    value.hidden = !perfect;
+    if (perfect && next.to_move !== null) value.replaceChildren("Perfect play: ", valueLabel(perfect, `${seatLabel(next.to_move)} to move: `));
+    return;
+  }
+  const analysis = await analyse({ match: next.id });
+  if (!analysis || state !== next) return;
+  value.hidden = false;
+  value.replaceChildren("Checked against perfect play.");
+  const items = byId("moves").children;
+  for (const ply of analysis.plies) {
+    const item = /** @type {HTMLElement | undefined} */ (items[ply.ply]);
+    if (!item) continue;
+    const mark = verdictMark(ply);
+    if (mark) item.append(mark);
+    item.classList.toggle("mistake", ply.verdict === "mistake");
+    item.dataset.verdict = ply.verdict;
+  }
+  for (const seat of analysis.seats) {
+    const item = byId("seats").querySelector(`li[data-seat="${seat.seat}"]`);
+    item?.append(el("span", { class: "accuracy", dataset: { accuracy: String(seat.accuracy ?? "") } }, accuracyText(seat)));
   }
 }
 

@@ -10,6 +10,7 @@
 
 import { ApiError, get, post, query, sleep } from "./api.js";
 import { Board } from "./board.js";
+import { accuracyText, analyse, solvedRules, valueLabel, verdictMark } from "./tablebase.js";
 import { byId, el, fragment, guard, idFromPath, say, setFragment, swatches } from "./ui.js";
 
 /**
@@ -40,6 +41,8 @@ let rendered = false;
 let current = 0;
 let shown = -1;
 let loaded = false;
+/** On a solved board, the game checked against perfect play. @type {import("./tablebase.js").Analysis | null} */
+let analysis = null;
 
 // ---------------------------------------------------------------------------
 // Pictures: fetched once each, the same request shared by whoever asks.
@@ -176,6 +179,7 @@ function go(k) {
     turn.textContent = `Ply ${ply}: ${seatName(move.seat)} played ${move.text}.`;
   }
   byId("result").hidden = !(atEnd && result);
+  showValue(ply);
   // aria-disabled rather than disabled: a button in use keeps the focus.
   for (const name of ["first", "prev"]) byId(name).setAttribute("aria-disabled", String(ply === 0));
   for (const name of ["next", "last"]) byId(name).setAttribute("aria-disabled", String(atEnd));
@@ -322,6 +326,47 @@ function showGame() {
   go(Number.isFinite(wanted) ? wanted : 0);
 }
 
+/**
+ * The value of ply `k`'s position under perfect play, for the side to move.
+ * @param {number} k
+ */
+function showValue(k) {
+  const box = byId("value");
+  box.hidden = !analysis;
+  if (!analysis) return;
+  const at = k < analysis.plies.length ? analysis.plies[k] : null;
+  const who = at ? seatName(at.seat) : "the side to move";
+  box.replaceChildren("Perfect play: ", valueLabel(at ? at.before : analysis.end, `${who}: `), at ? ` · best ${at.best.move.text}` : "");
+}
+
+/**
+ * Checks the game against perfect play where a table covers it: every
+ * move's verdict in the list, each seat's accuracy, each ply's value.
+ * @param {{match: number} | {start: string, moves: string[]}} game
+ * @param {string} start The start position string.
+ */
+async function check(game, start) {
+  analysis = null;
+  if (!solvedRules(start.split(" ")[1] ?? "")) return;
+  analysis = await analyse(game);
+  if (!analysis) return;
+  const items = byId("moves").children;
+  for (const ply of analysis.plies) {
+    const item = /** @type {HTMLElement | undefined} */ (items[ply.ply]);
+    if (!item) continue;
+    const mark = verdictMark(ply);
+    if (mark) item.append(mark);
+    item.classList.toggle("mistake", ply.verdict === "mistake");
+    item.dataset.verdict = ply.verdict;
+  }
+  for (const seat of analysis.seats) {
+    byId("seats")
+      .querySelector(`li[data-seat="${seat.seat}"]`)
+      ?.append(el("span", { class: "accuracy", dataset: { accuracy: String(seat.accuracy ?? "") } }, accuracyText(seat)));
+  }
+  showValue(current);
+}
+
 /** A stored match: its seats, moves and result. @param {number} match */
 async function loadMatch(match) {
   const [view, history] = await Promise.all([get(`/v1/matches/${match}`), get(`/v1/matches/${match}/moves`)]);
@@ -342,7 +387,9 @@ async function loadMatch(match) {
     el("a", { class: "button", href: `/v1/matches/${match}/export`, download: `match-${match}.json` }, "Download the record"),
   );
   if (view.status === "in_progress") say("The match is still being played: the replay shows the moves so far.");
+  analysis = null;
   showGame();
+  await check({ match }, view.position.position_string);
 }
 
 /** Places from an outcome's results (+1 best): equal results share a place. @param {number[]} results */
@@ -406,8 +453,10 @@ async function loadRecord(text) {
   document.title = `Replay of a record · Sternhalma`;
   byId("links").replaceChildren();
   say(outcome.status === "in_progress" ? "The record ends before the game does." : "");
+  analysis = null;
   showGame();
   byId("viewer").scrollIntoView({ block: "start" });
+  await check({ start, moves: moves.map((m) => m.text) }, start);
 }
 
 function setUpUpload() {

@@ -1,0 +1,756 @@
+//! The solved game over a real socket: the tables installed, probes
+//! checked against the positions their moves lead to, analyses of a
+//! record and of a stored match, the `perfect` bot refused where no table
+//! covers the game (stateless, a match's seat, a tournament's entrant) and
+//! winning where one does; and `sternhalma serve --tablebases DIR
+//! --build-tablebases` as an operator runs it.
+//!
+//! The in-process server's tables are the test process's: 7×7 with 2 pegs
+//! is installed, no other (7×7 with 1 peg is the board no table covers).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+use common::{Reply, agent, finish};
+use serde_json::{Value, json};
+use sternhalma::search::Rng;
+use sternhalma::solve::{Game, Tablebase, installed};
+use sternhalma::{Layout, Position, Rules};
+
+const START: &str = "rhombus7p2 sturtevant south:47,48/north:0,1 0 0 -";
+const UNCOVERED: &str = "rhombus7x1 sturtevant south:48/north:0 0 0 -";
+
+/// The base URL of one server shared by the tests, with the table of 7×7
+/// with 2 pegs installed.
+fn server() -> &'static str {
+    static URL: OnceLock<String> = OnceLock::new();
+    URL.get_or_init(|| {
+        let game = Game::new(7, 2).unwrap();
+        if installed().get(game.board()).is_none() {
+            let table = Tablebase::build(&game, 2, &|_| {}).unwrap();
+            installed().install(Arc::new(table));
+        }
+        common::start_server("tablebases", 2)
+    })
+}
+
+fn get(path: &str) -> Reply {
+    finish(agent().get(format!("{}{path}", server())).call().unwrap())
+}
+
+fn post(path: &str, token: Option<&str>, body: Value) -> Reply {
+    let mut request = agent().post(format!("{}{path}", server()));
+    if let Some(token) = token {
+        request = request.header("Authorization", &format!("Bearer {token}"));
+    }
+    finish(request.send_json(body).unwrap())
+}
+
+/// A problem-details reply with this status and code; its detail.
+fn assert_problem(reply: &Reply, status: u16, code: &str) -> String {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    assert_eq!(reply.content_type, "application/problem+json");
+    let problem = reply.json();
+    assert_eq!(problem["code"], code, "{problem}");
+    problem["detail"].as_str().unwrap().to_owned()
+}
+
+fn probe(position: &str) -> Value {
+    let reply = post("/v1/tablebase/probe", None, json!({"position": position}));
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    reply.json()
+}
+
+/// Positions of 7×7 with 2 pegs reached by seeded random play, in
+/// progress.
+fn sample(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let start: Position = START.parse().unwrap();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut position = start.clone();
+        for _ in 0..rng.below(30) {
+            if position.is_game_over() {
+                break;
+            }
+            let moves = position.legal_moves();
+            position = position.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        if !position.is_game_over() {
+            out.push(position);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_installed_tables_are_listed_with_table_1s_counts() {
+    let list = get("/v1/tablebases");
+    assert_eq!(list.status, 200, "{}", list.body);
+    let tables = list.json()["tablebases"].as_array().unwrap().clone();
+    let table = tables
+        .iter()
+        .find(|t| t["board"] == "rhombus7p2")
+        .unwrap_or_else(|| panic!("{tables:?}"));
+    assert_eq!(
+        (table["side"].as_u64(), table["pegs"].as_u64()),
+        (Some(7), Some(2))
+    );
+    assert_eq!(table["rules"], "sturtevant");
+    // Table 1 of Sturtevant (2019): positions, first-player wins, draws,
+    // illegal.
+    let counts: Vec<u64> = ["positions", "wins", "draws", "illegal"]
+        .iter()
+        .map(|k| table[k].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [2_542_512, 1_265_851, 0, 10_810]);
+    assert_eq!(table["depths"], true);
+    // A byte a position, one side to move.
+    assert_eq!(table["bytes"], 2_542_512 / 2);
+    assert_eq!(table["start_position"], START);
+    let start = probe(START);
+    assert_eq!(
+        table["start"],
+        json!({"value": start["value"], "depth": start["depth"], "text": start["text"]})
+    );
+}
+
+#[test]
+fn a_won_position_is_probed_and_every_move_agrees_with_the_position_it_leads_to() {
+    let start = probe(START);
+    assert_eq!(start["board"], "rhombus7p2");
+    assert_eq!(start["value"], "win");
+    assert_eq!(start["side_to_move"], 0);
+    let depth = start["depth"].as_u64().unwrap();
+    assert_eq!(start["text"], format!("win in {depth}"));
+    assert_eq!(depth % 2, 1, "the side to move makes the last move");
+    // The best move keeps the win in the position's depth, and comes first.
+    let moves = start["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["move"], start["best_move"]);
+    assert_eq!(moves[0]["value"], "win");
+    assert_eq!(moves[0]["depth"], depth);
+    assert_eq!(moves[0]["best"], true);
+    // The same move views as /v1/legal-moves, as a set.
+    let legal = post("/v1/legal-moves", None, json!({"position": START})).json();
+    let mut listed: Vec<String> = moves.iter().map(|m| m["move"].to_string()).collect();
+    let mut generated: Vec<String> = legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    listed.sort();
+    generated.sort();
+    assert_eq!(listed, generated);
+
+    let mut won = 0;
+    for position in sample(12, 7) {
+        let text = position.to_string();
+        let answer = probe(&text);
+        let moves = answer["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), position.legal_moves().len(), "{text}");
+        if answer["value"] == "win" {
+            won += 1;
+            assert_eq!(moves[0]["value"], "win", "{text}");
+            assert_eq!(moves[0]["depth"], answer["depth"], "{text}");
+        }
+        // Best first: wins by fewest plies, then draws, then losses by most.
+        let rank = |m: &Value| -> (u8, i64) {
+            let depth = m["depth"].as_i64().unwrap_or(0);
+            match m["value"].as_str().unwrap() {
+                "win" => (3, -depth),
+                "draw" => (2, 0),
+                _ => (1, depth),
+            }
+        };
+        for pair in moves.windows(2) {
+            assert!(rank(&pair[0]) >= rank(&pair[1]), "{text}: {pair:?}");
+        }
+        for m in moves {
+            assert_eq!(m["best"], rank(m) == rank(&moves[0]), "{text}: {m}");
+            // The mover's value after the move is the other side's value of
+            // the position it leads to, turned over, one ply longer.
+            let applied = post(
+                "/v1/apply",
+                None,
+                json!({"position": text, "move": m["move"]["text"]}),
+            );
+            assert_eq!(applied.status, 200, "{}", applied.body);
+            let next = applied.json()["position"]["position_string"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let after = probe(&next);
+            let turned = match after["value"].as_str().unwrap() {
+                "win" => "loss",
+                "loss" => "win",
+                other => other,
+            };
+            assert_eq!(m["value"], turned, "{text} then {}", m["move"]["text"]);
+            assert_eq!(
+                m["depth"].as_u64(),
+                after["depth"].as_u64().map(|d| d + 1),
+                "{text} then {}",
+                m["move"]["text"]
+            );
+            assert_eq!(
+                m["text"],
+                match m["depth"].as_u64() {
+                    Some(d) => format!("{} in {d}", m["value"].as_str().unwrap()),
+                    None => m["value"].as_str().unwrap().to_owned(),
+                }
+            );
+        }
+    }
+    assert!(won > 0, "the sample holds won positions");
+}
+
+#[test]
+fn a_game_over_is_a_loss_in_0_with_no_move() {
+    // Play the best moves to the end.
+    let mut position = START.to_owned();
+    loop {
+        let answer = probe(&position);
+        if answer["moves"].as_array().unwrap().is_empty() {
+            assert_eq!(answer["text"], "loss in 0");
+            assert_eq!(answer["best_move"], Value::Null);
+            break;
+        }
+        let applied = post(
+            "/v1/apply",
+            None,
+            json!({"position": position, "move": answer["best_move"]["text"]}),
+        );
+        position = applied.json()["position"]["position_string"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    }
+}
+
+#[test]
+fn probes_that_no_table_answers_are_refused_with_their_reason() {
+    // No table of the board: the detail names those installed and how to
+    // get one.
+    let detail = assert_problem(
+        &post("/v1/tablebase/probe", None, json!({"position": UNCOVERED})),
+        422,
+        "no_tablebase",
+    );
+    assert!(detail.contains("rhombus7p2"), "{detail}");
+    assert!(detail.contains("--tablebases DIR"), "{detail}");
+    assert!(detail.contains("--build-tablebases"), "{detail}");
+    // The board's table, other rules.
+    let classic = START.replace("sturtevant", "classic");
+    let detail = assert_problem(
+        &post("/v1/tablebase/probe", None, json!({"position": classic})),
+        422,
+        "tablebase_other_game",
+    );
+    assert!(detail.contains("rules"), "{detail}");
+    // A move limit is not another game.
+    let limited = Position::start(
+        "rhombus7p2".parse().unwrap(),
+        Layout::standard(2).unwrap(),
+        "sturtevant,max_plies=300".parse::<Rules>().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(probe(&limited.to_string())["value"], "win");
+    // Malformed bodies and invalid positions, as every route answers them.
+    assert_problem(
+        &post("/v1/tablebase/probe", None, json!({"position": 3})),
+        400,
+        "malformed_json",
+    );
+    assert_problem(
+        &post(
+            "/v1/tablebase/probe",
+            None,
+            json!({"position": START, "x": 1}),
+        ),
+        400,
+        "malformed_json",
+    );
+    assert_problem(
+        &post("/v1/tablebase/probe", None, json!({})),
+        422,
+        "missing_field",
+    );
+    let two_on_one = "rhombus7p2 sturtevant south:47,47/north:0,1 0 0 -";
+    let reply = post("/v1/tablebase/probe", None, json!({"position": two_on_one}));
+    assert_eq!(reply.status, 422, "{}", reply.body);
+}
+
+#[test]
+fn the_probe_is_not_heavy_work_nor_a_write() {
+    use sternhalma_http::clients::classify;
+    let post = actix_web::http::Method::POST;
+    assert_eq!(classify(&post, "/v1/tablebase/probe"), None);
+    assert!(classify(&post, "/v1/analysis").is_some());
+}
+
+/// Creates a match of the perfect bot (seat 0) against an open seat on 7×7
+/// with 2 pegs; the open seat plays seeded random moves to the end.
+/// Answers the match id and its final state.
+fn perfect_against_random(seed: u64) -> (i64, Value) {
+    let created = post(
+        "/v1/matches",
+        None,
+        json!({
+            "board": "rhombus7p2",
+            "rules": "sturtevant",
+            "seats": [{"name": "perfect", "bot": {"kind": "perfect", "seed": seed}}, {"name": "random"}]
+        }),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let created = created.json();
+    let id = created["match"]["id"].as_i64().unwrap();
+    let token = created["seat_tokens"][0]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut view = created["match"].clone();
+    let mut rng = Rng::new(seed);
+    while view["status"] == "in_progress" {
+        assert_eq!(view["to_move"], 1, "the bot never waits");
+        let moves = view["legal_moves"].as_array().unwrap();
+        let choice = &moves[rng.below(moves.len())];
+        let reply = post(
+            &format!("/v1/matches/{id}/moves"),
+            Some(&token),
+            json!({"ply": view["ply"], "move": choice["text"]}),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        view = reply.json()["match"].clone();
+    }
+    (id, view)
+}
+
+#[test]
+fn the_perfect_bot_wins_a_match_which_the_analysis_finds_perfect() {
+    let (id, view) = perfect_against_random(3);
+    assert_eq!(view["status"], "finished");
+    assert_eq!(view["result"]["winners"], json!([0]), "{view}");
+
+    let analysed = post("/v1/analysis", None, json!({"match": id}));
+    assert_eq!(analysed.status, 200, "{}", analysed.body);
+    let analysed = analysed.json();
+    assert_eq!(analysed["board"], "rhombus7p2");
+    // The match's start, with the program's move limit in its rules.
+    let export = get(&format!("/v1/matches/{id}/export"));
+    assert_eq!(export.status, 200);
+    let export = export.json();
+    assert_eq!(analysed["start"], export["start"]);
+    assert!(
+        export["start"]
+            .as_str()
+            .unwrap()
+            .starts_with("rhombus7p2 sturtevant,max_plies=")
+    );
+    let plies = analysed["plies"].as_array().unwrap();
+    assert_eq!(plies.len() as u64, view["ply"].as_u64().unwrap());
+    for (index, ply) in plies.iter().enumerate() {
+        assert_eq!(ply["ply"], index);
+        assert_eq!(ply["seat"], index % 2);
+        assert_eq!(ply["best"]["value"], ply["before"]["value"]);
+        assert_eq!(ply["best"]["depth"], ply["before"]["depth"]);
+        if index % 2 == 0 {
+            // The perfect bot: the best move, a win one ply shorter each time.
+            assert_eq!(ply["verdict"], "best", "{ply}");
+            assert_eq!(ply["before"]["value"], "win", "{ply}");
+            assert_eq!(ply["after"], ply["before"], "{ply}");
+        }
+    }
+    let seats = analysed["seats"].as_array().unwrap();
+    assert_eq!(seats[0]["seat"], 0);
+    assert_eq!(seats[0]["mistakes"], 0);
+    assert_eq!(seats[0]["accuracy"], 1.0);
+    assert_eq!(seats[0]["moves"], seats[0]["best"]);
+    let moved: u64 = seats.iter().map(|s| s["moves"].as_u64().unwrap()).sum();
+    assert_eq!(moved, plies.len() as u64);
+    // The winner made the last move: the loser is to move, lost in 0.
+    assert_eq!(analysed["end"]["text"], "loss in 0");
+
+    // The match's export, as a record: the same analysis.
+    let from_record = post("/v1/analysis", None, export);
+    assert_eq!(from_record.status, 200, "{}", from_record.body);
+    assert_eq!(from_record.json(), analysed);
+}
+
+#[test]
+fn a_record_is_analysed_and_its_faults_refused() {
+    // 48-45 is the best first move; 0-2 loses faster than 0-3.
+    let analysed = post(
+        "/v1/analysis",
+        None,
+        json!({"start": START, "moves": ["48-45", "0-2"]}),
+    );
+    assert_eq!(analysed.status, 200, "{}", analysed.body);
+    let analysed = analysed.json();
+    let plies = analysed["plies"].as_array().unwrap();
+    assert_eq!(plies[0]["verdict"], "best");
+    assert_eq!(plies[0]["move"]["text"], "48-45");
+    assert_eq!(plies[1]["seat"], 1);
+    assert_eq!(plies[1]["before"]["value"], "loss");
+    assert_eq!(plies[1]["verdict"], "slower");
+    assert!(
+        plies[1]["after"]["depth"].as_u64() < plies[1]["before"]["depth"].as_u64(),
+        "{}",
+        plies[1]
+    );
+    assert_eq!(analysed["seats"][1]["kept"], 1);
+    assert_eq!(analysed["seats"][1]["best"], 0);
+    assert_eq!(analysed["seats"][1]["accuracy"], 1.0);
+    // No moves: the start alone, seats without accuracy.
+    let empty = post("/v1/analysis", None, json!({"start": START, "moves": []})).json();
+    assert_eq!(empty["plies"], json!([]));
+    assert_eq!(empty["seats"][0]["accuracy"], Value::Null);
+    assert_eq!(
+        empty["end"],
+        json!({"value": "win", "depth": 33, "text": "win in 33"})
+    );
+
+    // A move that cannot be played names its ply.
+    let reply = post(
+        "/v1/analysis",
+        None,
+        json!({"start": START, "moves": ["48-45", "0-40"]}),
+    );
+    let detail = assert_problem(&reply, 422, "illegal_move");
+    assert!(detail.starts_with("move 1"), "{detail}");
+    assert_eq!(reply.json()["move_index"], 1);
+    assert_problem(
+        &post(
+            "/v1/analysis",
+            None,
+            json!({"start": START, "moves": ["48-45", "nonsense"]}),
+        ),
+        422,
+        "illegal_move",
+    );
+    // No table; other rules; no such match; the body's shape.
+    assert_problem(
+        &post(
+            "/v1/analysis",
+            None,
+            json!({"start": UNCOVERED, "moves": []}),
+        ),
+        422,
+        "no_tablebase",
+    );
+    assert_problem(
+        &post(
+            "/v1/analysis",
+            None,
+            json!({"start": START.replace("sturtevant", "classic"), "moves": []}),
+        ),
+        422,
+        "tablebase_other_game",
+    );
+    assert_problem(
+        &post("/v1/analysis", None, json!({"match": 999_999})),
+        404,
+        "not_found",
+    );
+    assert_problem(&post("/v1/analysis", None, json!({})), 422, "missing_field");
+    assert_problem(
+        &post("/v1/analysis", None, json!({"start": START})),
+        422,
+        "missing_field",
+    );
+    assert_problem(
+        &post(
+            "/v1/analysis",
+            None,
+            json!({"start": START, "moves": [], "match": 1}),
+        ),
+        400,
+        "malformed_json",
+    );
+    assert_problem(
+        &post("/v1/analysis", None, json!({"match": "one"})),
+        400,
+        "malformed_json",
+    );
+    let too_many = vec!["48-45"; 10_001];
+    assert_problem(
+        &post(
+            "/v1/analysis",
+            None,
+            json!({"start": START, "moves": too_many}),
+        ),
+        422,
+        "too_long",
+    );
+}
+
+#[test]
+fn the_perfect_bot_is_refused_where_no_table_covers_the_game() {
+    let perfect = json!({"kind": "perfect", "seed": 1});
+    // Stateless.
+    let detail = assert_problem(
+        &post(
+            "/v1/bots/move",
+            None,
+            json!({"position": UNCOVERED, "bot": perfect}),
+        ),
+        422,
+        "no_tablebase",
+    );
+    assert!(detail.contains("perfect bot"), "{detail}");
+    assert!(detail.contains("tables opened: rhombus7p2"), "{detail}");
+    assert!(detail.contains("--build-tablebases"), "{detail}");
+    assert_problem(
+        &post(
+            "/v1/bots/move",
+            None,
+            json!({"position": START.replace("sturtevant", "classic"), "bot": perfect}),
+        ),
+        422,
+        "tablebase_other_game",
+    );
+    // A match's seat.
+    let detail = assert_problem(
+        &post(
+            "/v1/matches",
+            None,
+            json!({"board": "rhombus7x1", "rules": "sturtevant", "seats": [{"bot": perfect}, {}]}),
+        ),
+        422,
+        "no_tablebase",
+    );
+    assert!(detail.contains("--build-tablebases"), "{detail}");
+    assert_problem(
+        &post(
+            "/v1/matches",
+            None,
+            json!({"board": "star2", "seats": [{}, {"bot": perfect}]}),
+        ),
+        422,
+        "no_tablebase",
+    );
+    // A tournament's entrant, and a gauntlet's reference.
+    assert_problem(
+        &post(
+            "/v1/tournaments",
+            None,
+            json!({"board": "rhombus7x1", "rules": "sturtevant", "entrants": [{"name": "p", "bot": perfect}, {"name": "q"}]}),
+        ),
+        422,
+        "no_tablebase",
+    );
+    assert_problem(
+        &post(
+            "/v1/tournaments",
+            None,
+            json!({"board": "rhombus7p2", "rules": "classic", "format": "gauntlet", "reference": perfect, "entrants": [{"name": "q"}]}),
+        ),
+        422,
+        "tablebase_other_game",
+    );
+}
+
+#[test]
+fn the_perfect_bot_plays_where_a_table_covers_the_game() {
+    // Stateless: the best move, a proven win as far as the end.
+    let reply = post(
+        "/v1/bots/move",
+        None,
+        json!({"position": START, "bot": {"kind": "perfect", "seed": 4}}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let answer = reply.json();
+    assert_eq!(answer["evaluation"], 1.0);
+    let start = probe(START);
+    assert_eq!(answer["depth"], start["depth"]);
+    let best: Vec<&Value> = start["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["best"] == true)
+        .map(|m| &m["move"])
+        .collect();
+    assert!(best.contains(&&answer["move"]), "{answer}");
+    // A tournament of the perfect bot and the random bot: the perfect bot
+    // wins every game, from either seat.
+    let created = post(
+        "/v1/tournaments",
+        None,
+        json!({
+            "board": "rhombus7p2",
+            "rules": "sturtevant",
+            "games_per_pairing": 2,
+            "start": true,
+            "entrants": [
+                {"name": "perfect", "bot": {"kind": "perfect", "seed": 1}},
+                {"name": "random", "bot": {"kind": "random", "seed": 2}}
+            ]
+        }),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = created.json()["tournament"]["id"].as_i64().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let state = get(&format!("/v1/tournaments/{id}")).json();
+        if state["status"] == "finished" {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{state}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let standings = get(&format!("/v1/tournaments/{id}/standings")).json();
+    let perfect = standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["name"] == "perfect")
+        .unwrap()
+        .clone();
+    assert_eq!(perfect["rank"], 1, "{standings}");
+    assert_eq!(
+        (perfect["wins"].as_u64(), perfect["losses"].as_u64()),
+        (Some(2), Some(0))
+    );
+}
+
+// ---- `sternhalma serve --tablebases` ----------------------------------
+
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sternhalma"))
+}
+
+/// `sternhalma serve` with `args` that must fail to start: its stderr.
+fn refused_start(args: &[&str], database: &Path) -> String {
+    let output = binary()
+        .args(["serve", "--port", "0", "--log-level", "warn"])
+        .args(args)
+        .env("STERNHALMA_DATABASE", database)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn serve_installs_the_tables_of_a_folder_and_builds_the_small_ones() {
+    let dir = folder("serve-tablebases");
+    let tables = dir.join("tables");
+    // 7×7 with 1 peg solved without depths; an unfinished solve beside it.
+    let solved = binary()
+        .args([
+            "solve-game",
+            "--board",
+            "rhombus7x7",
+            "--pegs",
+            "1",
+            "--depth",
+            "off",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(
+        solved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&solved.stderr)
+    );
+    std::fs::write(tables.join("rhombus7x2.checkpoint"), b"half a table").unwrap();
+    std::fs::write(tables.join("rhombus7p4.values.partial"), b"being written").unwrap();
+
+    let database = dir.join("serve.sqlite3");
+    let args = [
+        "--tablebases",
+        tables.to_str().unwrap(),
+        "--build-tablebases",
+    ];
+    let (_server, url) = common::serve_binary(&args, &database);
+    let list: Value = agent()
+        .get(format!("{url}/v1/tablebases"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    let boards: Vec<(String, bool)> = list["tablebases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["board"].as_str().unwrap().to_owned(), t["depths"] == true))
+        .collect();
+    assert_eq!(
+        boards,
+        [
+            ("rhombus4x3".to_owned(), true),
+            ("rhombus7p2".to_owned(), true),
+            ("rhombus7x1".to_owned(), false),
+        ]
+    );
+    for built in ["rhombus7p2.depths", "rhombus4x3.depths"] {
+        assert!(
+            tables.join(built).is_file(),
+            "{built} written for next time"
+        );
+    }
+    // Without depths: a value, no depth; and no perfect bot.
+    let seven_one = UNCOVERED;
+    let answer = finish(
+        agent()
+            .post(format!("{url}/v1/tablebase/probe"))
+            .send_json(json!({"position": seven_one}))
+            .unwrap(),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let answer = answer.json();
+    assert_eq!(
+        (answer["text"].as_str(), answer["depth"].as_u64()),
+        (Some("win"), None)
+    );
+    let refused = finish(
+        agent()
+            .post(format!("{url}/v1/bots/move"))
+            .send_json(json!({"position": seven_one, "bot": {"kind": "perfect"}}))
+            .unwrap(),
+    );
+    assert_eq!(refused.status, 422);
+    assert_eq!(refused.json()["code"], "tablebase_without_depths");
+    drop(_server);
+
+    // Started again without building: the files are read.
+    let (_again, url) =
+        common::serve_binary(&["--tablebases", tables.to_str().unwrap()], &database);
+    let list: Value = agent()
+        .get(format!("{url}/v1/tablebases"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    assert_eq!(list["tablebases"].as_array().unwrap().len(), 3);
+    drop(_again);
+
+    // A damaged file stops the start, naming it.
+    let bytes = std::fs::read(tables.join("rhombus7p2.depths")).unwrap();
+    std::fs::write(tables.join("rhombus7p2.depths"), &bytes[..bytes.len() - 10]).unwrap();
+    let stderr = refused_start(&["--tablebases", tables.to_str().unwrap()], &database);
+    assert!(stderr.contains("rhombus7p2.depths"), "{stderr}");
+    assert!(stderr.contains("cannot open a table file"), "{stderr}");
+    // A folder that is not there, unless it is to be built.
+    let missing = dir.join("nowhere");
+    let stderr = refused_start(&["--tablebases", missing.to_str().unwrap()], &database);
+    assert!(stderr.contains("--tablebases"), "{stderr}");
+    // Building needs a folder to build into.
+    let stderr = refused_start(&["--build-tablebases"], &database);
+    assert!(stderr.contains("--tablebases"), "{stderr}");
+}
