@@ -15,7 +15,7 @@ use pyo3::types::PyDict;
 use sternhalma::solve::analysis::{self, AnalysisError};
 use sternhalma::solve::tablebase::{self as tables, SMALL_STATES};
 use sternhalma::solve::{
-    Game, MoveProbe, Probe, Progress, Tablebase, TablebaseError as TableError, Value, installed,
+    Game, MoveProbe, Probe, Progress, Tablebase, TablebaseError as TableError, installed,
 };
 use sternhalma::{ParseError, ParseErrorKind, Position, Rules};
 
@@ -80,18 +80,6 @@ pub fn lookup_error(error: &TableError, position: &Position) -> PyErr {
     match error {
         TableError::NotCovered(_) => raise(error.code(), format!("{error}; {}", hint(position))),
         _ => table_error(error),
-    }
-}
-
-/// A move's order of preference, greatest best: wins by fewest plies, then
-/// draws, then losses by most plies (the core's `best_move` order).
-fn rank(probe: &MoveProbe) -> (u8, i64) {
-    let depth = i64::from(probe.depth.unwrap_or(0));
-    match probe.value {
-        Value::Win => (3, -depth),
-        Value::Draw => (2, 0),
-        Value::Loss => (1, depth),
-        Value::Illegal => (0, 0),
     }
 }
 
@@ -538,7 +526,7 @@ impl PyTablebase {
             .table
             .moves(position.current())
             .map_err(|e| table_error(&e))?;
-        moves.sort_by_key(|m| std::cmp::Reverse(rank(m)));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.preference()));
         let shared = Arc::new(position.current().clone());
         Ok(moves.iter().map(|m| PyMoveProbe::new(&shared, m)).collect())
     }

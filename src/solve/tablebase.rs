@@ -76,6 +76,22 @@ pub struct MoveProbe {
 }
 
 impl MoveProbe {
+    /// The move's order of preference, greatest best: wins by fewest
+    /// plies, then draws, then losses by most plies (without depths, by
+    /// value alone). [`Tablebase::best_move`] plays one of the greatest;
+    /// `moves.sort_by_key(|m| std::cmp::Reverse(m.preference()))` lists
+    /// them best first.
+    #[must_use]
+    pub fn preference(&self) -> (u8, i64) {
+        let depth = i64::from(self.depth.unwrap_or(0));
+        match self.value {
+            Value::Win => (3, -depth),
+            Value::Draw => (2, 0),
+            Value::Loss => (1, depth),
+            Value::Illegal => (0, 0),
+        }
+    }
+
     /// The probe of the move's value, as [`Probe`] prints it.
     #[must_use]
     pub fn probe(&self) -> Probe {
@@ -437,26 +453,17 @@ impl Tablebase {
     pub fn best_move(&self, position: &Position, seed: u64) -> Result<MoveProbe, TablebaseError> {
         let moves = self.moves(position)?;
         let best = best_of(&moves).ok_or(TablebaseError::GameOver)?;
-        let equals: Vec<&MoveProbe> = moves.iter().filter(|m| rank(m) == rank(best)).collect();
+        let equals: Vec<&MoveProbe> = moves
+            .iter()
+            .filter(|m| m.preference() == best.preference())
+            .collect();
         Ok(*equals[Rng::new(seed).below(equals.len())])
     }
 }
 
-/// A move's order of preference, greatest best: wins by fewest plies,
-/// then draws, then losses by most plies.
-fn rank(probe: &MoveProbe) -> (u8, i64) {
-    let depth = i64::from(probe.depth.unwrap_or(0));
-    match probe.value {
-        Value::Win => (3, -depth),
-        Value::Draw => (2, 0),
-        Value::Loss => (1, depth),
-        Value::Illegal => (0, 0),
-    }
-}
-
-/// The most preferred of `moves`.
+/// The most preferred of `moves` ([`MoveProbe::preference`]).
 fn best_of(moves: &[MoveProbe]) -> Option<&MoveProbe> {
-    moves.iter().max_by_key(|m| rank(m))
+    moves.iter().max_by_key(|m| m.preference())
 }
 
 /// Whether rules are those of the solved game: the `sturtevant` preset,

@@ -228,18 +228,6 @@ pub async fn list_tablebases() -> web::Json<TablebaseList> {
     })
 }
 
-/// A move's order of preference, greatest first: wins by fewest plies,
-/// then draws, then losses by most plies.
-fn preference(probe: &MoveProbe) -> (u8, i64) {
-    let depth = i64::from(probe.depth.unwrap_or(0));
-    match probe.value {
-        Value::Win => (3, -depth),
-        Value::Draw => (2, 0),
-        Value::Loss => (1, depth),
-        Value::Illegal => (0, 0),
-    }
-}
-
 /// What `table` says of `position` and of each of its moves.
 ///
 /// # Errors
@@ -248,8 +236,8 @@ pub fn probe_position(table: &Tablebase, position: &Position) -> Result<Tablebas
     let probe = table.probe(position)?;
     let mut moves = table.moves(position)?;
     // Stable: equals keep the move generator's order.
-    moves.sort_by_key(|m| std::cmp::Reverse(preference(m)));
-    let best = moves.first().map(preference);
+    moves.sort_by_key(|m| std::cmp::Reverse(m.preference()));
+    let best = moves.first().map(MoveProbe::preference);
     let moves: Vec<MoveProbeView> = moves
         .iter()
         .map(|m| MoveProbeView {
@@ -257,7 +245,7 @@ pub fn probe_position(table: &Tablebase, position: &Position) -> Result<Tablebas
             value: m.value.into(),
             depth: m.depth,
             text: m.probe().to_string(),
-            best: Some(preference(m)) == best,
+            best: Some(m.preference()) == best,
         })
         .collect();
     Ok(TablebaseProbe {
