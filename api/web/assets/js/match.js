@@ -4,7 +4,7 @@
 
 import { ApiError, get, post, query, sleep } from "./api.js";
 import { Board, homeOf } from "./board.js";
-import { accuracyText, analyse, probe, solvedRules, valueLabel, verdictMark } from "./tablebase.js";
+import { analyse, markAnalysis, probe, solvedRules, valueLabel } from "./tablebase.js";
 import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
 
 /**
@@ -163,19 +163,7 @@ async function showPerfectPlay(next) {
   if (!analysis || state !== next) return;
   value.hidden = false;
   value.replaceChildren("Checked against perfect play.");
-  const items = byId("moves").children;
-  for (const ply of analysis.plies) {
-    const item = /** @type {HTMLElement | undefined} */ (items[ply.ply]);
-    if (!item) continue;
-    const mark = verdictMark(ply);
-    if (mark) item.append(mark);
-    item.classList.toggle("mistake", ply.verdict === "mistake");
-    item.dataset.verdict = ply.verdict;
-  }
-  for (const seat of analysis.seats) {
-    const item = byId("seats").querySelector(`li[data-seat="${seat.seat}"]`);
-    item?.append(el("span", { class: "accuracy", dataset: { accuracy: String(seat.accuracy ?? "") } }, accuracyText(seat)));
-  }
+  markAnalysis(analysis, byId("moves"), byId("seats"));
 }
 
 /** Plays `text` for the seat; the answer carries the state after the bots' replies. */

@@ -10,7 +10,7 @@
 
 import { ApiError, get, post, query, sleep } from "./api.js";
 import { Board } from "./board.js";
-import { accuracyText, analyse, solvedRules, valueLabel, verdictMark } from "./tablebase.js";
+import { analyse, markAnalysis, solvedRules, valueLabel } from "./tablebase.js";
 import { byId, el, fragment, guard, idFromPath, say, setFragment, swatches } from "./ui.js";
 
 /**
@@ -350,20 +350,7 @@ async function check(game, start) {
   if (!solvedRules(start.split(" ")[1] ?? "")) return;
   analysis = await analyse(game);
   if (!analysis) return;
-  const items = byId("moves").children;
-  for (const ply of analysis.plies) {
-    const item = /** @type {HTMLElement | undefined} */ (items[ply.ply]);
-    if (!item) continue;
-    const mark = verdictMark(ply);
-    if (mark) item.append(mark);
-    item.classList.toggle("mistake", ply.verdict === "mistake");
-    item.dataset.verdict = ply.verdict;
-  }
-  for (const seat of analysis.seats) {
-    byId("seats")
-      .querySelector(`li[data-seat="${seat.seat}"]`)
-      ?.append(el("span", { class: "accuracy", dataset: { accuracy: String(seat.accuracy ?? "") } }, accuracyText(seat)));
-  }
+  markAnalysis(analysis, byId("moves"), byId("seats"));
   showValue(current);
 }
 

@@ -101,3 +101,27 @@ export function accuracyText(seat) {
   const share = seat.accuracy === null ? "—" : `${Math.round(seat.accuracy * 100)}%`;
   return `${seat.moves} move${seat.moves === 1 ? "" : "s"}, ${seat.mistakes} mistake${seat.mistakes === 1 ? "" : "s"}, ${share} kept the value`;
 }
+
+/**
+ * Marks a game's analysis on a page: each move of `moves` (an `<ol>`, a
+ * ply an item) gets its verdict, the mistakes their class, and each seat
+ * of `seats` (items with `data-seat`) its accuracy.
+ * @param {Analysis} analysis
+ * @param {HTMLElement} moves
+ * @param {HTMLElement} seats
+ */
+export function markAnalysis(analysis, moves, seats) {
+  for (const ply of analysis.plies) {
+    const item = /** @type {HTMLElement | undefined} */ (moves.children[ply.ply]);
+    if (!item) continue;
+    const mark = verdictMark(ply);
+    if (mark) item.append(mark);
+    item.classList.toggle("mistake", ply.verdict === "mistake");
+    item.dataset.verdict = ply.verdict;
+  }
+  for (const seat of analysis.seats) {
+    seats
+      .querySelector(`li[data-seat="${seat.seat}"]`)
+      ?.append(el("span", { class: "accuracy", dataset: { accuracy: String(seat.accuracy ?? "") } }, accuracyText(seat)));
+  }
+}
