@@ -186,6 +186,16 @@ pub fn choose_move(spec: &BotSpec, position: &Position, ply_seed: u64) -> Move {
         budget: Budget::UNLIMITED,
         seed: ply_seed,
     });
+    if config.kind == BotKind::Perfect
+        && let Err(e) = search::perfect::PerfectBot::covers(position)
+    {
+        // A seat accepted when a table was installed, on a server started
+        // again without it: the bot plays as greedy; the log says why.
+        tracing::warn!(
+            code = e.code(),
+            "a perfect bot seat plays greedy moves: {e}"
+        );
+    }
     search::new_bot(&config).step(position)
 }
 
