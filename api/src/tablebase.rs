@@ -356,15 +356,11 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The small games `sternhalma serve --build-tablebases` solves when
-/// their tables are missing (side, pegs): seconds each, depths kept.
-pub const SMALL_GAMES: [(u8, u8); 3] = [(7, 1), (7, 2), (4, 6)];
-
 /// Opens every solved table in `folder` and installs it in the process's
 /// registry ([`solve::installed`]): per board a `<board>.depths` file
 /// rather than its `<board>.values` (the depths hold the values too);
 /// checkpoints, partial files and other files are skipped. With `build`,
-/// the [`SMALL_GAMES`] missing are then solved on `threads` threads and
+/// the [`SMALL_GAMES`](solve::tablebase::SMALL_GAMES) missing are then solved on `threads` threads and
 /// written to `folder` (created if missing). Each table is logged: board,
 /// pegs, depths or not, MiB, its file, and how long it took. Answers the
 /// tables installed.
@@ -416,7 +412,7 @@ pub fn install_folder(
         tables.push(install(table, "opened", started));
     }
     if build {
-        for (side, pegs) in SMALL_GAMES {
+        for (side, pegs) in solve::tablebase::SMALL_GAMES {
             let game = Game::new(side, pegs).map_err(|e| e.to_string())?;
             if solve::installed().get(game.board()).is_some() {
                 continue;

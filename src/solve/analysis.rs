@@ -22,7 +22,7 @@
 use std::fmt;
 
 use super::table::Value;
-use super::tablebase::{MoveProbe, Probe, Tablebase, TablebaseError};
+use super::tablebase::{MoveProbe, Probe, Tablebase, TablebaseError, best_among};
 use crate::{Move, Position};
 
 /// What a move did to the mover's value.
@@ -190,7 +190,8 @@ pub fn analyse(
                 reason: format!("{mv} is not a legal move here"),
             })?;
         let before = table.probe(&position)?;
-        let best = table.best_move(&position, 0)?;
+        // The best move among the moves already read, not read again.
+        let best = best_among(&options, 0).ok_or(TablebaseError::GameOver)?;
         let verdict = if order(played.value) < order(before.value) {
             Verdict::Mistake
         } else if played.depth == best.depth {

@@ -42,6 +42,10 @@ use crate::{Move, Position, Rules};
 /// depths kept (a byte a position), built on first use.
 pub const SMALL_STATES: u64 = 1 << 24;
 
+/// The small games of RULES §7 (side, pegs): 7×7 with 1 and 2 pegs, 4×4
+/// with 6; what `sternhalma serve --build-tablebases` solves when missing.
+pub const SMALL_GAMES: [(u8, u8); 3] = [(7, 1), (7, 2), (4, 6)];
+
 /// What a table says of a position, for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Probe {
@@ -451,19 +455,18 @@ impl Tablebase {
     /// # Errors
     /// A position of another game, or a game that is over.
     pub fn best_move(&self, position: &Position, seed: u64) -> Result<MoveProbe, TablebaseError> {
-        let moves = self.moves(position)?;
-        let best = best_of(&moves).ok_or(TablebaseError::GameOver)?;
-        let equals: Vec<&MoveProbe> = moves
-            .iter()
-            .filter(|m| m.preference() == best.preference())
-            .collect();
-        Ok(*equals[Rng::new(seed).below(equals.len())])
+        best_among(&self.moves(position)?, seed).ok_or(TablebaseError::GameOver)
     }
 }
 
-/// The most preferred of `moves` ([`MoveProbe::preference`]).
-fn best_of(moves: &[MoveProbe]) -> Option<&MoveProbe> {
-    moves.iter().max_by_key(|m| m.preference())
+/// The move [`Tablebase::best_move`] plays among `moves` (a position's,
+/// from [`Tablebase::moves`]): one of the most preferred
+/// ([`MoveProbe::preference`]), drawn by `seed`; none if there is none.
+#[must_use]
+pub fn best_among(moves: &[MoveProbe], seed: u64) -> Option<MoveProbe> {
+    let best = moves.iter().map(MoveProbe::preference).max()?;
+    let equals: Vec<&MoveProbe> = moves.iter().filter(|m| m.preference() == best).collect();
+    Some(*equals[Rng::new(seed).below(equals.len())])
 }
 
 /// Whether rules are those of the solved game: the `sturtevant` preset,
