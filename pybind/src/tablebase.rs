@@ -13,11 +13,11 @@ use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sternhalma::solve::analysis::{self, AnalysisError};
-use sternhalma::solve::tablebase::{self as tables, SMALL_STATES};
+use sternhalma::solve::tablebase::{self as tables, SMALL_STATES, is_solved_game};
 use sternhalma::solve::{
     Game, MoveProbe, Probe, Progress, Tablebase, TablebaseError as TableError, installed,
 };
-use sternhalma::{ParseError, ParseErrorKind, Position, Rules};
+use sternhalma::{ParseError, ParseErrorKind, Position};
 
 use crate::board::PyBoard;
 use crate::errors::{self, SternhalmaError};
@@ -62,9 +62,7 @@ pub fn table_error(error: &TableError) -> PyErr {
 /// What to do when no loaded table covers `position`.
 fn hint(position: &Position) -> String {
     let board = position.board().to_string();
-    let mut rules = *position.rules();
-    rules.max_plies = None;
-    if rules == Rules::sturtevant() && Game::parse(&board, None).is_ok() {
+    if is_solved_game(position.rules()) && Game::parse(&board, None).is_ok() {
         format!("load it first: sternhalma.Tablebase.load(\"{board}\")")
     } else {
         "the tables are of the sturtevant game on small rhombi: load one with \

@@ -357,7 +357,7 @@ impl Tablebase {
                 position.board()
             )));
         }
-        if !same_game(position.rules()) {
+        if !is_solved_game(position.rules()) {
             return Err(TablebaseError::OtherGame(format!(
                 "the table is of the rules {}, the position's are {}",
                 game.rules(),
@@ -471,7 +471,8 @@ pub fn best_among(moves: &[MoveProbe], seed: u64) -> Option<MoveProbe> {
 
 /// Whether rules are those of the solved game: the `sturtevant` preset,
 /// whatever the ply limit (the tables are of the game without one).
-fn same_game(rules: &Rules) -> bool {
+#[must_use]
+pub fn is_solved_game(rules: &Rules) -> bool {
     let mut rules = *rules;
     rules.max_plies = None;
     rules == Rules::sturtevant()
@@ -600,6 +601,17 @@ mod tests {
             tb.best_move(&position, 0),
             Err(TablebaseError::GameOver)
         ));
+    }
+
+    #[test]
+    fn the_solved_game_is_the_sturtevant_preset_whatever_its_ply_limit() {
+        let mut rules = Rules::sturtevant();
+        assert!(is_solved_game(&rules));
+        rules.max_plies = Some(400);
+        assert!(is_solved_game(&rules));
+        rules.target_lock = true;
+        assert!(!is_solved_game(&rules));
+        assert!(!is_solved_game(&Rules::classic()));
     }
 
     #[test]
