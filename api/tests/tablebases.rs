@@ -614,6 +614,47 @@ fn the_perfect_bot_plays_where_a_table_covers_the_game() {
         (perfect["wins"].as_u64(), perfect["losses"].as_u64()),
         (Some(2), Some(0))
     );
+    // Each entrant's accuracy is its moves judged by the analysis of each
+    // game's match, summed over the games: the perfect bot's all kept.
+    let games = get(&format!("/v1/tournaments/{id}/games")).json();
+    let mut tally = std::collections::BTreeMap::<String, (u64, u64, u64)>::new();
+    for game in games["games"].as_array().unwrap() {
+        let report = post(
+            "/v1/analysis",
+            None,
+            json!({"match": game["match_id"].as_i64().unwrap()}),
+        );
+        assert_eq!(report.status, 200, "{}", report.body);
+        let report = report.json();
+        for seat in game["seats"].as_array().unwrap() {
+            let summary = &report["seats"][seat["seat"].as_u64().unwrap() as usize];
+            let entry = tally
+                .entry(seat["name"].as_str().unwrap().to_owned())
+                .or_default();
+            entry.0 += summary["moves"].as_u64().unwrap();
+            entry.1 += summary["kept"].as_u64().unwrap();
+            entry.2 += summary["mistakes"].as_u64().unwrap();
+        }
+    }
+    for row in standings["rows"].as_array().unwrap() {
+        let (moves, kept, mistakes) = tally[row["name"].as_str().unwrap()];
+        assert!(moves > 0, "{standings}");
+        assert_eq!(row["judged_moves"], moves, "{row}");
+        assert_eq!(row["mistakes"], mistakes, "{row}");
+        assert_eq!(row["accuracy"], kept as f64 / moves as f64, "{row}");
+    }
+    assert_eq!(perfect["accuracy"], 1.0, "{perfect}");
+    assert_eq!(perfect["mistakes"], 0, "{perfect}");
+    // The CSV carries the same accuracy.
+    let csv = get(&format!("/v1/tournaments/{id}/standings.csv")).body;
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .contains(",uncertainty,accuracy,"),
+        "{csv}"
+    );
+    assert!(csv.contains(",1.000,"), "{csv}");
 }
 
 // ---- `sternhalma serve --tablebases` ----------------------------------

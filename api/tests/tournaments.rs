@@ -190,6 +190,11 @@ fn round_robin_of_bots(players: usize) {
         assert_eq!(row["points"].as_f64().unwrap(), expected_points[&entrant]);
         assert!(row["uncertainty"].as_f64().unwrap() < 25.0 / 3.0);
         assert_eq!(row["timeouts"], 0);
+        // No table covers this board: no move judged.
+        assert_eq!(
+            (&row["judged_moves"], &row["accuracy"]),
+            (&json!(0), &Value::Null)
+        );
     }
     let ranks: Vec<f64> = rows.iter().map(|r| r["points"].as_f64().unwrap()).collect();
     assert!(ranks.windows(2).all(|w| w[0] >= w[1]), "ranked by points");

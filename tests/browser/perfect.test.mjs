@@ -107,3 +107,34 @@ test("the home page starts a match against the perfect bot on a solved board", a
   await page.locator("#board .peg.movable").first().waitFor();
   await checkPage(page, "match-against-perfect");
 });
+
+test("a tournament's standings on a solved board show each entrant's accuracy", async () => {
+  const created = await api(env.server, "POST", "/v1/tournaments", {
+    board: "rhombus7p2",
+    rules: "sturtevant",
+    games_per_pairing: 2,
+    start: true,
+    entrants: [
+      { name: "Perfect", bot: { kind: "perfect", seed: 1 } },
+      { name: "Random", bot: { kind: "random", seed: 2 } },
+    ],
+  });
+  const id = created.tournament.id;
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}/tournaments/${id}`);
+  await page.locator("#status", { hasText: "finished" }).waitFor();
+  const standings = await api(env.server, "GET", `/v1/tournaments/${id}/standings`);
+  await page.locator("#standings td.accuracy").nth(standings.rows.length - 1).waitFor();
+  assert.equal(await page.locator("#accuracy-heading").isVisible(), true);
+  const shown = await page.locator("#standings tbody tr").evaluateAll((rows) =>
+    rows.map((tr) => [tr.querySelector(".entrant-name")?.textContent, tr.querySelector("td.accuracy")?.getAttribute("data-accuracy")]),
+  );
+  assert.deepEqual(
+    shown,
+    standings.rows.map((/** @type {{name: string, accuracy: number}} */ row) => [row.name, String(row.accuracy)]),
+  );
+  const perfect = standings.rows.find((/** @type {{name: string}} */ row) => row.name === "Perfect");
+  assert.equal(perfect.accuracy, 1);
+  assert.match((await page.locator("#standings tbody tr", { hasText: "Perfect" }).locator("td.accuracy").textContent()) || "", /^100% 0 mistakes in \d+$/);
+  await checkPage(page, "tournament-accuracy");
+});

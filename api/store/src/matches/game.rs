@@ -13,6 +13,8 @@
 //! one, and stored and shown as a forfeit).
 
 use sternhalma::search::eval::progress_ranking;
+use sternhalma::solve::analysis::{self, Analysis};
+use sternhalma::solve::installed;
 use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 
 use crate::bots;
@@ -709,11 +711,31 @@ pub fn abandon(store: &mut Db, id: i64, by: &Authority) -> Result<MatchView, Err
 /// # Errors
 /// 404 for an unknown match.
 pub fn history(store: &Db, id: i64) -> Result<History, Error> {
+    let (row, _, played) = replay(store, id)?;
+    Ok(History {
+        match_id: id,
+        start_position: row.start_position,
+        moves: played
+            .into_iter()
+            .map(|(stored, played)| {
+                views::record(stored.ply, stored.seat, &played, stored.played_at)
+            })
+            .collect(),
+    })
+}
+
+/// A stored move and the legal move it is where it was played.
+type Replayed = (MoveRow, Played);
+
+/// Match `id`'s row, its start, and each stored move with the legal move
+/// it is, replayed from the start.
+fn replay(store: &Db, id: i64) -> Result<(MatchRow, Position, Vec<Replayed>), Error> {
     let row = load_match(store, id)?;
-    let mut position = parse_position(&row.start_position)?;
+    let start = parse_position(&row.start_position)?;
     // Resignations are not moves: the current position records them with
     // their plies, and the replay makes them where they happened.
     let resignations = parse_position(&row.position)?.resignations();
+    let mut position = start.clone();
     let mut moves = Vec::new();
     for stored in storage::load_moves(store, id)? {
         position = position.resign_due(&resignations).map_err(corrupt)?;
@@ -724,18 +746,24 @@ pub fn history(store: &Db, id: i64) -> Result<History, Error> {
             .and_then(|text| position.resolve(&text).map_err(|e| e.to_string()))
             .map_err(|e| corrupt(format!("move {}: {e}", stored.ply)))?;
         position = position.after(&played);
-        moves.push(views::record(
-            stored.ply,
-            stored.seat,
-            &played,
-            stored.played_at,
-        ));
+        moves.push((stored, played));
     }
-    Ok(History {
-        match_id: id,
-        start_position: row.start_position,
-        moves,
-    })
+    Ok((row, start, moves))
+}
+
+/// Match `id` judged against perfect play ([`analysis::analyse`]) by the
+/// table installed in this process for its game, or `None` when no table
+/// covers its game (another board, other rules, or no table installed).
+///
+/// # Errors
+/// 404 for an unknown match; a stored move that does not replay.
+pub fn analysed(store: &Db, id: i64) -> Result<Option<Analysis>, Error> {
+    let (_, start, played) = replay(store, id)?;
+    let Ok(table) = installed().for_position(&start) else {
+        return Ok(None);
+    };
+    let moves: Vec<_> = played.iter().map(|(_, played)| played.mv).collect();
+    Ok(analysis::analyse(&table, &start, &moves).ok())
 }
 
 /// A match's position after `ply` plies (the current one when `None` or

@@ -27,7 +27,9 @@ use crate::tournaments::dto::{
     TournamentGame, TournamentGames, TournamentList, TournamentStatus, TournamentView, Turn,
 };
 use crate::tournaments::schedule::Format;
-use crate::tournaments::standings::{self, EntrantRef, FinishedGame, LiveGame, Points, Standings};
+use crate::tournaments::standings::{
+    self, EntrantRef, FinishedGame, Judged, LiveGame, Points, Standings,
+};
 use crate::tournaments::storage::{self, EntrantRow, GameRow, TournamentRow};
 use sternhalma::wire::view::{MoveView, PositionView};
 
@@ -469,14 +471,21 @@ pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Settled, E
                 let Some(game) = games.iter().find(|g| g.game == number) else {
                     continue;
                 };
-                let (view, results) = tournament_game(connection, &row, &entrants, game)?;
+                let read = tournament_game(connection, &row, &entrants, game)?;
+                let view = read.view;
                 if game.outcome.is_none()
                     && matches!(view.status, GameStatus::Finished | GameStatus::Abandoned)
                 {
+                    // Judged once, here: the standings read it from then on.
+                    let judged = match (game.match_id, view.status) {
+                        (Some(match_id), GameStatus::Finished) => judge(connection, match_id),
+                        _ => None,
+                    };
                     let outcome = Outcome {
                         seats: view.seats.clone(),
                         result: view.result.clone(),
-                        results,
+                        results: read.results,
+                        judged,
                     };
                     let json = serde_json::to_string(&outcome)
                         .map_err(|e| Error::Internal(format!("an outcome as JSON: {e}")))?;
@@ -986,7 +995,7 @@ pub fn games(connection: &Db, id: i64) -> Result<TournamentGames, Error> {
     let entrants = storage::load_entrants(connection, id)?;
     let mut games = Vec::new();
     for game in storage::load_games(connection, id)? {
-        games.push(tournament_game(connection, &row, &entrants, &game)?.0);
+        games.push(tournament_game(connection, &row, &entrants, &game)?.view);
     }
     Ok(TournamentGames {
         tournament_id: id,
@@ -1002,6 +1011,40 @@ struct Outcome {
     seats: Vec<GameSeat>,
     result: Option<GameResult>,
     results: Option<Vec<f64>>,
+    /// Each seat's moves judged against perfect play, when a table covered
+    /// the game as it was recorded (absent from outcomes recorded before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judged: Option<Vec<Judged>>,
+}
+
+/// Match `match_id`'s moves judged against perfect play by a table this
+/// process has installed ([`game::analysed`]), per seat; `None` when no
+/// table covers its game. Only extra information for the standings: a
+/// failure to replay the match leaves the game unjudged rather than
+/// stopping the tournament.
+fn judge(connection: &Db, match_id: i64) -> Option<Vec<Judged>> {
+    let analysis = game::analysed(connection, match_id).ok().flatten()?;
+    Some(
+        analysis
+            .seats
+            .iter()
+            .map(|seat| Judged {
+                moves: seat.moves,
+                kept: seat.kept,
+                mistakes: seat.mistakes,
+            })
+            .collect(),
+    )
+}
+
+/// A game of the schedule as [`tournament_game`] reads it.
+struct GameRead {
+    /// The game as the schedule shows it.
+    view: TournamentGame,
+    /// Its seats' results, once finished.
+    results: Option<Vec<f64>>,
+    /// Its seats' moves judged against perfect play, once recorded.
+    judged: Option<Vec<Judged>>,
 }
 
 /// One game of the schedule, and its seats' results once finished: from
@@ -1011,21 +1054,22 @@ fn tournament_game(
     row: &TournamentRow,
     entrants: &[EntrantRow],
     game: &GameRow,
-) -> Result<(TournamentGame, Option<Vec<f64>>), Error> {
+) -> Result<GameRead, Error> {
     let status = game_status(game);
     if let Some(json) = &game.outcome {
         let outcome: Outcome = serde_json::from_str(json)
             .map_err(|e| corrupt(format!("the outcome of game {}: {e}", game.game)))?;
-        return Ok((
-            TournamentGame {
+        return Ok(GameRead {
+            view: TournamentGame {
                 game: game.game,
                 status,
                 match_id: game.match_id,
                 seats: outcome.seats,
                 result: outcome.result,
             },
-            outcome.results,
-        ));
+            results: outcome.results,
+            judged: outcome.judged,
+        });
     }
     let (timeouts, forfeits) = match game.match_id {
         Some(match_id) => (
@@ -1063,8 +1107,8 @@ fn tournament_game(
             forfeited: forfeited[seat],
         })
         .collect();
-    Ok((
-        TournamentGame {
+    Ok(GameRead {
+        view: TournamentGame {
             game: game.game,
             status,
             match_id: game.match_id,
@@ -1072,7 +1116,8 @@ fn tournament_game(
             result,
         },
         results,
-    ))
+        judged: None,
+    })
 }
 
 /// The game `game` of tournament `id` as the schedule shows it.
@@ -1086,7 +1131,7 @@ pub fn one_game(connection: &Db, id: i64, game: usize) -> Result<TournamentGame,
     let game = games
         .get(game)
         .ok_or_else(|| Error::NotFound(format!("tournament {id} has no game {game}")))?;
-    Ok(tournament_game(connection, &row, &entrants, game)?.0)
+    Ok(tournament_game(connection, &row, &entrants, game)?.view)
 }
 
 /// Tournament `id`'s standings, computed from the stored results.
@@ -1101,7 +1146,7 @@ pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
     for game in storage::load_games(connection, id)? {
         let status = game_status(&game);
         if status == GameStatus::InProgress {
-            let (view, _) = tournament_game(connection, &row, &entrants, &game)?;
+            let view = tournament_game(connection, &row, &entrants, &game)?.view;
             live.push(LiveGame {
                 entrants: game.entrants.clone(),
                 timeouts: view.seats.iter().map(|s| s.timeouts).collect(),
@@ -1112,14 +1157,15 @@ pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
         if status != GameStatus::Finished {
             continue;
         }
-        let (view, results) = tournament_game(connection, &row, &entrants, &game)?;
-        if let Some(results) = results {
+        let read = tournament_game(connection, &row, &entrants, &game)?;
+        if let Some(results) = read.results {
             finished.push(FinishedGame {
                 game: game.game,
                 entrants: game.entrants.clone(),
                 results,
-                timeouts: view.seats.iter().map(|s| s.timeouts).collect(),
-                forfeited: view.seats.iter().map(|s| s.forfeited).collect(),
+                timeouts: read.view.seats.iter().map(|s| s.timeouts).collect(),
+                forfeited: read.view.seats.iter().map(|s| s.forfeited).collect(),
+                judged: read.judged,
             });
         }
     }

@@ -30,6 +30,16 @@
 //! Points descending, then rating descending, then entrant index. Entrants
 //! equal on points and rating share a rank ("1, 1, 3").
 //!
+//! # Accuracy
+//!
+//! On a board a solved table covers (the game of RULES §7), each finished
+//! game is judged against perfect play once, when its outcome is recorded
+//! ([`Judged`], from `sternhalma::solve::analysis`): a move kept the
+//! game-theoretic value (best or merely slower) or was a mistake. A row's
+//! [`StandingRow::accuracy`] is the share of its judged moves that kept the
+//! value, over all its judged games; `None` when none of its games was
+//! judged (another board, or no table installed when the game ended).
+//!
 //! # Games that are not counted
 //!
 //! A game is skipped (and not counted in [`Standings::games_counted`]) when
@@ -79,6 +89,21 @@ pub struct FinishedGame {
     pub timeouts: Vec<u32>,
     /// Whether each seat forfeited this game (too many timeouts).
     pub forfeited: Vec<bool>,
+    /// Each seat's moves judged against perfect play, when a table covered
+    /// the game; `None` otherwise.
+    pub judged: Option<Vec<Judged>>,
+}
+
+/// One seat's moves in one game, judged against perfect play (a solved
+/// table's analysis of the game).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Judged {
+    /// Moves it made.
+    pub moves: u32,
+    /// Moves that kept the value (best or slower).
+    pub kept: u32,
+    /// Moves that threw a win to a draw or a loss, or a draw to a loss.
+    pub mistakes: u32,
 }
 
 /// A game under way, for the timeouts and forfeits so far: the standings
@@ -203,6 +228,19 @@ pub struct StandingRow {
     /// start, smaller as it plays.
     #[schema(example = 7.171)]
     pub uncertainty: f64,
+    /// Its moves judged against perfect play: those of its finished games
+    /// on a board a solved table covers (0 on other boards).
+    #[schema(example = 52)]
+    pub judged_moves: u32,
+    /// How many of them were mistakes: a win thrown to a draw or a loss, a
+    /// draw to a loss.
+    #[schema(example = 3)]
+    pub mistakes: u32,
+    /// The share of its judged moves that kept the game-theoretic value
+    /// (the best move, or a slower one that kept it), from 0 to 1; `null`
+    /// when no move of its was judged.
+    #[schema(example = 0.942)]
+    pub accuracy: Option<f64>,
 }
 
 /// One entrant's row of the cross table.
@@ -243,6 +281,7 @@ struct Tally {
     points: f64,
     timeouts: u32,
     forfeits: u32,
+    judged: Judged,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -280,6 +319,11 @@ pub fn compute(entrants: &[EntrantRef], games: &[FinishedGame], points: Points) 
             tally.games += 1;
             tally.timeouts += game.timeouts[seat];
             tally.forfeits += u32::from(game.forfeited[seat]);
+            if let Some(judged) = game.judged.as_ref().and_then(|j| j.get(seat)) {
+                tally.judged.moves += judged.moves;
+                tally.judged.kept += judged.kept;
+                tally.judged.mistakes += judged.mistakes;
+            }
         }
         for i in 0..seats.len() {
             for j in i + 1..seats.len() {
@@ -357,6 +401,10 @@ pub fn compute(entrants: &[EntrantRef], games: &[FinishedGame], points: Points) 
             forfeits: tally.forfeits,
             rating: ratings[a].rating,
             uncertainty: ratings[a].uncertainty,
+            judged_moves: tally.judged.moves,
+            mistakes: tally.judged.mistakes,
+            accuracy: (tally.judged.moves > 0)
+                .then(|| f64::from(tally.judged.kept) / f64::from(tally.judged.moves)),
         });
     }
 
@@ -401,12 +449,12 @@ fn usable(game: &FinishedGame, slot: &BTreeMap<usize, usize>) -> bool {
 
 /// The standings as CSV (RFC 4180, lines ended by `\r\n`, the last one
 /// too): the header `rank,entrant,name,kind,games,wins,draws,losses,points,
-/// timeouts,forfeits,rating,uncertainty` and one column `vs <name>` per
+/// timeouts,forfeits,rating,uncertainty,accuracy` and one column `vs <name>` per
 /// entrant in entrant order, then one line per row in rank order. A `vs`
 /// column holds the points scored against that entrant, empty for the
 /// entrant itself and for entrants never met. Points are printed in their
 /// shortest exact form (`1`, `0.5`, `2.5`), rating and uncertainty with 3
-/// decimals. Fields holding a comma, a quote, CR or LF are quoted, inner
+/// decimals, accuracy with 3 (empty when no move was judged). Fields holding a comma, a quote, CR or LF are quoted, inner
 /// quotes doubled.
 pub fn to_csv(standings: &Standings) -> String {
     let mut out = String::new();
@@ -424,6 +472,7 @@ pub fn to_csv(standings: &Standings) -> String {
         "forfeits",
         "rating",
         "uncertainty",
+        "accuracy",
     ]
     .iter()
     .map(|h| (*h).to_owned())
@@ -454,6 +503,7 @@ pub fn to_csv(standings: &Standings) -> String {
             row.forfeits.to_string(),
             format!("{:.3}", row.rating),
             format!("{:.3}", row.uncertainty),
+            row.accuracy.map(|a| format!("{a:.3}")).unwrap_or_default(),
         ];
         let against = standings
             .cross_table
@@ -518,6 +568,7 @@ mod tests {
             results: results.to_vec(),
             timeouts: vec![0; seats.len()],
             forfeited: vec![false; seats.len()],
+            judged: None,
         }
     }
 
@@ -776,18 +827,60 @@ mod tests {
         assert_eq!(
             lines[0],
             "rank,entrant,name,kind,games,wins,draws,losses,points,timeouts,forfeits,\
-             rating,uncertainty,\"vs Smith, \"\"Ace\"\"\",vs bob"
+             rating,uncertainty,accuracy,\"vs Smith, \"\"Ace\"\"\",vs bob"
         );
         let winner = row(&standings, 0);
         assert_eq!(
             lines[1],
             format!(
-                "1,0,\"Smith, \"\"Ace\"\"\",open,1,1,0,0,1,0,0,{:.3},{:.3},,1",
+                "1,0,\"Smith, \"\"Ace\"\"\",open,1,1,0,0,1,0,0,{:.3},{:.3},,,1",
                 winner.rating, winner.uncertainty
             )
         );
         assert!(lines[2].starts_with("2,1,bob,bot,1,0,0,1,0,0,0,"));
         assert!(lines[2].ends_with(",0,"), "{}", lines[2]);
+    }
+
+    #[test]
+    fn accuracy_sums_the_judged_moves_of_every_judged_game() {
+        let judged = |moves, kept| Judged {
+            moves,
+            kept,
+            mistakes: moves - kept,
+        };
+        let mut games = vec![
+            game(0, &[0, 1], &[1.0, -1.0]),
+            game(1, &[1, 2], &[1.0, -1.0]),
+            game(2, &[2, 0], &[-1.0, 1.0]),
+        ];
+        games[0].judged = Some(vec![judged(10, 10), judged(9, 6)]);
+        games[1].judged = Some(vec![judged(12, 11), judged(12, 4)]);
+        // Game 2 was not judged (no table when it ended): entrant 0's
+        // accuracy is game 0's alone; entrant 2 keeps game 1's.
+        let standings = compute(&entrants(&["a", "b", "c", "d"]), &games, Points::default());
+        let of = |e| {
+            let r = row(&standings, e);
+            (r.judged_moves, r.mistakes, r.accuracy)
+        };
+        assert_eq!(of(0), (10, 0, Some(1.0)));
+        assert_eq!(of(1), (21, 4, Some(17.0 / 21.0)));
+        assert_eq!(of(2), (12, 8, Some(4.0 / 12.0)));
+        assert_eq!(of(3), (0, 0, None));
+        let csv = to_csv(&standings);
+        let line = |e: usize| {
+            let name = ["a", "b", "c", "d"][e];
+            csv.split_terminator("\r\n")
+                .find(|l| l.split(',').nth(2) == Some(name))
+                .unwrap()
+                .split(',')
+                .nth(13)
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(
+            [line(0), line(1), line(2), line(3)],
+            ["1.000", "0.810", "0.333", ""]
+        );
     }
 
     #[test]
@@ -808,7 +901,7 @@ mod tests {
         assert!(standings.cross_table[2].against.is_empty());
         let csv = to_csv(&standings);
         let line = csv.lines().find(|l| l.contains(",idle,")).unwrap();
-        assert_eq!(line, "3,2,idle,open,0,0,0,0,0,0,0,25.000,8.333,,,");
+        assert_eq!(line, "3,2,idle,open,0,0,0,0,0,0,0,25.000,8.333,,,,");
         // Draws share a rank only if the ratings agree too: a and b drew
         // from equal starts, so they do.
         assert_eq!(row(&standings, 0).rank, 1);
@@ -841,6 +934,7 @@ mod tests {
             results: vec![1.0, -1.0],
             timeouts: vec![0, 2],
             forfeited: vec![false, false],
+            judged: None,
         }];
         let mut standings = compute(&entrants(&["a", "b", "c"]), &games, Points::default());
         let before: Vec<(usize, u32, u32)> = standings

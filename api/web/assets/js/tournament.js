@@ -23,7 +23,8 @@ import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatche
  *   concurrency: number, points: Points, entrants: Entrant[], games: GameCounts}} TournamentView
  * @typedef {{rank: number, entrant: number, name: string, kind: string, games: number, wins: number,
  *   draws: number, losses: number, points: number, timeouts: number, forfeits: number,
- *   rating: number, uncertainty: number}} StandingRow
+ *   rating: number, uncertainty: number, judged_moves: number, mistakes: number,
+ *   accuracy: number | null}} StandingRow
  * @typedef {{opponent: number, games: number, points: number}} CrossCell
  * @typedef {{entrant: number, name: string, against: CrossCell[]}} CrossRow
  * @typedef {{rows: StandingRow[], cross_table: CrossRow[], games_counted: number, points: Points,
@@ -312,10 +313,16 @@ function showStandings(standings) {
   showWinner();
   const table = /** @type {HTMLTableElement} */ (byId("standings"));
   const p = standings.points;
+  // On a solved board, each entrant's moves judged against perfect play.
+  const judged = standings.rows.some((row) => row.judged_moves > 0);
+  byId("accuracy-heading").hidden = !judged;
   byId("standings-caption").textContent =
     `${standings.games_counted} finished game${standings.games_counted === 1 ? "" : "s"} counted. ` +
     `Each opponent beaten scores ${points(p.win)}, drawn ${points(p.draw)}, lost to ${points(p.loss)}. ` +
-    `Rating: Weng-Lin estimate ± its uncertainty.`;
+    `Rating: Weng-Lin estimate ± its uncertainty.` +
+    (standings.rows.some((row) => row.judged_moves > 0)
+      ? " Accuracy: the share of an entrant's moves that kept the game-theoretic value, judged by the solved table."
+      : "");
   table.tBodies[0].replaceChildren(
     ...standings.rows.map((row) =>
       el(
@@ -338,6 +345,14 @@ function showStandings(standings) {
           row.rating.toFixed(1),
           el("span", { class: "uncertainty" }, ` ± ${row.uncertainty.toFixed(1)}`),
         ),
+        judged
+          ? el(
+              "td",
+              { class: "num accuracy", dataset: { accuracy: String(row.accuracy ?? ""), mistakes: String(row.mistakes) } },
+              row.accuracy === null ? "—" : `${Math.round(row.accuracy * 100)}%`,
+              el("span", { class: "muted" }, ` ${row.mistakes} mistake${row.mistakes === 1 ? "" : "s"} in ${row.judged_moves}`),
+            )
+          : null,
       ),
     ),
   );
