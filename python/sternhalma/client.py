@@ -52,7 +52,7 @@ import threading
 import time
 import types
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Self
 
@@ -1018,14 +1018,14 @@ def _reason(error: OSError, wait: float) -> str:
     return error.strerror or str(error) or type(error).__name__
 
 
-def _retry_after(headers: Mapping[str, str]) -> float | None:
+def _retry_after(headers: http.client.HTTPMessage) -> float | None:
     try:
         return float(headers.get("Retry-After", ""))
     except (TypeError, ValueError):
         return None
 
 
-def _problem(status: int, headers: Mapping[str, str], body: bytes) -> SternhalmaError:
+def _problem(status: int, headers: http.client.HTTPMessage, body: bytes) -> SternhalmaError:
     """The exception for an answer with an error status (problem details)."""
     retry_after = _retry_after(headers)
     try:
