@@ -41,7 +41,9 @@ impl NewGame {
     pub const DEFAULT_PLAYERS: usize = 2;
 
     /// Turns per player in the move limit of a game played by programs
-    /// (stored matches, tournaments) whose rules set none: without one, a
+    /// (stored matches, tournaments, and by default the Python module's
+    /// open_spiel game and PettingZoo environment, through
+    /// `Position.program_move_limit()`) whose rules set none: without one, a
     /// peg parked in an opponent's target under `classic` can block a game
     /// forever, and random play never ends (`docs/rules.md`).
     pub const PROGRAM_TURNS_PER_PLAYER: u32 = 200;

@@ -12,7 +12,7 @@ that cap), each ply a uniform choice among the legal actions with
 
 - (a) the module: `Position.start()`, then `legal_actions()`,
   `apply_action()` and `is_terminal()` on the `Position`;
-- (b) the wrapper: the same calls on `pyspiel.load_game("sternhalma")`
+- (b) the wrapper: the same calls on `pyspiel.load_game("sternhalma", {"max_plies": -2})`
   states, the game registered by `import sternhalma.open_spiel`;
 - (c) for reference, open_spiel's native `chinese_checkers` (C++) through
   pyspiel, with the same loop. Its actions are single steps and single
@@ -128,7 +128,9 @@ def main() -> None:
     args = parser.parse_args()
 
     seeds = range(args.games)
-    ours = pyspiel.load_game("sternhalma")
+    # The rules' own limit (none): the loops cut every game at MAX_PLIES,
+    # as the module's does (the default game would end them at 400).
+    ours = pyspiel.load_game("sternhalma", {"max_plies": -2})
     native = pyspiel.load_game("chinese_checkers")
     loops: dict[str, Callable[[], tuple[int, int, list[str]]]] = {
         "module": lambda: module_loop(seeds),

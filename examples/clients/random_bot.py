@@ -44,6 +44,8 @@ def main() -> int:
     seat = sternhalma.Client(args.url).join(args.match_id, args.seat, args.token)
     try:
         final = seat.play(lambda position: rng.choice(position.legal_moves))
+    except sternhalma.ServerUnreachable as error:  # a ConnectionError, and a ServerError
+        raise SystemExit(str(error)) from None
     except sternhalma.ServerError as error:
         raise SystemExit(f"the server refused: {error}") from None
     print(f"python bot, seat {args.seat}: {final.status}, {final.result['summary']}")

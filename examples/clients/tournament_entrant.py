@@ -69,6 +69,8 @@ def main() -> int:
     client = sternhalma.Client(args.url)
     try:
         standings = client.play_tournament(args.tournament_id, args.token, bot, on_move=count)
+    except sternhalma.ServerUnreachable as error:  # a ConnectionError, and a ServerError
+        raise SystemExit(str(error)) from None
     except sternhalma.ServerError as error:
         raise SystemExit(f"the server refused: {error}") from None
     print(f"python entrant: done after {moves} moves")

@@ -493,6 +493,26 @@ impl PyPosition {
         self.position.layout().player_count()
     }
 
+    /// The move limit (in plies, passes included) of this game when
+    /// programs play it: the rules' own `max_plies`, or else 200 turns for
+    /// each player. Stored matches, the open_spiel game and the PettingZoo
+    /// environment default to it, so that random play ends.
+    ///
+    /// >>> Position().program_move_limit(), Position.start(layout=6).program_move_limit()
+    /// (400, 1200)
+    /// >>> Position.start(rules="research").program_move_limit()
+    /// 200
+    fn program_move_limit(&self) -> u32 {
+        let game = NewGame {
+            board: Some(self.position.board()),
+            layout: Some(*self.position.layout()),
+            rules: Some(*self.position.rules()),
+            first_player: None,
+        };
+        game.program_move_limit()
+            .expect("a game programs play has a move limit")
+    }
+
     /// Each player's sets: a list (players in turn order) of dicts from
     /// start triangle to the holes of that set's pegs.
     #[getter]

@@ -71,6 +71,7 @@ from sternhalma.client import (
     RemotePosition,
     Seat,
     ServerError,
+    ServerUnreachable,
     StalePlyError,
     WrongTokenError,
 )
@@ -105,6 +106,7 @@ __all__ = [
     "Seat",
     "SeatAnalysis",
     "ServerError",
+    "ServerUnreachable",
     "Solution",
     "SolveLimitError",
     "SolveProgress",

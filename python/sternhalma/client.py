@@ -10,7 +10,10 @@ notebook from local to remote play is one line::
 
 Moves and errors are the local ones: ``Move`` objects, and an illegal move
 raises :class:`sternhalma.IllegalMoveError` with the server's reason code.
-Only the standard library is used (``urllib``).
+Only the standard library is used (``http.client``): each thread keeps one
+HTTP/1.1 connection to the server open (see :class:`Client`), and a server
+that cannot be reached raises :class:`ServerUnreachable`, a
+``ConnectionError``.
 
 :meth:`Client.play_tournament` enters a tournament with an entrant token and
 plays every game of that entrant with a local bot::
@@ -35,19 +38,23 @@ Refusals are exceptions a program can catch one by one: a
 :class:`ConflictError` (the match moved on: read it again) a
 :class:`StalePlyError`, :class:`NotYourTurnError` or
 :class:`MatchClosedError`; all are :class:`ServerError`, which is a
-:class:`sternhalma.SternhalmaError`.
+:class:`sternhalma.SternhalmaError`. So is :class:`ServerUnreachable`, which
+is also a ``ConnectionError``.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
+import os
+import select
+import threading
 import time
 import types
-import urllib.error
-import urllib.request
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from sternhalma._core import (
     Bot,
@@ -74,7 +81,9 @@ class ServerError(SternhalmaError):
     The refusals a program meets with stored matches have their own
     subclasses: :class:`NotFoundError`, :class:`WrongTokenError` and
     :class:`ConflictError` (with :class:`StalePlyError`,
-    :class:`NotYourTurnError`, :class:`MatchClosedError`). Problems with
+    :class:`NotYourTurnError`, :class:`MatchClosedError`); a server that
+    cannot be reached is a :class:`ServerUnreachable`, which is also a
+    ``ConnectionError``. Problems with
     the game itself are the local exceptions: an illegal move is a
     :class:`sternhalma.IllegalMoveError`, a bad position an
     :class:`sternhalma.InvalidPositionError`, and so on.
@@ -97,6 +106,33 @@ class ServerError(SternhalmaError):
         self.status = status
         self.code = code
         self.retry_after = retry_after
+
+
+class ServerUnreachable(ServerError, ConnectionError):
+    """No connection to the server could be made: nothing listens at the
+    address (connection refused), the host name does not resolve, the
+    network is unreachable, or the connection was not accepted within the
+    client's ``timeout``. The message names the URL. ``status`` is
+    ``None``; ``url`` is the server's address.
+
+    It is a ``ConnectionError`` (as Python's own networking errors are) and
+    a :class:`ServerError`, so code that catches either catches it.
+
+    >>> issubclass(ServerUnreachable, ConnectionError) and issubclass(ServerUnreachable, ServerError)
+    True
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str = "",
+        status: int | None = None,
+        code: str = "",
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, status=status, code=code, retry_after=retry_after)
+        self.url = url
 
 
 class NotFoundError(ServerError):
@@ -151,16 +187,134 @@ _LONGEST_WAIT = 30.0
 # `max_plies` left out of a new match: the server chooses.
 _DEFAULT: Literal["default"] = "default"
 
+# The POST routes that compute an answer from the request alone and change
+# nothing on the server: sending one twice is as harmless as a GET. (Not
+# those that create or play something: matches, their moves, resignations,
+# tournaments, solitaire jobs.)
+_STATELESS_POSTS = frozenset(
+    {
+        "/v1/analysis",
+        "/v1/apply",
+        "/v1/bots/move",
+        "/v1/legal-moves",
+        "/v1/outcome",
+        "/v1/positions",
+        "/v1/positions/validate",
+        "/v1/render",
+        "/v1/replay",
+        "/v1/solitaire/solve",
+        "/v1/tablebase/probe",
+    }
+)
+
+# What a connection that dropped before its answer raises: the server (or
+# something between) closed it or reset it (ConnectionError, and
+# http.client's RemoteDisconnected, which is one), or cut the answer short.
+_DROPPED = (OSError, http.client.HTTPException)
+
+
+def _idempotent(method: str, path: str) -> bool:
+    """Whether sending the request twice does no more than sending it once."""
+    return method in ("GET", "HEAD") or (
+        method == "POST" and path.split("?", 1)[0] in _STATELESS_POSTS
+    )
+
 
 class Client:
     """The HTTP API at ``url`` (e.g. ``http://127.0.0.1:8080``).
 
-    ``timeout`` (seconds) bounds each request's wait for an answer; a
-    long-poll waits that much longer than it asks the server to hold it."""
+    ``timeout`` (seconds) bounds each request's wait for an answer, and
+    the wait for a connection; a long-poll waits that much longer than it
+    asks the server to hold it.
+
+    Each thread that uses the client keeps one HTTP/1.1 connection to the
+    server open and sends all its requests over it, so a search that asks
+    the server at every node (a :class:`RemotePosition`) pays for the TCP
+    handshake once, not at every call. Threads never share a connection
+    (the client may be used from several at once). A connection the server
+    has closed (idle too long, or restarted) is noticed before a request
+    and opened again.
+
+    When a connection drops after a request was sent and before its
+    answer, the request is sent once more on a new connection if it is
+    idempotent: a GET, or one of the POSTs that only compute an answer and
+    change nothing on the server (``/v1/positions``,
+    ``/v1/positions/validate``, ``/v1/legal-moves``, ``/v1/apply``,
+    ``/v1/outcome``, ``/v1/replay``, ``/v1/render``, ``/v1/analysis``,
+    ``/v1/bots/move``, ``/v1/tablebase/probe``, ``/v1/solitaire/solve``).
+    A request that creates or plays something (a match, a move, a
+    resignation, an abandon, a tournament, a solitaire job) is never sent
+    again after a drop: it may have been carried out, so a
+    :class:`ServerError` says so and the program decides (the stored-match
+    methods read the match again, or resend only what names its ply).
+
+    A server that cannot be reached raises :class:`ServerUnreachable` (a
+    ``ConnectionError``). :meth:`close` closes the calling thread's
+    connection (a ``with`` block closes it at the end); a thread's
+    connection also closes when the thread ends."""
 
     def __init__(self, url: str, *, timeout: float = 10.0) -> None:
         self.url = url.rstrip("/")
         self.timeout = timeout
+        parts = urllib.parse.urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"the server's URL must be http://host[:port], not {url!r}")
+        self._https = parts.scheme == "https"
+        self._host = parts.hostname
+        self._port = parts.port
+        self._prefix = parts.path
+        self._local = threading.local()
+
+    def close(self) -> None:
+        """Closes the calling thread's connection (the next request opens
+        a new one)."""
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
+            connection.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A connection belongs to a thread and a process: a copy opens its own.
+        state = dict(self.__dict__)
+        del state["_local"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._local = threading.local()
+
+    def _connection(self, wait: float) -> http.client.HTTPConnection:
+        """The calling thread's connection, connected: a new one when
+        there is none, when the process forked since, or when the server
+        closed the open one."""
+        local = self._local
+        connection: http.client.HTTPConnection | None = getattr(local, "connection", None)
+        if connection is not None and (
+            local.pid != os.getpid() or connection.sock is None or _closed(connection.sock)
+        ):
+            connection.close()
+            connection = None
+        if connection is None:
+            kind = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+            connection = kind(self._host, self._port, timeout=wait)
+            try:
+                connection.connect()
+            except OSError as error:
+                connection.close()
+                raise ServerUnreachable(
+                    f"cannot reach the Sternhalma server at {self.url}: {_reason(error, wait)}"
+                    " (is it running, and is this the address it printed?)",
+                    url=self.url,
+                ) from None
+            local.connection = connection
+            local.pid = os.getpid()
+        return connection
 
     def request(
         self,
@@ -201,21 +355,42 @@ class Client:
         if token is not None:
             sent["Authorization"] = f"Bearer {token}"
         sent.update(headers or {})
-        request = urllib.request.Request(self.url + path, data=data, method=method, headers=sent)
         wait = self.timeout if timeout is None else timeout
-        try:
-            with urllib.request.urlopen(request, timeout=wait) as response:
+        # An idempotent request is sent once more after a drop (see the
+        # class's documentation); anything else is sent once.
+        tries = 2 if _idempotent(method, path) else 1
+        for attempt in range(1, tries + 1):
+            connection = self._connection(wait)
+            try:
+                assert connection.sock is not None
+                connection.sock.settimeout(wait)
+                connection.request(method, self._prefix + path, body=data, headers=sent)
+                response = connection.getresponse()
                 answer = response.read()
-        except urllib.error.HTTPError as error:
-            if error.code == 304:
-                return None
-            raise _problem(error) from None
-        except urllib.error.URLError as error:
-            raise ServerError(f"cannot reach {self.url}: {error.reason}") from None
-        except ConnectionError as error:  # e.g. closed before it answered
-            raise ServerError(f"{method} {path}: no answer ({error})") from None
-        except TimeoutError:
-            raise ServerError(f"{method} {path}: no answer within {wait} s") from None
+            except TimeoutError:
+                self.close()
+                raise ServerError(f"{method} {path}: no answer within {wait} s") from None
+            except _DROPPED as error:
+                self.close()
+                if attempt < tries:
+                    continue
+                again = "" if tries > 1 else " (not sent again: it may have been carried out)"
+                raise ServerError(
+                    f"{method} {path}: the connection to {self.url} closed before the answer"
+                    f" ({type(error).__name__}: {error}){again}"
+                ) from None
+            except BaseException:
+                # Interrupted half-way (KeyboardInterrupt): the connection
+                # is in the middle of an exchange, so it cannot be reused.
+                self.close()
+                raise
+            break
+        if response.will_close:
+            self.close()
+        if response.status == 304:
+            return None
+        if response.status >= 300:
+            raise _problem(response.status, response.headers, answer)
         try:
             return json.loads(answer)
         except ValueError:
@@ -451,7 +626,7 @@ class Client:
         again later for the final table.
 
         Raises :class:`WrongTokenError` for a wrong token,
-        :class:`ServerError` for an unreachable server, and
+        :class:`ServerUnreachable` for an unreachable server, and
         :class:`sternhalma.IllegalMoveError` if the bot answers an illegal
         move.
 
@@ -521,12 +696,9 @@ class Client:
                 else:
                     raise
                 if attempt == _TRIES:
-                    raise ServerError(
-                        f"{error}, after {_TRIES} tries, giving up",
-                        status=error.status,
-                        code=error.code,
-                        retry_after=error.retry_after,
-                    ) from None
+                    # The same class (e.g. ServerUnreachable), saying so.
+                    error.args = (f"{error}, after {_TRIES} tries, giving up",)
+                    raise error from None
                 time.sleep(min(max(wait, 0.0), _LONGEST_WAIT))
         raise AssertionError("unreachable")
 
@@ -824,22 +996,44 @@ def _seat_request(seat: str | Bot | dict[str, Any] | None) -> dict[str, Any]:
     )
 
 
-def _retry_after(error: urllib.error.HTTPError) -> float | None:
+def _closed(sock: Any) -> bool:
+    """Whether the server closed an idle connection: between an answer and
+    the next request nothing may arrive, so a socket ready to read has met
+    its end (or stray bytes, which spoil it as well)."""
     try:
-        return float(error.headers.get("Retry-After", ""))
+        if hasattr(select, "poll"):  # any descriptor number (select stops at 1024)
+            poller = select.poll()
+            poller.register(sock, select.POLLIN)
+            return bool(poller.poll(0))
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
+
+
+def _reason(error: OSError, wait: float) -> str:
+    """Why a connection failed, in words."""
+    if isinstance(error, TimeoutError):
+        return f"no connection within {wait} s"
+    return error.strerror or str(error) or type(error).__name__
+
+
+def _retry_after(headers: http.client.HTTPMessage) -> float | None:
+    try:
+        return float(headers.get("Retry-After", ""))
     except (TypeError, ValueError):
         return None
 
 
-def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
-    """The exception for a problem-details answer."""
-    retry_after = _retry_after(error)
+def _problem(status: int, headers: http.client.HTTPMessage, body: bytes) -> SternhalmaError:
+    """The exception for an answer with an error status (problem details)."""
+    retry_after = _retry_after(headers)
     try:
-        problem = json.loads(error.read())
+        problem = json.loads(body)
     except ValueError:
         return ServerError(
-            f"HTTP {error.code} without problem details",
-            status=error.code,
+            f"HTTP {status} without problem details",
+            status=status,
             retry_after=retry_after,
         )
     code = problem.get("code", "")
@@ -847,7 +1041,7 @@ def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
     # The core maps the rules' codes to the local exception classes, as it
     # does for local errors: no rules code is matched here.
     problems = [(p["code"], p["message"]) for p in problem.get("problems", [])]
-    local = _problem_error(error.code, code, detail, problems)
+    local = _problem_error(status, code, detail, problems)
     if local is not None:
         return local
     if code == "unknown_bot":
@@ -855,15 +1049,13 @@ def _problem(error: urllib.error.HTTPError) -> SternhalmaError:
     # The server's own refusals (tokens, the match's state) have classes
     # here: they exist only over HTTP.
     cls: type[ServerError] = ServerError
-    if error.code == 404:
+    if status == 404:
         cls = NotFoundError
-    elif error.code in (401, 403):
+    elif status in (401, 403):
         cls = WrongTokenError
-    elif error.code == 409:
+    elif status == 409:
         cls = _CONFLICTS.get(code, ConflictError)
-    return cls(
-        f"HTTP {error.code} {code}: {detail}", status=error.code, code=code, retry_after=retry_after
-    )
+    return cls(f"HTTP {status} {code}: {detail}", status=status, code=code, retry_after=retry_after)
 
 
 def _move(view: dict[str, Any]) -> Move:

@@ -52,15 +52,32 @@ typed defaults standing for "not given":
   They are parameters of their own, not a rules text with overrides, because an
   open_spiel game string splits on commas;
 - ``first_player`` (default ``0``);
-- ``max_plies`` (default ``-1``: the rules' own limit, none for every preset but
-  ``research``).
+- ``max_plies``, the move limit in plies (passes included): default ``-1``, the
+  limit of a game programs play, as stored matches have it
+  (``Position.program_move_limit()``: the rules' own limit, or else 200 turns
+  for each player, so 400 plies for two); a whole number sets the limit
+  (``0`` ends the game before the first move); ``-2`` keeps only the rules'
+  own limit, which is none for every preset but ``research``.
 
-Set ``max_plies`` (or use a preset that has one) for anything that plays games
-to the end, such as MCTS's random rollouts: under ``classic`` a random player
-never fills the opponent's triangle, so a game without a limit only ends at
-open_spiel's ``max_game_length`` of 2**31 - 1 plies. A game with more plies than
-that is the one thing this wrapper cannot describe honestly (the core's ply
-counter goes on to 2**32 - 1).
+The limit is one of the rules (``classic,max_plies=400`` in the position
+string), so a game that reaches it ends as the rules end it: a draw by the
+move limit (0 for everyone), unless some players had already finished or
+resigned, who then rank ahead of or behind the rest; ``returns()`` is the
+core's ``Outcome.results`` as for any other end. ``max_game_length()`` is the limit, so anything
+that plays games to the end, such as MCTS's random rollouts, finishes: under
+``classic`` a random player never fills the opponent's triangle.
+
+>>> default = pyspiel.load_game("sternhalma")
+>>> default.max_game_length(), str(default.new_initial_state())
+(400, 'star4 classic,max_plies=400 south:111-120/north:0-9 0 0 -')
+>>> pyspiel.load_game("sternhalma", {"max_plies": 1000}).max_game_length()
+1000
+
+With ``max_plies=-2`` and rules that set no limit, a game has none, and
+open_spiel is told the longest length it holds, 2**31 - 1 plies (the core's
+ply counter goes on to 2**32 - 1, so that one game is not described honestly).
+The limit never changes the board: with the default ``board`` it is the board
+of the rules without the limit.
 
 What open_spiel is told:
 
@@ -112,7 +129,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from sternhalma._core import Bot, IllegalMoveError, Position, Tablebase
+from sternhalma._core import Bot, IllegalMoveError, Position, Rules, Tablebase
 
 try:
     # open_spiel ships no type information.
@@ -162,8 +179,10 @@ RULE_OPTIONS = (
 
 # The parameters and their defaults. open_spiel needs a typed value for each,
 # so "not given" is spelled "" (board, layout, the rules' options) and -1
-# (max_plies). The number of players is an int of its own: in a game string
-# "layout=2" would read as an int, which a string parameter refuses.
+# (max_plies: the move limit of a game programs play, as stored matches have
+# it; -2 is the rules' own limit alone). The number of players is an int of
+# its own: in a game string "layout=2" would read as an int, which a string
+# parameter refuses.
 PARAMETERS: dict[str, Any] = {
     "board": "",
     "players": 2,
@@ -176,6 +195,10 @@ PARAMETERS: dict[str, Any] = {
 
 # open_spiel's lengths are C++ ints.
 LONGEST_GAME = 2**31 - 1
+
+# The values of max_plies that are not a limit.
+_PROGRAM_LIMIT = -1
+_RULES_LIMIT = -2
 
 
 def _game_type(utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
@@ -208,24 +231,31 @@ def _start(params: Mapping[str, Any]) -> Position:
         option: params[option] for option in RULE_OPTIONS if params[option] != ""
     }
     max_plies = int(params["max_plies"])
-    if max_plies < -1:
-        raise ValueError(f"max_plies must be -1 (the rules' own limit) or more, not {max_plies}")
-    if max_plies >= 0:
-        overrides["max_plies"] = max_plies
+    if max_plies < _RULES_LIMIT:
+        raise ValueError(
+            f"max_plies must be -1 (the default limit of a game programs play), "
+            f"-2 (the rules' own limit) or a whole number of plies, not {max_plies}"
+        )
     players = int(params["players"])
-    start = Position.start(
-        board=params["board"] or None,
-        layout=params["layout"] or str(players),
-        rules=params["rules"],
-        first_player=int(params["first_player"]),
+    game = {
+        "layout": params["layout"] or str(players),
+        "rules": params["rules"],
+        "first_player": int(params["first_player"]),
         **overrides,
-    )
+    }
+    start = Position.start(board=params["board"] or None, **game)
     if start.num_players() != players:
         raise ValueError(
             f"the layout {params['layout']!r} is for {start.num_players()} players: "
             f"set players={start.num_players()} as well"
         )
-    return start
+    limit = start.program_move_limit() if max_plies == _PROGRAM_LIMIT else max_plies
+    if limit == _RULES_LIMIT or limit == start.rules.max_plies:
+        return start
+    # The board is fixed first, as for stored matches: rules with a limit may
+    # print as another preset (classic with fill_available and a limit is
+    # "research,max_plies=400"), whose default board is another.
+    return Position.start(board=start.board, **game, max_plies=limit)
 
 
 class SternhalmaGame(pyspiel.Game, metaclass=_Pybind11Type):  # type: ignore[misc]
@@ -275,8 +305,17 @@ class SternhalmaGame(pyspiel.Game, metaclass=_Pybind11Type):  # type: ignore[mis
             self._start.rules,
             self._start.layout,
         ):
+            hint = ""
+            if position.rules.max_plies != self._start.rules.max_plies and Rules(
+                str(position.rules), max_plies=None
+            ) == Rules(str(self._start.rules), max_plies=None):
+                hint = (
+                    f" (its move limit is {position.rules.max_plies}, the game's"
+                    f" {self._start.rules.max_plies}: load the game with max_plies set to"
+                    " its limit, or max_plies=-2 for the rules' own)"
+                )
             raise ValueError(
-                f"the position {position} is not of this game, which starts at {self._start}"
+                f"the position {position} is not of this game, which starts at {self._start}{hint}"
             )
         return SternhalmaState(self, position)
 

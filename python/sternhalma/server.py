@@ -43,7 +43,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from sternhalma.client import ServerError
+from sternhalma.client import ServerError, ServerUnreachable
 
 __all__ = ["DEFAULT_URL", "LocalServer", "find_server", "start_server"]
 
@@ -214,17 +214,20 @@ def find_server(
     binary started on a free port with a scratch database and
     ``options`` added to its command line (e.g. ``["--no-limits"]``).
 
-    Raises :class:`sternhalma.ServerError` (code ``no_server``) when the
-    address given does not answer, or when there is no server and no
-    binary to start, saying what to do.
+    Raises :class:`sternhalma.ServerUnreachable` (a ``ConnectionError``
+    and a :class:`sternhalma.ServerError`, code ``no_server``) when the
+    address given does not answer, and :class:`sternhalma.ServerError`
+    (code ``no_server``) when there is no server and no binary to start,
+    saying what to do.
     """
     named = url or os.environ.get("STERNHALMA_URL")
     if named:
         if not _answers(named, timeout=10.0):
             source = "the address given" if url else "STERNHALMA_URL"
-            raise ServerError(
+            raise ServerUnreachable(
                 f"no Sternhalma server answers at {named} ({source}): is it running,"
                 " and is this the address it printed?",
+                url=named,
                 code="no_server",
             )
         return LocalServer(named)

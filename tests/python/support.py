@@ -176,12 +176,13 @@ class Server:
 
 
 @contextmanager
-def running_server(database: Path, *options: str) -> Iterator[Server]:
-    """Starts the server on a free port, reads its address from standard
-    output, and stops it (SIGTERM, then SIGKILL) on leaving."""
+def running_server(database: Path, *options: str, port: int = 0) -> Iterator[Server]:
+    """Starts the server on `port` (default: a free one), reads its address
+    from standard output, and stops it (SIGTERM, then SIGKILL) on leaving."""
     with open(database.with_suffix(".stderr"), "w+") as errors:
+        command = ["serve", "--port", str(port), "--database", str(database), *options]
         process = subprocess.Popen(
-            [str(server_binary()), "serve", "--port", "0", "--database", str(database), *options],
+            [str(server_binary()), *command],
             stdout=subprocess.PIPE,
             stderr=errors,
             text=True,

@@ -243,6 +243,8 @@ def test_unreachable_server() -> None:
             call()
         assert isinstance(caught.value, SternhalmaError)
         assert isinstance(caught.value, ValueError)
+        assert isinstance(caught.value, sternhalma.ServerUnreachable)
+        assert isinstance(caught.value, ConnectionError)
         assert str(port) in str(caught.value)
 
 

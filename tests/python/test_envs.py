@@ -193,6 +193,32 @@ def test_the_move_limit_truncates() -> None:
         sternhalma_v0.raw_env(max_plies=0)
 
 
+def test_the_default_environment_truncates_at_the_program_move_limit() -> None:
+    """The default game (classic, two players, no limit of its own) stops,
+    for a random agent, at the limit stored matches get: every agent is
+    truncated there with reward 0, and the rules have not ended the game."""
+    environment = sternhalma_v0.env(seed=3)
+    limit = Position().program_move_limit()
+    assert environment.unwrapped.max_plies == limit
+    environment.reset()
+    chooser = random.Random(3)
+    ends = {}
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, _ = environment.last()
+        if terminated or truncated:
+            ends[agent] = (terminated, truncated, reward)
+            environment.step(None)
+            continue
+        environment.step(int(chooser.choice(np.flatnonzero(observation["action_mask"]))))
+    position = environment.unwrapped.position
+    assert position.ply == limit
+    assert not position.is_terminal()
+    assert ends == {"player_0": (False, True, 0.0), "player_1": (False, True, 0.0)}
+    # Six players get 200 turns each as well.
+    six = sternhalma_v0.raw_env(layout=6)
+    assert six.max_plies == Position.start(layout=6).program_move_limit() == 3 * limit
+
+
 def test_the_rules_move_limit_is_a_scored_draw() -> None:
     # The rules end the game at their own limit: a termination with the
     # rules' scores, before the environment's limit.

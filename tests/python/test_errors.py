@@ -35,6 +35,8 @@ def test_hierarchy() -> None:
     ):
         assert issubclass(error, SternhalmaError)
     assert issubclass(UnknownPresetError, NotationError)
+    assert issubclass(sternhalma.ServerUnreachable, ServerError)
+    assert issubclass(sternhalma.ServerUnreachable, ConnectionError)
     assert not issubclass(IllegalMoveError, NotationError)
     assert not issubclass(InvalidPositionError, NotationError)
 

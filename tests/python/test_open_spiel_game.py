@@ -57,14 +57,64 @@ def test_registered_on_import() -> None:
 def test_defaults_are_those_of_position_start() -> None:
     game = pyspiel.load_game("sternhalma")
     assert str(game) == "sternhalma()"
-    assert str(game.new_initial_state()) == str(Position.start()) == str(Position())
+    # Position.start's game, with the move limit of a game programs play (the
+    # one stored matches get: classic has none of its own).
+    limit = Position().program_move_limit()
+    assert Position().rules.max_plies is None
+    assert str(game.new_initial_state()) == str(Position.start(max_plies=limit))
     assert game.num_players() == 2
     assert game.num_distinct_actions() == 121 * 121 + 1
     assert game.get_type().utility == ZERO_SUM and game.utility_sum() == 0.0
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
-    # classic has no move limit: open_spiel is told the largest length it holds.
-    assert game.max_game_length() == 2**31 - 1
+    assert game.max_game_length() == limit == game.new_initial_state().position.rules.max_plies
     assert game.observation_tensor_shape() == [4, 121]
+    # Without a limit (the rules' own alone, none for classic), open_spiel is
+    # told the largest length it holds.
+    unlimited = pyspiel.load_game("sternhalma", {"max_plies": -2})
+    assert str(unlimited.new_initial_state()) == str(Position.start()) == str(Position())
+    assert unlimited.max_game_length() == 2**31 - 1
+
+
+def test_the_default_move_limit_is_the_core_s() -> None:
+    """The default limit is `Position.program_move_limit()` (the core's
+    `NewGame::program_move_limit`): 200 turns for each player whatever the
+    players, the rules' own when they have one."""
+    for players in (1, 2, 3, 4, 6):
+        start = Position.start(layout=players)
+        turns = start.program_move_limit() / players
+        game = pyspiel.load_game("sternhalma", {"players": players})
+        assert game.max_game_length() == start.program_move_limit()
+        assert game.new_initial_state().position.rules.max_plies == start.program_move_limit()
+        assert turns == Position().program_move_limit() / 2
+    research = Position.start(rules="research")
+    assert research.program_move_limit() == research.rules.max_plies
+    assert pyspiel.load_game("sternhalma", {"rules": "research"}).max_game_length() == 200
+
+
+def test_the_default_move_limit_never_changes_the_board() -> None:
+    # classic with fill_available and a limit prints as "research,max_plies=400",
+    # whose default board is the rhombus; the limit keeps classic's star.
+    game = pyspiel.load_game("sternhalma", {"anti_spoiling": "fill_available"})
+    state = game.new_initial_state()
+    assert str(state.position.board) == str(Position.start(anti_spoiling="fill_available").board)
+    assert str(state.position.board) == "star4"
+    assert str(state.position.rules) == "research,max_plies=400"
+
+
+def test_a_game_ends_at_the_default_move_limit() -> None:
+    """Random play on the default game (classic, two players) ends at the
+    limit, by the rules: a draw by the move limit, returns as the core gives."""
+    game = pyspiel.load_game("sternhalma")
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.move_number() == game.max_game_length()
+    position = state.position
+    assert position.ply == game.max_game_length()
+    assert position.outcome().status == "draw"
+    assert state.returns() == position.outcome().results == [0.0, 0.0]
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL
 
 
 @pytest.mark.parametrize(
@@ -97,21 +147,37 @@ def test_defaults_are_those_of_position_start() -> None:
         ),
         (
             {"players": 6, "long_jumps": "on", "finish": "ranking", "first_player": 4},
-            Position.start(layout="6", long_jumps=True, finish="ranking", first_player=4),
+            Position.start(
+                layout="6", long_jumps=True, finish="ranking", first_player=4, max_plies=1200
+            ),
             ZERO_SUM,
-            2**31 - 1,
+            1200,
         ),
         (
             {"unused_triangles": "filled", "rest_in_foreign_triangles": "forbidden"},
-            Position.start(unused_triangles="filled", rest_in_foreign_triangles="forbidden"),
+            Position.start(
+                unused_triangles="filled", rest_in_foreign_triangles="forbidden", max_plies=400
+            ),
+            ZERO_SUM,
+            400,
+        ),
+        (
+            {"rules": "masters", "anti_spoiling": "fill_available", "max_plies": -2},
+            Position.start(rules="masters", anti_spoiling="fill_available"),
             ZERO_SUM,
             2**31 - 1,
         ),
         (
-            {"rules": "masters", "anti_spoiling": "fill_available"},
-            Position.start(rules="masters", anti_spoiling="fill_available"),
+            {"players": 4, "rules": "masters", "max_plies": -1},
+            Position.start(layout="4", rules="masters", max_plies=800),
             ZERO_SUM,
-            2**31 - 1,
+            800,
+        ),
+        (
+            {"rules": "research", "max_plies": -2},
+            Position.start(rules="research"),
+            ZERO_SUM,
+            200,
         ),
     ],
 )
@@ -152,7 +218,7 @@ def test_rule_options_are_every_option_of_rules() -> None:
     [
         ({"players": 2, "layout": "3x2"}, ValueError, "set players=3"),
         ({"rules": "classic,long_jumps=on"}, ValueError, "splits on commas"),
-        ({"max_plies": -2}, ValueError, "max_plies"),
+        ({"max_plies": -3}, ValueError, "max_plies"),
         ({"board": "star9"}, NotationError, "star9"),
         ({"rules": "blitz"}, NotationError, "blitz"),
         ({"long_jumps": "maybe"}, NotationError, "long_jumps"),
@@ -252,7 +318,7 @@ def test_illegal_actions_raise_the_modules_error() -> None:
     with pytest.raises(IllegalMoveError) as caught:
         state.apply_action(111 * 121 + 112)
     assert caught.value.code == "hole_occupied"
-    assert state.history() == [] and str(state) == str(Position())
+    assert state.history() == [] and str(state) == str(game.new_initial_state())
     # A number that is not a legal move here is named, not guessed.
     assert state.action_to_string(0, 111 * 121 + 112) == f"action {111 * 121 + 112}"
     assert state.action_to_string(0, 115 * 121 + 104) == "115-104"
@@ -260,13 +326,26 @@ def test_illegal_actions_raise_the_modules_error() -> None:
 
 def test_pass_action() -> None:
     # Under `finish = round`, a finished player passes until the round ends.
-    game = pyspiel.load_game("sternhalma", {"board": "star2", "finish": "round"})
-    state = game.new_initial_state("star2 classic,finish=round south:0-2/north:30-32 0 1 0@1")
+    text = "star2 classic,finish=round south:0-2/north:30-32 0 1 0@1"
+    game = pyspiel.load_game("sternhalma", {"board": "star2", "finish": "round", "max_plies": -2})
+    state = game.new_initial_state(text)
     assert state.legal_actions() == [37 * 37]
     assert state.action_to_string(0, 37 * 37) == "pass"
     state.apply_action(37 * 37)
     # The round is over: player 0, who finished, wins.
     assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+def test_a_position_without_the_game_s_move_limit_is_refused() -> None:
+    """The default game has a move limit: a position string without it is
+    of another game, and the error says how to load that one."""
+    game = pyspiel.load_game("sternhalma")
+    with pytest.raises(ValueError, match="max_plies=-2"):
+        game.new_initial_state(str(Position()))
+    limited = Position.start(max_plies=game.max_game_length())
+    assert str(game.new_initial_state(str(limited))) == str(limited)
+    unlimited = pyspiel.load_game("sternhalma", {"max_plies": -2})
+    assert str(unlimited.new_initial_state(str(Position()))) == str(Position())
 
 
 def test_undo_action_is_refused() -> None:
@@ -469,6 +548,27 @@ def test_mcts_beats_random_on_the_smallest_board(mcts_seat: int) -> None:
         returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(seed))
         assert returns[mcts_seat] == 1.0, (seed, state.history())
         assert returns == replayed(game, state).returns()
+
+
+def test_mcts_with_random_rollouts_on_the_default_game() -> None:
+    """open_spiel's MCTSBot with random rollouts on the default game (the
+    standard classic game): each rollout ends at the default move limit, so
+    a step returns (without a limit one step ran for over 10 minutes)."""
+    game = pyspiel.load_game("sternhalma")
+    assert game.max_game_length() < 2**31 - 1
+    bot = mcts.MCTSBot(
+        game,
+        2,
+        20,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        random_state=np.random.RandomState(0),
+    )
+    state = game.new_initial_state()
+    for _ in range(3):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert state.move_number() == 3 and not state.is_terminal()
 
 
 def solved(position: Position, player: int) -> float:

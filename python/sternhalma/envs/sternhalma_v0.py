@@ -37,8 +37,10 @@ the bare one.
   ``research`` preset's 200): the rules score that draw, so it is a
   termination, not a truncation.
 - **Truncation** is the environment's move limit: after ``max_plies`` moves
-  (default 1000) in a game the rules have not ended, every agent is
-  truncated with reward 0.
+  in a game the rules have not ended, every agent is truncated with reward
+  0. The default is the limit of a game programs play, as stored matches
+  have it (``Position.program_move_limit()``: the rules' own, or else 200
+  turns for each player, 400 moves for two), so random play ends.
 - **Illegal actions**: ``raw_env`` raises ``sternhalma.IllegalMoveError``
   (with the reason and its ``.code``); ``env()`` follows PettingZoo's board
   games (``TerminateIllegalWrapper``): the game ends, the offending agent
@@ -98,8 +100,9 @@ class SternhalmaEnv(AECEnv[str, Observation, int]):
     ``board``, ``layout`` and ``rules`` choose the game as in
     ``Position.start`` (the standard two-player classic game by default);
     ``start`` begins from a given position instead. ``max_plies`` is the
-    environment's move limit, ``render_size`` the width of the ``svg`` and
-    ``rgb_array`` pictures (480 by default).
+    environment's move limit, counted from the start (default: the start's
+    ``program_move_limit()``, 400 for two players); ``render_size`` the
+    width of the ``svg`` and ``rgb_array`` pictures (480 by default).
 
     >>> environment = SternhalmaEnv(board="star2", layout=3, render_mode="ansi")
     >>> environment.reset(seed=1)
@@ -136,14 +139,14 @@ class SternhalmaEnv(AECEnv[str, Observation, int]):
         rules: str | Rules | dict[str, Any] | None = None,
         *,
         start: Position | None = None,
-        max_plies: int = 1000,
+        max_plies: int | None = None,
         render_mode: str | None = None,
         render_size: int | None = None,
         seed: int | None = None,
     ) -> None:
         super().__init__()
         check_render_mode(render_mode)
-        if max_plies < 1:
+        if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         if start is None:
             start = Position.start(board=board, layout=layout, rules=rules)
@@ -151,6 +154,8 @@ class SternhalmaEnv(AECEnv[str, Observation, int]):
             raise ValueError("give either start or board/layout/rules, not both")
         if start.is_terminal():
             raise ValueError(f"the game is already over in {start}")
+        if max_plies is None:
+            max_plies = start.program_move_limit()
         self._start = start.copy()
         self._position = start.copy()
         self._plies = 0
