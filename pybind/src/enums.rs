@@ -20,7 +20,13 @@ pub struct StrEnum {
     name: &'static str,
     doc: &'static str,
     values: fn() -> Vec<&'static str>,
-    made: PyOnceLock<(Py<PyAny>, Vec<(&'static str, Py<PyAny>)>)>,
+    made: PyOnceLock<Made>,
+}
+
+/// A class made, with its members by value, in the core's order.
+struct Made {
+    class: Py<PyAny>,
+    members: Vec<(&'static str, Py<PyAny>)>,
 }
 
 impl StrEnum {
@@ -33,10 +39,7 @@ impl StrEnum {
         }
     }
 
-    fn made<'a>(
-        &'a self,
-        py: Python<'_>,
-    ) -> PyResult<&'a (Py<PyAny>, Vec<(&'static str, Py<PyAny>)>)> {
+    fn made<'a>(&'a self, py: Python<'_>) -> PyResult<&'a Made> {
         self.made.get_or_try_init(py, || {
             let values = (self.values)();
             let members = PyList::empty(py);
@@ -53,23 +56,26 @@ impl StrEnum {
                 .getattr("StrEnum")?
                 .call((self.name, members), Some(&options))?;
             class.setattr("__doc__", self.doc)?;
-            let by_value = values
+            let members = values
                 .iter()
                 .map(|value| Ok((*value, class.call1((*value,))?.unbind())))
                 .collect::<PyResult<_>>()?;
-            Ok((class.unbind(), by_value))
+            Ok(Made {
+                class: class.unbind(),
+                members,
+            })
         })
     }
 
     /// The class.
     pub fn class<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self.made(py)?.0.bind(py).clone())
+        Ok(self.made(py)?.class.bind(py).clone())
     }
 
     /// The member whose value is `value` (a name from the core's list).
     pub fn member<'py>(&self, py: Python<'py>, value: &str) -> PyResult<Bound<'py, PyAny>> {
-        let (_, members) = self.made(py)?;
-        members
+        self.made(py)?
+            .members
             .iter()
             .find(|(name, _)| *name == value)
             .map(|(_, member)| member.bind(py).clone())
@@ -83,7 +89,7 @@ impl StrEnum {
 
     /// Every member, in the core's order.
     pub fn members<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let (_, members) = self.made(py)?;
+        let members = &self.made(py)?.members;
         PyTuple::new(py, members.iter().map(|(_, member)| member.bind(py)))
     }
 }
