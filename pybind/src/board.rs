@@ -8,6 +8,10 @@ use crate::{enums, errors};
 
 /// A board: its holes, their axial coordinates, neighbours and triangles.
 ///
+/// `Board(name)` takes `star1`..`star4` (default `star4`), `rhombus<M>x<K>`
+/// (e.g. `rhombus9x4`) or a solved game's `rhombus<M>p<pegs>`; `Board.names()`
+/// lists them.
+///
 /// >>> board = Board("star4")
 /// >>> len(board), board.rows, board.pegs_per_set
 /// (121, 17, 10)
@@ -165,6 +169,13 @@ impl PyBoard {
 }
 
 /// The rules of a game: a preset and any overrides.
+///
+/// `Rules(preset, **overrides)` takes a preset (`classic`, the default,
+/// `masters`, `family`, `super`, `research`, `sturtevant`: a `Preset`) or a
+/// rules text such as `classic,long_jumps=on`, and keyword overrides of the
+/// options `unused_triangles`, `rest_in_foreign_triangles`, `long_jumps`,
+/// `anti_spoiling`, `finish`, `max_plies`, `target_lock`,
+/// `illegal_positions`.
 ///
 /// >>> Rules("masters").anti_spoiling
 /// <AntiSpoiling.SWAP: 'swap'>

@@ -10,6 +10,9 @@ use crate::{enums, errors};
 
 /// A move: where a peg starts and ends, and how it gets there.
 ///
+/// `Move(from_hole, to_hole)` is a move by its ends, checked when pushed;
+/// `Move.parse(text)` reads a move text.
+///
 /// Moves from `Position.legal_moves` know their kind and carry one path; a
 /// move parsed from text is checked when it is pushed. Two moves are equal
 /// when they start and end on the same holes. As in python-chess, a move

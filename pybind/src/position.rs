@@ -33,6 +33,10 @@ const TERMINAL_PLAYER: i64 = -4;
 
 /// A position with its move stack.
 ///
+/// `Position(text)` reads a position string; without one it is the
+/// standard two-player start under classic rules. `Position.start(...)`
+/// starts any board, layout and rules.
+///
 /// Its methods speak three vocabularies that students bring, besides its own;
 /// where two families name the same thing, both names work and each
 /// method's help names its twin:

@@ -266,6 +266,10 @@ class TablebaseError(SternhalmaError):
 class Board:
     """A board: its holes, their axial coordinates, neighbours and triangles.
 
+    `Board(name)` takes `star1`..`star4` (default `star4`), `rhombus<M>x<K>`
+    (e.g. `rhombus9x4`) or a solved game's `rhombus<M>p<pegs>`; `Board.names()`
+    lists them.
+
     >>> board = Board("star4")
     >>> len(board), board.rows, board.pegs_per_set
     (121, 17, 10)
@@ -315,6 +319,13 @@ class Board:
 @final
 class Rules:
     """The rules of a game: a preset and any overrides.
+
+    `Rules(preset, **overrides)` takes a preset (`classic`, the default,
+    `masters`, `family`, `super`, `research`, `sturtevant`: a `Preset`) or a
+    rules text such as `classic,long_jumps=on`, and keyword overrides of the
+    options `unused_triangles`, `rest_in_foreign_triangles`, `long_jumps`,
+    `anti_spoiling`, `finish`, `max_plies`, `target_lock`,
+    `illegal_positions`.
 
     >>> Rules("masters").anti_spoiling
     <AntiSpoiling.SWAP: 'swap'>
@@ -378,6 +389,9 @@ class Rules:
 @final
 class Move:
     """A move: where a peg starts and ends, and how it gets there.
+
+    `Move(from_hole, to_hole)` is a move by its ends, checked when pushed;
+    `Move.parse(text)` reads a move text.
 
     Moves from `Position.legal_moves` know their kind and carry one path; a
     move parsed from text is checked when it is pushed. Two moves are equal
@@ -523,6 +537,10 @@ class Outcome:
 @final
 class Position:
     """A position with its move stack.
+
+    `Position(text)` reads a position string; without one it is the
+    standard two-player start under classic rules. `Position.start(...)`
+    starts any board, layout and rules.
 
     Its methods speak three vocabularies that students bring, besides its own;
     where two families name the same thing, both names work and each
