@@ -53,6 +53,29 @@ pub enum BoardShape {
     },
 }
 
+impl BoardShape {
+    /// The names of the shapes' families, as [`BoardShape::name`] gives them.
+    pub const NAMES: [&'static str; 2] = ["star", "rhombus"];
+
+    /// The family's name, without its sizes: `star`, or `rhombus` (with
+    /// triangle homes or the solved game's homes of 2 or 4 pegs alike).
+    ///
+    /// ```
+    /// use sternhalma::Board;
+    /// let rhombus: Board = "rhombus7p2".parse()?;
+    /// assert_eq!(Board::STANDARD.shape().name(), "star");
+    /// assert_eq!(rhombus.shape().name(), "rhombus");
+    /// # Ok::<(), sternhalma::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardShape::Star { .. } => "star",
+            BoardShape::Rhombus { .. } | BoardShape::RhombusPegs { .. } => "rhombus",
+        }
+    }
+}
+
 impl Board {
     /// The standard 121-hole star with 10-peg triangles.
     pub const STANDARD: Board = Board(BoardShape::Star { size: 4 });

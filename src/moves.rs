@@ -43,6 +43,14 @@ pub enum MoveKind {
 }
 
 impl MoveKind {
+    /// Every kind, in the order of the enum.
+    pub const ALL: [MoveKind; 4] = [
+        MoveKind::Step,
+        MoveKind::Hop,
+        MoveKind::Swap,
+        MoveKind::Pass,
+    ];
+
     /// The snake_case name.
     #[must_use]
     pub fn name(self) -> &'static str {

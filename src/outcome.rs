@@ -68,6 +68,15 @@ pub enum OutcomeStatus {
 }
 
 impl OutcomeStatus {
+    /// Every status, in the order of the enum.
+    pub const ALL: [OutcomeStatus; 5] = [
+        OutcomeStatus::InProgress,
+        OutcomeStatus::Won,
+        OutcomeStatus::Tie,
+        OutcomeStatus::Ranking,
+        OutcomeStatus::Draw,
+    ];
+
     /// The snake_case name: `in_progress`, `won`, `tie`, `ranking`, `draw`.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -88,6 +97,9 @@ impl fmt::Display for OutcomeStatus {
 }
 
 impl DrawReason {
+    /// Every reason, in the order of the enum.
+    pub const ALL: [DrawReason; 2] = [DrawReason::MoveLimit, DrawReason::NoMoves];
+
     /// The snake_case name: `move_limit` or `no_moves`.
     #[must_use]
     pub fn name(self) -> &'static str {

@@ -109,3 +109,77 @@ fn the_fixture_covers_every_parse_error_code() {
     }
     assert!(text.contains("\"code\":\"invalid_position\""));
 }
+
+/// `wire::outcome` reads back every outcome as the views write it (the
+/// status with its detail, as serde tags it, and the results), and names
+/// what is wrong with another shape.
+#[test]
+fn outcomes_read_back() {
+    use sternhalma::{DrawReason, Outcome};
+    let outcomes = [
+        (Outcome::InProgress, 2),
+        (Outcome::Won { winner: 1 }, 2),
+        (
+            Outcome::Tie {
+                winners: vec![0, 2],
+            },
+            3,
+        ),
+        (
+            Outcome::Ranking {
+                ranks: vec![vec![3], vec![0, 1], vec![2]],
+            },
+            4,
+        ),
+        (
+            Outcome::Draw {
+                reason: DrawReason::MoveLimit,
+            },
+            2,
+        ),
+        (
+            Outcome::Draw {
+                reason: DrawReason::NoMoves,
+            },
+            6,
+        ),
+    ];
+    for (outcome, players) in outcomes {
+        let mut view = serde_json::to_value(&outcome).unwrap();
+        view["results"] = json!(outcome.results(players));
+        view["summary"] = json!(outcome.to_string());
+        view["finished"] = json!([]);
+        assert_eq!(wire::outcome(&view), Ok((outcome, players)), "{view}");
+    }
+    for (view, says) in [
+        (
+            json!({"status": "lost", "results": []}),
+            "no outcome status",
+        ),
+        (json!({"status": "won", "results": [0, 0]}), "winner"),
+        (
+            json!({"status": "won", "winner": 2, "results": [0, 0]}),
+            "player 2",
+        ),
+        (json!({"status": "tie", "winners": [0, 1]}), "results"),
+        (
+            json!({"status": "ranking", "ranks": [0], "results": [0, 0]}),
+            "ranks[0]",
+        ),
+        (
+            json!({"status": "draw", "reason": "rain", "results": [0, 0]}),
+            "no draw reason",
+        ),
+        (
+            json!({"status": "in_progress", "results": [], "extra": 1}),
+            "extra",
+        ),
+    ] {
+        let error = wire::outcome(&view).unwrap_err();
+        assert!(error.to_string().contains(says), "{view}: {error}");
+        assert!(matches!(
+            error.kind(),
+            ParseErrorKind::Json | ParseErrorKind::MissingField
+        ));
+    }
+}

@@ -17,7 +17,7 @@ The whole of it, for a notebook::
 
     seat = sternhalma.Client("http://127.0.0.1:8080").join(1, 0, "<token>")
     final = seat.play(lambda position: random.choice(position.legal_moves))
-    print(final.result["summary"])
+    print(final.result.summary)
 
 (``random_bot.js`` beside it speaks the HTTP API directly, with no package.)
 """
@@ -48,7 +48,7 @@ def main() -> int:
         raise SystemExit(str(error)) from None
     except sternhalma.ServerError as error:
         raise SystemExit(f"the server refused: {error}") from None
-    print(f"python bot, seat {args.seat}: {final.status}, {final.result['summary']}")
+    print(f"python bot, seat {args.seat}: {final.status}, {final.result.summary}")
     return 0
 
 

@@ -74,10 +74,10 @@ def main() -> int:
     except sternhalma.ServerError as error:
         raise SystemExit(f"the server refused: {error}") from None
     print(f"python entrant: done after {moves} moves")
-    for row in standings["rows"]:
+    for row in standings.rows:
         print(
-            f"{row['rank']:>3}  {row['name']:<20} {row['points']:>5} points"
-            f"  {row['games']} games  rating {row['rating']:.1f} ± {row['uncertainty']:.1f}"
+            f"{row.rank:>3}  {row.name:<20} {row.points:>5} points"
+            f"  {row.games} games  rating {row.rating:.1f} ± {row.uncertainty:.1f}"
         )
     return 0
 

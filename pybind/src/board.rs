@@ -2,17 +2,21 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
-use sternhalma::{Board, BoardShape, Cell, OptionValue, Preset, Rules, Triangle, wire};
+use sternhalma::{Board, Cell, OptionValue, Preset, Rules, Triangle, wire};
 
-use crate::errors;
+use crate::{enums, errors};
 
 /// A board: its holes, their axial coordinates, neighbours and triangles.
+///
+/// `Board(name)` takes `star1`..`star4` (default `star4`), `rhombus<M>x<K>`
+/// (e.g. `rhombus9x4`) or a solved game's `rhombus<M>p<pegs>`; `Board.names()`
+/// lists them.
 ///
 /// >>> board = Board("star4")
 /// >>> len(board), board.rows, board.pegs_per_set
 /// (121, 17, 10)
 /// >>> board.coordinates(0), board.triangle_of(0), board.neighbors(0)
-/// ((4, -8), 'north', [2, 1])
+/// ((4, -8), <Triangle.NORTH: 'north'>, [2, 1])
 /// >>> board.triangle("south")
 /// [111, 112, 113, 114, 115, 116, 117, 118, 119, 120]
 #[pyclass(module = "sternhalma._core", name = "Board", frozen, eq, hash)]
@@ -60,13 +64,10 @@ impl PyBoard {
         self.board.to_string()
     }
 
-    /// `"star"` or `"rhombus"`.
+    /// The board's family, a `BoardShape`: `star` or `rhombus`.
     #[getter]
-    fn shape(&self) -> &'static str {
-        match self.board.shape() {
-            BoardShape::Star { .. } => "star",
-            BoardShape::Rhombus { .. } | BoardShape::RhombusPegs { .. } => "rhombus",
-        }
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        enums::BOARD_SHAPE.member(py, self.board.shape().name())
     }
 
     /// Number of rows.
@@ -81,10 +82,14 @@ impl PyBoard {
         self.board.pegs_per_set()
     }
 
-    /// The triangles the board has.
+    /// The triangles the board has, as `Triangle` members.
     #[getter]
-    fn triangles(&self) -> Vec<&'static str> {
-        self.board.triangles().iter().map(|t| t.name()).collect()
+    fn triangles<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        self.board
+            .triangles()
+            .iter()
+            .map(|t| enums::TRIANGLE.member(py, t.name()))
+            .collect()
     }
 
     fn __len__(&self) -> usize {
@@ -122,13 +127,17 @@ impl PyBoard {
             .collect())
     }
 
-    /// The triangle a hole lies in, or None.
-    fn triangle_of(&self, hole: usize) -> PyResult<Option<&'static str>> {
-        Ok(self
-            .board
+    /// The triangle a hole lies in (a `Triangle`), or None.
+    fn triangle_of<'py>(
+        &self,
+        py: Python<'py>,
+        hole: usize,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.board
             .geometry()
             .triangle_of(self.cell(hole)?)
-            .map(Triangle::name))
+            .map(|t| enums::TRIANGLE.member(py, t.name()))
+            .transpose()
     }
 
     /// The hole's image in the left-right mirror.
@@ -161,14 +170,23 @@ impl PyBoard {
 
 /// The rules of a game: a preset and any overrides.
 ///
+/// `Rules(preset, **overrides)` takes a preset (`classic`, the default,
+/// `masters`, `family`, `super`, `research`, `sturtevant`: a `Preset`) or a
+/// rules text such as `classic,long_jumps=on`, and keyword overrides of the
+/// options `unused_triangles`, `rest_in_foreign_triangles`, `long_jumps`,
+/// `anti_spoiling`, `finish`, `max_plies`, `target_lock`,
+/// `illegal_positions`.
+///
 /// >>> Rules("masters").anti_spoiling
-/// 'swap'
+/// <AntiSpoiling.SWAP: 'swap'>
+/// >>> Rules("masters").finish == "first"
+/// True
 /// >>> str(Rules("classic", long_jumps=True))
 /// 'super'
 /// >>> Rules("research", max_plies=None).max_plies is None
 /// True
 /// >>> Rules("sturtevant").illegal_positions, Rules("sturtevant").target_lock
-/// ('sturtevant', False)
+/// (<IllegalPositions.STURTEVANT: 'sturtevant'>, False)
 #[pyclass(module = "sternhalma._core", name = "Rules", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyRules {
@@ -208,6 +226,19 @@ pub fn make_rules(text: &str, overrides: Option<&Bound<'_, PyDict>>) -> PyResult
     Ok(rules)
 }
 
+impl PyRules {
+    /// A choice option's value as the member of its enum.
+    fn option<'py>(
+        &self,
+        py: Python<'py>,
+        names: &enums::StrEnum,
+        option: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let value = self.rules.option(option).unwrap_or_default();
+        names.member(py, &value)
+    }
+}
+
 #[pymethods]
 impl PyRules {
     /// A preset (`classic`, `masters`, `family`, `super`, `research`,
@@ -234,24 +265,26 @@ impl PyRules {
         })
     }
 
-    /// The preset names.
+    /// The presets' names, as `Preset` members.
     #[staticmethod]
-    fn presets() -> Vec<&'static str> {
-        Preset::ALL.iter().map(|p| p.name()).collect()
+    fn presets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
+        Preset::ALL
+            .iter()
+            .map(|p| enums::PRESET.member(py, p.name()))
+            .collect()
     }
 
-    /// What unused triangles hold: `empty` or `filled`.
+    /// What unused triangles hold, an `UnusedTriangles`: `empty` or `filled`.
     #[getter]
-    fn unused_triangles(&self) -> String {
-        self.rules.option("unused_triangles").unwrap_or_default()
+    fn unused_triangles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.option(py, &enums::UNUSED_TRIANGLES, "unused_triangles")
     }
 
-    /// Whether moves may end in other players' triangles: `allowed` or `forbidden`.
+    /// Whether moves may end in other players' triangles, a `Resting`:
+    /// `allowed` or `forbidden`.
     #[getter]
-    fn rest_in_foreign_triangles(&self) -> String {
-        self.rules
-            .option("rest_in_foreign_triangles")
-            .unwrap_or_default()
+    fn rest_in_foreign_triangles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.option(py, &enums::RESTING, "rest_in_foreign_triangles")
     }
 
     /// Whether a hop may go over one peg at any distance.
@@ -260,16 +293,17 @@ impl PyRules {
         self.rules.long_jumps
     }
 
-    /// The anti-spoiling rule: `none`, `fill_available` or `swap`.
+    /// The anti-spoiling rule, an `AntiSpoiling`: `none`, `fill_available`
+    /// or `swap`.
     #[getter]
-    fn anti_spoiling(&self) -> String {
-        self.rules.option("anti_spoiling").unwrap_or_default()
+    fn anti_spoiling<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.option(py, &enums::ANTI_SPOILING, "anti_spoiling")
     }
 
-    /// How the game ends: `first`, `round` or `ranking`.
+    /// How the game ends, a `Finish`: `first`, `round` or `ranking`.
     #[getter]
-    fn finish(&self) -> String {
-        self.rules.option("finish").unwrap_or_default()
+    fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.option(py, &enums::FINISH, "finish")
     }
 
     /// The move limit in plies, or None.
@@ -285,12 +319,13 @@ impl PyRules {
         self.rules.target_lock
     }
 
-    /// Which positions are illegal: `none`, or `sturtevant` (the solved
+    /// Which positions are illegal, an `IllegalPositions`: `none`, or
+    /// `sturtevant` (the solved
     /// game: no move into a position where the player to move has won or a
     /// target is blocked, no pass, and a player without a move loses).
     #[getter]
-    fn illegal_positions(&self) -> String {
-        self.rules.option("illegal_positions").unwrap_or_default()
+    fn illegal_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.option(py, &enums::ILLEGAL_POSITIONS, "illegal_positions")
     }
 
     fn __str__(&self) -> String {

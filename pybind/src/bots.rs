@@ -34,7 +34,7 @@ use crate::position::PyPosition;
 /// True
 /// >>> result = Bot("greedy").search(position)
 /// >>> result.move.kind, result.depth
-/// ('hop', 1)
+/// (<MoveKind.HOP: 'hop'>, 1)
 /// >>> Bot("minimax")
 /// Traceback (most recent call last):
 ///   ...
@@ -85,11 +85,11 @@ impl PyBot {
         })
     }
 
-    /// The bot's kind: ``'random'``, ``'greedy'``, ``'alphabeta'``,
-    /// ``'paranoid'``, ``'mcts'`` or ``'perfect'``.
+    /// The bot's kind, a ``BotKind``: ``random``, ``greedy``,
+    /// ``alphabeta``, ``paranoid``, ``mcts`` or ``perfect``.
     #[getter]
-    fn kind(&self) -> &'static str {
-        self.config.kind.name()
+    fn kind<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::enums::BOT_KIND.member(py, self.config.kind.name())
     }
 
     /// The seed.
@@ -306,9 +306,4 @@ pub fn pegs_home(position: PyRef<'_, PyPosition>, player: usize) -> PyResult<u32
 pub fn progress(position: PyRef<'_, PyPosition>, player: usize) -> PyResult<f64> {
     check_player(position.current(), player)?;
     Ok(search::progress(position.current(), player))
-}
-
-/// The bot kinds, simplest first.
-pub fn kinds() -> Vec<&'static str> {
-    BotKind::ALL.iter().map(|k| k.name()).collect()
 }

@@ -4,6 +4,7 @@
 mod actions;
 mod board;
 mod bots;
+mod enums;
 mod errors;
 mod grading;
 mod json;
@@ -35,7 +36,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bots::distance_to_target, m)?)?;
     m.add_function(wrap_pyfunction!(bots::pegs_home, m)?)?;
     m.add_function(wrap_pyfunction!(bots::progress, m)?)?;
-    m.add("BOT_KINDS", pyo3::types::PyTuple::new(py, bots::kinds())?)?;
+    enums::register(m)?;
+    m.add("BOT_KINDS", enums::BOT_KIND.members(py)?)?;
     solitaire::register(m)?;
     grading::register(m)?;
     tablebase::register(m)?;

@@ -1,13 +1,17 @@
 //! Moves and outcomes.
 
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
 use pyo3::prelude::*;
 use sternhalma::{Cell, Move, MoveText, Outcome, Played, Position, wire};
 
-use crate::errors;
+use crate::{enums, errors};
 
 /// A move: where a peg starts and ends, and how it gets there.
+///
+/// `Move(from_hole, to_hole)` is a move by its ends, checked when pushed;
+/// `Move.parse(text)` reads a move text.
 ///
 /// Moves from `Position.legal_moves` know their kind and carry one path; a
 /// move parsed from text is checked when it is pushed. Two moves are equal
@@ -174,8 +178,9 @@ impl PyMove {
     #[staticmethod]
     fn _reported(path: &str, kind: &str) -> PyResult<Self> {
         let mut reported = Self::parse(path)?;
-        reported.kind = ["step", "hop", "swap", "pass"]
-            .into_iter()
+        reported.kind = sternhalma::MoveKind::ALL
+            .iter()
+            .map(|k| k.name())
             .find(|k| *k == kind);
         Ok(reported)
     }
@@ -199,11 +204,13 @@ impl PyMove {
         self.to
     }
 
-    /// `step`, `hop`, `swap` or `pass`; None for a move not yet checked
-    /// against a position.
+    /// A `MoveKind`: `step`, `hop`, `swap` or `pass`; None for a move not
+    /// yet checked against a position.
     #[getter]
-    fn kind(&self) -> Option<&'static str> {
+    fn kind<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.kind
+            .map(|kind| enums::MOVE_KIND.member(py, kind))
+            .transpose()
     }
 
     /// The holes from start to end.
@@ -253,14 +260,20 @@ impl PyMove {
     }
 }
 
-/// How a game stands: `status` is `in_progress`, `won`, `tie`, `ranking` or
-/// `draw`.
+/// How a game stands: `status` is an `OutcomeStatus` (`in_progress`,
+/// `won`, `tie`, `ranking` or `draw`, each equal to its text), with the
+/// detail it carries: `winner`, `winners`, `ranks` or `reason` (a
+/// `DrawReason`). The same class answers for a local `Position` and for a
+/// `RemotePosition` (read from the server's JSON by `Outcome.from_json`);
+/// two outcomes are equal when they say the same.
 ///
 /// >>> p = Position("star1 classic south:2/north:6 0 0 -")
 /// >>> p.push("2-0")
 /// >>> outcome = p.outcome()
 /// >>> outcome.status, outcome.winner, outcome.results
-/// ('won', 0, [1.0, -1.0])
+/// (<OutcomeStatus.WON: 'won'>, 0, [1.0, -1.0])
+/// >>> outcome.status == "won", outcome.is_over, str(outcome)
+/// (True, True, 'player 0 won')
 #[pyclass(module = "sternhalma._core", name = "Outcome", frozen)]
 #[derive(Clone)]
 pub struct PyOutcome {
@@ -278,10 +291,37 @@ impl PyOutcome {
 
 #[pymethods]
 impl PyOutcome {
-    /// `in_progress`, `won`, `tie`, `ranking` or `draw`.
+    /// An outcome in the JSON form of the HTTP API (the `outcome` of a
+    /// position's view): `status`, the detail it carries (`winner`,
+    /// `winners`, `ranks` or `reason`) and `results`, one per player. This
+    /// is how `RemotePosition.outcome()` reads the server's answer.
+    ///
+    /// >>> Outcome.from_json({"status": "won", "winner": 1, "results": [-1.0, 1.0]})
+    /// <Outcome won: player 1 won>
+    #[staticmethod]
+    fn from_json(value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let value = crate::json::to_value(value)?;
+        let (outcome, players) = wire::outcome(&value).map_err(|e| errors::notation(&e))?;
+        let results = outcome.results(players);
+        Ok(PyOutcome { outcome, results })
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, PyOutcome>>()
+            .is_ok_and(|o| o.outcome == self.outcome && o.results == self.results)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(&self.outcome, &mut hasher);
+        self.results.len().hash(&mut hasher);
+        hasher.finish()
+    }
+    /// An `OutcomeStatus`: `in_progress`, `won`, `tie`, `ranking` or `draw`.
     #[getter]
-    fn status(&self) -> &'static str {
-        self.outcome.status().name()
+    fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        enums::OUTCOME_STATUS.member(py, self.outcome.status().name())
     }
 
     /// The winner, when `won`.
@@ -308,12 +348,13 @@ impl PyOutcome {
         }
     }
 
-    /// Why a draw: `move_limit` or `no_moves`.
+    /// Why a draw, a `DrawReason`: `move_limit` or `no_moves` (None for
+    /// any other status).
     #[getter]
-    fn reason(&self) -> Option<&'static str> {
+    fn reason<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         match self.outcome {
-            Outcome::Draw { reason } => Some(reason.name()),
-            _ => None,
+            Outcome::Draw { reason } => Ok(Some(enums::DRAW_REASON.member(py, reason.name())?)),
+            _ => Ok(None),
         }
     }
 
@@ -336,6 +377,6 @@ impl PyOutcome {
     }
 
     fn __repr__(&self) -> String {
-        format!("<Outcome {}: {}>", self.status(), self.outcome)
+        format!("<Outcome {}: {}>", self.outcome.status(), self.outcome)
     }
 }

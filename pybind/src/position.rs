@@ -33,6 +33,32 @@ const TERMINAL_PLAYER: i64 = -4;
 
 /// A position with its move stack.
 ///
+/// `Position(text)` reads a position string; without one it is the
+/// standard two-player start under classic rules. `Position.start(...)`
+/// starts any board, layout and rules.
+///
+/// Its methods speak three vocabularies that students bring, besides its own;
+/// where two families name the same thing, both names work and each
+/// method's help names its twin:
+///
+/// - python-chess: `legal_moves`, `push`, `pop`, `peek`, `move_stack`,
+///   `copy`, `is_legal`, `is_game_over`, `outcome`, `unicode`,
+///   `_repr_svg_`;
+/// - open_spiel (action numbers): `legal_actions`, `apply_action`,
+///   `undo_action`, `clone`, `child`, `is_terminal`, `returns`,
+///   `current_player`, `num_players`, `num_distinct_actions`,
+///   `observation_tensor`, `action_to_move`, `move_to_action`;
+/// - Gymnasium and PettingZoo: `action_mask`, `rgb_array`;
+/// - its own: `start`, `side_to_move`, `ply`, `play`, `playout`,
+///   `parse_move`, `resign`, `svg`, `ascii`, `pegs`, `player_pegs`,
+///   `owner`, `legal_moves_from`, `zobrist_hash`, `perft`, `to_json`,
+///   `from_json`.
+///
+/// Synonyms: `push` / `apply_action`, `pop` / `undo_action`, `copy` /
+/// `clone`, `play` / `child`, `is_game_over` / `is_terminal`,
+/// `side_to_move` / `current_player`, `outcome().results` / `returns`,
+/// `legal_moves` / `legal_actions`.
+///
 /// >>> p = Position()                      # two players, classic rules, standard board
 /// >>> str(p)
 /// 'star4 classic south:111-120/north:0-9 0 0 -'
@@ -321,7 +347,8 @@ impl PyPosition {
         Ok(PyMove::played(&self.resolve(mv)?))
     }
 
-    /// Plays a move (a `Move` or a move text), checked.
+    /// Plays a move (a `Move` or a move text), checked (python-chess's
+    /// name; `apply_action` is open_spiel's, with an action number).
     fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let (mv, path) = self.resolve_for_push(mv)?;
         crate::grading::position_made();
@@ -329,7 +356,8 @@ impl PyPosition {
         Ok(())
     }
 
-    /// Takes back the last move and returns it.
+    /// Takes back the last move and returns it (python-chess's name;
+    /// `undo_action` is open_spiel's).
     fn pop(&mut self) -> PyResult<PyMove> {
         let (mv, undo, path) = self
             .stack
@@ -362,12 +390,14 @@ impl PyPosition {
         Ok(moves)
     }
 
-    /// A copy, move stack included.
+    /// A copy, move stack included (python-chess's name; `clone` is
+    /// open_spiel's, and `copy.copy(position)` works too).
     fn copy(&self) -> Self {
         Clone::clone(self)
     }
 
-    /// The position after a move, leaving this one unchanged.
+    /// The position after a move, leaving this one unchanged (`child` is
+    /// the same with an action number, open_spiel's name).
     fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<Self> {
         let (mv, path) = self.resolve_for_push(mv)?;
         crate::grading::position_made();
@@ -449,12 +479,14 @@ impl PyPosition {
         PyOutcome::new(&self.position)
     }
 
-    /// Whether the game is over.
+    /// Whether the game is over (python-chess's name; `is_terminal` is
+    /// open_spiel's).
     fn is_game_over(&self) -> bool {
         self.position.is_game_over()
     }
 
-    /// The player to move (0-based).
+    /// The player to move (0-based), also once the game is over
+    /// (`current_player()` is open_spiel's twin, which answers -4 then).
     #[getter]
     fn side_to_move(&self) -> usize {
         self.position.side_to_move()
@@ -708,7 +740,8 @@ impl PyPosition {
 
     // ---- open_spiel names ------------------------------------------------------
 
-    /// The player to move, or -4 (open_spiel's TERMINAL) when the game is over.
+    /// The player to move, or -4 (open_spiel's TERMINAL) when the game is
+    /// over (open_spiel's name; `side_to_move` is the property).
     fn current_player(&self) -> i64 {
         if self.position.is_game_over() {
             TERMINAL_PLAYER
@@ -718,7 +751,8 @@ impl PyPosition {
     }
 
     /// Legal moves as action numbers: `from * holes + to`, and a pass as
-    /// `holes * holes` (see `num_distinct_actions`).
+    /// `holes * holes` (see `num_distinct_actions`). open_spiel's name;
+    /// `legal_moves` lists the same moves as `Move`s.
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         MOVES.with_borrow_mut(|moves| {
             self.position.legal_moves_into(moves);
@@ -749,7 +783,7 @@ impl PyPosition {
     }
 
     /// Plays an action, checked (the one peg's moves are generated, not
-    /// the whole position's).
+    /// the whole position's). open_spiel's name; `push` takes a `Move`.
     fn apply_action(&mut self, action: usize) -> PyResult<()> {
         let mv = self.move_of(action)?;
         crate::grading::position_made();
@@ -757,7 +791,8 @@ impl PyPosition {
         Ok(())
     }
 
-    /// Takes back the last action (open_spiel's `undo_action`).
+    /// Takes back the last action (open_spiel's name; `pop` also answers
+    /// the move).
     fn undo_action(&mut self) -> PyResult<()> {
         self.pop().map(|_| ())
     }
@@ -778,25 +813,29 @@ impl PyPosition {
         Ok(self.position.action(self.resolve(mv)?.mv))
     }
 
-    /// A copy (open_spiel's name).
+    /// A copy, move stack included (open_spiel's name; `copy` is
+    /// python-chess's).
     #[pyo3(name = "clone")]
     fn clone_position(&self) -> Self {
         Clone::clone(self)
     }
 
-    /// The position after an action, leaving this one unchanged.
+    /// The position after an action, leaving this one unchanged
+    /// (open_spiel's name; `play` takes a `Move`).
     fn child(&self, action: usize) -> PyResult<Self> {
         let mut next = Clone::clone(self);
         next.apply_action(action)?;
         Ok(next)
     }
 
-    /// Whether the game is over.
+    /// Whether the game is over (open_spiel's name; `is_game_over` is
+    /// python-chess's).
     fn is_terminal(&self) -> bool {
         self.position.is_game_over()
     }
 
-    /// Each player's result (0 until the game is over).
+    /// Each player's result (0 until the game is over): open_spiel's name
+    /// for `outcome().results`.
     fn returns(&self) -> Vec<f64> {
         self.position.results()
     }

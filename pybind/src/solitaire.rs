@@ -63,7 +63,7 @@ impl PySolveProgress {
 /// >>> for move in solution.moves:
 /// ...     position.push(move)
 /// >>> position.outcome().status
-/// 'won'
+/// <OutcomeStatus.WON: 'won'>
 #[pyclass(module = "sternhalma._core", name = "Solution", frozen)]
 pub struct PySolution {
     moves: Vec<PyMove>,

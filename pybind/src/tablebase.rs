@@ -131,7 +131,7 @@ fn game_of(name: &str, pegs: Option<u8>) -> PyResult<Game> {
 /// >>> probe
 /// <Probe win in 33>
 /// >>> probe.value, probe.depth, str(probe)
-/// ('win', 33, 'win in 33')
+/// (<SolvedValue.WIN: 'win'>, 33, 'win in 33')
 #[pyclass(module = "sternhalma._core", name = "Probe", frozen)]
 #[derive(Clone, Copy)]
 pub struct PyProbe {
@@ -146,10 +146,10 @@ impl From<Probe> for PyProbe {
 
 #[pymethods]
 impl PyProbe {
-    /// ``"win"``, ``"loss"`` or ``"draw"``, for the side to move.
+    /// A ``SolvedValue``: ``win``, ``loss`` or ``draw``, for the side to move.
     #[getter]
-    fn value(&self) -> &'static str {
-        self.probe.value.name()
+    fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::enums::SOLVED_VALUE.member(py, self.probe.value.name())
     }
 
     /// Plies to the end under best play; ``None`` for a draw or without
@@ -191,7 +191,7 @@ impl PyProbe {
 /// >>> best
 /// <MoveProbe 48-45 win in 33>
 /// >>> best.move, best.value, best.depth, best.probe == table.probe(start)
-/// (Move.parse('48-45'), 'win', 33, True)
+/// (Move.parse('48-45'), <SolvedValue.WIN: 'win'>, 33, True)
 #[pyclass(module = "sternhalma._core", name = "MoveProbe", frozen)]
 #[derive(Clone)]
 pub struct PyMoveProbe {
@@ -223,11 +223,11 @@ impl PyMoveProbe {
         self.mv.clone()
     }
 
-    /// The mover's value after the move: ``"win"``, ``"loss"`` or
-    /// ``"draw"``.
+    /// The mover's value after the move, a ``SolvedValue``: ``win``,
+    /// ``loss`` or ``draw``.
     #[getter]
-    fn value(&self) -> &'static str {
-        self.probe.value.name()
+    fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::enums::SOLVED_VALUE.member(py, self.probe.value.name())
     }
 
     /// Plies to the end from the position before the move, the move
@@ -651,7 +651,7 @@ impl PyTablebase {
 /// >>> report = analyse(game)
 /// >>> report
 /// <Analysis 2 plies, mistakes 0/0, end win in 35>
-/// >>> [ply.verdict for ply in report.plies], report.end
+/// >>> [str(ply.verdict) for ply in report.plies], report.end
 /// (['slower', 'best'], <Probe win in 35>)
 /// >>> report.seats[0]
 /// <SeatAnalysis moves=1 best=0 kept=1 mistakes=0 accuracy=1.000>
@@ -722,7 +722,7 @@ impl PyAnalysis {
 /// >>> ply
 /// <PlyAnalysis 0 seat 0 47-44: win in 33 -> win in 37, slower (best 48-45: win in 33)>
 /// >>> ply.ply, ply.seat, ply.move, ply.before, ply.after, ply.verdict
-/// (0, 0, Move.parse('47-44'), <Probe win in 33>, <Probe win in 37>, 'slower')
+/// (0, 0, Move.parse('47-44'), <Probe win in 33>, <Probe win in 37>, <Verdict.SLOWER: 'slower'>)
 /// >>> ply.best
 /// <MoveProbe 48-45 win in 33>
 #[pyclass(module = "sternhalma._core", name = "PlyAnalysis", frozen)]
@@ -766,10 +766,10 @@ impl PyPlyAnalysis {
         self.best.clone()
     }
 
-    /// ``"best"``, ``"slower"`` or ``"mistake"``.
+    /// A ``Verdict``: ``best``, ``slower`` or ``mistake``.
     #[getter]
-    fn verdict(&self) -> &'static str {
-        self.verdict
+    fn verdict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::enums::VERDICT.member(py, self.verdict)
     }
 
     fn __repr__(&self) -> String {
@@ -843,7 +843,7 @@ impl PySeatAnalysis {
 /// >>> table = Tablebase.load("rhombus7p2", progress=False)
 /// >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
 /// >>> report = analyse(start, ["48-45", "0-2"], table)
-/// >>> [(ply.seat, ply.verdict) for ply in report.plies]
+/// >>> [(ply.seat, str(ply.verdict)) for ply in report.plies]
 /// [(0, 'best'), (1, 'slower')]
 /// >>> analyse(start, ["48-45", "48-46"])
 /// Traceback (most recent call last):

@@ -31,7 +31,7 @@ possibly on different machines) are :meth:`Client.create_match`,
     created = client.create_match(["ada", sternhalma.Bot("greedy", seed=7)], board="rhombus5x2")
     ada = created.seats[0]                  # or client.join(match_id, 0, "<ada's token>")
     final = ada.play(sternhalma.Bot("alphabeta", nodes=2000, seed=1))
-    print(final.result["summary"])          # e.g. 'player 0 won'
+    print(final.result.summary)             # e.g. 'player 0 won'
 
 Refusals are exceptions a program can catch one by one: a
 :class:`WrongTokenError`, a :class:`NotFoundError`, and under
@@ -50,7 +50,6 @@ import os
 import select
 import threading
 import time
-import types
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,11 +60,60 @@ from sternhalma._core import (
     IllegalMoveError,
     Move,
     NotationError,
+    Outcome,
     Position,
     SternhalmaError,
     UnknownBotError,
     _problem_error,
 )
+from sternhalma._records import (
+    BotSpec,
+    CrossCell,
+    CrossRow,
+    Ending,
+    Forfeit,
+    ForfeitReason,
+    MatchResult,
+    MatchSeat,
+    MatchStatus,
+    Place,
+    Points,
+    SeatKind,
+    StandingRow,
+    Standings,
+    _name,
+)
+
+__all__ = [
+    "BotSpec",
+    "Client",
+    "ConflictError",
+    "CreatedMatch",
+    "CrossCell",
+    "CrossRow",
+    "Ending",
+    "Forfeit",
+    "ForfeitReason",
+    "Match",
+    "MatchClosedError",
+    "MatchResult",
+    "MatchSeat",
+    "MatchStatus",
+    "NotFoundError",
+    "NotYourTurnError",
+    "Place",
+    "PlayedMove",
+    "Points",
+    "RemoteLegalMoves",
+    "RemotePosition",
+    "Seat",
+    "SeatKind",
+    "ServerError",
+    "StalePlyError",
+    "StandingRow",
+    "Standings",
+    "WrongTokenError",
+]
 
 
 class ServerError(SternhalmaError):
@@ -595,10 +643,10 @@ class Client:
         *,
         poll_timeout_ms: int = 25000,
         on_move: Callable[[dict[str, Any], str], object] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Standings:
         """Plays every game of one tournament entrant, then answers the
-        tournament's standings (the JSON of
-        ``GET /v1/tournaments/{id}/standings``).
+        tournament's standings (``GET /v1/tournaments/{id}/standings``) as
+        :class:`Standings`.
 
         ``token`` is the entrant's token from the tournament's creation.
         ``bot`` chooses the moves: an object with a ``step(position)``
@@ -639,8 +687,8 @@ class Client:
                 return position.legal_moves[0]
 
             standings = client.play_tournament(3, "3f1a9c...", first)
-            for row in standings["rows"]:
-                print(row["rank"], row["name"], row["points"])
+            for row in standings.rows:
+                print(row.rank, row.name, row.points)
         """
         choose = _chooser(bot)
         base = f"/v1/tournaments/{int(tournament_id)}"
@@ -669,7 +717,7 @@ class Client:
                     on_move(turn, text)
             if answer["done"]:
                 break
-        return dict(self._patiently("GET", f"{base}/standings"))
+        return Standings.from_json(self._patiently("GET", f"{base}/standings"))
 
     def _patiently(self, method: str, path: str, body: Any = None, **options: Any) -> Any:
         """``_send``, waiting and trying again when the server answers
@@ -709,24 +757,22 @@ class Match:
     state with :meth:`Client.wait` or :meth:`Seat.wait_for_turn`).
 
     - ``id``: the match id;
-    - ``status``: ``"in_progress"``, ``"finished"`` or ``"abandoned"``
-      (``is_over`` is ``status != "in_progress"``);
+    - ``status``: a :class:`MatchStatus`, ``in_progress``, ``finished`` or
+      ``abandoned`` (``is_over`` is ``status != "in_progress"``);
     - ``ply``: plies played so far, the ``ply`` the next move names;
     - ``to_move``: the seat (player index) to move, ``None`` once over;
-    - ``seats``: one dict per seat, as the API gives them
-      (``{"seat": 0, "name": "ada", "kind": "open"}``; a bot seat has
-      ``"kind": "bot"`` and its ``bot``);
+    - ``seats``: one :class:`MatchSeat` per seat (``seat``, ``name``,
+      ``kind``: open or bot, and a bot seat's ``bot``);
     - ``start`` and ``position``: the start and current positions, as local
       :class:`sternhalma.Position` objects (without a move stack: the moves
       are in :meth:`Client.history`);
     - ``legal_moves``: the legal moves of the seat to move, as ``Move``
       objects (empty once over);
-    - ``result``: ``None`` while in progress, then the API's result:
-      ``summary`` (``"player 0 won"``), ``ending`` (``outcome``,
-      ``resignation``, ``forfeit``, ``abandoned``, ``bot_limit``),
-      ``winners``, ``results`` (+1 best, -1 worst, per seat), ``places``,
-      and ``forfeits`` when a seat forfeited (``[{"seat": 0, "ply": 17,
-      "reason": "timeouts", "timeouts": 3}]``);
+    - ``result``: ``None`` while in progress, then a :class:`MatchResult`:
+      ``summary`` (``"player 0 won"``), ``ending`` (an :class:`Ending`:
+      ``outcome``, ``resignation``, ``forfeit``, ``abandoned``,
+      ``bot_limit``), ``winners``, ``results`` (+1 best, -1 worst, per
+      seat), ``places``, and ``forfeits`` when a seat forfeited;
     - ``version``: grows with every change.
 
     ``to_json()`` is the state as the API answered it (with the times
@@ -735,15 +781,16 @@ class Match:
     def __init__(self, view: dict[str, Any]) -> None:
         self._view = view
         self.id: int = view["id"]
-        self.status: str = view["status"]
+        self.status: MatchStatus = _name(MatchStatus, view["status"])
         self.ply: int = view["ply"]
         self.to_move: int | None = view.get("to_move")
         self.version: int = view["version"]
-        self.seats: list[dict[str, Any]] = view["seats"]
+        self.seats: list[MatchSeat] = [MatchSeat.from_json(seat) for seat in view["seats"]]
         self.start = Position(view["start_position"])
         self.position = Position(view["position"]["position_string"])
         self.legal_moves: list[Move] = [_move(m) for m in view["legal_moves"]]
-        self.result: dict[str, Any] | None = view.get("result")
+        result = view.get("result")
+        self.result: MatchResult | None = None if result is None else MatchResult.from_json(result)
 
     @property
     def is_over(self) -> bool:
@@ -804,7 +851,7 @@ class Seat:
             if match.is_over:
                 break
             seat.move(match.legal_moves[0])
-        print(match.result["summary"])
+        print(match.result.summary)
     """
 
     def __init__(self, client: Client, match_id: int, player: int, token: str) -> None:
@@ -919,7 +966,7 @@ class Seat:
                 lambda position: position.legal_moves[0],
                 on_move=lambda match, text: print(match.ply, text),
             )
-            print(final.result["summary"])
+            print(final.result.summary)
         """
         choose = _chooser(bot)
         while True:
@@ -1167,23 +1214,11 @@ class RemotePosition:
         other._stack = list(self._stack)
         return other
 
-    def outcome(self) -> types.SimpleNamespace:
-        """The outcome as the server reports it, with the attributes of the
-        local ``Outcome``: ``status``, ``winner``, ``winners``, ``ranks``,
-        ``reason``, ``results``, ``is_over``."""
-        view = self._legal()["outcome"]
-        winners = view.get("winners") or ([view["winner"]] if "winner" in view else [])
-        if view["status"] == "ranking":
-            winners = view["ranks"][0]
-        return types.SimpleNamespace(
-            status=view["status"],
-            winner=view.get("winner"),
-            winners=winners,
-            ranks=view.get("ranks"),
-            reason=view.get("reason"),
-            results=view["results"],
-            is_over=view["status"] != "in_progress",
-        )
+    def outcome(self) -> Outcome:
+        """The outcome as the server reports it: the local
+        :class:`sternhalma.Outcome`, read from the server's JSON by
+        ``Outcome.from_json``."""
+        return Outcome.from_json(self._legal()["outcome"])
 
     def is_game_over(self) -> bool:
         return bool(self._legal()["outcome"]["status"] != "in_progress")

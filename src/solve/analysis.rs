@@ -37,6 +37,9 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, best first.
+    pub const ALL: [Verdict; 3] = [Verdict::Best, Verdict::Slower, Verdict::Mistake];
+
     /// `best`, `slower`, `mistake`.
     #[must_use]
     pub fn name(self) -> &'static str {

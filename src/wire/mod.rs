@@ -48,6 +48,7 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::game::NewGame;
 use crate::moves::MoveText;
 use crate::notation::PositionError;
+use crate::outcome::{DrawReason, Outcome, OutcomeStatus};
 use crate::position::Position;
 use crate::rules::{OPTION_NAMES, OptionKind, OptionValue, Preset, Rules};
 use crate::setup::{Finisher, PegSet, Resignation, Setup};
@@ -370,6 +371,108 @@ pub fn move_text(value: &Value) -> Result<MoveText, ParseError> {
             ]))
         }
     }
+}
+
+/// An outcome as the views write it ([`view::OutcomeView`]): its `status`
+/// with the detail that status carries (`winner`, `winners`, `ranks` or
+/// `reason`), and `results`, one per player, whose length is the number of
+/// players answered with it. `summary` and `finished` are allowed and read
+/// past (the outcome and the position say them again).
+///
+/// ```
+/// use serde_json::json;
+/// use sternhalma::{Outcome, wire};
+/// let view = json!({"status": "won", "winner": 1, "results": [-1.0, 1.0], "summary": "player 1 won"});
+/// assert_eq!(wire::outcome(&view)?, (Outcome::Won { winner: 1 }, 2));
+/// let bad = json!({"status": "won", "winner": 2, "results": [-1.0, 1.0]});
+/// assert_eq!(wire::outcome(&bad).unwrap_err().code(), "malformed_json");
+/// # Ok::<(), sternhalma::ParseError>(())
+/// ```
+///
+/// # Errors
+/// JSON of another shape: an unknown status or draw reason, a detail the
+/// status needs missing, a player index outside the game.
+pub fn outcome(value: &Value) -> Result<(Outcome, usize), ParseError> {
+    const WHAT: &str = "an outcome";
+    const FIELDS: [&str; 8] = [
+        "status", "winner", "winners", "ranks", "reason", "results", "summary", "finished",
+    ];
+    let fields = Fields::of(value, "", WHAT, &FIELDS)?;
+    let players = fields
+        .list("results", "a list of results, one per player")?
+        .len();
+    let player = |value: &Value, at: &str| -> Result<usize, ParseError> {
+        let index: usize = read::whole(value, at, "a player index")?;
+        if index >= players {
+            return Err(ParseError::new(
+                ParseErrorKind::Json,
+                at,
+                format!(
+                    "player {index} is not in a game of {players} players (the length of results)"
+                ),
+            ));
+        }
+        Ok(index)
+    };
+    let players_at = |list: &[Value], at: &str| -> Result<Vec<usize>, ParseError> {
+        list.iter()
+            .enumerate()
+            .map(|(i, value)| player(value, &format!("{at}[{i}]")))
+            .collect()
+    };
+    let name = fields.string("status")?;
+    let status = OutcomeStatus::ALL
+        .into_iter()
+        .find(|status| status.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = OutcomeStatus::ALL.iter().map(|s| s.name()).collect();
+            ParseError::new(
+                ParseErrorKind::Json,
+                "status",
+                format!(
+                    "{name:?} is no outcome status; expected {}",
+                    names.join(", ")
+                ),
+            )
+        })?;
+    let outcome = match status {
+        OutcomeStatus::InProgress => Outcome::InProgress,
+        OutcomeStatus::Won => Outcome::Won {
+            winner: player(fields.required("winner")?, "winner")?,
+        },
+        OutcomeStatus::Tie => Outcome::Tie {
+            winners: players_at(
+                fields.list("winners", "a list of player indices")?,
+                "winners",
+            )?,
+        },
+        OutcomeStatus::Ranking => Outcome::Ranking {
+            ranks: fields
+                .list("ranks", "a list of ranks, each a list of player indices")?
+                .iter()
+                .enumerate()
+                .map(|(i, rank)| {
+                    let at = format!("ranks[{i}]");
+                    players_at(read::list(rank, &at, "a list of player indices")?, &at)
+                })
+                .collect::<Result<_, _>>()?,
+        },
+        OutcomeStatus::Draw => {
+            let name = fields.string("reason")?;
+            let reason = DrawReason::ALL
+                .into_iter()
+                .find(|reason| reason.name() == name)
+                .ok_or_else(|| {
+                    ParseError::new(
+                        ParseErrorKind::Json,
+                        "reason",
+                        format!("{name:?} is no draw reason; expected move_limit or no_moves"),
+                    )
+                })?;
+            Outcome::Draw { reason }
+        }
+    };
+    Ok((outcome, players))
 }
 
 /// A new game from the wire: an object with any of `board`, `layout`,

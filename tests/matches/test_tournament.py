@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import sternhalma
+from sternhalma.client import Standings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from matches_support import ROOT, call, start_server
@@ -57,7 +58,7 @@ class Entrant:
         self.client = sternhalma.Client(url)
         self.tournament, self.token, self.bot = tournament, token, bot
         self.posted: list[tuple[int, int, str]] = []
-        self.standings: dict[str, Any] | None = None
+        self.standings: Standings | None = None
 
     def play(self) -> None:
         self.standings = self.client.play_tournament(
@@ -162,8 +163,8 @@ def play_on(url: str, node: str) -> dict[str, Any]:
     assert js_row["games"] == 4 * GAMES_PER_PAIRING and js_row["timeouts"] == 0
     for name, entrant in python_entrants.items():
         assert entrant.standings is not None
-        row = next(r for r in entrant.standings["rows"] if r["name"] == name)
-        assert row["games"] == 4 * GAMES_PER_PAIRING and row["timeouts"] == 0
+        row = next(r for r in entrant.standings.rows if r.name == name)
+        assert row.games == 4 * GAMES_PER_PAIRING and row.timeouts == 0
     return {"standings": standings, "seconds": time.monotonic() - started, "javascript": out}
 
 

@@ -14,12 +14,15 @@ from sternhalma import (
     InvalidPositionError,
     Move,
     NotationError,
+    Outcome,
+    OutcomeStatus,
     Position,
     RemotePosition,
     ServerError,
     SternhalmaError,
     UnknownPresetError,
 )
+from sternhalma.client import SeatKind, Standings
 from support import GAME_SETUPS, Setup, move_text, random_game
 
 
@@ -128,10 +131,12 @@ def test_push_a_hop_chain(client: Client) -> None:
 
 
 def test_outcome(client: Client) -> None:
-    """The remote outcome has the local Outcome's attributes and values."""
+    """The remote outcome is the local Outcome class, read from the
+    server's JSON, and equal to the local one."""
     remote = client.start()
     outcome = remote.outcome()
-    assert outcome.status == "in_progress"
+    assert type(outcome) is Outcome
+    assert outcome.status is OutcomeStatus.IN_PROGRESS
     assert outcome.results == [0.0, 0.0]
     assert not outcome.is_over
     over = client.position("star2 research south:2,34,35/north:0,1,15 0 34 0@34")
@@ -141,6 +146,7 @@ def test_outcome(client: Client) -> None:
     local = Position(str(over)).outcome()
     for name in ("status", "winner", "winners", "ranks", "reason", "results", "is_over"):
         assert getattr(outcome, name) == getattr(local, name), name
+    assert outcome == local and outcome.status is OutcomeStatus.WON
 
 
 @pytest.mark.parametrize("setup", GAME_SETUPS[:5], ids=lambda s: s.name)
@@ -303,8 +309,14 @@ def test_play_tournament(client: Client, kind: str) -> None:
         poll_timeout_ms=5000,
         on_move=lambda turn, text: posted.append((turn["match_id"], turn["ply"], text)),
     )
-    assert {row["name"]: row["games"] for row in standings["rows"]} == {"me": 2, "greedy": 2}
-    assert sum(row["points"] for row in standings["rows"]) == 2
+    assert isinstance(standings, Standings)
+    assert {row.name: row.games for row in standings.rows} == {"me": 2, "greedy": 2}
+    assert sum(row.points for row in standings.rows) == 2
+    assert [row.kind for row in standings.rows if row.name == "greedy"] == [SeatKind.BOT]
+    assert standings.games_counted == 2 and standings.rating_system == "weng_lin"
+    assert {cell.opponent for row in standings.cross_table for cell in row.against} == {0, 1}
+    # Old code read the answer as a dict: it still can.
+    assert standings["rows"][0]["name"] == standings.rows[0].name
     games = client.request("GET", f"/v1/tournaments/{tournament}/games")["games"]
     assert [g["status"] for g in games] == ["finished", "finished"]
     # Every move of the entrant's seats is one that on_move saw (no timeouts).

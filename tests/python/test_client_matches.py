@@ -100,7 +100,7 @@ def test_create_match_answers_the_match_and_its_tokens(client: Client) -> None:
     assert (match.status, match.ply, match.to_move, match.result) == ("in_progress", 0, 2, None)
     assert not match.is_over
     assert match.version >= 1
-    assert [(s["seat"], s["name"], s["kind"]) for s in match.seats] == [
+    assert [(s.seat, s.name, s.kind) for s in match.seats] == [
         (0, "ada", "open"),
         (1, "seat 1", "bot"),
         (2, "grace", "open"),
@@ -132,7 +132,7 @@ def test_max_plies(client: Client) -> None:
         # default a seat names the last one it read itself: stale here).
         match = seats[match.to_move].move(match.legal_moves[0], ply=match.ply)
     assert (match.status, match.ply, match.to_move) == ("finished", 6, None)
-    assert match.result is not None and match.result["reason"] == "move_limit"
+    assert match.result is not None and match.result.reason == "move_limit"
     assert match.legal_moves == []
     unlimited = client.create_match(["a", "b"], board=BOARD, rules="classic", max_plies=None)
     assert "max_plies" not in str(unlimited.match.start)
@@ -203,8 +203,8 @@ def test_two_seats_play_a_full_game_alternately(client: Client) -> None:
         assert str(match.position) == str(local)
         assert match.ply == len(played)
     assert match.status == "finished"
-    assert match.result is not None and match.result["ending"] == "outcome"
-    assert match.result["results"] == local.outcome().results
+    assert match.result is not None and match.result.ending == "outcome"
+    assert match.result.results == local.outcome().results
     assert ada.wait_for_turn().is_over  # over: answered at once, no wait
 
     history = ada.history()
@@ -234,7 +234,7 @@ def test_seat_play_against_a_server_bot(client: Client) -> None:
         on_move=lambda match, text: seen.append((match.ply, text)),
     )
     assert final.is_over and final.status == "finished"
-    assert final.result is not None and final.result["summary"]
+    assert final.result is not None and final.result.summary
     mine = [(entry.ply, str(entry.move)) for entry in me.history() if entry.player == 0]
     assert mine == seen and len(seen) > 0
     assert str(replay(me.export())) == str(final.position)
@@ -387,8 +387,8 @@ def test_resign_and_closed_matches(client: Client) -> None:
     created, ada, grace = two_seats(client)
     over = ada.resign()
     assert over.is_over and over.status == "finished"
-    assert over.result is not None and over.result["ending"] == "resignation"
-    assert over.result["winners"] == [1]
+    assert over.result is not None and over.result.ending == "resignation"
+    assert over.result.winners == [1]
     before = stored(client, over.id)
     for refused in (lambda: grace.move("0-5"), ada.resign, grace.resign):
         with pytest.raises(MatchClosedError) as closed:
@@ -405,7 +405,7 @@ def test_abandon(client: Client) -> None:
         client.abandon(created.match.id, ada.token)  # a seat's token is not the admin's
     abandoned = client.abandon(created.match.id, created.admin_token)
     assert abandoned.status == "abandoned" and abandoned.is_over
-    assert abandoned.result is not None and abandoned.result["winners"] == []
+    assert abandoned.result is not None and abandoned.result.winners == []
     with pytest.raises(MatchClosedError):
         ada.move(created.match.legal_moves[0])
     assert ada.play(Bot("random")).status == "abandoned"  # nothing to play

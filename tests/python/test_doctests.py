@@ -13,9 +13,9 @@ from types import ModuleType
 import pytest
 import sternhalma
 import sternhalma._core as core
-from sternhalma import client, grading, stats
+from sternhalma import _records, client, grading, stats
 
-MODULES = [sternhalma, core, client, grading, stats]
+MODULES = [sternhalma, core, client, _records, grading, stats]
 FLAGS = doctest.ELLIPSIS
 CORE_CLASSES = [
     core.Board,
@@ -116,6 +116,8 @@ def test_docstrings_are_collected() -> None:
     assert "sternhalma" in names
     assert "sternhalma._core.Position.start" in names  # missed by DocTestFinder
     assert "sternhalma._core.rollouts" in names  # a compiled function
+    assert "sternhalma._core.OutcomeStatus" in names  # an enum made by the binding
+    assert "sternhalma._records.MatchResult" in names  # a typed client answer
     assert len(names) >= 6
 
 
