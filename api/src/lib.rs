@@ -127,7 +127,7 @@ impl ServerConfig {
         (name = "solitaire", description = "Shortest solitaire crossings, proven shortest: answered while the client waits, or as jobs polled for progress"),
         (name = "tablebases", description = "The solved game (RULES §7) on small rhombi: the tables the server installed, any covered position's value with every move's (`win in 7`), and a game checked move by move against perfect play"),
         (name = "tournaments", description = "Tournaments: entrants with one token each, round robins and gauntlets played by the server, deadlines, events, standings with ratings"),
-        (name = "downloads", description = "Wheels of the Python module, to install with pip without a Rust toolchain"),
+        (name = "downloads", description = "Wheels of the Python module and its dependencies, to install with pip without a Rust toolchain or internet; the JavaScript example clients"),
     ),
     components(schemas(sternhalma_store::tournaments::dto::TournamentEvent)),
     modifiers(&Servers, &Security)
@@ -415,7 +415,11 @@ impl RouteTable {
                 && pattern
                     .iter()
                     .zip(&wanted)
-                    .all(|(p, w)| p == w || (p.starts_with('{') && p.ends_with('}'))))
+                    // A parameter is never empty: `/downloads/examples/`
+                    // is no route (404), not `{file}` called wrongly (405).
+                    .all(|(p, w)| {
+                        p == w || (p.starts_with('{') && p.ends_with('}') && !w.is_empty())
+                    }))
             .then_some(methods.as_slice())
         })
     }

@@ -249,8 +249,10 @@ struct Serve {
     #[arg(long, env = "STERNHALMA_BUILD_TABLEBASES", requires = "tablebases")]
     build_tablebases: bool,
     /// Offer the Python wheels in this folder at `/downloads/` (what
-    /// `scripts/wheel` builds), so a class installs the module with `pip
-    /// install http://<this machine>:8080/downloads/<wheel>`, no Rust
+    /// `scripts/wheel` builds, and `scripts/wheelhouse` downloads beside
+    /// it), so a class installs the module with `pip install --no-index
+    /// --find-links http://<this machine>:8080/downloads/ --trusted-host
+    /// <this machine>:8080 "sternhalma[notebooks]"`, no Rust nor internet
     /// needed. A missing folder offers nothing.
     #[arg(long, env = "STERNHALMA_DOWNLOADS_DIR", default_value = "dist")]
     downloads_dir: PathBuf,

@@ -1,6 +1,8 @@
-//! `/downloads/` over a real socket: the listing (JSON and HTML), the bytes
-//! of each wheel, and every name that must not be served: unknown, hidden,
-//! not a wheel, a link, a folder, and path traversal sent raw.
+//! `/downloads/` over a real socket: the listing (JSON and HTML) with the
+//! commands that install from the server alone, the bytes of each wheel, a
+//! wheelhouse's hundreds of real wheel names, the JavaScript examples, and
+//! every name that must not be served: unknown, hidden, not a wheel, a
+//! link, a folder, and path traversal sent raw.
 
 mod common;
 
@@ -138,6 +140,16 @@ fn the_listing_offers_each_wheel_with_its_size_digest_and_pip_command() {
     let url = format!("{base}/downloads/{WHEEL}");
     assert_eq!(entry["url"], url);
     assert_eq!(entry["pip"], format!("pip install {url}"));
+    // The commands that install from this server alone, with its address.
+    let address = base.strip_prefix("http://").unwrap();
+    let offline =
+        format!("pip install --no-index --find-links {base}/downloads/ --trusted-host {address}");
+    assert_eq!(listing["find_links"], format!("{base}/downloads/"));
+    assert_eq!(listing["offline"]["plain"], format!("{offline} sternhalma"));
+    assert_eq!(
+        listing["offline"]["notebooks"],
+        format!("{offline} \"sternhalma[notebooks]\"")
+    );
     assert_eq!(entry["tags"]["python"], "cp311");
     assert_eq!(entry["tags"]["abi"], "abi3");
     assert_eq!(
@@ -179,6 +191,19 @@ fn a_browser_gets_a_page_of_links_that_pip_can_follow() {
     // Relative links with the digest, as pip's --find-links reads them.
     assert!(page.contains(&format!("href=\"{WHEEL}#sha256={}\"", sha256(&wheel))));
     assert!(page.contains(&format!("pip install {base}/downloads/{WHEEL}")));
+    // The commands that install from this server alone, the examples.
+    let address = base.strip_prefix("http://").unwrap();
+    let offline =
+        format!("pip install --no-index --find-links {base}/downloads/ --trusted-host {address}");
+    assert!(page.contains(&format!("{offline} &quot;sternhalma[notebooks]&quot;")));
+    assert!(page.contains(&format!("{offline} sternhalma<")));
+    // No dependencies here yet: the page says what the commands need.
+    assert!(page.contains("scripts/wheelhouse"));
+    assert!(page.contains("This folder holds no dependencies yet"));
+    assert!(page.contains("href=\"examples/random_bot.js\""));
+    assert!(page.contains(&format!(
+        "python -m sternhalma.examples.random_bot {base} MATCH_ID SEAT TOKEN"
+    )));
     assert!(!page.contains("notes.txt") && !page.contains(".hidden"));
     assert!(!page.contains("<script"));
     // A Host header is the client's to choose: it is escaped, not markup.
@@ -275,7 +300,7 @@ fn an_empty_or_missing_folder_offers_nothing() {
     let base = serve("downloads-empty", &empty);
     let (reply, ..) = get(&format!("{base}/downloads/"), None);
     assert_eq!(reply.status, 200);
-    assert_eq!(reply.json(), serde_json::json!({"files": []}));
+    assert_eq!(reply.json()["files"], serde_json::json!([]));
     let (reply, ..) = get(&format!("{base}/downloads/"), Some("text/html"));
     assert_eq!(reply.status, 200);
     assert!(reply.body.contains("No wheels here yet"));
@@ -284,7 +309,7 @@ fn an_empty_or_missing_folder_offers_nothing() {
     let base = serve("downloads-missing", &missing);
     let (reply, ..) = get(&format!("{base}/downloads/"), None);
     assert_eq!(reply.status, 200);
-    assert_eq!(reply.json(), serde_json::json!({"files": []}));
+    assert_eq!(reply.json()["files"], serde_json::json!([]));
     let (reply, ..) = get(&format!("{base}/downloads/{WHEEL}"), None);
     assert_eq!(reply.status, 404);
     // Built later, served at once.
@@ -340,4 +365,159 @@ fn forwarding_headers_count_only_from_a_trusted_proxy() {
         pip,
         format!("pip install https://class.example/downloads/{OTHER}")
     );
+    // Over HTTPS pip trusts the page without being told to.
+    let listing = finish(
+        agent()
+            .get(format!("{behind}/downloads/"))
+            .header("X-Forwarded-Host", "class.example")
+            .header("X-Forwarded-Proto", "https")
+            .call()
+            .unwrap(),
+    )
+    .json();
+    assert_eq!(
+        listing["offline"]["notebooks"],
+        "pip install --no-index --find-links https://class.example/downloads/ \"sternhalma[notebooks]\""
+    );
+    assert_eq!(
+        listing["examples"][0]["url"],
+        "https://class.example/downloads/examples/random_bot.js"
+    );
+}
+
+/// Real names of a wheelhouse (scripts/wheelhouse for Pythons 3.11 to
+/// 3.14): pure and compiled wheels, several platform tags, a build number,
+/// capitals, a local version with `+`.
+const WHEELHOUSE: [&str; 14] = [
+    "jupyterlab-4.4.9-py3-none-any.whl",
+    "numpy-2.3.3-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl",
+    "numpy-2.3.3-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl",
+    "numpy-2.2.6-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+    "charset_normalizer-3.4.3-cp313-cp313-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl",
+    "psutil-7.1.0-cp36-abi3-manylinux2010_x86_64.manylinux_2_12_x86_64.manylinux_2_28_x86_64.whl",
+    "pyzmq-27.1.0-cp312-abi3-manylinux_2_26_x86_64.manylinux_2_28_x86_64.whl",
+    "debugpy-1.8.17-py2.py3-none-any.whl",
+    "MarkupSafe-3.0.2-cp314-cp314-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+    "prompt_toolkit-3.0.52-py3-none-any.whl",
+    "certifi-2025.8.3.post1-py3-none-any.whl",
+    "torch-2.8.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl",
+    "widgetsnbextension-4.0.14-2-py3-none-any.whl",
+    "sternhalma-0.1.0-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+];
+
+#[test]
+fn a_wheelhouse_of_hundreds_of_wheels_is_listed_whole_and_served() {
+    let dir = scratch("wheelhouse");
+    let mut names: Vec<String> = WHEELHOUSE.iter().map(|n| (*n).to_owned()).collect();
+    // Hundreds more, as a wheelhouse for four Pythons holds.
+    for i in 0..400 {
+        names.push(format!(
+            "package{i}-1.{i}.0-cp31{}-cp31{}-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+            i % 4 + 1,
+            i % 4 + 1
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        std::fs::write(dir.join(name), format!("wheel {i}").repeat(100 + i)).unwrap();
+    }
+    names.sort();
+    let base = serve("downloads-wheelhouse", &dir);
+    let listed = |accept: Option<&str>| {
+        let started = std::time::Instant::now();
+        let (reply, ..) = get(&format!("{base}/downloads/"), accept);
+        (reply, started.elapsed())
+    };
+    let (reply, _) = listed(None);
+    let listing = reply.json();
+    let files = listing["files"].as_array().unwrap();
+    let listed_names: Vec<&str> = files.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(listed_names, names);
+    let torch = files.iter().find(|f| f["name"] == WHEELHOUSE[11]).unwrap();
+    assert_eq!(torch["tags"]["python"], "cp311");
+    assert_eq!(torch["tags"]["platform"], "manylinux_2_28_x86_64");
+    // Each is served (the `+` sent as is, and percent-encoded), its digest
+    // the listing's.
+    for name in WHEELHOUSE {
+        let entry = files.iter().find(|f| f["name"] == name).unwrap();
+        for path in [name.to_owned(), name.replace('+', "%2B")] {
+            let (reply, bytes, ..) = get(&format!("{base}/downloads/{path}"), None);
+            assert_eq!(reply.status, 200, "{path}");
+            assert_eq!(entry["sha256"], sha256(&bytes), "{name}");
+            assert_eq!(entry["size"], bytes.len(), "{name}");
+        }
+    }
+    // The page: every wheel a link pip follows; the module's own first,
+    // with its command, the dependencies under a summary.
+    let (reply, _) = listed(Some("text/html"));
+    let page = &reply.body;
+    for file in files {
+        let link = format!(
+            "href=\"{}#sha256={}\"",
+            file["name"].as_str().unwrap(),
+            file["sha256"].as_str().unwrap()
+        );
+        assert!(page.contains(&link), "{link}");
+    }
+    assert!(page.contains("The dependencies: 413 wheels"));
+    assert!(!page.contains("This folder holds no dependencies yet"));
+    let module = page.find(&format!(">{}<", WHEELHOUSE[13])).unwrap();
+    assert!(module < page.find("<details>").unwrap());
+    // Read once, the digests are kept: listing again reads only the folder.
+    // (A bound far above the time, against hashing every file again on
+    // each listing of a real wheelhouse, hundreds of megabytes.)
+    let (_, again) = listed(None);
+    assert!(again < std::time::Duration::from_secs(5), "{again:?}");
+}
+
+#[test]
+fn the_javascript_examples_are_offered_by_their_names_only() {
+    let dir = scratch("examples");
+    let base = serve("downloads-examples", &dir);
+    let listing = finish(agent().get(format!("{base}/downloads/")).call().unwrap()).json();
+    let examples = listing["examples"].as_array().unwrap();
+    let names: Vec<&str> = examples
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["random_bot.js", "tournament_entrant.js"]);
+    let repository = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/clients");
+    for example in examples {
+        let name = example["name"].as_str().unwrap();
+        let url = example["url"].as_str().unwrap();
+        assert_eq!(url, format!("{base}/downloads/examples/{name}"));
+        let reply = finish(agent().get(url).call().unwrap());
+        assert_eq!(reply.status, 200, "{name}");
+        assert_eq!(reply.content_type, "text/javascript; charset=utf-8");
+        let text = std::fs::read_to_string(format!("{repository}/{name}")).unwrap();
+        assert_eq!(reply.body, text, "{name}: the repository's copy");
+        assert_eq!(example["sha256"], sha256(text.as_bytes()));
+        assert_eq!(example["size"], text.len());
+        assert!(
+            example["run"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("node {name} {base} "))
+        );
+    }
+    for path in [
+        "/downloads/examples/random_bot.py",
+        "/downloads/examples/RANDOM_BOT.JS",
+        "/downloads/examples/",
+        "/downloads/examples/..%2Frandom_bot.js",
+        "/downloads/examples/..%2F..%2FCargo.toml",
+        "/downloads/examples/%2e%2e",
+        "/downloads/examples/random_bot.js%00",
+        "/downloads/examples/x/random_bot.js",
+        "/downloads/examples/../examples/tournament_entrant.js.map",
+    ] {
+        let (status, answer) = raw_get(&base, path);
+        assert_eq!(status, 404, "{path}: {answer}");
+        assert!(!answer.contains("fetch("), "{path}");
+    }
+    // A wheel folder's file cannot be reached through the examples' path.
+    std::fs::write(dir.join(WHEEL), b"a wheel").unwrap();
+    let (status, _) = raw_get(&base, &format!("/downloads/examples/{WHEEL}"));
+    assert_eq!(status, 404);
+    let (status, _) = raw_get(&base, &format!("/downloads/examples/..%2F{WHEEL}"));
+    assert_eq!(status, 404);
 }

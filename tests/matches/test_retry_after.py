@@ -2,8 +2,8 @@
 
 A class behind one address shares the server's per-client limits, so an
 entrant meets 429 `rate_limited` (and a busy server 503) in a normal game.
-Here the real example scripts (examples/clients/, run with node and with
-this Python) play against a small fake server in a thread, which answers only
+Here the real example clients (examples/clients/*.js run with node, and
+`python -m sternhalma.examples.*` with this Python) play against a small fake server in a thread, which answers only
 the calls they make (the tournament's turns long-poll, a move, the
 standings; a match's state, its long-poll and a move: the shapes of
 openapi/openapi.json, with the fields the clients read) and refuses the
@@ -16,7 +16,7 @@ number of tries with a clear message and a non-zero exit. The JavaScript
 clients also resend a long-poll, or a move (which names its ply), that got
 no answer, and wait 1 s when `Retry-After` is missing or malformed.
 
-The Python scripts go through `sternhalma.Client` (`Client._patiently`),
+The Python examples go through `sternhalma.Client` (`Client._patiently`),
 which does the same; they run where the module is installed (as in
 scripts/test).
 """
@@ -290,14 +290,15 @@ class StoredMatch:
         return Answer(404, {"title": "Not Found", "status": 404, "code": "not_found"})
 
 
-# The clients, as a student starts them: (language, script, arguments after the URL).
+# The clients, as a student starts them: (language, the script or module,
+# arguments after the URL).
 ENTRANTS = {
     "js": ("tournament_entrant.js", [str(TOURNAMENT_ID), TOKEN, "--seed", "5"]),
-    "py": ("tournament_entrant.py", [str(TOURNAMENT_ID), TOKEN, "--seed", "5"]),
+    "py": ("sternhalma.examples.tournament_entrant", [str(TOURNAMENT_ID), TOKEN, "--seed", "5"]),
 }
 BOTS = {
     "js": ("random_bot.js", [str(MATCH_ID), "0", TOKEN]),
-    "py": ("random_bot.py", [str(MATCH_ID), "0", TOKEN, "--seed", "5"]),
+    "py": ("sternhalma.examples.random_bot", [str(MATCH_ID), "0", TOKEN, "--seed", "5"]),
 }
 
 
@@ -310,7 +311,7 @@ def run(language: str, script: str, url: str, args: list[str]) -> subprocess.Com
         command = [node, str(CLIENTS / script)]
     else:
         pytest.importorskip("sternhalma", reason="the sternhalma module is not installed")
-        command = [sys.executable, str(CLIENTS / script)]
+        command = [sys.executable, "-m", script]
     return subprocess.run(
         [*command, url, *args], check=False, capture_output=True, text=True, timeout=GUARD_SECONDS
     )

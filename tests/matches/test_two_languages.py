@@ -1,8 +1,9 @@
 """Two bots in different languages play a stored match through one server.
 
 A fresh server on a fresh file; a match with two open seats; the Python
-client (examples/clients/random_bot.py) and the JavaScript one
-(examples/clients/random_bot.js, Node's built-in fetch) play it to the end
+client (`python -m sternhalma.examples.random_bot`, installed with the
+module) and the JavaScript one (examples/clients/random_bot.js, Node's
+built-in fetch) play it to the end
 as separate processes; the exported game replays through `POST /v1/replay`
 to the same final position and outcome. Runs under pytest, or alone:
 `python3 tests/matches/test_two_languages.py`.
@@ -43,7 +44,8 @@ def play_two_languages(node: str) -> dict:
                 subprocess.Popen(
                     [
                         sys.executable,
-                        str(CLIENTS / "random_bot.py"),
+                        "-m",
+                        "sternhalma.examples.random_bot",
                         url,
                         str(match_id),
                         "0",

@@ -1,11 +1,14 @@
 """What a student does first with the installed wheel, run where no Rust exists.
 
 Run by tests/wheel/run.sh with a fresh venv's interpreter, outside the
-checkout, after `pip install http://<server>/downloads/<wheel>`. Standard
-library, numpy and the module only; exits non-zero at the first surprise.
+checkout, after `pip install --no-index --find-links
+http://<server>/downloads/ ... sternhalma` (the module and numpy from the
+teacher's server alone). Standard library, numpy and the module only; exits
+non-zero at the first surprise.
 """
 
 import importlib.metadata
+import importlib.util
 import pathlib
 import pickle
 import platform
@@ -54,6 +57,14 @@ won.push("2-0")
 assert won.outcome().status == "won" and won.outcome().winner == 0
 assert "<svg" in position.svg() and position.svg().rstrip().endswith("</svg>")
 assert pickle.loads(pickle.dumps(position)) == position
+
+# The example clients of the README come with the module (python -m
+# sternhalma.examples.random_bot ...), their source beside them.
+for example in ("random_bot", "tournament_entrant"):
+    spec = importlib.util.find_spec(f"sternhalma.examples.{example}")
+    assert spec is not None and spec.origin is not None, example
+    assert pathlib.Path(spec.origin).is_relative_to(sys.prefix), spec.origin
+    assert "def main()" in pathlib.Path(spec.origin).read_text(), spec.origin
 
 distribution = importlib.metadata.distribution("sternhalma")
 tags = [

@@ -1,18 +1,27 @@
 //! Wheels of the Python module, offered for download: a class on a LAN
 //! installs `sternhalma` with pip from the teacher's server, with no Rust
-//! toolchain. `scripts/wheel` builds the wheel into `dist/`; `sternhalma
-//! serve --downloads-dir` names the folder served.
+//! toolchain and, once `scripts/wheelhouse` has put every dependency's
+//! wheel beside ours, with no internet either (`pip install --no-index
+//! --find-links http://<server>/downloads/ ...`: pip reads the HTML
+//! listing). `scripts/wheel` builds the wheel into `dist/`; `sternhalma
+//! serve --downloads-dir` names the folder served. The JavaScript example
+//! clients are offered too, at `/downloads/examples/<name>.js`, from a copy
+//! compiled into the binary (`examples/clients/`).
 //!
 //! Only wheels are offered: regular files (not links) directly in the
 //! folder, not hidden, whose names are wheel names (`*.whl` with its tags)
 //! made of letters, digits and `._+-`. A download names one of them exactly;
 //! any other name (`..`, a path, a hidden or unlisted file) is a 404, so a
-//! request cannot read anything else on the disk.
+//! request cannot read anything else on the disk. Likewise an example is
+//! one of the compiled-in names exactly.
 
 use std::collections::HashMap;
+use std::fs::File;
+use std::io::Read;
 use std::net::IpAddr;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use actix_web::http::StatusCode;
@@ -29,17 +38,23 @@ use sternhalma_http::error::{ApiError, Problem};
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
-    config.service(list_downloads).service(download_file);
+    config
+        .service(list_downloads)
+        .service(download_file)
+        .service(download_example);
 }
 
 /// The folder whose wheels `/downloads/` offers (`--downloads-dir`; by
-/// default `dist` in the server's working directory), and the wheels read
-/// from it. A folder that does not exist offers nothing.
+/// default `dist` in the server's working directory). A folder that does
+/// not exist offers nothing.
 ///
-/// Each wheel is read once per version on disk (its size and modification
-/// time) and kept in memory with its digest: a class downloading at once
-/// shares one copy, and a listing hashes nothing twice. Clones share the
-/// copies; build one per server.
+/// Each wheel's digest is computed once per version on disk (its size and
+/// modification time) and kept in memory, so a listing of a wheelhouse
+/// (hundreds of files, hundreds of megabytes) hashes each file once, and
+/// afterwards reads only the folder. The bytes are not kept: a download
+/// streams the file from the disk (the system's page cache shares it among
+/// a class downloading at once). Clones share the digests; build one per
+/// server.
 #[derive(Clone, Debug)]
 pub struct DownloadsDir {
     folder: PathBuf,
@@ -82,15 +97,36 @@ impl TrustedProxies {
     }
 }
 
-/// A wheel as read from the disk.
+/// A wheel's digest, as computed from the disk.
 #[derive(Clone, Debug)]
 struct Wheel {
     /// Size and modification time when read: another version on disk is
     /// read again.
     stamp: (u64, Option<SystemTime>),
-    bytes: web::Bytes,
     sha256: String,
     tags: WheelTags,
+}
+
+/// The bytes read from a file at a time, for its digest and its download.
+const CHUNK: usize = 256 * 1024;
+
+/// The file `name` of `folder` opened for reading if it is one the folder
+/// offers: a regular file (a link is not followed, nor swapped in between
+/// the check and the opening) with an offered name (see [`offered`]).
+fn open_regular(folder: &Path, name: &str) -> Option<(File, std::fs::Metadata)> {
+    let path = folder.join(name);
+    let metadata = std::fs::symlink_metadata(&path).ok()?;
+    if !metadata.is_file() {
+        return None;
+    }
+    let file = File::open(&path).ok()?;
+    let opened = file.metadata().ok()?;
+    (opened.is_file() && opened.dev() == metadata.dev() && opened.ino() == metadata.ino())
+        .then_some((file, opened))
+}
+
+fn stamp(metadata: &std::fs::Metadata) -> (u64, Option<SystemTime>) {
+    (metadata.len(), metadata.modified().ok())
 }
 
 impl DownloadsDir {
@@ -107,39 +143,60 @@ impl DownloadsDir {
         &self.folder
     }
 
-    /// The wheel named `name` if this folder offers it: an offered name
-    /// (see [`offered`]) of a regular file (a link is not followed). Reads
-    /// it unless the copy in memory is of the same version.
+    /// The wheel named `name` opened for download, with its size, if this
+    /// folder offers it.
+    fn open(&self, name: &str) -> Option<(File, u64)> {
+        offered(name)?;
+        let (file, metadata) = open_regular(&self.folder, name)?;
+        Some((file, metadata.len()))
+    }
+
+    /// The digest of the wheel named `name` if this folder offers it.
+    /// Hashes the file unless the digest in memory is of the same version
+    /// (size and modification time); the lock is not held meanwhile.
     fn wheel(&self, name: &str) -> Option<Wheel> {
         let tags = offered(name)?;
-        let path = self.folder.join(name);
-        let metadata = std::fs::symlink_metadata(&path).ok()?;
-        if !metadata.is_file() {
-            return None;
+        let (mut file, metadata) = open_regular(&self.folder, name)?;
+        let before = stamp(&metadata);
+        let cached = self
+            .read
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(name)
+            .filter(|w| w.stamp == before)
+            .cloned();
+        if let Some(wheel) = cached {
+            return Some(wheel);
         }
-        let stamp = (metadata.len(), metadata.modified().ok());
-        let mut read = self.read.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(wheel) = read.get(name).filter(|w| w.stamp == stamp) {
-            return Some(wheel.clone());
+        let mut hasher = Sha256::new();
+        let mut buffer = vec![0; CHUNK];
+        loop {
+            match file.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => hasher.update(&buffer[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return None,
+            }
         }
-        // Stamped as read: a file still being written is read again once
-        // it is done.
-        let bytes = std::fs::read(&path).ok()?;
-        let stamp = (bytes.len() as u64, metadata.modified().ok());
+        // Stamped as it was before the reading: a file still being written
+        // is hashed again once it is done.
         let wheel = Wheel {
-            stamp,
-            sha256: hex(&Sha256::digest(&bytes)),
-            bytes: web::Bytes::from(bytes),
+            stamp: before,
+            sha256: hex(&hasher.finalize()),
             tags,
         };
-        read.insert(name.to_owned(), wheel.clone());
+        self.read
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(name.to_owned(), wheel.clone());
         Some(wheel)
     }
 
-    /// The wheels in the folder, sorted by name; the copies of files gone
-    /// from it are dropped. A missing folder holds none; a file that goes
-    /// while it is read (a wheel being replaced) is left out.
-    fn scan(&self) -> std::io::Result<Vec<(String, Wheel)>> {
+    /// The wheels in the folder with their sizes, sorted by name; the
+    /// digests of files gone from it are dropped. A missing folder holds
+    /// none; a file that goes while it is read (a wheel being replaced) is
+    /// left out.
+    fn scan(&self) -> std::io::Result<Vec<(String, u64, Wheel)>> {
         let mut found = Vec::new();
         match std::fs::read_dir(&self.folder) {
             Ok(entries) => {
@@ -148,7 +205,7 @@ impl DownloadsDir {
                         continue;
                     };
                     if let Some(wheel) = self.wheel(&name) {
-                        found.push((name, wheel));
+                        found.push((name, wheel.stamp.0, wheel));
                     }
                 }
             }
@@ -159,7 +216,11 @@ impl DownloadsDir {
         self.read
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .retain(|name, _| found.iter().any(|(n, _)| n == name));
+            .retain(|name, _| {
+                found
+                    .binary_search_by(|(n, ..)| n.as_str().cmp(name))
+                    .is_ok()
+            });
         Ok(found)
     }
 }
@@ -171,12 +232,48 @@ impl Default for DownloadsDir {
     }
 }
 
-/// The wheels offered, by name.
+/// The wheels offered, by name, the commands that install the module from
+/// this server alone, and the example clients.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DownloadList {
-    /// Every wheel in the server's downloads folder, sorted by name; empty
-    /// when the folder is empty or missing.
+    /// Every wheel in the server's downloads folder, sorted by name: the
+    /// module's and, once `scripts/wheelhouse` has filled the folder, every
+    /// dependency's. Empty when the folder is empty or missing.
     pub files: Vec<Download>,
+    /// This listing's address, as the client reached it: the page pip reads
+    /// with `--find-links`.
+    #[schema(example = "http://127.0.0.1:8080/downloads/")]
+    pub find_links: String,
+    /// The commands that install the module from this server alone, with
+    /// no package index: they work once the folder holds the wheelhouse
+    /// (`scripts/wheelhouse`), the wheels of every dependency for the
+    /// student's Python.
+    pub offline: OfflineCommands,
+    /// The example clients in JavaScript (Node 18 or later, no packages),
+    /// sorted by name. The Python ones come with the module: `python -m
+    /// sternhalma.examples.random_bot`, `python -m
+    /// sternhalma.examples.tournament_entrant`.
+    pub examples: Vec<ExampleClient>,
+}
+
+/// `pip install` from this server alone: `--no-index` (no package index),
+/// `--find-links` naming this listing, and, over plain HTTP,
+/// `--trusted-host` naming this server (pip ignores a listing on another
+/// machine over HTTP without it).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OfflineCommands {
+    /// The module and numpy.
+    #[schema(
+        example = "pip install --no-index --find-links http://127.0.0.1:8080/downloads/ --trusted-host 127.0.0.1:8080 sternhalma"
+    )]
+    pub plain: String,
+    /// The class setup of the teaching notebooks: the module with its
+    /// `[notebooks]` extra (JupyterLab, matplotlib, requests, nbgrader,
+    /// PettingZoo).
+    #[schema(
+        example = "pip install --no-index --find-links http://127.0.0.1:8080/downloads/ --trusted-host 127.0.0.1:8080 \"sternhalma[notebooks]\""
+    )]
+    pub notebooks: String,
 }
 
 /// One wheel.
@@ -198,8 +295,9 @@ pub struct Download {
         example = "http://127.0.0.1:8080/downloads/sternhalma-0.1.0-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
     )]
     pub url: String,
-    /// The command that installs it; numpy, its dependency, comes from the
-    /// package index (or pip's cache).
+    /// The command that installs this file alone; its dependencies come
+    /// from the package index (or pip's cache). Without internet, use the
+    /// listing's `offline` commands.
     #[schema(
         example = "pip install http://127.0.0.1:8080/downloads/sternhalma-0.1.0-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
     )]
@@ -208,20 +306,79 @@ pub struct Download {
     pub tags: WheelTags,
 }
 
+/// An example client, to download and run.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExampleClient {
+    /// The file name.
+    #[schema(example = "random_bot.js")]
+    pub name: String,
+    /// Size in bytes.
+    #[schema(example = 5120)]
+    pub size: u64,
+    /// The SHA-256 digest of the file, 64 lowercase hex digits.
+    #[schema(example = "3b4c0f8a9d6e2f1a0c5b7e9d8f6a4c2e1b3d5f7a9c8e6d4b2a0f1e3c5d7b9a8f")]
+    pub sha256: String,
+    /// Its address on this server, as the client reached it.
+    #[schema(example = "http://127.0.0.1:8080/downloads/examples/random_bot.js")]
+    pub url: String,
+    /// How to run it against this server (the words in capitals are the
+    /// match's or tournament's).
+    #[schema(example = "node random_bot.js http://127.0.0.1:8080 MATCH_ID SEAT TOKEN")]
+    pub run: String,
+}
+
 /// A wheel's compatibility tags (the last three fields of its name).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct WheelTags {
     /// The Pythons: `cp311` is CPython 3.11 (with `abi3`: and every later
-    /// version).
+    /// version); `py3` any Python 3.
     #[schema(example = "cp311")]
     pub python: String,
-    /// The ABI: `abi3` is CPython's stable ABI.
+    /// The ABI: `abi3` is CPython's stable ABI, `none` pure Python.
     #[schema(example = "abi3")]
     pub abi: String,
     /// The machines, `.`-separated: `manylinux_2_17_x86_64` is 64-bit
-    /// Linux on Intel or AMD with glibc 2.17 or newer.
+    /// Linux on Intel or AMD with glibc 2.17 or newer; `any` every machine.
     #[schema(example = "manylinux2014_x86_64.manylinux_2_17_x86_64")]
     pub platform: String,
+}
+
+/// The example clients compiled into the binary (`examples/clients/`): the
+/// name, the text, and the arguments after the server's address.
+const EXAMPLES: [(&str, &str, &str); 2] = [
+    (
+        "random_bot.js",
+        include_str!("../../../examples/clients/random_bot.js"),
+        "MATCH_ID SEAT TOKEN",
+    ),
+    (
+        "tournament_entrant.js",
+        include_str!("../../../examples/clients/tournament_entrant.js"),
+        "TOURNAMENT_ID TOKEN",
+    ),
+];
+
+/// The digests of [`EXAMPLES`], in their order.
+static EXAMPLE_DIGESTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    EXAMPLES
+        .iter()
+        .map(|(_, text, _)| hex(&Sha256::digest(text.as_bytes())))
+        .collect()
+});
+
+/// The text of the example named `name` exactly.
+fn example(name: &str) -> Option<&'static str> {
+    EXAMPLES
+        .iter()
+        .find(|(n, ..)| *n == name)
+        .map(|(_, text, _)| *text)
+}
+
+/// Whether `name` is a wheel of the module itself (not a dependency).
+fn ours(name: &str) -> bool {
+    name.split('-')
+        .next()
+        .is_some_and(|project| project.eq_ignore_ascii_case("sternhalma"))
 }
 
 /// The tags of `name` if it is a file this server offers: a wheel name of
@@ -280,18 +437,21 @@ fn unreadable(dir: &Path, error: &std::io::Error) -> ApiError {
     )
 }
 
-/// The wheels of the Python module this server offers, each with the
-/// command that installs it.
+/// The wheels this server offers (the Python module's, and its
+/// dependencies' once `scripts/wheelhouse` has filled the folder), the
+/// commands that install the module, and the example clients.
 ///
 /// `pip install http://<server>/downloads/<wheel>` needs no Rust
-/// toolchain. JSON by default; a browser (`Accept:
-/// text/html` before `application/json`) gets a page with links, which pip
-/// also reads as `--find-links`. A server without wheels (its downloads
-/// folder empty or missing) answers an empty list.
+/// toolchain; `pip install --no-index --find-links
+/// http://<server>/downloads/ --trusted-host <server> "sternhalma[notebooks]"`
+/// (the listing's `offline` commands) needs no internet either. JSON by
+/// default; a browser (`Accept: text/html` before `application/json`) gets
+/// a page with links, which pip also reads as `--find-links`. A server
+/// without wheels (its downloads folder empty or missing) lists none.
 #[utoipa::path(
     tag = "downloads",
     responses(
-        (status = 200, description = "The wheels, sorted by name", headers(("Vary" = String, description = "`Accept`: JSON or HTML")), content(
+        (status = 200, description = "The wheels, sorted by name, the install commands and the examples", headers(("Vary" = String, description = "`Accept`: JSON or HTML")), content(
             (DownloadList = "application/json"),
             (String = "text/html"),
         )),
@@ -310,35 +470,67 @@ pub async fn list_downloads(
         .map_err(|e| ApiError::internal(e.to_string()))?
         .map_err(|e| unreadable(dir.folder(), &e))?;
     let (scheme, host) = proxies.origin(&request);
-    let base = format!("{scheme}://{host}/downloads/");
+    let origin = format!("{scheme}://{host}");
+    let base = format!("{origin}/downloads/");
     let files: Vec<Download> = found
         .into_iter()
-        .map(|(name, wheel)| {
+        .map(|(name, size, wheel)| {
             let url = format!("{base}{name}");
             Download {
                 pip: format!("pip install {url}"),
                 url,
                 name,
-                size: wheel.bytes.len() as u64,
+                size,
                 sha256: wheel.sha256,
                 tags: wheel.tags,
             }
         })
         .collect();
+    // pip reads a --find-links page over plain HTTP only from the machine
+    // itself, or from a host it is told to trust.
+    let trust = if scheme == "http" {
+        format!(" --trusted-host {host}")
+    } else {
+        String::new()
+    };
+    let offline = format!("pip install --no-index --find-links {base}{trust}");
+    let offline = OfflineCommands {
+        plain: format!("{offline} sternhalma"),
+        notebooks: format!("{offline} \"sternhalma[notebooks]\""),
+    };
+    let examples = EXAMPLES
+        .iter()
+        .zip(EXAMPLE_DIGESTS.iter())
+        .map(|((name, text, arguments), sha256)| ExampleClient {
+            name: (*name).to_owned(),
+            size: text.len() as u64,
+            sha256: sha256.clone(),
+            url: format!("{base}examples/{name}"),
+            run: format!("node {name} {origin} {arguments}"),
+        })
+        .collect();
+    let list = DownloadList {
+        files,
+        find_links: base,
+        offline,
+        examples,
+    };
     let mut response = HttpResponse::Ok();
     response.insert_header((header::VARY, "Accept"));
     if wants_html(&request) {
         crate::pages::secured(&mut response);
         return Ok(response
             .content_type("text/html; charset=utf-8")
-            .body(page(&files)));
+            .body(page(&list, &origin)));
     }
-    Ok(response.json(DownloadList { files }))
+    Ok(response.json(list))
 }
 
-/// The listing as a page: a table of links and the pip commands. Links are
-/// relative, so pip's `--find-links` follows them too.
-fn page(files: &[Download]) -> String {
+/// The listing as a page: the install commands, the example clients, and
+/// a table of links (the module's wheels, then the dependencies' under a
+/// summary). Links are relative, with their digests, so pip's
+/// `--find-links` follows them.
+fn page(list: &DownloadList, origin: &str) -> String {
     let mut html = String::from(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"utf-8\">\n  \
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n  \
@@ -351,35 +543,108 @@ fn page(files: &[Download]) -> String {
          <a href=\"/docs/\">API</a>\n    </nav>\n  </header>\n  <main id=\"main\">\n    \
          <h1>The Python module</h1>\n",
     );
-    if files.is_empty() {
+    let (module, dependencies): (Vec<&Download>, Vec<&Download>) =
+        list.files.iter().partition(|file| ours(&file.name));
+    if module.is_empty() {
         html.push_str(
             "    <p>No wheels here yet. The teacher builds one with <code>scripts/wheel</code> \
              and serves its folder (<code>sternhalma serve --downloads-dir dist</code>).</p>\n",
         );
+    }
+    html.push_str(&format!(
+        "    <h2>Install from this server, no internet needed</h2>\n    \
+         <p>With the pip of a new venv (<code>python3 -m venv sternhalma</code>, then \
+         <code>sternhalma/bin/pip</code>), for the teaching notebooks:</p>\n    \
+         <p><code>{notebooks}</code></p>\n    <p>The module alone (with numpy):</p>\n    \
+         <p><code>{plain}</code></p>\n",
+        notebooks = escape(&list.offline.notebooks),
+        plain = escape(&list.offline.plain),
+    ));
+    if dependencies.is_empty() {
+        html.push_str(
+            "    <p class=\"muted\">This folder holds no dependencies yet, so these commands \
+             fail until the teacher runs <code>scripts/wheelhouse</code> on the wheel. \
+             Meanwhile, on a network with internet, install the wheel below with the command \
+             beside it: its dependencies then come from the package index.</p>\n",
+        );
     } else {
         html.push_str(
-            "    <p>Install with one command, no Rust needed. A file's name ends with \
-             where it works: <code>cp311-abi3</code> is CPython 3.11 or newer, \
-             <code>manylinux_2_17_x86_64</code> 64-bit Linux on Intel or AMD with glibc 2.17 \
-             or newer.</p>\n    <div class=\"table-wrap\">\n    <table>\n      \
-             <thead><tr><th scope=\"col\">File</th><th scope=\"col\" class=\"num\">Bytes</th>\
-             <th scope=\"col\">Install</th><th scope=\"col\">SHA-256</th></tr></thead>\n      <tbody>\n",
+            "    <p class=\"muted\">Every wheel comes from this server; it holds them for \
+             64-bit Linux on Intel or AMD, for the Pythons the teacher chose \
+             (<code>scripts/wheelhouse</code>).</p>\n",
         );
-        for file in files {
-            html.push_str(&format!(
-                "        <tr><td><a href=\"{name}#sha256={sha}\">{name}</a></td>\
-                 <td class=\"num\">{size}</td><td><code>{pip}</code></td>\
-                 <td><code>{sha}</code></td></tr>\n",
-                name = escape(&file.name),
-                sha = file.sha256,
-                size = file.size,
-                pip = escape(&file.pip),
-            ));
-        }
-        html.push_str("      </tbody>\n    </table>\n    </div>\n");
+    }
+    html.push_str(
+        "    <h2>Example clients</h2>\n    <p>In Python, installed with the module:</p>\n    <ul>\n",
+    );
+    for (name, arguments) in [
+        ("random_bot", "MATCH_ID SEAT TOKEN"),
+        ("tournament_entrant", "TOURNAMENT_ID TOKEN"),
+    ] {
+        html.push_str(&format!(
+            "      <li><code>python -m sternhalma.examples.{name} {origin} {arguments}</code></li>\n",
+            origin = escape(origin),
+        ));
+    }
+    html.push_str(
+        "    </ul>\n    <p>In JavaScript (Node 18 or later, no packages): download, then run.</p>\n    <ul>\n",
+    );
+    for example in &list.examples {
+        html.push_str(&format!(
+            "      <li><a href=\"examples/{name}\">{name}</a>: <code>{run}</code></li>\n",
+            name = escape(&example.name),
+            run = escape(&example.run),
+        ));
+    }
+    html.push_str("    </ul>\n");
+    if !module.is_empty() {
+        html.push_str(
+            "    <h2>The module's wheels</h2>\n    <p>A file's name ends with where it works: \
+             <code>cp311-abi3</code> is CPython 3.11 or newer, \
+             <code>manylinux_2_17_x86_64</code> 64-bit Linux on Intel or AMD with glibc 2.17 \
+             or newer. Each installs with one command, its dependencies from the package \
+             index.</p>\n",
+        );
+        table(&mut html, &module, true);
+    }
+    if !dependencies.is_empty() {
+        let bytes: u64 = dependencies.iter().map(|file| file.size).sum();
+        html.push_str(&format!(
+            "    <details>\n    <summary>The dependencies: {count} wheels, {mib:.1} MiB</summary>\n",
+            count = dependencies.len(),
+            mib = bytes as f64 / f64::from(1 << 20),
+        ));
+        table(&mut html, &dependencies, false);
+        html.push_str("    </details>\n");
     }
     html.push_str("  </main>\n</body>\n</html>\n");
     html
+}
+
+/// A table of wheels, with their pip commands if `commands`.
+fn table(html: &mut String, files: &[&Download], commands: bool) {
+    html.push_str(
+        "    <div class=\"table-wrap\">\n    <table>\n      \
+         <thead><tr><th scope=\"col\">File</th><th scope=\"col\" class=\"num\">Bytes</th>",
+    );
+    if commands {
+        html.push_str("<th scope=\"col\">Install</th>");
+    }
+    html.push_str("<th scope=\"col\">SHA-256</th></tr></thead>\n      <tbody>\n");
+    for file in files {
+        html.push_str(&format!(
+            "        <tr><td><a href=\"{name}#sha256={sha}\">{name}</a></td>\
+             <td class=\"num\">{size}</td>",
+            name = escape(&file.name),
+            sha = file.sha256,
+            size = file.size,
+        ));
+        if commands {
+            html.push_str(&format!("<td><code>{}</code></td>", escape(&file.pip)));
+        }
+        html.push_str(&format!("<td><code>{}</code></td></tr>\n", file.sha256));
+    }
+    html.push_str("      </tbody>\n    </table>\n    </div>\n");
 }
 
 /// Text for HTML: the host in the pip command comes from the request.
@@ -409,9 +674,9 @@ pub struct DownloadPath {
 
 /// One wheel from the listing, as it is on the server's disk.
 ///
-/// What `pip install http://<server>/downloads/<wheel>` fetches. Any name
-/// the listing does not offer (another file, a hidden one, `..`, a path)
-/// is a 404.
+/// What `pip install http://<server>/downloads/<wheel>` fetches, and pip
+/// with `--find-links http://<server>/downloads/`. Any name the listing
+/// does not offer (another file, a hidden one, `..`, a path) is a 404.
 #[utoipa::path(
     tag = "downloads",
     params(DownloadPath),
@@ -432,7 +697,7 @@ pub async fn download_file(
     let name = path.into_inner().file;
     let downloads = dir.get_ref().clone();
     let wanted = name.clone();
-    let wheel = web::block(move || downloads.wheel(&wanted))
+    let (file, size) = web::block(move || downloads.open(&wanted))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?
         .ok_or_else(|| {
@@ -445,7 +710,87 @@ pub async fn download_file(
             parameters: vec![DispositionParam::Filename(name)],
         })
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .body(wheel.bytes))
+        .no_chunking(size)
+        .streaming(chunks(file, size)))
+}
+
+/// The `size` bytes of `file`, read a chunk at a time on the blocking pool.
+/// A file that shrinks meanwhile ends the answer with an error (the client
+/// sees it cut short, never other bytes).
+fn chunks(
+    file: File,
+    size: u64,
+) -> impl futures_util::Stream<Item = Result<web::Bytes, std::io::Error>> {
+    futures_util::stream::try_unfold((file, size), |(mut file, left)| async move {
+        if left == 0 {
+            return Ok(None);
+        }
+        let (file, chunk) = web::block(move || {
+            let mut chunk = vec![0; usize::try_from(left).map_or(CHUNK, |left| left.min(CHUNK))];
+            let read = loop {
+                match file.read(&mut chunk) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    other => break other,
+                }
+            }?;
+            chunk.truncate(read);
+            Ok::<_, std::io::Error>((file, chunk))
+        })
+        .await
+        .map_err(std::io::Error::other)??;
+        if chunk.is_empty() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the file shrank while it was sent",
+            ));
+        }
+        let left = left - chunk.len() as u64;
+        Ok(Some((web::Bytes::from(chunk), (file, left))))
+    })
+}
+
+/// The example client to download.
+#[derive(Debug, serde::Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct ExamplePath {
+    /// An example's name from the listing (`examples` of `GET
+    /// /downloads/`).
+    #[param(example = "random_bot.js")]
+    pub file: String,
+}
+
+/// An example client in JavaScript, to run with Node 18 or later.
+///
+/// The text of `examples/clients/<file>` as compiled into this server, so
+/// it speaks this server's API: `curl -O
+/// http://<server>/downloads/examples/random_bot.js`, then `node
+/// random_bot.js http://<server> MATCH_ID SEAT TOKEN`. Any other name is a
+/// 404.
+#[utoipa::path(
+    tag = "downloads",
+    params(ExamplePath),
+    responses(
+        (status = 200, description = "The script", content_type = "text/javascript; charset=utf-8", body = String,
+            headers(
+                ("Content-Disposition" = String, description = "`attachment` with the file name"),
+            )),
+        (status = 404, description = "No such example (`not_found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/downloads/examples/{file}")]
+pub async fn download_example(path: web::Path<ExamplePath>) -> Result<HttpResponse, ApiError> {
+    let name = path.into_inner().file;
+    let text = example(&name).ok_or_else(|| {
+        ApiError::not_found("no such example; the examples are listed at /downloads/")
+    })?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header(ContentDisposition {
+            disposition: DispositionType::Attachment,
+            parameters: vec![DispositionParam::Filename(name)],
+        })
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .body(text))
 }
 
 #[cfg(test)]
@@ -461,6 +806,36 @@ mod tests {
         assert_eq!(tags.abi, "abi3");
         assert_eq!(tags.platform, "manylinux2014_x86_64.manylinux_2_17_x86_64");
         assert!(offered("sternhalma-0.1.0-1-cp311-abi3-linux_x86_64.whl").is_some());
+        // The names of a wheelhouse (scripts/wheelhouse): pure and compiled,
+        // several platform tags, capitals, a build number, a local version.
+        for name in [
+            "jupyterlab-4.4.9-py3-none-any.whl",
+            "numpy-2.3.3-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl",
+            "numpy-2.2.6-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+            "charset_normalizer-3.4.3-cp312-cp312-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl",
+            "psutil-7.1.0-cp36-abi3-manylinux2010_x86_64.manylinux_2_12_x86_64.manylinux_2_28_x86_64.whl",
+            "debugpy-1.8.17-py2.py3-none-any.whl",
+            "MarkupSafe-3.0.2-cp313-cp313-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+            "prompt_toolkit-3.0.52-py3-none-any.whl",
+            "certifi-2025.8.3.post1-py3-none-any.whl",
+            "torch-2.8.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl",
+            "pyzmq-27.1.0-cp312-abi3-manylinux_2_26_x86_64.manylinux_2_28_x86_64.whl",
+            "tornado-6.5.2-cp39-abi3-manylinux_2_5_x86_64.manylinux1_x86_64.manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+            "widgetsnbextension-4.0.14-2-py3-none-any.whl",
+        ] {
+            assert!(offered(name).is_some(), "{name}");
+        }
+        let numpy =
+            offered("numpy-2.3.3-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl")
+                .unwrap();
+        assert_eq!(
+            (numpy.python.as_str(), numpy.abi.as_str()),
+            ("cp311", "cp311")
+        );
+        assert_eq!(
+            numpy.platform,
+            "manylinux_2_27_x86_64.manylinux_2_28_x86_64"
+        );
         for name in [
             "..",
             ".",
@@ -479,6 +854,36 @@ mod tests {
             "a-0.1-cp311-abi3-<script>.whl",
         ] {
             assert_eq!(offered(name), None, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn tells_the_module_from_its_dependencies() {
+        assert!(ours(
+            "sternhalma-0.1.0-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
+        ));
+        assert!(ours("Sternhalma-0.2.0-py3-none-any.whl"));
+        assert!(!ours("sternhalma_extra-0.1.0-py3-none-any.whl"));
+        assert!(!ours("numpy-2.3.3-cp311-cp311-manylinux_2_28_x86_64.whl"));
+    }
+
+    #[test]
+    fn examples_are_the_compiled_in_names_only() {
+        for (name, text, _) in EXAMPLES {
+            assert_eq!(example(name), Some(text));
+            assert!(text.starts_with("#!/usr/bin/env node"), "{name}");
+        }
+        for name in [
+            "",
+            ".",
+            "..",
+            "random_bot.py",
+            "RANDOM_BOT.JS",
+            "random_bot.js ",
+            "../random_bot.js",
+            "examples/random_bot.js",
+        ] {
+            assert_eq!(example(name), None, "{name:?}");
         }
     }
 }

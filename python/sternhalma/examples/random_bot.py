@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """A random bot for a stored match, in Python with the sternhalma module's client.
 
-    python3 random_bot.py URL MATCH_ID SEAT TOKEN [--seed N]
+    python -m sternhalma.examples.random_bot URL MATCH_ID SEAT TOKEN [--seed N]
 
 TOKEN is the seat's token from the match's creation. ``Seat.play`` does
 the rest: it waits for the seat's turn with the server's long-poll, asks the
@@ -19,7 +18,9 @@ The whole of it, for a notebook::
     final = seat.play(lambda position: random.choice(position.legal_moves))
     print(final.result.summary)
 
-(``random_bot.js`` beside it speaks the HTTP API directly, with no package.)
+(``random_bot.js``, which the server offers at
+``/downloads/examples/random_bot.js``, speaks the HTTP API directly, with no
+package.)
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ import sternhalma
 
 def main() -> int:
     parser = argparse.ArgumentParser(
-        description="Play a seat of a stored match with random legal moves."
+        prog="python -m sternhalma.examples.random_bot",
+        description="Play a seat of a stored match with random legal moves.",
     )
     parser.add_argument("url", help="the server, e.g. http://127.0.0.1:8080")
     parser.add_argument("match_id", type=int)
@@ -48,7 +50,9 @@ def main() -> int:
         raise SystemExit(str(error)) from None
     except sternhalma.ServerError as error:
         raise SystemExit(f"the server refused: {error}") from None
-    print(f"python bot, seat {args.seat}: {final.status}, {final.result.summary}")
+    # A match over has its result (None only while it is in progress).
+    summary = final.result.summary if final.result else "no result"
+    print(f"python bot, seat {args.seat}: {final.status}, {summary}")
     return 0
 
 

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """A tournament entrant in Python, with the sternhalma module's client.
 
-    python3 tournament_entrant.py URL TOURNAMENT_ID TOKEN [--bot KIND] [--seed N]
+    python -m sternhalma.examples.tournament_entrant URL TOURNAMENT_ID TOKEN [--bot KIND] [--seed N]
 
 TOKEN is the entrant's token from the tournament's creation. Without
 ``--bot`` it plays with the small function below (the move that brings a peg
@@ -49,7 +48,10 @@ def nearest_bot(seed: int | None) -> Callable[[sternhalma.Position], sternhalma.
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="Play a tournament entrant's games.")
+    parser = argparse.ArgumentParser(
+        prog="python -m sternhalma.examples.tournament_entrant",
+        description="Play a tournament entrant's games.",
+    )
     parser.add_argument("url", help="the server, e.g. http://127.0.0.1:8080")
     parser.add_argument("tournament_id", type=int)
     parser.add_argument("token", help="the entrant's token, from the tournament's creation")
