@@ -520,11 +520,11 @@ impl PyTablebase {
     /// (<MoveProbe 48-45 win in 33>, <MoveProbe 47-45 loss in 34>)
     fn moves(&self, position: PyRef<'_, PyPosition>) -> PyResult<Vec<PyMoveProbe>> {
         crate::grading::allowed("sternhalma.Tablebase")?;
-        let mut moves = self
+        // Best first.
+        let moves = self
             .table
             .moves(position.current())
             .map_err(|e| table_error(&e))?;
-        moves.sort_by_key(|m| std::cmp::Reverse(m.preference()));
         let shared = Arc::new(position.current().clone());
         Ok(moves.iter().map(|m| PyMoveProbe::new(&shared, m)).collect())
     }

@@ -275,9 +275,11 @@ class StandingRow(_Record):
     ``entrant`` (its index), ``name``, ``kind`` (open or bot), ``games``
     finished, ``wins``, ``draws`` and ``losses`` (counted pairwise per
     game), ``points``, ``timeouts``, ``forfeits``, ``rating`` (Weng-Lin mu,
-    25 at the start) and its ``uncertainty`` (sigma), and ``accuracy``:
-    on a solved board, the share of its moves that kept the game-theoretic
-    value (``None`` where the server does not say)."""
+    25 at the start) and its ``uncertainty`` (sigma); on a board a solved
+    table covers, its ``judged_moves`` (its moves judged against perfect
+    play), their ``mistakes`` and its ``accuracy``, the share of its judged
+    moves that kept the game-theoretic value (``None`` when none was
+    judged)."""
 
     rank: int
     entrant: int
@@ -292,6 +294,8 @@ class StandingRow(_Record):
     forfeits: int
     rating: float
     uncertainty: float
+    judged_moves: int
+    mistakes: int
     accuracy: float | None = None
 
     _READ: ClassVar[Mapping[str, Reader]] = {"kind": lambda value: _name(SeatKind, value)}

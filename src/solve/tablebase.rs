@@ -83,8 +83,7 @@ impl MoveProbe {
     /// The move's order of preference, greatest best: wins by fewest
     /// plies, then draws, then losses by most plies (without depths, by
     /// value alone). [`Tablebase::best_move`] plays one of the greatest;
-    /// `moves.sort_by_key(|m| std::cmp::Reverse(m.preference()))` lists
-    /// them best first.
+    /// [`Tablebase::moves`] lists moves in this order, best first.
     #[must_use]
     pub fn preference(&self) -> (u8, i64) {
         let depth = i64::from(self.depth.unwrap_or(0));
@@ -422,7 +421,8 @@ impl Tablebase {
     }
 
     /// Every legal move of `position` with its value and depth for the
-    /// mover, in the move generator's order (none once the game is over).
+    /// mover, best first ([`MoveProbe::preference`]; equals in the move
+    /// generator's order); none once the game is over.
     ///
     /// # Errors
     /// A position of another game.
@@ -445,6 +445,8 @@ impl Tablebase {
                 depth: after.depth.map(|d| d + 1),
             });
         }
+        // Stable: equals keep the move generator's order.
+        probes.sort_by_key(|m| std::cmp::Reverse(m.preference()));
         Ok(probes)
     }
 

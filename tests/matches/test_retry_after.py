@@ -212,6 +212,9 @@ class Tournament:
                 "forfeits": 0,
                 "rating": 27.6,
                 "uncertainty": 7.9,
+                "judged_moves": 0,
+                "mistakes": 0,
+                "accuracy": None,
             }
             return Answer(
                 200,

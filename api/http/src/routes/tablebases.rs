@@ -234,9 +234,8 @@ pub async fn list_tablebases() -> web::Json<TablebaseList> {
 /// 422 `tablebase_other_game` for a position of another game.
 pub fn probe_position(table: &Tablebase, position: &Position) -> Result<TablebaseProbe, ApiError> {
     let probe = table.probe(position)?;
-    let mut moves = table.moves(position)?;
-    // Stable: equals keep the move generator's order.
-    moves.sort_by_key(|m| std::cmp::Reverse(m.preference()));
+    // Best first.
+    let moves = table.moves(position)?;
     let best = moves.first().map(MoveProbe::preference);
     let moves: Vec<MoveProbeView> = moves
         .iter()
