@@ -51,6 +51,7 @@ import select
 import threading
 import time
 import urllib.parse
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Self
@@ -360,6 +361,11 @@ class Client:
                     " (is it running, and is this the address it printed?)",
                     url=self.url,
                 ) from None
+            # A connection left open when its client or thread goes away
+            # (never closed by the program) is closed quietly then, not
+            # reported as an unclosed socket by the garbage collector.
+            if connection.sock is not None:
+                weakref.finalize(connection, connection.sock.close)
             local.connection = connection
             local.pid = os.getpid()
         return connection

@@ -12,10 +12,12 @@ own and each answer back, byte for byte."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import select
 import socket
 import threading
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,6 +179,21 @@ def test_one_connection_serves_every_call(proxy: Proxy) -> None:
     client.request("GET", "/v1/catalogue")
     assert len(proxy.links) == 1
     assert len(proxy.links[0].requests) > 10
+
+
+def test_a_client_dropped_without_close_closes_its_connection_quietly(server_url: str) -> None:
+    """A program that never calls close(): when the client is collected its
+    connection is closed, with no ResourceWarning about an unclosed socket
+    (pytest's warning checks, and PettingZoo's api_test, report those)."""
+    client = Client(server_url)
+    client.request("GET", "/v1/catalogue")
+    sock = client._local.connection.sock
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        del client
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+    assert sock.fileno() == -1  # closed
 
 
 def test_each_thread_has_its_own_connection(proxy: Proxy) -> None:
