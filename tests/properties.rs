@@ -2076,9 +2076,13 @@ fn sweep_every_board_and_variant(
         let mut turn = rng.below(layouts.len() * 4);
         for &variant in &variants {
             let mut seen = Exercised::default();
-            // Enough attempts that the smallest boards, where many random
-            // positions are over, get there too.
-            for _ in 0..moving_wanted(board) * 20 {
+            // Enough attempts that the smallest boards, where most random
+            // positions are over or packed full, get there too whatever the
+            // seed: on rhombus2p2 some variants had one position with moves
+            // in 40 attempts (the seed of
+            // `regression_rhombus2p2_gets_its_positions_with_moves`). The
+            // loop stops at the floor, so the other boards pay nothing.
+            for _ in 0..moving_wanted(board) * 400 {
                 if seen.moving >= moving_wanted(board) {
                     break;
                 }
@@ -2249,6 +2253,31 @@ proptest! {
         let short = coverage_shortfalls(&results);
         prop_assert!(short.is_empty(), "coverage floors not met:\n{}", short.join("\n"));
     }
+}
+
+/// The case CI drew on 2026-11-26: with 40 attempts a (board, variant), one
+/// sweep found a single position with moves for rhombus2p2 under
+/// `masters,anti_spoiling=fill_available,target_lock=off`, under its floor
+/// of two. Every floor holds for that seed now.
+#[test]
+fn regression_rhombus2p2_gets_its_positions_with_moves() {
+    let star_layouts: Vec<Layout> = [
+        "south_east+south+north_west/north_east+north",
+        "north_east/north/south+south_west",
+        "south_east+north_west/south_west+north_east",
+        "south_east",
+        "north",
+    ]
+    .iter()
+    .map(|text| text.parse().unwrap())
+    .collect();
+    let results = sweep_every_board_and_variant(9_587_912_656_476_481_434, &star_layouts);
+    let short = coverage_shortfalls(&results);
+    assert!(
+        short.is_empty(),
+        "coverage floors not met:\n{}",
+        short.join("\n")
+    );
 }
 
 // ---------------------------------------------------------------------------
