@@ -200,8 +200,14 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
     }
     let (values_path, depths_path, checkpoint_path) = paths(&options.out, &game);
     eprintln!(
-        "solving {game}: {} positions ({states} with south to move), rules {}, {threads} threads, {} of values",
+        "solving {game}: {} positions ({} with south to move{}), rules {}, {threads} threads, {} of values",
         game.positions(),
+        game.ranking().positions_a_side(),
+        if game.ranking().folds_mirror() {
+            format!("; {states} entries with the mirror folded")
+        } else {
+            String::new()
+        },
         game.rules(),
         gib(table_bytes)
     );
@@ -313,13 +319,13 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
     println!("{game}: solved in {passes} passes, {seconds:.1} s on {threads} threads");
     println!(
         "  {} positions a side a second a thread; {expansions} expansions ({:.0} a second a thread)",
-        (states as f64 / seconds / threads as f64).round(),
+        (game.ranking().positions_a_side() as f64 / seconds / threads as f64).round(),
         expansions as f64 / seconds / threads as f64
     );
     if let Some(peak) = peak_memory() {
         println!("  peak memory {}", gib(peak));
     }
-    print_table1(&game, &header.counts);
+    print_table1(&game, &game.counts(&table));
     println!("  start position (south to move): {start}");
     println!("  wrote {}", values_path.display());
     if depth {
@@ -406,6 +412,12 @@ pub fn install_folder(
         let Some(path) = depths.or(values) else {
             continue;
         };
+        if build && file::is_outdated(&path) {
+            // Written by an older engine: the small games are solved again
+            // below (open_or_build replaces the file), the others are not.
+            tracing::warn!(file = %path.display(), "an outdated table file skipped (solve the game again with solve-game)");
+            continue;
+        }
         let started = Instant::now();
         let table = solve::Tablebase::open(&path)
             .map_err(|e| format!("--tablebases: cannot open a table file: {e}"))?;
@@ -476,9 +488,15 @@ fn info(path: &Path) -> ExitCode {
         file::RULES_VERSION
     );
     println!(
-        "  positions   {} a side, {} in all",
+        "  positions   {} a side, {} in all; {} entries{}",
+        game.ranking().positions_a_side(),
+        game.positions(),
         header.states,
-        game.positions()
+        if header.mirror {
+            " (the mirror folded: a position and its image share one)"
+        } else {
+            ""
+        }
     );
     println!(
         "  solved      {} ({} passes)",
@@ -493,7 +511,7 @@ fn info(path: &Path) -> ExitCode {
         "  checksum    {:016x} (checked: the body matches)",
         header.checksum
     );
-    let c = &header.counts;
+    let c = &game.counts(&loaded.values());
     println!(
         "  south to move: {} wins, {} losses, {} draws, {} illegal",
         c.wins, c.losses, c.draws, c.illegal

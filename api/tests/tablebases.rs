@@ -781,6 +781,27 @@ fn serve_installs_the_tables_of_a_folder_and_builds_the_small_ones() {
     assert_eq!(list["tablebases"].as_array().unwrap().len(), 3);
     drop(_again);
 
+    // A file an older engine wrote stops a start that reads only, saying
+    // so; with --build-tablebases its small game is solved again over it.
+    let path = tables.join("rhombus4x3.depths");
+    let good = std::fs::read(&path).unwrap();
+    let header = String::from_utf8_lossy(&good[..4096]).into_owned();
+    let current = format!("format: {}\n", sternhalma::solve::file::FORMAT_VERSION);
+    assert!(header.contains(&current), "{header}");
+    let older = header.replace(
+        &current,
+        &format!("format: {}\n", sternhalma::solve::file::FORMAT_VERSION - 1),
+    );
+    let mut bytes = older.into_bytes();
+    bytes.extend_from_slice(&good[4096..]);
+    std::fs::write(&path, &bytes).unwrap();
+    let stderr = refused_start(&["--tablebases", tables.to_str().unwrap()], &database);
+    assert!(stderr.contains("rhombus4x3.depths"), "{stderr}");
+    assert!(stderr.contains("older engine"), "{stderr}");
+    let (_rebuilt, _) = common::serve_binary(&args, &database);
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+    drop(_rebuilt);
+
     // A damaged file stops the start, naming it.
     let bytes = std::fs::read(tables.join("rhombus7p2.depths")).unwrap();
     std::fs::write(tables.join("rhombus7p2.depths"), &bytes[..bytes.len() - 10]).unwrap();

@@ -365,10 +365,11 @@ impl PyTablebase {
     /// line on standard error. A game too large to solve on first use
     /// (``rhombus7x2``: 280 M positions a side) is solved beforehand with
     /// ``sternhalma solve-game``, or here with ``build=True``: solved into
-    /// the folder the same way, values only (no depths), in about a minute
-    /// and a half on two cores and 70 MiB for ``rhombus7x2``, once. Without
+    /// the folder the same way, values only (no depths), in under a minute
+    /// on two cores and 42 MiB for ``rhombus7x2``, once. Without
     /// its file and without ``build=True``, ``TablebaseError`` (code
-    /// ``no_tablebase``) says how.
+    /// ``no_tablebase``) says how. A file an older engine wrote is removed
+    /// and counts as missing.
     ///
     /// >>> table = Tablebase.load("rhombus7x7", pegs=2, progress=False)
     /// >>> table.board, table.pegs, table.rules, table.has_depths, table.nbytes
@@ -397,6 +398,21 @@ impl PyTablebase {
         let game = game_of(&name, pegs)?;
         let folder = folder.unwrap_or_else(tables::cache_folder);
         let (values, depths) = tables::paths(&folder, &game);
+        // A file an older engine wrote cannot be read: it is removed and
+        // the table counts as missing (solved again as a missing one is).
+        for path in [&depths, &values] {
+            if sternhalma::solve::file::is_outdated(path) {
+                std::fs::remove_file(path).map_err(|e| {
+                    raise(
+                        "tablebase_file",
+                        format!(
+                            "{}: written by an older engine, and it cannot be removed: {e}",
+                            path.display()
+                        ),
+                    )
+                })?;
+            }
+        }
         if let Some(path) = [&depths, &values].into_iter().find(|p| p.is_file()) {
             let table = py
                 .detach(|| Tablebase::open(path))

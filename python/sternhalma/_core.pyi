@@ -1316,10 +1316,11 @@ class Tablebase:
         line on standard error. A game too large to solve on first use
         (``rhombus7x2``: 280 M positions a side) is solved beforehand with
         ``sternhalma solve-game``, or here with ``build=True``: solved into
-        the folder the same way, values only (no depths), in about a minute
-        and a half on two cores and 70 MiB for ``rhombus7x2``, once. Without
+        the folder the same way, values only (no depths), in under a minute
+        on two cores and 42 MiB for ``rhombus7x2``, once. Without
         its file and without ``build=True``, ``TablebaseError`` (code
-        ``no_tablebase``) says how.
+        ``no_tablebase``) says how. A file an older engine wrote is removed
+        and counts as missing.
 
         >>> table = Tablebase.load("rhombus7x7", pegs=2, progress=False)
         >>> table.board, table.pegs, table.rules, table.has_depths, table.nbytes

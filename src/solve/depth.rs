@@ -131,7 +131,7 @@ pub fn solve_depths(
             values.len()
         ));
     }
-    let sets: Vec<u64> = r.sets().collect();
+    let movers: Vec<u64> = r.movers().collect();
     let block_len = r.block_len();
     let threads = threads.max(1);
     let depth: Vec<AtomicU8> = (0..states).map(|_| AtomicU8::new(DRAW)).collect();
@@ -147,9 +147,9 @@ pub fn solve_depths(
                     let mut moves = Moves::new(game);
                     let mut next_sets = Sets::new();
                     loop {
-                        let a_rank = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&a) = sets.get(a_rank) else { break };
-                        let block = a_rank as u64 * block_len;
+                        let a_block = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&a) = movers.get(a_block) else { break };
+                        let block = a_block as u64 * block_len;
                         for (index, b) in (block..).zip(r.sets_among(a)) {
                             match values.get(index) {
                                 Value::Illegal => {
@@ -160,7 +160,19 @@ pub fn solve_depths(
                                         0
                                     } else {
                                         game.successors(a, b, &mut moves, &mut next_sets);
-                                        next_sets.as_slice().len()
+                                        // With the mirror folded, a won entry
+                                        // W credits this one once for each
+                                        // move into W's own position from
+                                        // this position or its image: per
+                                        // move into W's pair, |fixing(W)| /
+                                        // |fixing(this)| times (1, 2 or ½).
+                                        let mover = r.rotate(b);
+                                        let weighed: u64 = next_sets
+                                            .as_slice()
+                                            .iter()
+                                            .map(|&other| r.stabilizer(mover, other))
+                                            .sum();
+                                        (weighed / r.stabilizer(a, b)) as usize
                                     };
                                     if successors == 0 {
                                         depth[index as usize].store(0, Ordering::Relaxed);

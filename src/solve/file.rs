@@ -17,8 +17,10 @@ use super::table::{Counts, Table};
 
 /// The first line of every table file.
 pub const MAGIC: &str = "sternhalma tablebase";
-/// The layout of the file.
-pub const FORMAT_VERSION: u32 = 1;
+/// The layout of the file. Format 2 (2026-11-26): the mirror folded
+/// where the homes allow it (`rank.rs`), so a table of 1, 3, 4 or 6 pegs
+/// holds about half the entries of format 1's.
+pub const FORMAT_VERSION: u32 = 2;
 /// The version of the rules of RULES §7 the engine solves; a table made
 /// under another is refused.
 pub const RULES_VERSION: u32 = 1;
@@ -56,8 +58,11 @@ pub struct Header {
     pub board: String,
     /// The rules' name.
     pub rules: String,
-    /// Positions in the body (one side to move).
+    /// Entries in the body (positions with one side to move, about half
+    /// of them with the mirror folded).
     pub states: u64,
+    /// Whether the mirror is folded (`rank.rs`).
+    pub mirror: bool,
     /// Positions of each value.
     pub counts: Counts,
     /// Passes done, in a checkpoint; 0 in a solved table of values, whose
@@ -125,6 +130,7 @@ impl Header {
             board: game.board().to_string(),
             rules: game.rules().to_owned(),
             states: game.ranking().states(),
+            mirror: game.ranking().folds_mirror(),
             counts,
             passes,
             complete,
@@ -137,7 +143,7 @@ impl Header {
         let c = &self.counts;
         format!(
             "{MAGIC}\nformat: {FORMAT_VERSION}\nrules_version: {RULES_VERSION}\nkind: {}\n\
-             board: {}\nside: {}\npegs: {}\nrules: {}\nstates: {}\nwins: {}\nlosses: {}\n\
+             board: {}\nside: {}\npegs: {}\nrules: {}\nstates: {}\nmirror: {}\nwins: {}\nlosses: {}\n\
              draws: {}\nillegal: {}\npasses: {}\ncomplete: {}\nbody_bytes: {}\nchecksum: {:016x}\n",
             self.kind.name(),
             self.board,
@@ -145,6 +151,7 @@ impl Header {
             self.pegs,
             self.rules,
             self.states,
+            self.mirror,
             c.wins,
             c.losses,
             c.draws,
@@ -178,8 +185,13 @@ impl Header {
         };
         let format = number("format")?;
         if format != u64::from(FORMAT_VERSION) {
+            let older = if format < u64::from(FORMAT_VERSION) {
+                " (written by an older engine: solve the game again)"
+            } else {
+                " (written by a newer engine)"
+            };
             return Err(format!(
-                "format {format}; this engine reads format {FORMAT_VERSION}"
+                "format {format}; this engine reads format {FORMAT_VERSION}{older}"
             ));
         }
         let rules_version = number("rules_version")?;
@@ -203,6 +215,7 @@ impl Header {
             board: field("board")?.to_owned(),
             rules: field("rules")?.to_owned(),
             states: number("states")?,
+            mirror: field("mirror")? == "true",
             counts: Counts {
                 wins: number("wins")?,
                 losses: number("losses")?,
@@ -234,6 +247,18 @@ impl Header {
                 self.pegs,
                 game.board(),
                 game.rules()
+            ));
+        }
+        if game.ranking().folds_mirror() != self.mirror {
+            return Err(format!(
+                "the header says the mirror is {}folded; this engine {} it for {}",
+                if self.mirror { "" } else { "not " },
+                if game.ranking().folds_mirror() {
+                    "folds"
+                } else {
+                    "does not fold"
+                },
+                game.board()
             ));
         }
         if game.ranking().states() != self.states {
@@ -331,6 +356,31 @@ pub fn read_header(path: &Path) -> Result<Header, FileError> {
     })?;
     let text = String::from_utf8_lossy(&text);
     Header::parse(&text).map_err(|why| FileError::Invalid(path.to_owned(), why))
+}
+
+/// Whether the file at `path` is a table file of an older format or rules
+/// version than this engine's: one to solve again, not a damaged one.
+#[must_use]
+pub fn is_outdated(path: &Path) -> bool {
+    let Ok(mut file) = File::open(path) else {
+        return false;
+    };
+    let mut text = vec![0u8; HEADER_BYTES];
+    if file.read_exact(&mut text).is_err() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&text);
+    let mut lines = text.lines();
+    if lines.next() != Some(MAGIC) {
+        return false;
+    }
+    let number = |name: &str| {
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(": "))
+            .and_then(|v| v.trim().parse::<u32>().ok())
+    };
+    number("format").is_some_and(|f| f < FORMAT_VERSION)
+        || number("rules_version").is_some_and(|v| v < RULES_VERSION)
 }
 
 /// A table read from a file, checked against its header.

@@ -19,7 +19,7 @@ use crate::rules::Preset;
 use crate::sturtevant::Targets;
 
 use super::rank::Ranking;
-use super::table::{Table, Value};
+use super::table::{Counts, Table, Value};
 
 /// The solved game on one board: `side`×`side` holes, `pegs` a side.
 #[derive(Clone, Debug)]
@@ -69,6 +69,27 @@ impl Game {
             .collect();
         let targets = Targets::new(geometry, [Triangle::North, Triangle::South]);
         let risky = (targets.target[1] | targets.blocking_holes()) as u64;
+        // The left-right mirror maps moves onto moves; where it also maps
+        // each home onto itself (homes of 1, 3, 4 and 6 pegs, not of 2),
+        // it maps positions onto positions of the same value, and the
+        // ranking folds it.
+        let image: Vec<u32> = geometry
+            .cells()
+            .map(|cell| geometry.mirror(cell).id() as u32)
+            .collect();
+        let mirrored = |set: u128| {
+            geometry
+                .cells()
+                .filter(|cell| set >> cell.id() & 1 == 1)
+                .fold(0u128, |acc, cell| acc | 1 << image[cell.id()])
+        };
+        let homes_kept = targets.target.iter().all(|&home| mirrored(home) == home);
+        let (holes, pegs_a_side) = (geometry.len() as u32, u32::from(pegs));
+        let ranking = if homes_kept {
+            Ranking::with_mirror(holes, pegs_a_side, &image)
+        } else {
+            Ranking::new(holes, pegs_a_side)
+        };
         Ok(Game {
             board,
             side,
@@ -77,7 +98,7 @@ impl Game {
             // South (player 0) heads north; north (player 1) heads south.
             targets,
             risky,
-            ranking: Ranking::new(geometry.len() as u32, u32::from(pegs)),
+            ranking,
             neighbours,
         })
     }
@@ -181,7 +202,41 @@ impl Game {
     /// `2 × C(N, p) × C(N − p, p)`.
     #[must_use]
     pub fn positions(&self) -> u64 {
-        2 * self.ranking.states()
+        2 * self.ranking.positions_a_side()
+    }
+
+    /// Positions with south to move of each value in `table`, a table of
+    /// this game: each entry counted as many times as it stands for
+    /// positions ([`Ranking::multiplicity`]; with the mirror folded, twice
+    /// for most, and not at all for the twins marked illegal).
+    /// [`Counts::published`] turns them into RULES §7's counts.
+    ///
+    /// # Panics
+    /// A table of another size than the game's.
+    #[must_use]
+    pub fn counts(&self, table: &Table) -> Counts {
+        let r = &self.ranking;
+        assert_eq!(table.len(), r.states(), "a table of {self}");
+        let raw = table.counts();
+        if !r.folds_mirror() {
+            return raw;
+        }
+        // Every entry twice, then the symmetric blocks put right.
+        let mut counts = [2 * raw.draws, 2 * raw.wins, 2 * raw.losses, 2 * raw.illegal];
+        let block_len = r.block_len();
+        for block in (0..r.blocks()).filter(|&block| r.is_symmetric(block)) {
+            let mover = r.mover(block);
+            for (index, other) in (block * block_len..).zip(r.sets_among(mover)) {
+                let code = table.get(index) as usize;
+                counts[code] = counts[code] + r.multiplicity(block, mover, other) - 2;
+            }
+        }
+        Counts {
+            draws: counts[0],
+            wins: counts[1],
+            losses: counts[2],
+            illegal: counts[3],
+        }
     }
 
     /// The start position: south's pegs in the south home, north's in the
@@ -268,9 +323,11 @@ impl Game {
 
     /// Whether every position (folded: south to move) that a legal move of
     /// the position `(mover, other)` leads to is won in `table`, whose
-    /// block at `base` holds them (the block of `rotate(other)`). Stops at
-    /// the first that is not; true when there is no legal move. The
-    /// position must be legal and not over.
+    /// block at `base` holds them (the block of `rotate(other)`, a
+    /// canonical set: the caller mirrors a position whose `rotate(other)`
+    /// is not; `symmetric` when that set is its own image). Stops at the
+    /// first that is not; true when there is no legal move. The position
+    /// must be legal and not over.
     ///
     /// The table is read here rather than through a closure, so that the
     /// whole test is compiled with the caller's target features.
@@ -281,6 +338,7 @@ impl Game {
         other: u64,
         table: &Table,
         base: u64,
+        symmetric: bool,
         moves: &mut Moves,
     ) -> bool {
         let r = &self.ranking;
@@ -297,7 +355,7 @@ impl Game {
                 to,
                 rotated_mover,
                 table,
-                base,
+                (base, symmetric),
                 successor_mover,
             )
         };
@@ -350,7 +408,7 @@ impl Game {
         to: u32,
         rotated_mover: u64,
         table: &Table,
-        base: u64,
+        (base, symmetric): (u64, bool),
         successor_mover: u64,
     ) -> bool {
         let r = &self.ranking;
@@ -366,7 +424,12 @@ impl Game {
             return true;
         }
         let after = rotated_mover ^ r.rotated_bit(from) ^ r.rotated_bit(to);
-        table.code(base + r.rank_among(after, successor_mover)) == Value::Win as u64
+        let mut within = r.rank_among(after, successor_mover);
+        if symmetric {
+            // Held as whichever of it and its image ranks lower.
+            within = within.min(r.rank_among(r.mirror(after), successor_mover));
+        }
+        table.code(base + within) == Value::Win as u64
     }
 
     /// The legal positions (folded) from which a legal move leads to the

@@ -21,7 +21,7 @@
 //! let (mover, other) = game.start();
 //! assert_eq!(table.get(game.ranking().index(mover, other)), Value::Win);
 //! // Table 1 of Sturtevant (2019): positions, wins, draws, illegal.
-//! assert_eq!(table.counts().published(), [4_704, 2_304, 0, 96]);
+//! assert_eq!(game.counts(&table).published(), [4_704, 2_304, 0, 96]);
 //! # Ok::<(), sternhalma::ParseError>(())
 //! ```
 

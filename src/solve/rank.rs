@@ -13,6 +13,20 @@
 //! Colex order of `p`-sets is the numeric order of their bit masks, and it
 //! is kept when holes are taken away: the sets disjoint from a mover, in
 //! numeric order, have the ranks 0, 1, 2, … among the holes it leaves.
+//!
+//! **The mirror** (optional, [`Ranking::with_mirror`]): where the homes are
+//! their own images in the left-right mirror (1, 3, 4 and 6 pegs), a
+//! position and its mirror image have the same value, and one entry holds
+//! both. The blocks are then only those of the *canonical* mover sets, of
+//! rank no greater than their image's, in rank order: about half. A
+//! position whose mover is not canonical is looked up as its image. A
+//! block whose mover is its own image (a *symmetric* block, some 0.3 % of
+//! them) still holds every other set, but a position there is looked up
+//! as whichever of it and its image has the other set of lower rank; the
+//! entries of the higher ranks are *twins* no position maps to (the
+//! solver marks them illegal, and counts them as nothing). The mirror
+//! commutes with the 180° rotation, so the successors of a position
+//! still lie in one block: that of `rotate(B)` or of its image.
 
 /// Largest pegs a side the ranking supports (RULES §7 goes to 6).
 pub const MAX_PEGS: u32 = 6;
@@ -26,6 +40,22 @@ pub struct Ranking {
     binomial: Box<[[u64; MAX_PEGS as usize + 1]; 65]>,
     /// The bit of the hole each hole is rotated onto.
     rotated: [u64; 64],
+    /// The mirror, when the ranking folds it.
+    mirror: Option<Mirror>,
+}
+
+/// The left-right mirror as the ranking folds it.
+#[derive(Clone, Debug)]
+struct Mirror {
+    /// The bit of the hole each hole is mirrored onto.
+    bit: [u64; 64],
+    /// For each set rank, its block: the block of its canonical set, and
+    /// whether the set is that set's image (to look it up, mirror it).
+    block_of: Vec<(u32, bool)>,
+    /// The canonical sets, a block each, in rank order.
+    movers: Vec<u64>,
+    /// Whether each block's mover is its own image.
+    symmetric: Vec<bool>,
 }
 
 impl Ranking {
@@ -57,6 +87,74 @@ impl Ranking {
             pegs,
             binomial,
             rotated,
+            mirror: None,
+        }
+    }
+
+    /// The ranking of positions of `pegs` pegs a side on `holes` holes
+    /// that folds the mirror `image` (the hole each hole is mirrored onto,
+    /// an involution that commutes with the rotation `id → N − 1 − id`).
+    ///
+    /// # Panics
+    /// As [`Ranking::new`]; or an `image` that is not such an involution.
+    #[must_use]
+    pub fn with_mirror(holes: u32, pegs: u32, image: &[u32]) -> Ranking {
+        let mut ranking = Ranking::new(holes, pegs);
+        let n = holes as usize;
+        assert_eq!(image.len(), n, "an image for every hole");
+        let mut bit = [0u64; 64];
+        for (id, &to) in image.iter().enumerate() {
+            assert!(
+                to < holes && image[to as usize] as usize == id,
+                "an involution"
+            );
+            assert_eq!(
+                image[n - 1 - id] as usize,
+                n - 1 - to as usize,
+                "the mirror commutes with the rotation"
+            );
+            bit[id] = 1 << to;
+        }
+        let mirrored = |set: u64| mirror_set(&bit, set);
+        let mut block_of = Vec::with_capacity(ranking.blocks() as usize);
+        let mut movers = Vec::new();
+        let mut symmetric = Vec::new();
+        let mut index_of_rank = vec![u32::MAX; ranking.blocks() as usize];
+        for (rank, set) in ranking.sets().enumerate() {
+            let image_rank = ranking.rank(mirrored(set)) as usize;
+            if image_rank >= rank {
+                index_of_rank[rank] = movers.len() as u32;
+                movers.push(set);
+                symmetric.push(image_rank == rank);
+                block_of.push((index_of_rank[rank], false));
+            } else {
+                // The image's rank is lower: its block is already made.
+                block_of.push((index_of_rank[image_rank], true));
+            }
+        }
+        ranking.mirror = Some(Mirror {
+            bit,
+            block_of,
+            movers,
+            symmetric,
+        });
+        ranking
+    }
+
+    /// Whether the ranking folds the mirror.
+    #[must_use]
+    pub fn folds_mirror(&self) -> bool {
+        self.mirror.is_some()
+    }
+
+    /// The set's mirror image (the set itself when the ranking does not
+    /// fold the mirror).
+    #[inline(always)]
+    #[must_use]
+    pub fn mirror(&self, set: u64) -> u64 {
+        match &self.mirror {
+            Some(m) => mirror_set(&m.bit, set),
+            None => set,
         }
     }
 
@@ -72,9 +170,19 @@ impl Ranking {
         self.pegs
     }
 
-    /// Number of blocks: the mover's possible sets, C(N, p).
+    /// Number of blocks: the mover's possible sets, C(N, p), or with the
+    /// mirror folded the canonical ones.
     #[must_use]
     pub fn blocks(&self) -> u64 {
+        match &self.mirror {
+            Some(m) => m.movers.len() as u64,
+            None => self.sets_of_pegs(),
+        }
+    }
+
+    /// The possible sets of one side's pegs: C(N, p).
+    #[must_use]
+    pub fn sets_of_pegs(&self) -> u64 {
         self.binomial[self.holes as usize][self.pegs as usize]
     }
 
@@ -84,10 +192,19 @@ impl Ranking {
         self.binomial[(self.holes - self.pegs) as usize][self.pegs as usize]
     }
 
-    /// Positions with one side to move: C(N, p) × C(N − p, p).
+    /// Entries of the table: positions with one side to move, C(N, p) ×
+    /// C(N − p, p), or with the mirror folded the blocks' entries (about
+    /// half).
     #[must_use]
     pub fn states(&self) -> u64 {
         self.blocks() * self.block_len()
+    }
+
+    /// Positions with one side to move, whether or not the mirror is
+    /// folded: C(N, p) × C(N − p, p).
+    #[must_use]
+    pub fn positions_a_side(&self) -> u64 {
+        self.sets_of_pegs() * self.block_len()
     }
 
     /// The colex rank of the `p`-set `set` among all holes.
@@ -177,18 +294,113 @@ impl Ranking {
     }
 
     /// The index of the position where the side to move has `mover` and
-    /// the other side `other`.
+    /// the other side `other` (with the mirror folded, of the entry that
+    /// holds it and its image).
     #[inline(always)]
     #[must_use]
     pub fn index(&self, mover: u64, other: u64) -> u64 {
-        self.rank(mover) * self.block_len() + self.rank_among(other, mover)
+        let Some(m) = &self.mirror else {
+            return self.rank(mover) * self.block_len() + self.rank_among(other, mover);
+        };
+        let (block, flip) = m.block_of[self.rank(mover) as usize];
+        let (mover, other) = if flip {
+            (mirror_set(&m.bit, mover), mirror_set(&m.bit, other))
+        } else {
+            (mover, other)
+        };
+        let mut within = self.rank_among(other, mover);
+        if m.symmetric[block as usize] {
+            within = within.min(self.rank_among(mirror_set(&m.bit, other), mover));
+        }
+        u64::from(block) * self.block_len() + within
     }
 
-    /// The position of an index: the mover's set and the other set.
+    /// The block holding the positions whose mover is `mover`, and whether
+    /// they are held as their images (the mover is not canonical).
+    #[inline(always)]
+    #[must_use]
+    pub fn block(&self, mover: u64) -> (u64, bool) {
+        match &self.mirror {
+            Some(m) => {
+                let (block, flip) = m.block_of[self.rank(mover) as usize];
+                (u64::from(block), flip)
+            }
+            None => (self.rank(mover), false),
+        }
+    }
+
+    /// Whether the block's mover is its own image (never, without the
+    /// mirror): its positions are looked up by the lower of the two other
+    /// sets' ranks ([`Ranking::index`]).
+    #[inline(always)]
+    #[must_use]
+    pub fn is_symmetric(&self, block: u64) -> bool {
+        self.mirror
+            .as_ref()
+            .is_some_and(|m| m.symmetric[block as usize])
+    }
+
+    /// The mover set of a block.
+    #[must_use]
+    pub fn mover(&self, block: u64) -> u64 {
+        match &self.mirror {
+            Some(m) => m.movers[block as usize],
+            None => self.unrank(block),
+        }
+    }
+
+    /// The position an entry holds: the mover's set and the other set (for
+    /// a twin, [`Ranking::multiplicity`] 0, the position that would be
+    /// there).
     #[must_use]
     pub fn position(&self, index: u64) -> (u64, u64) {
-        let mover = self.unrank(index / self.block_len());
+        let mover = self.mover(index / self.block_len());
         (mover, self.unrank_among(index % self.block_len(), mover))
+    }
+
+    /// Positions with one side to move that the entry `(mover, other)` of
+    /// `block` stands for: 1 without the mirror; with it, 2 (the position
+    /// and its image), 1 for a position that is its own image, 0 for a
+    /// twin that nothing maps to.
+    #[inline]
+    #[must_use]
+    pub fn multiplicity(&self, block: u64, mover: u64, other: u64) -> u64 {
+        let Some(m) = &self.mirror else { return 1 };
+        if !m.symmetric[block as usize] {
+            return 2;
+        }
+        let image = mirror_set(&m.bit, other);
+        if image == other {
+            1
+        } else if self.rank_among(image, mover) < self.rank_among(other, mover) {
+            0
+        } else {
+            2
+        }
+    }
+
+    /// How many of the maps the ranking folds (the identity, and the
+    /// mirror when folded) leave the position as it is: 2 for a position
+    /// that is its own mirror image, else 1 (the depth solver weighs its
+    /// successor counts by it).
+    #[inline]
+    #[must_use]
+    pub fn stabilizer(&self, mover: u64, other: u64) -> u64 {
+        match &self.mirror {
+            Some(m) if mirror_set(&m.bit, mover) == mover && mirror_set(&m.bit, other) == other => {
+                2
+            }
+            _ => 1,
+        }
+    }
+
+    /// The canonical mover sets, a block each, in block order (every set
+    /// without the mirror).
+    pub fn movers(&self) -> Box<dyn Iterator<Item = u64> + '_> {
+        match &self.mirror {
+            Some(m) => Box::new(m.movers.iter().copied()),
+            None => Box::new(self.sets()),
+        }
     }
 
     /// The set rotated by 180° (hole id → N − 1 − id).
@@ -235,6 +447,18 @@ impl Ranking {
     }
 }
 
+/// The image of `set` under the mirror whose hole images are `bit`.
+#[inline(always)]
+fn mirror_set(bit: &[u64; 64], set: u64) -> u64 {
+    let mut image = 0;
+    let mut rest = set;
+    while rest != 0 {
+        image |= bit[rest.trailing_zeros() as usize];
+        rest &= rest - 1;
+    }
+    image
+}
+
 /// Every `pegs`-subset of `all` (a mask of low bits) in numeric order.
 fn colex(pegs: u32, all: u64) -> impl Iterator<Item = u64> {
     let first = (1u64 << pegs) - 1;
@@ -274,6 +498,65 @@ mod tests {
                 assert_eq!(r.unrank_among(rank as u64, mover), other);
                 let index = r.index(mover, other);
                 assert_eq!(r.position(index), (mover, other));
+            }
+        }
+    }
+
+    /// The left-right mirror of a 4x4 rhombus (rows of 1, 2, 3, 4, 3, 2, 1
+    /// holes, each reversed).
+    fn mirror_of_4x4() -> Vec<u32> {
+        let mut image = Vec::new();
+        let mut first = 0;
+        for width in [1u32, 2, 3, 4, 3, 2, 1] {
+            image.extend((0..width).map(|i| first + width - 1 - i));
+            first += width;
+        }
+        image
+    }
+
+    #[test]
+    fn the_mirror_folds_each_position_and_its_image_into_one_entry() {
+        let image = mirror_of_4x4();
+        for pegs in [1, 2, 3, 4] {
+            let r = Ranking::with_mirror(16, pegs, &image);
+            let plain = Ranking::new(16, pegs);
+            assert!(r.folds_mirror() && !plain.folds_mirror());
+            assert_eq!(r.positions_a_side(), plain.states());
+            // Every position maps to an entry its image shares, holding one
+            // of the two, and the multiplicities add up to the positions.
+            let mut standing = vec![0u64; r.states() as usize];
+            for mover in plain.sets() {
+                for other in plain.sets_among(mover) {
+                    let index = r.index(mover, other);
+                    assert!(index < r.states());
+                    assert_eq!(index, r.index(r.mirror(mover), r.mirror(other)));
+                    let held = r.position(index);
+                    assert!(
+                        held == (mover, other) || held == (r.mirror(mover), r.mirror(other)),
+                        "{mover:#x} {other:#x}"
+                    );
+                    standing[index as usize] += 1;
+                }
+            }
+            for (index, &n) in standing.iter().enumerate() {
+                let (mover, other) = r.position(index as u64);
+                let block = index as u64 / r.block_len();
+                assert_eq!(r.mover(block), mover);
+                assert_eq!(r.multiplicity(block, mover, other), n, "entry {index}");
+                let own_image = r.mirror(mover) == mover && r.mirror(other) == other;
+                assert_eq!(r.stabilizer(mover, other), if own_image { 2 } else { 1 });
+            }
+            assert_eq!(standing.iter().sum::<u64>(), plain.states());
+            // A block for each pair of a set and its image, one for each
+            // set that is its own.
+            let own = plain.sets().filter(|&set| r.mirror(set) == set).count() as u64;
+            assert_eq!(r.blocks(), r.movers().count() as u64);
+            assert_eq!(2 * r.blocks(), plain.blocks() + own);
+            for mover in plain.sets() {
+                let (block, flip) = r.block(mover);
+                let canonical = if flip { r.mirror(mover) } else { mover };
+                assert_eq!(r.mover(block), canonical);
+                assert_eq!(r.is_symmetric(block), r.mirror(mover) == mover);
             }
         }
     }

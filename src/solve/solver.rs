@@ -62,8 +62,11 @@ pub struct PassReport {
 pub struct Solver<'g> {
     game: &'g Game,
     table: Table,
-    /// Every p-set in rank order.
+    /// Every p-set in rank order: the other sets the tiles take.
     sets: Vec<u64>,
+    /// The blocks' mover sets (every set, or the canonical ones when the
+    /// mirror is folded).
+    movers: Vec<u64>,
     tile: usize,
     threads: usize,
     passes: u32,
@@ -105,6 +108,7 @@ impl<'g> Solver<'g> {
     fn with_table(game: &'g Game, table: Table, passes: u32, threads: usize) -> Solver<'g> {
         let r = game.ranking();
         let sets: Vec<u64> = r.sets().collect();
+        let movers: Vec<u64> = r.movers().collect();
         let threads = threads.max(1);
         let block_bytes = r.block_len().div_ceil(4).max(1);
         let by_cache = (TILE_BYTES / block_bytes).max(1) as usize;
@@ -114,6 +118,7 @@ impl<'g> Solver<'g> {
             game,
             table,
             sets,
+            movers,
             tile: by_cache.min(by_threads).min(MAX_TILE),
             threads,
             passes,
@@ -151,24 +156,27 @@ impl<'g> Solver<'g> {
         self.sets.len().div_ceil(self.tile) as u64
     }
 
-    /// Marks illegal positions and positions that are over.
+    /// Marks illegal positions, positions that are over, and the twins of
+    /// the symmetric blocks (`rank.rs`), which no position maps to.
     fn initialize(&mut self) {
         let game = self.game;
         let r = game.ranking();
         let block_len = r.block_len();
         let next = AtomicUsize::new(0);
         let unknown = AtomicU64::new(0);
-        let (sets, table) = (&self.sets, &self.table);
+        let (movers, table) = (&self.movers, &self.table);
         std::thread::scope(|scope| {
             for _ in 0..self.threads {
                 scope.spawn(|| {
                     let mut open = 0;
                     loop {
-                        let a_rank = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&a) = sets.get(a_rank) else { break };
-                        let block = a_rank as u64 * block_len;
+                        let a_block = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&a) = movers.get(a_block) else { break };
+                        let symmetric = r.is_symmetric(a_block as u64);
+                        let block = a_block as u64 * block_len;
                         for (index, b) in (block..).zip(r.sets_among(a)) {
-                            if game.is_illegal(a, b) {
+                            let twin = symmetric && r.multiplicity(a_block as u64, a, b) == 0;
+                            if twin || game.is_illegal(a, b) {
                                 table.prove(index, Value::Illegal);
                             } else if game.is_over(a, b) {
                                 table.prove(index, Value::Loss);
@@ -193,9 +201,9 @@ impl<'g> Solver<'g> {
                     let mut marks = Vec::with_capacity(MARKS + MAX_MOVES);
                     let mut mine = 0;
                     loop {
-                        let a_rank = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&a) = sets.get(a_rank) else { break };
-                        let block = a_rank as u64 * block_len;
+                        let a_block = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&a) = movers.get(a_block) else { break };
+                        let block = a_block as u64 * block_len;
                         for (index, b) in (block..).zip(r.sets_among(a)) {
                             if table.code(index) == LOSS {
                                 mine += this.mark(a, b, &mut moves, &mut buffer, &mut marks);
@@ -359,10 +367,15 @@ impl<'g> Solver<'g> {
         let block_len = r.block_len();
         let others = &self.sets[tile * self.tile..((tile + 1) * self.tile).min(self.sets.len())];
         // Each other-side set's successor block: the successors' mover is
-        // the other set rotated.
-        let bases: Vec<u64> = others
+        // the other set rotated, or with the mirror folded its image when
+        // that is the canonical one (the position is then expanded as its
+        // image, whose successors are the images of its successors).
+        let bases: Vec<(u64, bool, bool)> = others
             .iter()
-            .map(|&b| r.rank(r.rotate(b)) * block_len)
+            .map(|&b| {
+                let (block, flip) = r.block(r.rotate(b));
+                (block * block_len, flip, r.is_symmetric(block))
+            })
             .collect();
         // For each hole, the tile's sets holding it, a bit each: the sets
         // disjoint from a mover set are found in p steps, not one a set.
@@ -379,7 +392,7 @@ impl<'g> Solver<'g> {
         let mut sets = Sets::new();
         let mut marks = Vec::with_capacity(MARKS + MAX_MOVES);
         let (mut proven, mut expansions) = (0, 0);
-        for (a_rank, &a) in self.sets.iter().enumerate() {
+        for (a_block, &a) in self.movers.iter().enumerate() {
             let mut disjoint = whole;
             let mut rest = a;
             while rest != 0 {
@@ -389,7 +402,7 @@ impl<'g> Solver<'g> {
             if disjoint == 0 {
                 continue;
             }
-            let block = a_rank as u64 * block_len;
+            let block = a_block as u64 * block_len;
             let (first, last) = (
                 disjoint.trailing_zeros() as usize,
                 63 - disjoint.leading_zeros() as usize,
@@ -412,7 +425,14 @@ impl<'g> Solver<'g> {
                 // Wins are proven backwards, when a successor is proven lost
                 // (`mark`); forwards, only a loss: every successor won. So
                 // the first successor not won ends the expansion.
-                let lost = game.all_successors_won(a, b, &self.table, bases[j], &mut moves);
+                let (base, flip, symmetric) = bases[j];
+                let (mover, other) = if flip {
+                    (r.mirror(a), r.mirror(b))
+                } else {
+                    (a, b)
+                };
+                let lost =
+                    game.all_successors_won(mover, other, &self.table, base, symmetric, &mut moves);
                 if lost && self.table.prove(index, Value::Loss) {
                     proven += 1 + self.mark(a, b, &mut moves, &mut sets, &mut marks);
                 }

@@ -268,7 +268,9 @@ impl Tablebase {
     }
 
     /// The game's table from `folder` if it is there, else solved
-    /// ([`Tablebase::build`]) and written there for next time.
+    /// ([`Tablebase::build`]) and written there for next time. A file
+    /// there of an older format or rules version ([`file::is_outdated`])
+    /// is solved again and replaced.
     ///
     /// # Errors
     /// A file there that is refused, or one that cannot be written.
@@ -279,6 +281,14 @@ impl Tablebase {
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<Tablebase, TablebaseError> {
         let (values, depths) = paths(folder, game);
+        for path in [&depths, &values] {
+            if file::is_outdated(path) {
+                // Gone before the new one is written, so that an outdated
+                // depths file is never read beside new values.
+                std::fs::remove_file(path)
+                    .map_err(|e| TablebaseError::File(FileError::Io(path.clone(), e)))?;
+            }
+        }
         for path in [&depths, &values] {
             if path.is_file() {
                 return Tablebase::open(path);
@@ -327,12 +337,12 @@ impl Tablebase {
         }
     }
 
-    /// Positions of each value (one side to move).
+    /// Positions of each value (one side to move; [`Game::counts`]).
     #[must_use]
     pub fn counts(&self) -> Counts {
         match &self.body {
-            Body::Values(t) => t.counts(),
-            Body::Depths(d) => d.values().counts(),
+            Body::Values(t) => self.game.counts(t),
+            Body::Depths(d) => self.game.counts(&d.values()),
         }
     }
 

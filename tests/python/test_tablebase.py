@@ -6,6 +6,7 @@ and PettingZoo."""
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import sys
 import types
@@ -178,6 +179,22 @@ def test_a_damaged_body_is_refused(copy: Path) -> None:
     with pytest.raises(TablebaseError, match="checksum") as caught:
         Tablebase.open(copy)
     assert caught.value.code == "tablebase_file"
+
+
+def test_a_file_an_older_engine_wrote_is_solved_again(copy: Path) -> None:
+    good = copy.read_bytes()
+    header = good[:4096].decode()
+    match = re.search(r"^format: (\d+)$", header, re.MULTILINE)
+    assert match is not None
+    older = header.replace(match.group(0), f"format: {int(match.group(1)) - 1}")
+    copy.write_bytes(older.encode() + good[4096:])
+    with pytest.raises(TablebaseError, match="older engine") as caught:
+        Tablebase.open(copy)
+    assert caught.value.code == "tablebase_file"
+    # load treats it as missing: a small game is solved again, same bytes.
+    again = Tablebase.load(BOARD, folder=copy.parent, progress=False)
+    assert again.built
+    assert copy.read_bytes() == good
 
 
 def test_a_file_that_is_no_table_is_refused(tmp_path: Path) -> None:
