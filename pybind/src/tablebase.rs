@@ -400,19 +400,8 @@ impl PyTablebase {
         let (values, depths) = tables::paths(&folder, &game);
         // A file an older engine wrote cannot be read: it is removed and
         // the table counts as missing (solved again as a missing one is).
-        for path in [&depths, &values] {
-            if sternhalma::solve::file::is_outdated(path) {
-                std::fs::remove_file(path).map_err(|e| {
-                    raise(
-                        "tablebase_file",
-                        format!(
-                            "{}: written by an older engine, and it cannot be removed: {e}",
-                            path.display()
-                        ),
-                    )
-                })?;
-            }
-        }
+        sternhalma::solve::file::remove_outdated(&[&depths, &values])
+            .map_err(|e| table_error(&e.into()))?;
         if let Some(path) = [&depths, &values].into_iter().find(|p| p.is_file()) {
             let table = py
                 .detach(|| Tablebase::open(path))

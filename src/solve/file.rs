@@ -383,6 +383,22 @@ pub fn is_outdated(path: &Path) -> bool {
         || number("rules_version").is_some_and(|v| v < RULES_VERSION)
 }
 
+/// Removes each of `paths` that [`is_outdated`]: a table an older engine
+/// wrote, which cannot be read and is to be solved again. All of a game's
+/// files go together, so that an outdated depths file is never read
+/// beside new values.
+///
+/// # Errors
+/// An outdated file that cannot be removed.
+pub fn remove_outdated(paths: &[&Path]) -> Result<(), FileError> {
+    for &path in paths {
+        if is_outdated(path) {
+            fs::remove_file(path).map_err(|e| FileError::Io(path.to_owned(), e))?;
+        }
+    }
+    Ok(())
+}
+
 /// A table read from a file, checked against its header.
 pub enum Loaded {
     /// 2-bit values.

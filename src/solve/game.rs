@@ -77,16 +77,14 @@ impl Game {
             .cells()
             .map(|cell| geometry.mirror(cell).id() as u32)
             .collect();
-        let mirrored = |set: u128| {
-            geometry
-                .cells()
-                .filter(|cell| set >> cell.id() & 1 == 1)
-                .fold(0u128, |acc, cell| acc | 1 << image[cell.id()])
-        };
-        let homes_kept = targets.target.iter().all(|&home| mirrored(home) == home);
         let (holes, pegs_a_side) = (geometry.len() as u32, u32::from(pegs));
+        let folded = Ranking::with_mirror(holes, pegs_a_side, &image);
+        let homes_kept = targets
+            .target
+            .iter()
+            .all(|&home| folded.mirror(home as u64) == home as u64);
         let ranking = if homes_kept {
-            Ranking::with_mirror(holes, pegs_a_side, &image)
+            folded
         } else {
             Ranking::new(holes, pegs_a_side)
         };

@@ -119,17 +119,15 @@ impl Ranking {
         let mut block_of = Vec::with_capacity(ranking.blocks() as usize);
         let mut movers = Vec::new();
         let mut symmetric = Vec::new();
-        let mut index_of_rank = vec![u32::MAX; ranking.blocks() as usize];
         for (rank, set) in ranking.sets().enumerate() {
             let image_rank = ranking.rank(mirrored(set)) as usize;
             if image_rank >= rank {
-                index_of_rank[rank] = movers.len() as u32;
+                block_of.push((movers.len() as u32, false));
                 movers.push(set);
                 symmetric.push(image_rank == rank);
-                block_of.push((index_of_rank[rank], false));
             } else {
                 // The image's rank is lower: its block is already made.
-                block_of.push((index_of_rank[image_rank], true));
+                block_of.push((block_of[image_rank].0, true));
             }
         }
         ranking.mirror = Some(Mirror {

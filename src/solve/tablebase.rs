@@ -281,14 +281,7 @@ impl Tablebase {
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<Tablebase, TablebaseError> {
         let (values, depths) = paths(folder, game);
-        for path in [&depths, &values] {
-            if file::is_outdated(path) {
-                // Gone before the new one is written, so that an outdated
-                // depths file is never read beside new values.
-                std::fs::remove_file(path)
-                    .map_err(|e| TablebaseError::File(FileError::Io(path.clone(), e)))?;
-            }
-        }
+        file::remove_outdated(&[&depths, &values])?;
         for path in [&depths, &values] {
             if path.is_file() {
                 return Tablebase::open(path);
