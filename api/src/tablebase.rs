@@ -498,15 +498,17 @@ fn info(path: &Path) -> ExitCode {
             ""
         }
     );
-    println!(
-        "  solved      {} ({} passes)",
-        if header.complete {
-            "yes"
-        } else {
-            "no: a checkpoint"
-        },
-        header.passes
-    );
+    // A solved table of values keeps no pass count (its bytes do not
+    // depend on the passes); a table of depths keeps its rounds.
+    let solved = match (header.complete, header.kind) {
+        (false, _) => format!("no: a checkpoint after pass {}", header.passes),
+        (true, file::Kind::Values) => "yes".to_owned(),
+        (true, file::Kind::Depths) => format!(
+            "yes (the deepest position: {} plies to the end under best play)",
+            header.passes.saturating_sub(1)
+        ),
+    };
+    println!("  solved      {solved}");
     println!(
         "  checksum    {:016x} (checked: the body matches)",
         header.checksum

@@ -75,6 +75,15 @@ fn seven_by_seven_with_two_pegs_is_solved_written_and_verified() {
         .parse()
         .unwrap();
     assert!(start.contains(": win in ") && plies % 2 == 1, "{start}");
+    // The deepest position is no shallower than the start.
+    let solved = info.lines().find(|l| l.contains("solved")).unwrap();
+    let deepest: u32 = solved
+        .split("deepest position: ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{solved}"));
+    assert!(deepest >= plies, "{solved}");
 
     for file in [&values, &depths] {
         let verified = run(&[
@@ -119,6 +128,14 @@ fn the_same_table_comes_from_any_threads_and_from_a_resumed_checkpoint() {
         text(&refused.stderr).contains("a checkpoint"),
         "{}",
         text(&refused.stderr)
+    );
+    // `info` reads a checkpoint and says where it stopped.
+    let info = run(&["tablebase", "info", checkpoint.to_str().unwrap()]);
+    assert!(info.status.success(), "{}", text(&info.stderr));
+    assert!(
+        text(&info.stdout).contains("solved      no: a checkpoint after pass 4"),
+        "{}",
+        text(&info.stdout)
     );
     let resumed = solve(&two, &["--resume", "--depth", "off"]);
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));

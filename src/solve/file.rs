@@ -389,11 +389,17 @@ pub fn is_outdated(path: &Path) -> bool {
 /// beside new values.
 ///
 /// # Errors
-/// An outdated file that cannot be removed.
+/// An outdated file that cannot be removed (the message says it is
+/// outdated, and why it stays).
 pub fn remove_outdated(paths: &[&Path]) -> Result<(), FileError> {
     for &path in paths {
         if is_outdated(path) {
-            fs::remove_file(path).map_err(|e| FileError::Io(path.to_owned(), e))?;
+            fs::remove_file(path).map_err(|e| {
+                FileError::Invalid(
+                    path.to_owned(),
+                    format!("written by an older engine, and it cannot be removed: {e}"),
+                )
+            })?;
         }
     }
     Ok(())
