@@ -227,7 +227,7 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
                     "resuming after pass {} ({} positions unknown)",
                     header.passes, header.counts.draws
                 );
-                Solver::resume(&game, loaded.values(), header.passes, threads)
+                Solver::resume(&game, loaded.into_values(), header.passes, threads)
             }
             Err(e) => return fail(format!("cannot resume: {e}")),
         }
@@ -556,11 +556,12 @@ fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
             path.display()
         ));
     }
-    let table: Table = loaded.values();
-    let depths = match &loaded {
-        file::Loaded::Depths(depths) => Some(depths),
-        file::Loaded::Values(_) => None,
+    // A values file's table is used as read, not copied.
+    let (table, depths): (Table, _) = match loaded {
+        file::Loaded::Values(table) => (table, None),
+        file::Loaded::Depths(depths) => (depths.values(), Some(depths)),
     };
+    let depths = depths.as_ref();
     let states = header.states;
     let every = sample >= states;
     let count = if every { states } else { sample };

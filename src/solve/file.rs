@@ -422,6 +422,16 @@ impl Loaded {
             Loaded::Depths(depths) => depths.values(),
         }
     }
+
+    /// The 2-bit values, the table itself for a values file (not a copy:
+    /// a checkpoint resumed is not held twice).
+    #[must_use]
+    pub fn into_values(self) -> Table {
+        match self {
+            Loaded::Values(table) => table,
+            Loaded::Depths(depths) => depths.values(),
+        }
+    }
 }
 
 /// Reads a table file whole: header, game, body, checksum, counts.
