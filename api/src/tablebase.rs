@@ -513,7 +513,10 @@ fn info(path: &Path) -> ExitCode {
         "  checksum    {:016x} (checked: the body matches)",
         header.checksum
     );
-    let c = &game.counts(&loaded.values());
+    let c = &match &loaded {
+        file::Loaded::Values(table) => game.counts(table),
+        file::Loaded::Depths(depths) => game.counts(&depths.values()),
+    };
     println!(
         "  south to move: {} wins, {} losses, {} draws, {} illegal",
         c.wins, c.losses, c.draws, c.illegal
