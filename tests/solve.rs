@@ -315,3 +315,38 @@ fn a_mirrored_table_is_the_same_bytes_from_one_thread_or_two() {
     // (C(16, 6) + 116) / 2 = 4,062 blocks of C(10, 6) = 210 entries.
     assert_eq!(one.len(), 4_062 * 210);
 }
+
+/// A values file's table is lent as read, not copied (a checkpoint of 7×7
+/// with 4 pegs is 3.7 GiB); a depths file's values are derived, and both
+/// forms hold the solved values.
+#[test]
+fn a_values_file_lends_its_table_and_a_depths_file_derives_it() {
+    use std::borrow::Cow;
+    use sternhalma::solve::{Tablebase, file};
+    let folder = std::env::temp_dir().join(format!("sternhalma-loaded-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    let game = Game::new(7, 1).unwrap();
+    let (table, _) = solve(&game, 1);
+    let values = folder.join("values");
+    std::fs::create_dir_all(&folder).unwrap();
+    file::write_values(&values, &game, &table, 0, true).unwrap();
+    let built = Tablebase::open_or_build(&folder, &game, 1, &|_| {}).unwrap();
+    let depths = built.source().unwrap().to_owned();
+    let expected: Vec<u64> = table.words().collect();
+    for (path, lent) in [(&values, true), (&depths, false)] {
+        let (_, _, loaded) = file::read(path).unwrap();
+        let words: Vec<u64> = match loaded.values() {
+            Cow::Borrowed(t) if lent => t.words().collect(),
+            Cow::Owned(t) if !lent => t.words().collect(),
+            other => panic!(
+                "{}: lent {}",
+                path.display(),
+                matches!(other, Cow::Borrowed(_))
+            ),
+        };
+        assert_eq!(words, expected, "{}", path.display());
+        let owned: Vec<u64> = loaded.into_values().words().collect();
+        assert_eq!(owned, expected, "{}", path.display());
+    }
+    std::fs::remove_dir_all(&folder).unwrap();
+}

@@ -12,9 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use sternhalma::solve::{
-    self, Counts, Game, Progress, Solver, Table, Value, file, published, reproduced,
-};
+use sternhalma::solve::{self, Counts, Game, Progress, Solver, Value, file, published, reproduced};
 
 /// `solve-game`: every position's value of one game.
 #[derive(Parser)]
@@ -513,10 +511,7 @@ fn info(path: &Path) -> ExitCode {
         "  checksum    {:016x} (checked: the body matches)",
         header.checksum
     );
-    let c = &match &loaded {
-        file::Loaded::Values(table) => game.counts(table),
-        file::Loaded::Depths(depths) => game.counts(&depths.values()),
-    };
+    let c = &game.counts(&loaded.values());
     println!(
         "  south to move: {} wins, {} losses, {} draws, {} illegal",
         c.wins, c.losses, c.draws, c.illegal
@@ -559,12 +554,11 @@ fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
             path.display()
         ));
     }
-    // A values file's table is used as read, not copied.
-    let (table, depths): (Table, _) = match loaded {
-        file::Loaded::Values(table) => (table, None),
-        file::Loaded::Depths(depths) => (depths.values(), Some(depths)),
+    let table = loaded.values();
+    let depths = match &loaded {
+        file::Loaded::Depths(depths) => Some(depths),
+        file::Loaded::Values(_) => None,
     };
-    let depths = depths.as_ref();
     let states = header.states;
     let every = sample >= states;
     let count = if every { states } else { sample };

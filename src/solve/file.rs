@@ -6,6 +6,7 @@
 //! name is whole; one that does not match its header, or was made under
 //! other rules, is refused.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -414,17 +415,18 @@ pub enum Loaded {
 }
 
 impl Loaded {
-    /// The 2-bit values (derived from the depths for a depth file).
+    /// The 2-bit values: a values file's table as read (a large table is
+    /// not held twice), derived from the depths for a depths file.
     #[must_use]
-    pub fn values(&self) -> Table {
+    pub fn values(&self) -> Cow<'_, Table> {
         match self {
-            Loaded::Values(table) => Table::from_words(table.words().collect(), table.len()),
-            Loaded::Depths(depths) => depths.values(),
+            Loaded::Values(table) => Cow::Borrowed(table),
+            Loaded::Depths(depths) => Cow::Owned(depths.values()),
         }
     }
 
-    /// The 2-bit values, the table itself for a values file (not a copy:
-    /// a checkpoint resumed is not held twice).
+    /// The 2-bit values, owned, as [`Loaded::values`] without a copy of a
+    /// values file's table (a checkpoint resumed is solved on as read).
     #[must_use]
     pub fn into_values(self) -> Table {
         match self {

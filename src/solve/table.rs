@@ -100,6 +100,14 @@ pub struct Table {
     len: u64,
 }
 
+/// A copy of the values as they stand (a large table: copy only with
+/// reason; [`crate::solve::file::Loaded::values`] lends a file's table).
+impl Clone for Table {
+    fn clone(&self) -> Table {
+        Table::from_words(self.words().collect(), self.len)
+    }
+}
+
 impl Table {
     /// A table of `len` positions, all [`Value::Draw`] (unknown).
     #[must_use]
