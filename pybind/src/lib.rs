@@ -6,6 +6,7 @@ mod board;
 mod bots;
 mod enums;
 mod errors;
+mod graded_run;
 mod grading;
 mod json;
 mod legal;
@@ -40,6 +41,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BOT_KINDS", enums::BOT_KIND.members(py)?)?;
     solitaire::register(m)?;
     grading::register(m)?;
+    graded_run::register(m)?;
     tablebase::register(m)?;
     // The exceptions are re-exported by the `sternhalma` package: name them
     // there, so tracebacks read `sternhalma.IllegalMoveError`.

@@ -132,6 +132,9 @@ impl PyVectorEnv {
         seed: Option<i128>,
         threads: Option<i128>,
     ) -> PyResult<Self> {
+        // Its games move in the engine, uncounted: a search could step
+        // them from any position, so a graded exercise bars them.
+        crate::grading::allowed("sternhalma.VectorEnv")?;
         let count: usize = errors::whole("num_envs", num_envs, 1 << 24)?;
         if count == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));

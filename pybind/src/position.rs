@@ -93,11 +93,45 @@ impl PyPosition {
         DEFAULT_START.parse().expect("the default start parses")
     }
 
+    /// A position handed to Python, made from data rather than by a move
+    /// (a position string, a start, JSON, a pickle): counted as one
+    /// position made (`sternhalma.grading`).
     fn wrap(position: Position) -> PyPosition {
+        crate::grading::made(position.zobrist_hash());
+        PyPosition::wrap_uncounted(position)
+    }
+
+    /// A position for the engine's own use, never handed to Python.
+    fn wrap_uncounted(position: Position) -> PyPosition {
         PyPosition {
             position,
             stack: Vec::new(),
         }
+    }
+
+    /// A position from its string, not counted: made by the autograder's
+    /// loop for a call's arguments, before the call's count starts.
+    pub fn from_text_uncounted(text: &str) -> PyResult<PyPosition> {
+        let position = text.parse::<Position>().map_err(|e| errors::position(&e))?;
+        Ok(PyPosition::wrap_uncounted(position))
+    }
+
+    /// The current position, for the graded run's report.
+    pub fn core(&self) -> &Position {
+        &self.position
+    }
+
+    /// The number of moves on the stack, for the graded run's report.
+    pub fn stack_len(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Plays a resolved move, counted as a position made by a move
+    /// (`push`, `play`, `apply_action`, `child`).
+    fn push_counted(&mut self, mv: Move, path: Option<Vec<usize>>) {
+        let parent = self.position.zobrist_hash();
+        self.push_move(mv, path);
+        crate::grading::made_by_move(parent, self.position.zobrist_hash());
     }
 
     /// The legal move named by a `Move` or a move text, resolved by the
@@ -160,7 +194,7 @@ impl PyPosition {
     /// name in turn from this position, each checked as `push` checks it;
     /// an illegal one raises `IllegalMoveError` with a note naming its ply.
     pub fn resolve_line(&self, moves: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
-        let mut walker = PyPosition::wrap(self.position.clone());
+        let mut walker = PyPosition::wrap_uncounted(self.position.clone());
         let mut line = Vec::new();
         for (ply, mv) in moves.try_iter()?.enumerate() {
             let (mv, path) = walker.resolve_for_push(&mv?).inspect_err(|e| {
@@ -351,8 +385,7 @@ impl PyPosition {
     /// name; `apply_action` is open_spiel's, with an action number).
     fn push(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let (mv, path) = self.resolve_for_push(mv)?;
-        crate::grading::position_made();
-        self.push_move(mv, path);
+        self.push_counted(mv, path);
         Ok(())
     }
 
@@ -400,9 +433,8 @@ impl PyPosition {
     /// the same with an action number, open_spiel's name).
     fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<Self> {
         let (mv, path) = self.resolve_for_push(mv)?;
-        crate::grading::position_made();
         let mut next = Clone::clone(self);
-        next.push_move(mv, path);
+        next.push_counted(mv, path);
         Ok(next)
     }
 
@@ -786,8 +818,7 @@ impl PyPosition {
     /// the whole position's). open_spiel's name; `push` takes a `Move`.
     fn apply_action(&mut self, action: usize) -> PyResult<()> {
         let mv = self.move_of(action)?;
-        crate::grading::position_made();
-        self.push_move(mv, None);
+        self.push_counted(mv, None);
         Ok(())
     }
 
@@ -917,14 +948,18 @@ impl PyPosition {
 /// Rebuilds a pickled position: the root position string and the moves.
 #[pyfunction]
 pub fn _restore(root: &str, moves: Vec<String>) -> PyResult<PyPosition> {
-    let mut position = PyPosition::new(Some(root))?;
+    let root = root.parse::<Position>().map_err(|e| errors::position(&e))?;
+    let mut position = PyPosition::wrap_uncounted(root);
     Python::attach(|py| {
         for text in moves {
-            // Checked as `push` checks, and not counted: the engine's own moves.
+            // Checked as `push` checks, and not counted one by one: the
+            // restored position is counted once below, as any position
+            // made from data (a pickle cannot make children uncounted).
             let (mv, path) = position.resolve_for_push(&text.into_pyobject(py)?.into_any())?;
             position.push_move(mv, path);
         }
         Ok::<_, PyErr>(())
     })?;
+    crate::grading::made(position.position.zobrist_hash());
     Ok(position)
 }

@@ -1,0 +1,82 @@
+"""A course's graded parts: each a check run by the grader, never by the
+student's process, on what the student's functions answer.
+
+A notebook's module (``sternhalma.autograde.course.n03_adversarial_search``
+and so on) makes one ``Course``, registers its **adapters** (how a call
+reaches the student's code: run in the student's process, with the
+notebook's namespace as first argument, and answering plain data) and its
+**parts** (one per nbgrader test cell, by the cell's ``grade_id``: run in
+the grader, with a ``Student`` to call and ``graded``: False for the
+visible checks a student runs in the notebook, True for the grader's run,
+which adds the held-out cases).
+
+A part passes by returning, fails by raising ``Failed`` with the
+student's feedback (the case and the likely mistake, never a held-out
+case's data), or earns part of its points by returning a fraction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sternhalma.autograde._student import Failed, LocalStudent, Student
+
+Part = Callable[[Student, bool], "float | None"]
+
+
+@dataclass
+class Verdict:
+    """A part's grade: the fraction of its points, and the feedback."""
+
+    part: str
+    fraction: float
+    message: str
+
+
+class Course:
+    """One notebook's adapters and graded parts."""
+
+    def __init__(self, assignment: str):
+        self.assignment = assignment
+        self.adapters: dict[str, Callable[..., Any]] = {}
+        self.parts: dict[str, Part] = {}
+
+    def adapter(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """Registers ``function(namespace, *args)`` as the call named after it."""
+        self.adapters[function.__name__] = function
+        return function
+
+    def part(self, grade_id: str) -> Callable[[Part], Part]:
+        """Registers the check of the test cell ``grade_id``."""
+
+        def register(function: Part) -> Part:
+            self.parts[grade_id] = function
+            return function
+
+        return register
+
+    def grade(self, grade_id: str, student: Student, graded: bool = True) -> Verdict:
+        """Runs one part: its verdict, whatever the student's code did."""
+        check = self.parts.get(grade_id)
+        if check is None:
+            return Verdict(grade_id, 0.0, f"no check for the test cell {grade_id!r}: ask your teacher")
+        try:
+            fraction = check(student, graded)
+        except Failed as failure:
+            return Verdict(grade_id, 0.0, str(failure))
+        if fraction is None:
+            return Verdict(grade_id, 1.0, "passed")
+        fraction = min(max(float(fraction), 0.0), 1.0)
+        return Verdict(grade_id, fraction, "passed" if fraction == 1.0 else f"{fraction:.0%} of the points")
+
+    def check(self, grade_id: str, namespace: dict[str, Any]) -> None:
+        """The visible checks of ``grade_id`` on this kernel's functions: an
+        ``AssertionError`` with the feedback when one fails (a notebook's
+        test cell calls it; the grader's run adds held-out cases)."""
+        check = self.parts[grade_id]
+        try:
+            check(LocalStudent(namespace, self.adapters), False)
+        except Failed as failure:
+            raise AssertionError(str(failure)) from None
