@@ -239,6 +239,7 @@ fn a_matchs_board_is_drawn_at_any_ply_with_the_last_move() {
     assert_eq!(status, 200);
     assert_eq!(headers[4].as_deref(), Some("no-cache"));
     assert!(now.contains(">player 0 to move, ply 2</text>"));
+    assert_eq!(now.matches("class=\"path-segment\"").count(), 1);
     assert_eq!(board("?ply=2", &[]).2, now);
     let tag = headers[3].clone().expect("an ETag on the current picture");
     let (status, _, body) = board("", &[("If-None-Match", &tag)]);

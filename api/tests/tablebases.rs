@@ -118,6 +118,37 @@ fn the_installed_tables_are_listed_with_table_1s_counts() {
     );
 }
 
+/// The list costs a lookup, not a scan: four clients asking it 250 times
+/// each (a burst like the one that once held every worker for seconds) get
+/// the same answer every time, and no installed table is read whole for
+/// its counts again after it was installed (`Tablebases::install` counts
+/// it, once). Only this process's server installs tables here, so the
+/// answer cannot change meanwhile.
+#[test]
+fn the_list_is_a_lookup_that_never_scans_a_table_again() {
+    let first = get("/v1/tablebases");
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert!(first.body.contains("rhombus7p2"), "{}", first.body);
+    let url = format!("{}/v1/tablebases", server());
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                let client = agent();
+                for _ in 0..250 {
+                    let reply = finish(client.get(&url).call().unwrap());
+                    assert_eq!(reply.status, 200, "{}", reply.body);
+                    assert_eq!(reply.body, first.body);
+                }
+            });
+        }
+    });
+    let tables = installed().list();
+    assert!(!tables.is_empty());
+    for table in tables {
+        assert_eq!(table.count_scans(), 1, "{table:?}");
+    }
+}
+
 #[test]
 fn a_won_position_is_probed_and_every_move_agrees_with_the_position_it_leads_to() {
     let start = probe(START);

@@ -287,10 +287,11 @@ pub struct PyTablebase {
 }
 
 impl PyTablebase {
-    /// Installs `table` in the process's registry and wraps it.
-    fn install(table: Tablebase) -> PyTablebase {
+    /// Installs `table` in the process's registry and wraps it. Installing
+    /// scans the table once for its counts, so the GIL is released.
+    fn install(py: Python<'_>, table: Tablebase) -> PyTablebase {
         let table = Arc::new(table);
-        installed().install(Arc::clone(&table));
+        py.detach(|| installed().install(Arc::clone(&table)));
         PyTablebase { table }
     }
 }
@@ -414,7 +415,7 @@ impl PyTablebase {
             let table = py
                 .detach(|| Tablebase::open(path))
                 .map_err(|e| table_error(&e))?;
-            return Ok(PyTablebase::install(table));
+            return Ok(PyTablebase::install(py, table));
         }
         if game.ranking().states() > SMALL_STATES && !build {
             return Err(raise(
@@ -438,7 +439,7 @@ impl PyTablebase {
         } else {
             None
         };
-        let table = PyTablebase::install(build_into(py, &folder, &game, display)?);
+        let table = PyTablebase::install(py, build_into(py, &folder, &game, display)?);
         BUILT
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -467,7 +468,7 @@ impl PyTablebase {
         let table = py
             .detach(|| Tablebase::open(&path))
             .map_err(|e| table_error(&e))?;
-        Ok(PyTablebase::install(table))
+        Ok(PyTablebase::install(py, table))
     }
 
     /// The tables installed in this process, by board name.

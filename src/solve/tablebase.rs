@@ -27,6 +27,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
 use super::depth::{self, Depths};
@@ -170,6 +171,12 @@ pub struct Tablebase {
     game: Game,
     body: Body,
     source: Option<PathBuf>,
+    /// The counts, from a scan of the whole table on first use: a table
+    /// never changes, and `GET /v1/tablebases` asks for them on every
+    /// request.
+    counts: OnceLock<Counts>,
+    /// How many times the whole table was scanned for its counts.
+    count_scans: AtomicU32,
 }
 
 impl fmt::Debug for Tablebase {
@@ -223,11 +230,7 @@ impl Tablebase {
             Loaded::Depths(depths) => Body::Depths(depths),
         };
         debug_assert_eq!(header.kind == Kind::Depths, matches!(body, Body::Depths(_)));
-        Ok(Tablebase {
-            game,
-            body,
-            source: Some(path.to_owned()),
-        })
+        Ok(Tablebase::new(game, body, Some(path.to_owned())))
     }
 
     /// A table from a solve's values and, if computed, its depths.
@@ -237,10 +240,16 @@ impl Tablebase {
             Some(depths) => Body::Depths(depths),
             None => Body::Values(values),
         };
+        Tablebase::new(game, body, None)
+    }
+
+    fn new(game: Game, body: Body, source: Option<PathBuf>) -> Tablebase {
         Tablebase {
             game,
             body,
-            source: None,
+            source,
+            counts: OnceLock::new(),
+            count_scans: AtomicU32::new(0),
         }
     }
 
@@ -331,12 +340,41 @@ impl Tablebase {
     }
 
     /// Positions of each value (one side to move; [`Game::counts`]).
+    ///
+    /// The first call scans the whole table (for a table with depths, a
+    /// copy of its values first); every later one, from any thread, answers
+    /// the same counts from memory. [`Tablebases::install`] asks first, so
+    /// an installed table's counts are a lookup.
+    ///
+    /// ```
+    /// use sternhalma::solve::{Game, Tablebase};
+    ///
+    /// let game = Game::new(7, 1)?;
+    /// let tablebase = Tablebase::build(&game, 1, &|_| {})?;
+    /// assert_eq!(tablebase.count_scans(), 0);
+    /// let counts = tablebase.counts();
+    /// assert_eq!(tablebase.counts(), counts);
+    /// assert_eq!(tablebase.count_scans(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn counts(&self) -> Counts {
-        match &self.body {
-            Body::Values(t) => self.game.counts(t),
-            Body::Depths(d) => self.game.counts(&d.values()),
-        }
+        *self.counts.get_or_init(|| {
+            self.count_scans.fetch_add(1, Ordering::Relaxed);
+            match &self.body {
+                Body::Values(t) => self.game.counts(t),
+                Body::Depths(d) => self.game.counts(&d.values()),
+            }
+        })
+    }
+
+    /// How many times the whole table has been scanned for its counts
+    /// ([`Tablebase::counts`]): 0 until they are first asked for, then 1
+    /// for good. What a test or an operator checks to see that answering
+    /// the counts costs a lookup, however often they are asked.
+    #[must_use]
+    pub fn count_scans(&self) -> u32 {
+        self.count_scans.load(Ordering::Relaxed)
     }
 
     /// Whether `position` is of this table's game (board, rules, a set
@@ -490,8 +528,11 @@ pub struct Tablebases {
 }
 
 impl Tablebases {
-    /// Adds `tablebase`, replacing one of the same game.
+    /// Adds `tablebase`, replacing one of the same game. Its counts are
+    /// scanned for here ([`Tablebase::counts`]), before the registry is
+    /// locked, so that no listing of the installed tables pays for them.
     pub fn install(&self, tablebase: Arc<Tablebase>) {
+        let _ = tablebase.counts();
         let mut tables = self.tables.write().expect("tables are never poisoned");
         tables.retain(|t| t.game.board() != tablebase.game.board());
         tables.push(tablebase);

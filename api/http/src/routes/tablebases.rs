@@ -6,7 +6,8 @@
 //! serve --tablebases DIR` fills it at start). A probe reads a table in
 //! memory: microseconds, so it is answered on the request's worker like
 //! `/v1/legal-moves`, never queued behind heavy work, and not rate-limited
-//! (`crate::clients`).
+//! (`crate::clients`). So is the list: each table's counts were taken once,
+//! when it was installed, and the start's probe is one read.
 
 use actix_web::{get, post, web};
 use serde::Serialize;
@@ -170,6 +171,8 @@ impl TablebaseView {
     /// The view of `table`.
     pub fn new(table: &Tablebase) -> TablebaseView {
         let game = table.game();
+        // Scanned for once, when the table was installed
+        // (`Tablebases::install`): a lookup here, however often asked.
         let [positions, wins, draws, illegal] = table.counts().published();
         let start = start_position(table);
         TablebaseView {

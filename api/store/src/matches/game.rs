@@ -798,7 +798,15 @@ pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error>
         ));
     }
     let current = parse_position(&row.position)?;
-    let moves = storage::load_moves(store, id)?;
+    // The current position is stored: only the move that led there is
+    // read (a live board is fetched at every ply). An earlier one is
+    // replayed from the start.
+    let first = if target == row.ply {
+        target.saturating_sub(1)
+    } else {
+        0
+    };
+    let moves = storage::load_moves_from(store, id, first)?;
     let path_of = |stored: &MoveRow| -> Result<Vec<Cell>, Error> {
         match stored.path.parse::<MoveText>().map_err(corrupt)? {
             MoveText::Pass => Ok(Vec::new()),
@@ -813,7 +821,10 @@ pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error>
                 .collect(),
         }
     };
-    let last_path = match target.checked_sub(1).and_then(|i| moves.get(i as usize)) {
+    let last_path = match target
+        .checked_sub(1)
+        .and_then(|ply| moves.get((ply - first) as usize))
+    {
         Some(stored) => path_of(stored)?,
         None => Vec::new(),
     };
