@@ -30,3 +30,13 @@ c.ZipCollectApp.collector_plugin = "nbgrader.plugins.FileNameCollectorPlugin"
 c.FileNameCollectorPlugin.named_regexp = (
     r".*/(?P<student_id>[^/]+?)_(?P<file_id>[0-9][0-9]_[^/]+\.ipynb)$"
 )
+
+# `nbgrader autograde`: the verdict is decided outside the student's
+# process. No cell of a submission runs in nbgrader's process or in a
+# kernel of the teacher's: `GradeInSandbox` (in the place of nbgrader's
+# `Execute`) runs the submission in a sandbox (bubblewrap, a user without
+# rights, no network, no view of this folder) and writes the course's
+# verdict on each test cell as its output (docs/grading.md).
+from sternhalma.autograde.nbgrader_plugin import AUTOGRADE_PREPROCESSORS  # noqa: E402
+
+c.Autograde.autograde_preprocessors = AUTOGRADE_PREPROCESSORS

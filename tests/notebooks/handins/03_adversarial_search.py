@@ -1,19 +1,23 @@
-"""Notebook 3's cheating and buggy hand-ins (see tests/notebooks/handins.py).
+"""Notebook 3's hand-ins (see tests/notebooks/handins.py): cheats and
+imperfect honest work."""
 
-The cheating student copies the values at the start for `negamax`, writes
-`alphabeta` as a plain negamax that never prunes, and hands the bot's moves
-to the built-in alpha-beta bot (issue 32's delegating bot). The buggy one
-drops the minus in `negamax` and lets the bot finish every depth it starts,
-checking its budget only between depths.
-"""
+BOT_PARTS = {"test-bot-legal", "test-bot-budget", "test-bot-won-in-one", "test-bot-strength"}
 
-CHEATING = {
-    "negamax": """
-# The values from the start, copied from the output of a classmate's notebook.
-return {0: 0, 1: 2, 2: 0, 3: 2, 4: 0, 5: 2}[depth]
-""",
-    "alphabeta": """
-# alpha and beta are ignored: the whole tree, as negamax searches it.
+HANDINS = {
+    "copied_values": {
+        "kind": "cheat",
+        "story": "negamax answers the start's values, copied from a classmate's output",
+        "solutions": {
+            "negamax": """# The values from the start, copied from the output of a classmate's notebook.
+return {0: 0, 1: 2, 2: 0, 3: 2, 4: 0, 5: 2}[depth]"""
+        },
+        "zero": {"test-negamax-values", "test-negamax-in-place"},
+    },
+    "alphabeta_without_pruning": {
+        "kind": "cheat",
+        "story": "alphabeta is negamax with two unused arguments",
+        "solutions": {
+            "alphabeta": """# alpha and beta are ignored: the whole tree, as negamax searches it.
 if depth == 0 or position.is_game_over():
     return evaluate(position, position.side_to_move)
 best = -float("inf")
@@ -21,37 +25,40 @@ for move in position.legal_moves:
     position.push(move)
     best = max(best, -alphabeta(position, depth - 1, alpha, beta, evaluate))
     position.pop()
-return best
-""",
-    "student-bot": """
-self.evaluate(position, position.side_to_move)  # "scores positions with evaluate"
-return sternhalma.Bot("alphabeta", nodes=300).step(position)
-""",
-}
-
-CHEATING_ZERO = {
-    "test-negamax-values",  # right at the start, wrong on the held-out positions
-    "test-negamax-in-place",  # makes no position
-    "test-alphabeta-pruning",  # as many positions as negamax
-    "test-bot-legal",  # every bot part: the built-in bot is barred in its steps
-    "test-bot-budget",
-    "test-bot-won-in-one",
-    "test-bot-strength",
-}
-
-BUGGY = {
-    "negamax": """
-if depth == 0 or position.is_game_over():
+return best"""
+        },
+        "zero": {"test-alphabeta-pruning"},
+    },
+    "delegating_bot": {
+        "kind": "cheat",
+        "story": "the bot hands its moves to the built-in alpha-beta bot",
+        "solutions": {
+            "student-bot": """self.evaluate(position, position.side_to_move)  # "scores positions with evaluate"
+return sternhalma.Bot("alphabeta", nodes=300).step(position)"""
+        },
+        "zero": BOT_PARTS,
+    },
+    "sign_error": {
+        "kind": "imperfect",
+        "story": "negamax drops the minus in front of the children's values",
+        "solutions": {
+            "negamax": """if depth == 0 or position.is_game_over():
     return evaluate(position, position.side_to_move)
 best = -float("inf")
 for move in position.legal_moves:
     position.push(move)
     best = max(best, negamax(position, depth - 1, evaluate))
     position.pop()
-return best
-""",
-    "student-bot": """
-self.nodes = 0
+return best"""
+        },
+        "zero": {"test-negamax-values"},
+        "feedback": {"test-negamax-values": "sign error"},
+    },
+    "budget_between_depths": {
+        "kind": "imperfect",
+        "story": "the bot checks its budget only between depths, so the last depth overruns it",
+        "solutions": {
+            "student-bot": """self.nodes = 0
 work = position.copy()
 
 def search(depth, alpha, beta):
@@ -82,11 +89,9 @@ for depth in range(1, 61):
         if value > best_value:
             best_value, choice = value, move
     best_move = choice
-return best_move
-""",
-}
-
-BUGGY_FEEDBACK = {
-    "test-negamax-values": "sign error",
-    "test-bot-budget": "budget",
+return best_move"""
+        },
+        "zero": {"test-bot-budget"},
+        "feedback": {"test-bot-budget": "budget"},
+    },
 }
