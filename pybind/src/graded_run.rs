@@ -239,15 +239,18 @@ fn answer(value: &Bound<'_, PyAny>, depth: usize, size: &mut usize) -> Result<Va
         return Ok(Value::Object(map));
     }
     let kind = value.get_type();
-    let module = kind
-        .module()
-        .map(|m| m.to_string())
-        .unwrap_or_default();
+    let module = kind.module().map(|m| m.to_string()).unwrap_or_default();
     if module == "numpy" {
         let plain = value
             .call_method0("tolist")
             .map_err(|e| format!("numpy's tolist failed: {e}"))?;
-        if plain.get_type().module().map(|m| m.to_string()).unwrap_or_default() == "numpy" {
+        if plain
+            .get_type()
+            .module()
+            .map(|m| m.to_string())
+            .unwrap_or_default()
+            == "numpy"
+        {
             return Err("a numpy value that is not plain data".to_owned());
         }
         return answer(&plain, depth + 1, size);
@@ -328,10 +331,16 @@ fn error(py: Python<'_>, err: &PyErr) -> Value {
 fn serve_one(py: Python<'_>, adapters: &Bound<'_, PyDict>, request: &Value) -> Value {
     let nonce = request.get("nonce").cloned().unwrap_or(Value::Null);
     let call = request.get("call").and_then(Value::as_str).unwrap_or("");
-    let tracing = request.get("trace").and_then(Value::as_bool).unwrap_or(false);
+    let tracing = request
+        .get("trace")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let mut positions = Vec::new();
     let no_args = Vec::new();
-    let args = request.get("args").and_then(Value::as_array).unwrap_or(&no_args);
+    let args = request
+        .get("args")
+        .and_then(Value::as_array)
+        .unwrap_or(&no_args);
     let built: PyResult<Vec<Bound<'_, PyAny>>> = args
         .iter()
         .map(|a| argument(py, a, &mut positions))
@@ -384,7 +393,12 @@ fn serve_one(py: Python<'_>, adapters: &Bound<'_, PyDict>, request: &Value) -> V
 /// each call's name to the function that calls the student's code with
 /// the call's arguments. Only callable after `_graded_run_lock`.
 #[pyfunction]
-fn _graded_run_serve(py: Python<'_>, adapters: &Bound<'_, PyDict>, read_fd: i32, write_fd: i32) -> PyResult<()> {
+fn _graded_run_serve(
+    py: Python<'_>,
+    adapters: &Bound<'_, PyDict>,
+    read_fd: i32,
+    write_fd: i32,
+) -> PyResult<()> {
     if !grading::locked() {
         return Err(PyValueError::new_err(
             "_graded_run_serve answers an autograder only after _graded_run_lock",
@@ -413,7 +427,11 @@ fn _graded_run_serve(py: Python<'_>, adapters: &Bound<'_, PyDict>, read_fd: i32,
         let answer = serve_one(py, adapters, &request);
         let mut text = answer.to_string();
         text.push('\n');
-        let written = py.detach(|| output.write_all(text.as_bytes()).and_then(|()| output.flush()));
+        let written = py.detach(|| {
+            output
+                .write_all(text.as_bytes())
+                .and_then(|()| output.flush())
+        });
         if written.is_err() {
             return Ok(());
         }

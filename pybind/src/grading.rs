@@ -74,7 +74,9 @@ pub struct Trace {
 fn record(parent: u64, child: u64) {
     POSITIONS_MADE.fetch_add(1, Ordering::Relaxed);
     if TRACING.load(Ordering::Relaxed) {
-        let mut trace = TRACE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut trace = TRACE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if trace.entries.len() < TRACE_LIMIT {
             trace.entries.push((parent, child));
         } else {
@@ -101,7 +103,9 @@ pub fn positions_made() -> u64 {
 
 /// Starts a fresh trace (`on`) or stops tracing; returns what was traced.
 pub fn take_trace(on: bool) -> Trace {
-    let mut trace = TRACE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut trace = TRACE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     TRACING.store(on, Ordering::Relaxed);
     Trace {
         entries: std::mem::take(&mut trace.entries),

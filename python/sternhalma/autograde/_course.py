@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sternhalma.autograde._student import Failed, LocalStudent, Student
 
 Part = Callable[[Student, bool], "float | None"]
+P = TypeVar("P", bound=Part)
+A = TypeVar("A", bound=Callable[..., Any])
 
 
 @dataclass
@@ -43,15 +45,15 @@ class Course:
         self.adapters: dict[str, Callable[..., Any]] = {}
         self.parts: dict[str, Part] = {}
 
-    def adapter(self, function: Callable[..., Any]) -> Callable[..., Any]:
+    def adapter(self, function: A) -> A:
         """Registers ``function(namespace, *args)`` as the call named after it."""
         self.adapters[function.__name__] = function
         return function
 
-    def part(self, grade_id: str) -> Callable[[Part], Part]:
+    def part(self, grade_id: str) -> Callable[[P], P]:
         """Registers the check of the test cell ``grade_id``."""
 
-        def register(function: Part) -> Part:
+        def register(function: P) -> P:
             self.parts[grade_id] = function
             return function
 

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 import nbformat
 from nbconvert.preprocessors import ClearMetadataPreprocessor
 from nbformat import NotebookNode
-from nbgrader.preprocessors import (
+from nbgrader.preprocessors import (  # type: ignore[import-untyped]
     AssignLatePenalties,
     CheckCellMetadata,
     IgnorePattern,

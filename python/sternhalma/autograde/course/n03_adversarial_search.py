@@ -53,6 +53,7 @@ def ordered(position: sternhalma.Position) -> list[sternhalma.Move]:
 
     def gain(move: sternhalma.Move) -> int:
         target = TARGETS[me]
+        assert move.from_hole is not None and move.to_hole is not None  # no pass in this game
         before = min(BOARD.distance(move.from_hole, t) for t in target)
         after = min(BOARD.distance(move.to_hole, t) for t in target)
         return before - after
@@ -220,7 +221,7 @@ def negamax_in_place(student: Student, graded: bool) -> None:
                     " (each position within the depth made once, by push or play)"
                 )
             # The positions themselves, not only their number: every one in the tree.
-            everything = set()
+            everything: set[int] = set()
             collect(case.copy(), depth, everything)
             if not answer.made() <= everything:
                 raise Failed(f"{what}: made positions outside the tree of that depth")
@@ -380,7 +381,7 @@ def bot_won_in_one(student: Student, graded: bool) -> None:
     checks = [("the visible position", won_in_one(START, greedy), 300)]
     if graded:
         rng = grading.held_out("nb3-bot-won-in-one")
-        found = []
+        found: list[sternhalma.Position] = []
         while len(found) < 5:
             kinds = rng.choice((("greedy", "greedy"), ("greedy", "random"), ("random", "greedy")))
             bots = [sternhalma.Bot(kind, seed=rng.randrange(1000)) for kind in kinds]
