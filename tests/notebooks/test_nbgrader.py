@@ -7,15 +7,20 @@ nbgrader_config.py) in a temporary folder. Students hand in through
 exercise solved: full marks), "ada_lovelace" (an id with an underscore,
 as learning platforms make them) the generated student versions untouched
 (every exercise unsolved: zero on every graded cell, and autograde still
-finishes). Where a notebook has hand-in plans (tests/notebooks/handins/),
-"cheater" hands in hard-coded answers, searches that delegate to the
-built-in ones and searches without the pruning the exercise names (zero on
-exactly those parts, full marks on the rest), and "buggy" a sign error and
-a budget overrun (partial credit: zero on those parts, with feedback
-naming the bug). The term is graded under a teacher's secret for the
-held-out cases (STERNHALMA_HELD_OUT), as a teacher who keeps the cases
-from the students would. The commands are the real `nbgrader` of the venv,
-run as subprocesses.
+finishes), and every hand-in of tests/notebooks/handins/ under its own
+name: the cheats must score zero on exactly the parts they fake, the
+imperfect hand-ins their stated partial credit with the feedback naming
+the bug, and full marks elsewhere.
+
+Autograde runs as the course's configuration sets it: no submission runs
+in nbgrader's process or in a kernel of the teacher's; each runs in the
+sandbox (bubblewrap, a user without rights, no network but the scratch
+game server, no view of the course) and the course's checks decide every
+part in the grader (sternhalma.autograde, docs/grading.md). The term is
+graded under a teacher's secret for the held-out cases
+(STERNHALMA_HELD_OUT), which must appear nowhere a student sees (the
+feedback). The commands are the real `nbgrader` of the venv, run as
+subprocesses.
 
 `STERNHALMA_TERM=08_solving_a_game` (assignments, comma-separated) runs
 the term on those assignments only, for work on one notebook; the checks
@@ -33,6 +38,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,18 +56,25 @@ assert set(SELECTED) <= set(EVERY_ASSIGNMENT), f"STERNHALMA_TERM: no such assign
 # The assignments the term runs.
 ASSIGNMENTS = SELECTED or EVERY_ASSIGNMENT
 SOLUTION = re.compile(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", re.DOTALL)
-HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", re.DOTALL)
-SECRET = "the term test's secret"
+CHECK = re.compile(
+    r'^check\("(?P<assignment>[^/"]+)/(?P<part>[^"]+)", globals\(\)\)$', re.MULTILINE
+)
+SECRET = "the term test's secret 7f3a"
 
 
 def nbgrader(
-    course: Path, *args: str, cwd: Path | None = None, secret: str | None = None
+    course: Path,
+    *args: str,
+    cwd: Path | None = None,
+    secret: str | None = None,
+    server: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Runs `nbgrader ARGS` in the course folder (or `cwd`), as the teacher
     would: with the venv activated (nbgrader runs `alembic` from PATH). The
     notebooks that need a server find the release binary through
     STERNHALMA_BIN (the course is outside the checkout). `secret`: the
-    teacher's secret for the held-out cases."""
+    teacher's secret for the held-out cases; `server`: the scratch game
+    server graded notebooks may reach (STERNHALMA_URL)."""
     env = dict(
         os.environ,
         PATH=f"{NBGRADER.parent}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -72,6 +85,8 @@ def nbgrader(
     env.pop("STERNHALMA_HELD_OUT", None)
     if secret is not None:
         env["STERNHALMA_HELD_OUT"] = secret
+    if server is not None:
+        env["STERNHALMA_URL"] = server
     done = subprocess.run(
         [str(NBGRADER), *args],
         check=False,
@@ -127,20 +142,33 @@ def test_every_notebook_is_an_assignment_with_graded_exercises() -> None:
         assert len(ids) == len(set(ids)), f"{assignment}: grade ids repeat"
 
 
-def test_every_graded_part_is_small_and_has_held_out_cases() -> None:
-    """Partial credit: parts of 1 or 2 points; each with hidden tests after
-    its visible self-check; at least 30 parts in the course."""
+def test_every_graded_part_is_small_and_checked_by_the_course() -> None:
+    """Partial credit: parts of 1 or 2 points; each test cell runs its
+    part's visible checks (`check`), and the course's module has a check
+    for every test cell and for nothing else, with held-out cases; at least
+    30 parts in the course."""
+    import inspect
+
+    from sternhalma.autograde.course import course
+
     parts = 0
     for assignment in EVERY_ASSIGNMENT:
         (notebook,) = (NOTEBOOKS / "source" / assignment).glob("*.ipynb")
+        graded = course(assignment)
+        ids = set()
         for cell in cells(notebook):
             if grading(cell).get("grade"):
                 parts += 1
-                name = f"{assignment}: {grading(cell)['grade_id']}"
+                grade_id = grading(cell)["grade_id"]
+                ids.add(grade_id)
+                name = f"{assignment}: {grade_id}"
                 assert grading(cell)["points"] in (1, 2), f"{name}: {grading(cell)['points']}"
-                assert len(HIDDEN.findall(source(cell))) == 1, f"{name}: no hidden tests"
-                visible = HIDDEN.sub("", source(cell))
-                assert "assert" in visible, f"{name}: no visible self-check"
+                assert "HIDDEN TESTS" not in source(cell), f"{name}: hidden tests in the kernel"
+                (call,) = CHECK.finditer(source(cell))
+                assert call["assignment"] == assignment and call["part"] == grade_id, name
+                check = graded.parts[grade_id]
+                assert "graded" in inspect.getsource(check), f"{name}: no held-out cases"
+        assert set(graded.parts) == ids, f"{assignment}: checks without a test cell"
         text = "\n".join(source(c) for c in cells(notebook) if c["cell_type"] == "markdown")
         assert "**Time:**" not in text, f"{assignment}: run times belong in notebooks/README.md"
     assert parts >= 30, f"{parts} graded parts"
@@ -153,7 +181,7 @@ def test_student_versions_keep_the_skeletons_and_no_solution(course: Path) -> No
         assert len(student) == len(instructor), assignment
         text = "\n".join(source(cell) for cell in student)
         assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text, assignment
-        assert "HIDDEN TESTS" not in text, f"{assignment}: hidden tests handed out"
+        assert SECRET not in text
         for mine, theirs in zip(instructor, student, strict=True):
             if grading(mine).get("solution"):
                 original = source(mine)
@@ -166,8 +194,6 @@ def test_student_versions_keep_the_skeletons_and_no_solution(course: Path) -> No
                         line = line.strip()
                         if len(line) > 20 and line not in skeleton:
                             assert line not in source(theirs), f"{assignment}: left: {line}"
-            elif grading(mine).get("grade"):
-                assert source(theirs).rstrip() == HIDDEN.sub("", source(mine)).rstrip(), assignment
             else:
                 assert source(theirs) == source(mine), f"{assignment}: a cell changed"
             if theirs["cell_type"] == "code":
@@ -215,22 +241,61 @@ def feedback(course: Path, student: str, assignment: str) -> dict[str, str]:
     for cell in cells(path):
         if grading(cell).get("grade"):
             errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+            texts = [
+                "".join(o.get("text", ""))
+                for o in cell.get("outputs", [])
+                if o.get("output_type") == "stream"
+            ]
             found[grading(cell)["grade_id"]] = " ".join(
-                f"{o['ename']}: {o['evalue']}" for o in errors
+                [f"{o['ename']}: {o['evalue']}" for o in errors] + texts
             )
     return found
 
 
-def test_a_term_collected_and_autograded(course: Path) -> None:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    """A scratch game server with no per-client limits, as the README tells
+    a teacher to grade notebooks 5 and 7 against: its address."""
+    folder = tmp_path_factory.mktemp("server")
+    log = folder / "serve.log"
+    binary = REPO / "target" / "release" / "sternhalma"
+    process = subprocess.Popen(
+        [
+            str(binary),
+            "serve",
+            "--port",
+            "0",
+            "--database",
+            str(folder / "grading.sqlite3"),
+            "--no-limits",
+            "--log-level",
+            "warn",
+        ],
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        for _ in range(600):
+            found = re.search(r"http://[0-9.:]+", log.read_text(errors="replace"))
+            if found:
+                break
+            time.sleep(0.1)
+        assert found, f"the server did not start: {log.read_text()}"
+        yield found.group(0)
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_term_collected_and_autograded(course: Path, server: str) -> None:
     from nbgrader.api import Gradebook
 
-    plans = {name: plan for name, plan in handins.plans().items() if name in ASSIGNMENTS}
+    plans = handins.plans(ASSIGNMENTS)
     if not SELECTED:
-        assert {
-            "02_single_agent_search",
-            "03_adversarial_search",
-            "08_solving_a_game",
-        } <= plans.keys()
+        cheats = [h for hs in plans.values() for h in hs if h.kind == "cheat"]
+        assert len(cheats) >= 15, f"{len(cheats)} cheats"
+        assert len(plans) >= 6, sorted(plans)
+    expected: dict[str, list[handins.Handin]] = {}
     for assignment in ASSIGNMENTS:
         archive = course / "downloaded" / assignment / "archive"
         archive.mkdir(parents=True)
@@ -238,23 +303,29 @@ def test_a_term_collected_and_autograded(course: Path) -> None:
         shutil.copy(course / "source" / assignment / name, archive / f"teacher_{name}")
         shutil.copy(course / "release" / assignment / name, archive / f"ada_lovelace_{name}")
         students = ["teacher", "ada_lovelace"]
-        if assignment in plans:
-            for kind in handins.KINDS:
-                notebook = handins.handin(assignment, kind)
-                (archive / f"{kind}_{name}").write_text(json.dumps(notebook, indent=1))
-                students.append(kind)
+        for handin in plans.get(assignment, []):
+            notebook = handins.notebook(handin)
+            (archive / f"{handin.name}_{name}").write_text(json.dumps(notebook, indent=1))
+            students.append(handin.name)
+            expected.setdefault(assignment, []).append(handin)
         nbgrader(course, "zip_collect", assignment)
         for student in students:
             assert (course / "submitted" / student / assignment / name).is_file()
-    nbgrader(course, "autograde", "*", secret=SECRET)
+    # One run for the class: a submission that dies or cheats never stops it.
+    graded = nbgrader(course, "autograde", "*", secret=SECRET, server=server)
+    assert "bubblewrap" in graded.stdout + graded.stderr, "graded outside the sandbox"
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         for assignment in ASSIGNMENTS:
             solved = gradebook.find_submission(assignment, "teacher")
             assert solved.max_score > 0
-            assert solved.score == solved.max_score, (
-                f"{assignment}: the instructor version scores {solved.score} of {solved.max_score}"
-            )
+            lost = {
+                grade.name: feedback(course, "teacher", assignment)[grade.name]
+                for notebook in solved.notebooks
+                for grade in notebook.grades
+                if grade.score != grade.max_score
+            }
+            assert not lost, f"{assignment}: the instructor version loses {lost}"
             unsolved = gradebook.find_submission(assignment, "ada_lovelace")
             assert (
                 course / "autograded" / "ada_lovelace" / assignment / f"{assignment}.ipynb"
@@ -262,28 +333,34 @@ def test_a_term_collected_and_autograded(course: Path) -> None:
             for notebook in unsolved.notebooks:
                 for grade in notebook.grades:
                     assert grade.score == 0, f"{assignment}: {grade.name} scores on a skeleton"
-        for assignment, plan in plans.items():
-            scored = {
-                grade.name: (grade.score, grade.max_score)
-                for notebook in gradebook.find_submission(assignment, "cheating").notebooks
-                for grade in notebook.grades
-            }
-            assert plan.CHEATING_ZERO <= set(scored), assignment
-            for name, (score, most) in scored.items():
-                want = 0 if name in plan.CHEATING_ZERO else most
-                assert score == want, f"{assignment}: the cheating hand-in scores {score} on {name}"
-            buggy = gradebook.find_submission(assignment, "buggy")
-            assert 0 < buggy.score < buggy.max_score, f"{assignment}: no partial credit"
-            told = feedback(course, "buggy", assignment)
-            for notebook in buggy.notebooks:
-                for grade in notebook.grades:
-                    if grade.name in plan.BUGGY_FEEDBACK:
-                        assert grade.score == 0, f"{assignment}: the bug scores on {grade.name}"
-                        assert plan.BUGGY_FEEDBACK[grade.name] in told[grade.name], told
-                    else:
-                        assert grade.score == grade.max_score, f"{assignment}: {grade.name}"
+        wrong = []
+        for assignment, plan in expected.items():
+            for handin in plan:
+                told = feedback(course, handin.name, assignment)
+                scored = {
+                    grade.name: (grade.score, grade.max_score)
+                    for notebook in gradebook.find_submission(assignment, handin.name).notebooks
+                    for grade in notebook.grades
+                }
+                assert handin.zero <= set(scored) and set(handin.partial) <= set(scored), handin
+                for part, (score, most) in scored.items():
+                    want = most * handin.expected(part)
+                    if abs(score - want) > 1e-6:
+                        wrong.append(
+                            f"{assignment}/{handin.name} ({handin.kind}): {part} scores {score} of {most}, not {want}: {told[part]}"
+                        )
+                for part, piece in handin.feedback.items():
+                    if piece not in told[part]:
+                        wrong.append(
+                            f"{assignment}/{handin.name}: {part} says {told[part]!r}, not {piece!r}"
+                        )
+        assert not wrong, "\n".join(wrong)
     nbgrader(course, "export")
     rows = (course / "grades.csv").read_text().splitlines()
     # A row per student of the course and assignment, handed in or not.
-    students = 2 + (len(handins.KINDS) if plans else 0)
+    students = 2 + len({h.name for p in expected.values() for h in p})
     assert len(rows) == 1 + len(ASSIGNMENTS) * students, rows
+    # The feedback a student sees never holds the teacher's secret.
+    nbgrader(course, "generate_feedback", "*")
+    for page in (course / "feedback").rglob("*.html"):
+        assert SECRET not in page.read_text(errors="replace"), page
