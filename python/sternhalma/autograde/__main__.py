@@ -22,12 +22,18 @@ from sternhalma.autograde.sandbox import Sandbox, SandboxUnavailable
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sternhalma.autograde", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m sternhalma.autograde", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("notebook", type=Path)
-    parser.add_argument("--assignment", help="the assignment (default: from the notebook's file name)")
+    parser.add_argument(
+        "--assignment", help="the assignment (default: from the notebook's file name)"
+    )
     parser.add_argument("--no-sandbox", action="store_true", help="run the submission as yourself")
     parser.add_argument("--part", action="append", help="grade only this test cell (grade_id)")
-    parser.add_argument("--connect", action="append", default=[], help="host:port the notebook may reach")
+    parser.add_argument(
+        "--connect", action="append", default=[], help="host:port the notebook may reach"
+    )
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     args = parser.parse_args(argv)
 

@@ -63,7 +63,9 @@ class Course:
         """Runs one part: its verdict, whatever the student's code did."""
         check = self.parts.get(grade_id)
         if check is None:
-            return Verdict(grade_id, 0.0, f"no check for the test cell {grade_id!r}: ask your teacher")
+            return Verdict(
+                grade_id, 0.0, f"no check for the test cell {grade_id!r}: ask your teacher"
+            )
         try:
             fraction = check(student, graded)
         except Failed as failure:
@@ -71,7 +73,9 @@ class Course:
         if fraction is None:
             return Verdict(grade_id, 1.0, "passed")
         fraction = min(max(float(fraction), 0.0), 1.0)
-        return Verdict(grade_id, fraction, "passed" if fraction == 1.0 else f"{fraction:.0%} of the points")
+        return Verdict(
+            grade_id, fraction, "passed" if fraction == 1.0 else f"{fraction:.0%} of the points"
+        )
 
     def check(self, grade_id: str, namespace: dict[str, Any]) -> None:
         """The visible checks of ``grade_id`` on this kernel's functions: an

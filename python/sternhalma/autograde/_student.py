@@ -105,7 +105,7 @@ class LocalStudent(Student):
         try:
             with barred():
                 result = self.adapters[name](self.namespace, *args)
-        except Exception as e:  # the student's error is the answer
+        except Exception as e:  # noqa: BLE001 (the student's error is the answer)
             entries, cut = _graded_trace(False)
             return Answer(
                 name,
@@ -155,9 +155,11 @@ class RemoteStudent(Student):
     The process starts at the first call: it runs the notebook's cells
     (every code cell but the grader's test cells) and then answers calls.
     A call that takes longer than ``call_timeout`` seconds, or a process
-    that dies, answers an error and the next call starts a fresh process;
-    after ``restarts`` fresh starts every later call fails at once with the
-    reason, so one broken submission never stops a class's run.
+    that dies in a call, answers an error and the next call starts a fresh
+    process; after ``restarts`` fresh starts, or when the notebook's cells
+    themselves take longer than ``setup_timeout`` or end the process (they
+    would again), every later call fails at once with the reason, so one
+    broken submission never stops a class's run.
     """
 
     def __init__(
@@ -167,7 +169,7 @@ class RemoteStudent(Student):
         *,
         sandbox: Any,
         connect: Sequence[str] = (),
-        setup_timeout: float = 900.0,
+        setup_timeout: float = 300.0,
         call_timeout: float = 120.0,
         restarts: int = 2,
         log: Callable[[str], None] | None = None,
@@ -214,15 +216,13 @@ class RemoteStudent(Student):
         if self.sandbox is None:
             command = [sys.executable, *argv]
             cwd = str(self.folder)
-            env = {
-                k: v
-                for k, v in os.environ.items()
-                if not k.startswith("STERNHALMA_HELD_OUT")
-            }
+            env = {k: v for k, v in os.environ.items() if not k.startswith("STERNHALMA_HELD_OUT")}
             env["MPLBACKEND"] = "Agg"
         else:
             command, cwd, env = self.sandbox.command(self.folder, argv, network=bool(self.connect))
-        self.log(f"starting the submission's process ({'no sandbox' if self.sandbox is None else self.sandbox.describe()})")
+        self.log(
+            f"starting the submission's process ({'no sandbox' if self.sandbox is None else self.sandbox.describe()})"
+        )
         self.process = subprocess.Popen(
             command,
             cwd=cwd,
@@ -237,10 +237,19 @@ class RemoteStudent(Student):
         os.close(answers_w)
         self._to, self._from = calls_w, answers_r
         self._buffer = b""
-        ready = self._read(lambda m: "ready" in m, self.setup_timeout, "running the notebook's cells")
+        try:
+            ready = self._read(
+                lambda m: "ready" in m, self.setup_timeout, "running the notebook's cells"
+            )
+        except Died as died:
+            # The cells run the same way each time: no second start.
+            self.gone = str(died)
+            raise
         self.cell_errors = list(ready.get("errors", []))[:50] if isinstance(ready, dict) else []
 
-    def _read(self, wanted: Callable[[dict[str, Any]], bool], timeout: float, doing: str) -> dict[str, Any]:
+    def _read(
+        self, wanted: Callable[[dict[str, Any]], bool], timeout: float, doing: str
+    ) -> dict[str, Any]:
         assert self._from is not None
         deadline = time.monotonic() + timeout
         while True:
@@ -323,10 +332,17 @@ class RemoteStudent(Student):
                     return Answer(name, error=("Died", self.gone))
                 self._start()
             nonce = secrets.token_hex(16)
-            request = {"nonce": nonce, "call": name, "args": [encode(a) for a in args], "trace": trace}
+            request = {
+                "nonce": nonce,
+                "call": name,
+                "args": [encode(a) for a in args],
+                "trace": trace,
+            }
             assert self._to is not None
             os.write(self._to, (json.dumps(request) + "\n").encode())
-            message = self._read(lambda m: m.get("nonce") == nonce, self.call_timeout, f"calling {name}")
+            message = self._read(
+                lambda m: m.get("nonce") == nonce, self.call_timeout, f"calling {name}"
+            )
         except (Died, OSError) as e:
             if isinstance(e, OSError):
                 self._stop()
@@ -337,7 +353,9 @@ class RemoteStudent(Student):
         return Answer(
             name,
             result=decode(message.get("ok")),
-            error=(str(error.get("type")), str(error.get("message"))) if isinstance(error, dict) else None,
+            error=(str(error.get("type")), str(error.get("message")))
+            if isinstance(error, dict)
+            else None,
             positions=int(message.get("positions", 0)),
             trace=[(int(p), int(c)) for p, c in message.get("trace", [])],
             cut=bool(message.get("cut", False)),

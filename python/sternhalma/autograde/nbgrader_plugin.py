@@ -53,17 +53,20 @@ class GradeInSandbox(NbGraderPreprocessor):
         help="Run each submission in a bubblewrap sandbox (refuse to grade without one).",
     ).tag(config=True)
     call_timeout = Float(
-        120.0, help="Seconds one call of the student's code may take (a safety net: budgets are in nodes)."
+        120.0,
+        help="Seconds one call of the student's code may take (a safety net: budgets are in nodes).",
     ).tag(config=True)
-    setup_timeout = Float(900.0, help="Seconds the notebook's cells may take before the first call.").tag(
-        config=True
-    )
+    setup_timeout = Float(
+        300.0, help="Seconds the notebook's cells may take before the first call."
+    ).tag(config=True)
     server = Unicode(
         "",
         help="The game server a notebook's code may reach while graded (default: $STERNHALMA_URL).",
     ).tag(config=True)
 
-    def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
+    def preprocess(
+        self, nb: NotebookNode, resources: dict[str, Any]
+    ) -> tuple[NotebookNode, dict[str, Any]]:
         assignment = resources["nbgrader"]["assignment"]
         cells = [
             cell
@@ -91,7 +94,9 @@ class GradeInSandbox(NbGraderPreprocessor):
         if url:
             split = urlsplit(url)
             if split.hostname:
-                connect.append(f"{split.hostname}:{split.port or (443 if split.scheme == 'https' else 80)}")
+                connect.append(
+                    f"{split.hostname}:{split.port or (443 if split.scheme == 'https' else 80)}"
+                )
         with tempfile.TemporaryDirectory(prefix="sternhalma-submission-") as folder:
             path = Path(folder) / "submission.ipynb"
             nbformat.write(nb, str(path))
@@ -113,7 +118,9 @@ class GradeInSandbox(NbGraderPreprocessor):
             finally:
                 student.close()
         if student.cell_errors:
-            self.log.info("cells that raised while the submission ran: %s", student.cell_errors[:10])
+            self.log.info(
+                "cells that raised while the submission ran: %s", student.cell_errors[:10]
+            )
         return verdicts
 
 
@@ -126,11 +133,16 @@ def outputs(verdict: Verdict, points: float) -> list[NotebookNode]:
         earned = round(points * verdict.fraction, 2)
         return [
             nbformat.v4.new_output("stream", name="stdout", text=verdict.message + "\n"),
-            nbformat.v4.new_output("execute_result", data={"text/plain": repr(earned)}, execution_count=None),
+            nbformat.v4.new_output(
+                "execute_result", data={"text/plain": repr(earned)}, execution_count=None
+            ),
         ]
     return [
         nbformat.v4.new_output(
-            "error", ename="Failed", evalue=verdict.message, traceback=[f"Failed: {verdict.message}"]
+            "error",
+            ename="Failed",
+            evalue=verdict.message,
+            traceback=[f"Failed: {verdict.message}"],
         )
     ]
 

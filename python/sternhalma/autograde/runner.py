@@ -22,7 +22,7 @@ from typing import Any
 
 
 def _limit(which: int, value: int) -> None:
-    soft, hard = resource.getrlimit(which)
+    _, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
     resource.setrlimit(which, (value, value))
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot  # noqa: F401
+    import matplotlib.pyplot
     import numpy  # noqa: F401
 
     import sternhalma
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     errors = []
     for index, source in enumerate(cells):
         try:
-            exec(compile(source, f"<cell {index}>", "exec"), namespace)
+            exec(compile(source, f"<cell {index}>", "exec"), namespace)  # noqa: S102 (the submission, in its sandbox)
         except BaseException as e:  # noqa: BLE001 (a student's cell may raise anything)
             try:
                 message = str(e)[:300]
@@ -122,7 +122,9 @@ def main(argv: list[str] | None = None) -> None:
                 message = "(its message could not be read)"
             errors.append({"cell": index, "type": type(e).__name__, "message": message})
     sys.stdout.flush()
-    ready = json.dumps({"ready": True, "cells": len(cells), "errors": errors, "version": sternhalma.__version__})
+    ready = json.dumps(
+        {"ready": True, "cells": len(cells), "errors": errors, "version": sternhalma.__version__}
+    )
     os.write(args.write_fd, (ready + "\n").encode())
     bound = {name: partial(adapter, namespace) for name, adapter in adapters.items()}
     _graded_run_serve(bound, args.read_fd, args.write_fd)

@@ -83,12 +83,18 @@ class Sandbox:
         paths.add(Path(sternhalma.__file__).resolve().parent.parent)
         system = (Path("/usr"), Path("/etc"))
         kept = sorted(
-            {p.resolve() for p in paths if p.exists() and not any(p.resolve().is_relative_to(s) for s in system)}
+            {
+                p.resolve()
+                for p in paths
+                if p.exists() and not any(p.resolve().is_relative_to(s) for s in system)
+            }
         )
         # Only the outermost of nested folders.
         return [p for p in kept if not any(p != q and p.is_relative_to(q) for q in kept)]
 
-    def command(self, folder: Path, argv: list[str], *, network: bool) -> tuple[list[str], str, dict[str, str]]:
+    def command(
+        self, folder: Path, argv: list[str], *, network: bool
+    ) -> tuple[list[str], str, dict[str, str]]:
         """The command that runs ``python argv...`` in the sandbox with
         ``folder`` (holding only the notebook) as its working folder."""
         inside = "/grading"
@@ -117,7 +123,19 @@ class Sandbox:
                 bw += ["--symlink", os.readlink(path), str(path)]
             elif path.is_dir():
                 bw += ["--ro-bind", str(path), str(path)]
-        for name in ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "hosts", "resolv.conf", "nsswitch.conf", "ssl", "alternatives", "fonts", "matplotlibrc"):
+        for name in (
+            "ld.so.cache",
+            "ld.so.conf",
+            "ld.so.conf.d",
+            "localtime",
+            "hosts",
+            "resolv.conf",
+            "nsswitch.conf",
+            "ssl",
+            "alternatives",
+            "fonts",
+            "matplotlibrc",
+        ):
             path = Path("/etc") / name
             if path.exists():
                 bw += ["--ro-bind", str(path), str(path)]

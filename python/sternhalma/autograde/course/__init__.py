@@ -23,5 +23,7 @@ def course(assignment: str) -> Course:
     """The graded parts of ``assignment`` (a folder of ``notebooks/source``)."""
     module = ASSIGNMENTS.get(assignment)
     if module is None:
-        raise KeyError(f"no graded course for the assignment {assignment!r}; known: {', '.join(ASSIGNMENTS)}")
+        raise KeyError(
+            f"no graded course for the assignment {assignment!r}; known: {', '.join(ASSIGNMENTS)}"
+        )
     return importlib.import_module(f"{__name__}.{module}").course

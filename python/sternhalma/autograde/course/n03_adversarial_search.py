@@ -26,7 +26,8 @@ INF = float("inf")
 
 def travel(position: sternhalma.Position, player: int) -> int:
     return sum(
-        min(BOARD.distance(hole, t) for t in TARGETS[player]) for hole in position.player_pegs(player)
+        min(BOARD.distance(hole, t) for t in TARGETS[player])
+        for hole in position.player_pegs(player)
     )
 
 
@@ -212,7 +213,7 @@ def negamax_in_place(student: Student, graded: bool) -> None:
         for depth in (2,) if case is START else (1, 2, 3):
             what = f"negamax at depth {depth}, {label}"
             answer = student.call("negamax", case, depth, "evaluate", trace=True)
-            answer.value
+            _ = answer.value
             unchanged(answer, case, what)
             tree = tree_of(case, depth)
             if answer.positions != tree:
@@ -248,7 +249,9 @@ def alphabeta_value(student: Student, graded: bool) -> None:
             got = number(answer, what)
             want = reference(case.copy(), depth, evaluate)
             if got != want:
-                raise Failed(f"{what}: {got}, expected {want}{depth_hint(got, case, depth, evaluate)}")
+                raise Failed(
+                    f"{what}: {got}, expected {want}{depth_hint(got, case, depth, evaluate)}"
+                )
             unchanged(answer, case, what)
 
 
@@ -294,7 +297,10 @@ def within(got, v, alpha, beta):
 @course.part("test-alphabeta-window")
 def alphabeta_window(student: Student, graded: bool) -> None:
     v = reference(START.copy(), 1, evaluate)
-    checks = [("the start", START, 1, v, (v - 1, v + 1)), ("the start", START, 1, v, (v + 1, v + 5))]
+    checks = [
+        ("the start", START, 1, v, (v - 1, v + 1)),
+        ("the start", START, 1, v, (v + 1, v + 5)),
+    ]
     checks.append(("the start", START, 1, v, (v - 5, v - 1)))
     if graded:
         rng = grading.held_out("nb3-alphabeta-window")
@@ -303,7 +309,11 @@ def alphabeta_window(student: Student, graded: bool) -> None:
             depth = rng.choice((2, 3))
             value = reference(case.copy(), depth, evaluate)
             a, b = rng.randint(1, 6), rng.randint(1, 6)
-            windows = [(value - a, value + b), (value + a, value + a + b), (value - a - b, value - a)]
+            windows = [
+                (value - a, value + b),
+                (value + a, value + a + b),
+                (value - a - b, value - a),
+            ]
             windows += [(value, value + b), (value - a, value)]
             checks += [(f"held-out position {i}", case, depth, value, w) for w in windows]
     for label, case, depth, value, (alpha, beta) in checks:
@@ -345,10 +355,12 @@ def bot_budget(student: Student, graded: bool) -> None:
         rng = grading.held_out("nb3-bot-budget")
         for i in range(5):
             case = grading.opening(START, rng.randrange(2, 21), rng)
-            checks += [(f"held-out position {i}", case, b) for b in (50, 137, 500, rng.randrange(20, 400))]
+            checks += [
+                (f"held-out position {i}", case, b) for b in (50, 137, 500, rng.randrange(20, 400))
+            ]
     for label, case, budget in checks:
         answer = student.call("bot_step", case, budget)
-        answer.value
+        _ = answer.value
         if answer.positions == 0:
             raise Failed(f"StudentBot.step at {label} made no position: it must search")
         if answer.positions > budget:
@@ -388,7 +400,9 @@ def bot_won_in_one(student: Student, graded: bool) -> None:
             case = won_in_one(grading.opening(START, rng.randrange(2, 9), rng), bots)
             if case is not None:
                 found.append(case)
-        checks += [(f"held-out position {i}", c, rng.choice((50, 137, 500))) for i, c in enumerate(found)]
+        checks += [
+            (f"held-out position {i}", c, rng.choice((50, 137, 500))) for i, c in enumerate(found)
+        ]
     for label, case, budget in checks:
         move = student.call("bot_step", case, budget).value
         if move not in wins_at_once(case):
@@ -414,7 +428,9 @@ def score(student: Student, games: int, first_seed: int) -> tuple[int, int, int]
             if position.side_to_move == 0:
                 move = student.call("bot_step", position, 300).value
                 if move not in position.legal_moves:
-                    raise Failed(f"StudentBot.step played {move!r}, not a legal move, in game {game}")
+                    raise Failed(
+                        f"StudentBot.step played {move!r}, not a legal move, in game {game}"
+                    )
             else:
                 move = greedy.step(position)
             position.push(move)

@@ -212,12 +212,14 @@ def unrank_sets(ns, cases):
 
 @course.adapter
 def rank_positions(ns, cases):
-    return each(ns["rank_position"], cases)
+    with references(ns, "rank_set"):
+        return each(ns["rank_position"], cases)
 
 
 @course.adapter
 def unrank_positions(ns, cases):
-    return each(ns["unrank_position"], cases)
+    with references(ns, "unrank_set"):
+        return each(ns["unrank_position"], cases)
 
 
 @course.adapter
@@ -1007,29 +1009,53 @@ def bot_legal(student: Student, graded: bool) -> None:
             probe.push(move)
 
 
+def within(position: sternhalma.Position, plies: int, into: set[int]) -> set[int]:
+    """The positions (by hash) at most `plies` plies below `position`."""
+    if plies > 0 and not position.is_game_over():
+        for move in position.legal_moves:
+            child = position.play(move)
+            into.add(child.zobrist_hash)
+            within(child, plies - 1, into)
+    return into
+
+
 @course.part("test-bot-win-proven")
 def bot_win_proven(student: Student, graded: bool) -> None:
-    checks = [("the visible position", case) for case in wins_in(random.Random(8), 1, plies=1)]
+    checks = [("the visible win at once", case, 1) for case in wins_in(random.Random(8), 1, 1)]
+    checks += [("the visible win in three", case, 3) for case in wins_in(random.Random(8), 1, 3)]
     if graded:
-        found = wins_in(grading.held_out("nb8-bot-win-proven"), 5, plies=1)
-        checks += [(f"held-out position {i}", case) for i, case in enumerate(found)]
-    for label, case in checks:
+        rng = grading.held_out("nb8-bot-win-proven")
+        found = wins_in(rng, 5, plies=1)
+        checks += [(f"held-out win at once {i}", case, 1) for i, case in enumerate(found)]
+        found = wins_in(rng, 5, plies=3)
+        checks += [(f"held-out win in three {i}", case, 3) for i, case in enumerate(found)]
+    for label, case, plies in checks:
         what = f"StudentBot.step (10,000 nodes) on {label}"
         answer = student.call("bot_step", case, 10_000, trace=True)
         move = answer.value
         if not isinstance(move, sternhalma.Move) or move not in case.legal_moves:
             raise Failed(f"{what}: {move!r} is not a legal move")
-        after = case.play(move)
-        if not (after.is_game_over() and after.outcome().winner == case.side_to_move):
-            raise Failed(f"{what} played {move}, not a win at once")
-        if after.zobrist_hash not in answer.made():
-            raise Failed(f"{what} played {move} without making its position: search for it")
-        moves = len(case.legal_moves)
-        if answer.positions > moves:
-            raise Failed(
-                f"{what} made {answer.positions} positions where depth 1 ({moves} positions)"
-                " proves a win: stop deepening once a depth's best value is WIN or more"
-            )
+        stop = (
+            f": stop deepening once a depth's best value is WIN or more (depth {plies} proves"
+            " this win)"
+        )
+        if plies == 1:
+            after = case.play(move)
+            if not (after.is_game_over() and after.outcome().winner == case.side_to_move):
+                raise Failed(f"{what} played {move}, not a win at once")
+            if after.zobrist_hash not in answer.made():
+                raise Failed(f"{what} played {move} without making its position: search for it")
+            moves = len(case.legal_moves)
+            if answer.positions > moves:
+                raise Failed(
+                    f"{what} made {answer.positions} positions, more than depth 1 ({moves}"
+                    f" positions){stop}"
+                )
+        else:
+            if not keeps_value(case, move):
+                raise Failed(f"{what} played {move}, which throws the win away")
+            if not answer.made() <= within(case, plies, set()):
+                raise Failed(f"{what} made positions more than {plies} plies deep{stop}")
 
 
 @course.part("test-bot-accuracy")
