@@ -101,7 +101,7 @@ def replaced(source: str, code: str) -> str:
     content."""
     ((region, inner),) = [(m.group(0), m.group(1)) for m in REGION.finditer(source)]
     indent = region[: len(region) - len(region.lstrip())]
-    inner_lines = [line[len(indent) :] if line.startswith(indent) else line for line in inner.splitlines()]
+    inner_lines = [line.removeprefix(indent) for line in inner.splitlines()]
     code = code.strip("\n").replace("{solution}", "\n".join(inner_lines))
     lines = [indent + line if line.strip() else "" for line in code.splitlines()]
     return source.replace(region, "\n".join(lines) + "\n")
@@ -163,7 +163,9 @@ def main() -> None:
                     verdict = graded.grade(part, student)
                     want = handin.expected(part)
                     mark = "ok " if abs(verdict.fraction - want) < 1e-9 else "BAD"
-                    print(f"  {mark} {part:32} {verdict.fraction:4.0%} (want {want:.0%})  {verdict.message}")
+                    print(
+                        f"  {mark} {part:32} {verdict.fraction:4.0%} (want {want:.0%})  {verdict.message}"
+                    )
             finally:
                 student.close()
 
