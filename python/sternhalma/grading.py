@@ -19,18 +19,20 @@ Traceback (most recent call last):
     ...
 sternhalma.BuiltinBarredError: sternhalma.Bot is barred in this graded exercise: write the search yourself
 
-- ``counting()`` counts the positions Python code makes (each ``push``,
-  ``play``, ``apply_action`` and ``child``): a search's nodes, counted by
-  the engine rather than by the search itself.
+- ``counting()`` counts the positions the engine hands to Python, by any
+  path: each ``push``, ``play``, ``apply_action`` and ``child``, and each
+  position made from data (a position string, a start, JSON, a pickle
+  restored); a copy is the same position and is not counted. A search's
+  nodes, counted by the engine rather than by the search itself.
 - ``barred()`` makes the built-in searches (``Bot``, ``solve_solitaire``,
-  ``Position.playout``, ``rollouts``, and the solved tables' answers:
-  ``Tablebase.probe``, ``moves``, ``best_move`` and ``analyse``) raise
-  ``BuiltinBarredError``, so that a bot that hands its moves to a built-in
-  one scores nothing. It stops a search that delegates, not a student who
-  switches the bar off on purpose,
-  steps a ``VectorEnv`` or asks a server's bots over HTTP (that takes code
-  a reader sees at once). The bar and the count are process-wide: a bar
-  held in one thread bars every thread.
+  ``Position.playout``, ``rollouts``, ``VectorEnv``, and the solved tables'
+  answers: ``Tablebase.probe``, ``moves``, ``best_move`` and ``analyse``)
+  raise ``BuiltinBarredError``, so that a bot that hands its moves to a
+  built-in one scores nothing. In a notebook's own kernel it stops a search
+  that delegates, not a student who lifts the bar on purpose; in the
+  autograder's run (``sternhalma.autograde``, docs/grading.md) the bar is
+  locked for the whole run and no Python code can lift it. The bar and the
+  count are process-wide: a bar held in one thread bars every thread.
 - ``held_out(name)`` draws the held-out cases of a hidden test: seeded by
   the case's name and by the teacher's secret in ``STERNHALMA_HELD_OUT``, so
   a teacher who sets it grades on cases nobody has seen, not even a student
