@@ -354,6 +354,14 @@ fn build_into(
 
 #[pymethods]
 impl PyTablebase {
+    /// The folder `load` reads and solves tables in when given none:
+    /// `$STERNHALMA_TABLES`, else `sternhalma/tables` under the user's
+    /// cache folder.
+    #[staticmethod]
+    fn cache_folder() -> PathBuf {
+        tables::cache_folder()
+    }
+
     /// The table of a game: read from ``folder`` (default: the cache folder,
     /// ``$STERNHALMA_TABLES`` or ``~/.cache/sternhalma/tables``) or, for a
     /// small game, solved there on first use (a few seconds for
@@ -379,14 +387,6 @@ impl PyTablebase {
     /// Traceback (most recent call last):
     ///   ...
     /// sternhalma.NotationError: invalid board "star4": the solved game is played on a rhombus, e.g. rhombus7x7 with 3 pegs
-    /// The folder `load` reads and solves tables in when given none:
-    /// `$STERNHALMA_TABLES`, else `sternhalma/tables` under the user's
-    /// cache folder.
-    #[staticmethod]
-    fn cache_folder() -> PathBuf {
-        tables::cache_folder()
-    }
-
     #[staticmethod]
     #[pyo3(signature = (board, pegs = None, *, folder = None, progress = true, build = false))]
     fn load(

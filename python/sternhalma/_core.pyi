@@ -1302,33 +1302,8 @@ class Tablebase:
     """
 
     @staticmethod
-    def cache_folder() -> str:
-        """The table of a game: read from ``folder`` (default: the cache folder,
-        ``$STERNHALMA_TABLES`` or ``~/.cache/sternhalma/tables``) or, for a
-        small game, solved there on first use (a few seconds for
-        ``rhombus7p2``, on every core, the GIL released) and written for next
-        time. Installs it for ``Bot("perfect")`` and ``analyse``.
-
-        ``board`` is the board (``"rhombus7p2"``, a ``Board``) or a square
-        rhombus with ``pegs`` (``"rhombus7x7"``, ``pegs=2``). ``progress``
-        shows a solve as it goes: a tqdm bar if tqdm is installed, else a
-        line on standard error. A game too large to solve on first use
-        (``rhombus7x2``: 280 M positions a side) is solved beforehand with
-        ``sternhalma solve-game``, or here with ``build=True``: solved into
-        the folder the same way, values only (no depths), in under a minute
-        on two cores and 42 MiB for ``rhombus7x2``, once. Without
-        its file and without ``build=True``, ``TablebaseError`` (code
-        ``no_tablebase``) says how. A file an older engine wrote is removed
-        and counts as missing.
-
-        >>> table = Tablebase.load("rhombus7x7", pegs=2, progress=False)
-        >>> table.board, table.pegs, table.rules, table.has_depths, table.nbytes
-        (Board('rhombus7p2'), 2, 'sturtevant', True, 1271256)
-        >>> Tablebase.load("star4")
-        Traceback (most recent call last):
-          ...
-        sternhalma.NotationError: invalid board "star4": the solved game is played on a rhombus, e.g. rhombus7x7 with 3 pegs
-        The folder `load` reads and solves tables in when given none:
+    def cache_folder() -> Path:
+        """The folder `load` reads and solves tables in when given none:
         `$STERNHALMA_TABLES`, else `sternhalma/tables` under the user's
         cache folder.
         """

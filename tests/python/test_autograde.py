@@ -58,6 +58,16 @@ def test_every_path_that_hands_a_position_to_python_is_counted() -> None:
     assert made(lambda: start.legal_moves) == 0
 
 
+def test_the_sandbox_binds_the_tables_where_load_reads_them(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("STERNHALMA_TABLES", str(tmp_path))
+    assert Path(sternhalma.Tablebase.cache_folder()) == tmp_path
+    if shutil.which("bwrap"):
+        assert Sandbox.find().tables == tmp_path
+    monkeypatch.setenv("STERNHALMA_TABLES", str(tmp_path / "missing"))
+    if shutil.which("bwrap"):
+        assert Sandbox.find().tables is None
+
+
 def test_a_trace_names_each_position_made_and_what_it_was_made_from() -> None:
     start = sternhalma.Position.start(board="rhombus5x2", rules="research")
     move = start.legal_moves[0]

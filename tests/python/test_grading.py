@@ -33,15 +33,19 @@ def test_every_way_of_making_a_position_is_counted() -> None:
     assert work.positions == 2 * len(moves) + 2 * len(actions), "counting stops with the block"
 
 
-def test_the_engines_own_moves_are_not_counted() -> None:
+def test_the_engines_own_moves_are_not_counted_but_every_position_handed_over_is() -> None:
     import pickle
 
     position = small()
     position.push(position.legal_moves[0])
     with grading.counting() as work:
         position.playout(seed=1, max_plies=10)
-        pickle.loads(pickle.dumps(position))
     assert work.positions == 0
+    # A pickle hands one position over, however many moves it replays: a
+    # search cannot make its children uncounted by restoring pickles.
+    with grading.counting() as work:
+        pickle.loads(pickle.dumps(position))
+    assert work.positions == 1
 
 
 def test_built_in_searches_are_barred_inside_and_only_inside() -> None:
