@@ -376,3 +376,11 @@ def test_the_visible_checks_run_in_the_kernel_with_the_same_parts() -> None:
     namespace = {"negamax": negamax}
     with pytest.raises(AssertionError, match=r"negamax, depth 1, the start, evaluate: 0, expected"):
         nb3.check("test-negamax-values", namespace)
+
+
+def test_no_sandbox_is_said_clearly(monkeypatch) -> None:
+    from sternhalma.autograde import sandbox
+
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    with pytest.raises(sandbox.SandboxUnavailable, match="apt-get install bubblewrap"):
+        Sandbox.find()

@@ -162,6 +162,26 @@ for fd in range(3, 64):
             pass
 """
 
+READ_THE_CALLERS = """
+import gc
+import sys
+
+names = ("want", "expected", "reference", "value", "v")
+frame = sys._getframe(1)
+while frame is not None:
+    for name in names:
+        if isinstance(frame.f_locals.get(name), (int, float)):
+            return frame.f_locals[name]
+    frame = frame.f_back
+for name in ("Out", "_", "__"):
+    if isinstance(globals().get(name), (int, float)):
+        return globals()[name]
+for thing in gc.get_objects():
+    if isinstance(thing, dict) and isinstance(thing.get("want"), (int, float)):
+        return thing["want"]
+return 0
+"""
+
 HANDINS = {
     "copied_values": {
         "kind": "cheat",
@@ -352,6 +372,13 @@ return value
         " descriptor, hoping the grader reads them",
         "solutions": {"negamax": "raise NotImplementedError()"},
         "cells": [WRITE_TO_THE_PIPES],
+        "zero": {"test-negamax-values", "test-negamax-in-place"},
+    },
+    "reads_the_callers": {
+        "kind": "cheat",
+        "story": "negamax looks for the expected value in its callers' frames, the notebook's"
+        " globals and IPython's In/Out history, and answers it",
+        "solutions": {"negamax": READ_THE_CALLERS},
         "zero": {"test-negamax-values", "test-negamax-in-place"},
     },
     # ---- honest work, imperfect ---------------------------------------------------------
