@@ -38,6 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import comb
@@ -645,18 +646,14 @@ def graph_of_nothing(rng: random.Random) -> list:
     return graph
 
 
+@dataclass
 class Case:
-    """A graph `solve` is graded on: its name for the feedback, the truth, and whether its data
-    may be shown."""
+    """A graph `solve` is graded on: its name in the feedback, and the truth."""
 
-    def __init__(self, name: str, graph: list, values: list, depths: list, shown: bool):
-        self.name, self.graph, self.values, self.depths, self.shown = (
-            name,
-            graph,
-            values,
-            depths,
-            shown,
-        )
+    name: str
+    graph: list
+    values: list
+    depths: list
 
     def where(self, i: int) -> str:
         return f"{self.name}, position {i}"
@@ -664,12 +661,12 @@ class Case:
 
 def notebook_game() -> Case:
     graph, values, depths = game(BOARD, False)
-    return Case("solve on the notebook's game (`checked`)", graph, values, depths, True)
+    return Case("solve on the notebook's game (`checked`)", graph, values, depths)
 
 
 def tiny() -> Case:
     values, depths = value_iteration(TINY)
-    return Case(f"solve({TINY})", TINY, values, depths, True)
+    return Case(f"solve({TINY})", TINY, values, depths)
 
 
 def held_out_games(name: str, count: int) -> list[Case]:
@@ -677,7 +674,7 @@ def held_out_games(name: str, count: int) -> list[Case]:
     found = []
     for k, board in enumerate(rng.sample(GAMES, count)):
         graph, values, depths = renumbered(rng, *game(board, True))
-        found.append(Case(f"solve on held-out game {k}", graph, values, depths, False))
+        found.append(Case(f"solve on held-out game {k}", graph, values, depths))
     return found
 
 
@@ -687,7 +684,7 @@ def held_out_graphs(name: str, count: int) -> list[Case]:
     for k in range(count):
         graph = graph_of_nothing(rng)
         values, depths = value_iteration(graph)
-        found.append(Case(f"solve on held-out graph {k}", graph, values, depths, False))
+        found.append(Case(f"solve on held-out graph {k}", graph, values, depths))
     return found
 
 
@@ -764,23 +761,30 @@ def solve_values(student: Student, graded: bool) -> None:
         raise Failed(f"{case.where(i)}: {got!r}, expected {want!r}{hint}")
 
 
-def looked_at(case: Case, values: list, drawn: bool) -> tuple[list[int], bool]:
+def answers(student: Student, cases: list[Case]) -> tuple[list[tuple[list, list]], bool]:
+    """The student's (values, depths) on each case, and whether some value is wrong (what the
+    values part grades: won, lost or illegal) on one of them."""
+    found = [solved(student, case) for case in cases]
+    return found, any(
+        misjudged(case, values) is not None for case, (values, _) in zip(cases, found)
+    )
+
+
+def looked_at(case: Case, drawn: bool, some: bool) -> list[int]:
     """The positions the depths part (`drawn` False: the won and lost ones) or the draws part
-    (`drawn` True: every legal one) checks, and whether only some are checked: all of them
-    when the student's values are right, else only those whose answer the commonest values bug
-    (a loss as soon as one successor is won) leaves right, so that a wrong value is charged to
-    the values part alone."""
+    (`drawn` True: every legal one) checks: all of them when the student's values are right
+    (`some` False), else only those whose answer the commonest values bug (a loss as soon as
+    one successor is won) leaves right, so that a wrong value is charged to the values part
+    alone."""
     legal = [i for i, moves in enumerate(case.graph) if moves is not None]
     if not drawn:
         legal = [i for i in legal if case.values[i] != "draw"]
-    if misjudged(case, values) is None:
-        return legal, False
+    if not some:
+        return legal
     values_bug, depths_bug = value_iteration(case.graph, any_won=True)
     if drawn:
-        return [i for i in legal if values_bug[i] == case.values[i]], True
-    return [
-        i for i in legal if values_bug[i] == case.values[i] and depths_bug[i] == case.depths[i]
-    ], True
+        return [i for i in legal if values_bug[i] == case.values[i]]
+    return [i for i in legal if values_bug[i] == case.values[i] and depths_bug[i] == case.depths[i]]
 
 
 SOME_CHECKED = " (some values are wrong, see the values part: the positions checked here are those"
@@ -793,9 +797,9 @@ def solve_depths(student: Student, graded: bool) -> None:
     if graded:
         cases += held_out_games("nb8-solve-depths", 2)
         cases += held_out_graphs("nb8-solve-depths-graphs", 30)
-    for case in cases:
-        values, depths = solved(student, case)
-        checked, some = looked_at(case, values, drawn=False)
+    found, some = answers(student, cases)
+    for case, (values, depths) in zip(cases, found):
+        checked = looked_at(case, drawn=False, some=some)
         wrong = [
             i
             for i in checked
@@ -833,9 +837,9 @@ def solve_draws(student: Student, graded: bool) -> None:
     cases = [tiny()]
     if graded:
         cases += held_out_graphs("nb8-solve-draws", 30)
-    for case in cases:
-        values, depths = solved(student, case)
-        checked, some = looked_at(case, values, drawn=True)
+    found, some = answers(student, cases)
+    for case, (values, depths) in zip(cases, found):
+        checked = looked_at(case, drawn=True, some=some)
         for i in checked:
             drawn = case.values[i] == "draw"
             if drawn and not same(values[i], "draw"):
