@@ -158,7 +158,7 @@ def response(answer, what: str) -> tuple[int, Any]:
     """The status and body `submit` answered, or `Failed` saying why there are none."""
     if answer.error is not None:
         kind, message = answer.error
-        if kind in ("HTTPError", "RuntimeError", "ValueError"):
+        if kind in ("HTTPError", "RuntimeError"):
             raise Failed(
                 f"{what}: submit raised {kind}: {message[:200]} (a refusal is a response too:"
                 " return it, do not raise)"
