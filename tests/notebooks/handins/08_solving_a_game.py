@@ -333,28 +333,19 @@ return table.moves(position)[0].move
     "visible_moves_bot": {
         "kind": "cheat",
         "story": "the bot plays the table's moves, saved at home, at the 50 visible wins in"
-        " five, and elsewhere a one-ply search (which finds a win at once, and keeps its"
-        " budget)",
+        " five, and elsewhere the notebook's search cut at depth 3 (which finds a win at once"
+        " or in three, and keeps its budget)",
         "cells": [f"_SAVED = {visible_moves()!r}"],
         "solutions": {
             "student-bot": """
-self.nodes = 0
 if str(position) in _SAVED:
+    self.nodes = 0
     return position.parse_move(_SAVED[str(position)])
-work = position.copy()
-me = position.side_to_move
-best_move, best_value = self.ordered(work)[0], -float("inf")
-for move in self.ordered(work):
-    if self.nodes >= self.node_budget:
-        break
-    self.nodes += 1
-    work.push(move)
-    value = self.evaluate(work, me)
-    work.pop()
-    if value > best_value:
-        best_move, best_value = move, value
-return best_move
 """
+            + NOTEBOOK_3_BOT.replace("range(1, 61)", "range(1, 4)").replace(
+                "    best_move = choice\n",
+                "    best_move = choice\n    if best_value >= WIN:\n        break\n",
+            )
         },
         "zero": {"test-bot-accuracy"},
     },
@@ -574,6 +565,49 @@ return values, depths
         "zero": {"test-solve-draws"},
         "feedback": {"test-solve-draws": "expected 'draw'"},
     },
+    "retrograde_with_a_queue": {
+        "kind": "imperfect",
+        "story": "solve works backwards from the ends with a queue and a count of each"
+        " position's successors not yet won (retrograde analysis without rounds): the same"
+        " values and depths, full marks",
+        "solutions": {
+            "solve": """
+from collections import deque
+
+values = [None] * len(graph)
+depths = [None] * len(graph)
+before = [[] for _ in graph]  # the positions with a move to each one
+left = [0] * len(graph)  # each position's successors not known to be won
+for i, moves in enumerate(graph):
+    if moves is not None:
+        left[i] = len(moves)
+        for j in moves:
+            before[j].append(i)
+queue = deque()
+for i, moves in enumerate(graph):
+    if moves == []:
+        values[i], depths[i] = "loss", 0
+        queue.append(i)
+while queue:  # in order of depth
+    j = queue.popleft()
+    for i in before[j]:
+        if values[i] is not None:
+            continue
+        if values[j] == "loss":
+            values[i], depths[i] = "win", depths[j] + 1
+            queue.append(i)
+        else:
+            left[i] -= 1
+            if left[i] == 0:
+                values[i], depths[i] = "loss", depths[j] + 1
+                queue.append(i)
+for i, moves in enumerate(graph):
+    if moves is not None and values[i] is None:
+        values[i] = "draw"
+return values, depths
+"""
+        },
+    },
     "successors_side_not_switched": {
         "kind": "imperfect",
         "story": "successors ranks the positions after each move with the same side to move:"
@@ -662,10 +696,10 @@ return best_move
         "zero": {"test-bot-win-proven"},
         "feedback": {"test-bot-win-proven": "stop deepening"},
     },
-    "full_window_at_root": {
+    "fail_hard_alphabeta": {
         "kind": "imperfect",
-        "story": "the bot searches each move at the root with the full window (-inf, inf)"
-        " instead of narrowing it by the best value so far: less pruning, the same moves",
+        "story": "the bot's alpha-beta is the fail-hard kind (it answers alpha or beta when the"
+        " value lies outside the window): the same cuts and moves as the notebook's, full marks",
         "solutions": {
             "student-bot": """
 self.nodes = 0
@@ -680,15 +714,14 @@ def push(move):
 def search(depth, alpha, beta):
     if depth == 0 or work.is_game_over():
         return self.evaluate(work, work.side_to_move)
-    best = -float("inf")
     for move in self.ordered(work):
         push(move)
-        best = max(best, -search(depth - 1, -beta, -alpha))
+        value = -search(depth - 1, -beta, -alpha)
         work.pop()
-        alpha = max(alpha, best)
-        if alpha >= beta:
-            break
-    return best
+        if value >= beta:
+            return beta
+        alpha = max(alpha, value)
+    return alpha
 
 moves = self.ordered(work)
 best_move = moves[0]
@@ -697,7 +730,7 @@ for depth in range(1, 61):
         best_value, choice = -float("inf"), best_move
         for move in [best_move, *(m for m in moves if m != best_move)]:
             push(move)
-            value = -search(depth - 1, -float("inf"), float("inf"))
+            value = -search(depth - 1, -float("inf"), -best_value)
             work.pop()
             if value > best_value:
                 best_value, choice = value, move
