@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import random
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 
@@ -114,13 +115,14 @@ class Server:
 
 
 def server(student: Student, graded: bool) -> Server:
-    """The grader's server (``STERNHALMA_URL``, else the address the
-    student's process may reach); for the self-checks, the notebook's."""
+    """The grader's server: the address the student's process may reach (its
+    ``host:port``, with ``STERNHALMA_URL``'s scheme), else ``STERNHALMA_URL``;
+    for the self-checks, the notebook's."""
     if graded:
-        url = os.environ.get("STERNHALMA_URL")
+        url = os.environ.get("STERNHALMA_URL", "")
         connect = getattr(student, "connect", None)
-        if not url and connect:
-            url = f"http://{connect[0]}"
+        if connect:
+            url = f"{urlsplit(url).scheme or 'http'}://{connect[0]}"
         if not url:
             raise Failed(
                 "no game server to grade submit on: the grader needs STERNHALMA_URL (ask your"
