@@ -36,6 +36,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import os
 import re
 import sys
 import tempfile
@@ -144,7 +145,7 @@ def graded_parts(nb: dict) -> list[str]:
 def main() -> None:
     from sternhalma.autograde import RemoteStudent
     from sternhalma.autograde.course import course
-    from sternhalma.autograde.sandbox import Sandbox
+    from sternhalma.autograde.sandbox import Sandbox, server_addresses
 
     assignment, names = sys.argv[1], sys.argv[2:]
     graded = course(assignment)
@@ -157,7 +158,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / f"{assignment}.ipynb"
             path.write_text(json.dumps(nb))
-            student = RemoteStudent(path, assignment, sandbox=sandbox)
+            # As the class's run: the game server's address for the notebooks that need it.
+            url = os.environ.get("STERNHALMA_URL", "")
+            connect = server_addresses(url) if graded.network else []
+            student = RemoteStudent(path, assignment, sandbox=sandbox, connect=connect)
             try:
                 for part in graded_parts(nb):
                     verdict = graded.grade(part, student)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from sternhalma.autograde._student import RemoteStudent
 from sternhalma.autograde.course import ASSIGNMENTS, course
-from sternhalma.autograde.sandbox import Sandbox, SandboxUnavailable
+from sternhalma.autograde.sandbox import Sandbox, SandboxUnavailable, server_addresses
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,7 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-sandbox", action="store_true", help="run the submission as yourself")
     parser.add_argument("--part", action="append", help="grade only this test cell (grade_id)")
     parser.add_argument(
-        "--connect", action="append", default=[], help="host:port the notebook may reach"
+        "--connect",
+        action="append",
+        help="ip:port the notebook may reach (default: $STERNHALMA_URL's, for a notebook that"
+        " needs the game server)",
     )
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     args = parser.parse_args(argv)
@@ -56,11 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if args.part:
         parts = [p for p in parts if p in args.part]
+    connect = args.connect
+    if connect is None:
+        url = os.environ.get("STERNHALMA_URL", "")
+        connect = server_addresses(url) if graded.network else []
     student = RemoteStudent(
         args.notebook,
         assignment,
         sandbox=sandbox,
-        connect=args.connect,
+        connect=connect,
         log=lambda m: print(m, file=sys.stderr),
     )
     verdicts = []

@@ -40,8 +40,12 @@ class Verdict:
 class Course:
     """One notebook's adapters and graded parts."""
 
-    def __init__(self, assignment: str):
+    def __init__(self, assignment: str, *, network: bool = False):
         self.assignment = assignment
+        self.network = network
+        """Whether the student's process may reach the game server while
+        graded (``STERNHALMA_URL``'s address and no other); without it, no
+        network at all."""
         self.adapters: dict[str, Callable[..., Any]] = {}
         self.parts: dict[str, Part] = {}
 

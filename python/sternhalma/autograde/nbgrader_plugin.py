@@ -22,7 +22,6 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import nbformat
 from nbconvert.preprocessors import ClearMetadataPreprocessor
@@ -40,7 +39,7 @@ from traitlets import Bool, Float, Unicode
 from sternhalma.autograde._course import Verdict
 from sternhalma.autograde._student import RemoteStudent
 from sternhalma.autograde.course import course as course_of
-from sternhalma.autograde.sandbox import Sandbox
+from sternhalma.autograde.sandbox import Sandbox, server_addresses
 
 
 class GradeInSandbox(NbGraderPreprocessor):
@@ -90,13 +89,7 @@ class GradeInSandbox(NbGraderPreprocessor):
             return {p: Verdict(p, 0.0, str(e)) for p in parts}
         sandbox = Sandbox.find() if self.sandbox else None
         url = self.server or os.environ.get("STERNHALMA_URL", "")
-        connect = []
-        if url:
-            split = urlsplit(url)
-            if split.hostname:
-                connect.append(
-                    f"{split.hostname}:{split.port or (443 if split.scheme == 'https' else 80)}"
-                )
+        connect = server_addresses(url) if course.network else []
         with tempfile.TemporaryDirectory(prefix="sternhalma-submission-") as folder:
             path = Path(folder) / "submission.ipynb"
             nbformat.write(nb, str(path))

@@ -85,6 +85,11 @@ def main(argv: list[str] | None = None) -> None:
     import matplotlib.pyplot
     import numpy  # noqa: F401
 
+    try:  # the environments of notebook 6 (PettingZoo imports multiprocessing)
+        import sternhalma.envs
+    except ImportError:
+        pass
+
     import sternhalma
     from sternhalma._core import _graded_run_lock, _graded_run_serve
     from sternhalma.autograde.course import course

@@ -17,9 +17,31 @@ from __future__ import annotations
 import os
 import shutil
 import site
+import socket
 import sys
 import sysconfig
 from pathlib import Path
+from urllib.parse import urlsplit
+
+
+def server_addresses(url: str) -> list[str]:
+    """The ``ip:port`` addresses of the game server at ``url``, as the
+    submission's connections name them (the lock compares addresses, not
+    host names: the grader resolves the name here, outside the sandbox)."""
+    split = urlsplit(url)
+    if not split.hostname:
+        return []
+    port = split.port or (443 if split.scheme == "https" else 80)
+    try:
+        found = socket.getaddrinfo(split.hostname, port, type=socket.SOCK_STREAM)
+    except OSError:
+        return []
+    addresses = []
+    for _, _, _, _, address in found:
+        text = f"{address[0]}:{port}"
+        if text not in addresses:
+            addresses.append(text)
+    return addresses
 
 
 class SandboxUnavailable(RuntimeError):

@@ -27,7 +27,7 @@ import requests
 from sternhalma import grading
 from sternhalma.autograde import Course, Failed, Student
 
-course = Course("05_bots_over_http")
+course = Course("05_bots_over_http", network=True)
 
 TIMEOUT = 30
 HOUSE_BOT = {"kind": "alphabeta", "seed": 3, "nodes": 2000}

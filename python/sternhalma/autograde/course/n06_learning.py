@@ -21,7 +21,7 @@ import numpy as np
 
 import sternhalma
 from sternhalma import grading
-from sternhalma.autograde import Course, Failed, RemoteStudent, Student
+from sternhalma.autograde import Course, Failed, Student
 from sternhalma.envs import sternhalma_v0  # noqa: F401 (the notebook's import, made before the lock)
 
 course = Course("06_learning")
@@ -39,14 +39,6 @@ def reference_softmax(logits: Any, legal: Any) -> np.ndarray:
         weights = np.exp(z[row][legal[row]] - z[row][legal[row]].max())
         out[row][legal[row]] = weights / weights.sum()
     return out
-
-
-def offline(student: Student) -> None:
-    """Starts the student's process without the network: this notebook's code talks to no
-    server while graded (a class's run, which lets notebook 5 reach the teacher's scratch
-    server, passes that address to every notebook's run)."""
-    if isinstance(student, RemoteStudent) and student.process is None:
-        student.connect = []
 
 
 # ---- adapters: run in the student's process ------------------------------------------
@@ -157,7 +149,6 @@ def check_softmax(got: np.ndarray, logits: np.ndarray, legal: np.ndarray, what: 
 
 @course.part("test-masked-softmax")
 def masked_softmax_vector(student: Student, graded: bool) -> None:
-    offline(student)
     logits = np.array([1.0, 2.0, 3.0, 4.0])
     legal = np.array([True, False, True, False])
     what = "masked_softmax on the notebook's vector"
@@ -184,7 +175,6 @@ def masked_softmax_vector(student: Student, graded: bool) -> None:
 
 @course.part("test-masked-softmax-batch")
 def masked_softmax_batch(student: Student, graded: bool) -> None:
-    offline(student)
     logits = np.array([1000.0, 999.0, 5000.0])
     legal = np.array([True, True, False])
     what = "masked_softmax on the logits [1000, 999, 5000] (the last illegal)"
@@ -307,7 +297,6 @@ def gradient_hint(got, W, x, legal, label) -> str:
 
 @course.part("test-cross-entropy-gradient")
 def gradient_shape(student: Student, graded: bool) -> None:
-    offline(student)
     cases = [("the notebook's example, W of shape (6, 4)", *small_example())]
     if graded:
         checker = np.random.default_rng(grading.held_out("nb6-gradient-shape").randrange(2**32))
@@ -323,7 +312,6 @@ def gradient_shape(student: Student, graded: bool) -> None:
 
 @course.part("test-cross-entropy-differences")
 def gradient_differences(student: Student, graded: bool) -> None:
-    offline(student)
     cases = [("the notebook's example, W of shape (6, 4)", *small_example())]
     if graded:
         checker = np.random.default_rng(

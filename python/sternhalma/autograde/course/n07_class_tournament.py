@@ -3,10 +3,9 @@
 The grader plays every game itself, against the built-in greedy bot (in
 the grader, where nothing is barred), and asks the student's process for
 each of ``my_bot``'s moves, position by position: no server takes part,
-and the student's process is started without the network even when the
-class's grading run lets notebook 5's reach a server (``offline``), so a
-bot cannot ask a server's bots for its moves; the built-in searches are
-barred there for the whole run.
+and the student's process has no network (only notebook 5's may reach the
+grader's server), so a bot cannot ask a server's bots for its moves; the
+built-in searches are barred there for the whole run.
 
 The legal-moves part also checks the position is left as given; the
 strength part only that each move is legal (a bot that changes its
@@ -23,7 +22,7 @@ from typing import Any
 
 import sternhalma
 from sternhalma import grading
-from sternhalma.autograde import Course, Failed, RemoteStudent, Student
+from sternhalma.autograde import Course, Failed, Student
 from sternhalma.stats import wilson
 
 course = Course("07_class_tournament")
@@ -36,15 +35,6 @@ GAMES = 30
 """The notebook's games against greedy (seeds 0 to 29, two random opening plies)."""
 HELD_OUT_GAMES = 60
 """The grader's games (held-out seeds, four random opening plies)."""
-
-
-def offline(student: Student) -> None:
-    """Starts the student's process without the network: this notebook's
-    code talks to no server while graded (a class's run, which lets
-    notebook 5 reach the teacher's scratch server, passes that address to
-    every notebook's run)."""
-    if isinstance(student, RemoteStudent) and student.process is None:
-        student.connect = []
 
 
 # ---- adapters: run in the student's process ------------------------------------------
@@ -94,7 +84,6 @@ def step(student: Student, position: sternhalma.Position, what: str) -> sternhal
 
 @course.part("test-legal-moves")
 def legal_moves(student: Student, graded: bool) -> None:
-    offline(student)
     cases = [
         (
             "the start of star2 with the masters rules",
@@ -159,7 +148,6 @@ def record(scores: list[float]) -> str:
 
 @course.part("test-beats-greedy")
 def beats_greedy(student: Student, graded: bool) -> None:
-    offline(student)
     visible = [
         game(student, seed, 2, seed % 2, f"the notebook's game {seed}") for seed in range(GAMES)
     ]
