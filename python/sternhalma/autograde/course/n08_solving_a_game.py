@@ -158,11 +158,12 @@ def evaluate(position: sternhalma.Position, player: int) -> float:
 
 def ordered(position: sternhalma.Position) -> list[sternhalma.Move]:
     me = position.side_to_move
-    return sorted(
-        position.legal_moves,
-        key=lambda m: STEPS[m.from_hole][me] - STEPS[m.to_hole][me],
-        reverse=True,
-    )
+
+    def gain(move: sternhalma.Move) -> int:
+        assert move.from_hole is not None and move.to_hole is not None  # no pass in this game
+        return STEPS[move.from_hole][me] - STEPS[move.to_hole][me]
+
+    return sorted(position.legal_moves, key=gain, reverse=True)
 
 
 # ---- adapters: run in the student's process ------------------------------------------
@@ -299,7 +300,8 @@ def offline(student: Student) -> None:
 def rank_set_part(student: Student, graded: bool) -> None:
     offline(student)
     examples = {(0, 1, 2): 0, (0, 1, 3): 1, (2, 5): 12, (5, 2): 12, (48,): 48, (46, 47, 48): 18423}
-    cases = [
+    # (label, holes, the rank expected, the rank in lexicographic order if known)
+    cases: list[tuple[str, list[int], int, int | None]] = [
         (f"rank_set({list(given)})", list(given), want, None) for given, want in examples.items()
     ]
     cases += [
@@ -310,15 +312,15 @@ def rank_set_part(student: Student, graded: bool) -> None:
         rng = grading.held_out("nb8-rank-set")
         for k in range(4):
             n, p = rng.randrange(5, 13), rng.randrange(1, 5)
-            for lexicographic, subset in enumerate(combinations(range(n), p)):
+            for order, subset in enumerate(combinations(range(n), p)):
                 shuffled = list(subset)
                 rng.shuffle(shuffled)
                 label = f"held-out set {len(cases)} (group {k})"
-                cases.append((label, shuffled, rank_set(subset), lexicographic))
+                cases.append((label, shuffled, rank_set(subset), order))
         for _ in range(200):
-            subset = rng.sample(range(121), rng.randrange(1, 11))
+            drawn = rng.sample(range(121), rng.randrange(1, 11))
             label = f"held-out set {len(cases)} (of 121 holes)"
-            cases.append((label, subset, rank_set(subset), None))
+            cases.append((label, drawn, rank_set(drawn), None))
     answer = student.call("rank_sets", [holes for _, holes, _, _ in cases])
     got = batch(answer, "rank_set", len(cases), lambda i: cases[i][0])
     for (label, holes, want, lexicographic), rank in zip(cases, got):
@@ -340,7 +342,9 @@ def rank_set_part(student: Student, graded: bool) -> None:
 def unrank_set_part(student: Student, graded: bool) -> None:
     offline(student)
     # (label, index, pegs, the set expected)
-    cases = [("unrank_set(12, 2)", 12, 2, (2, 5))]
+    cases: list[tuple[str, int, int, tuple[int, ...] | None]] = [
+        ("unrank_set(12, 2)", 12, 2, (2, 5))
+    ]
     cases += [(f"unrank_set({i}, 3)", i, 3, unrank_set(i, 3)) for i in range(35)]
     if graded:
         rng = grading.held_out("nb8-unrank-set")
@@ -391,7 +395,8 @@ def not_squeezed(side, south, north, n) -> int:
 def rank_position_part(student: Student, graded: bool) -> None:
     offline(student)
     # (label, side, south, north, holes)
-    cases = [
+    # (label, side, south, north, holes)
+    cases: list[tuple[str, int, list[int], list[int], int]] = [
         ("rank_position(0, [48], [0], 49) (the start)", 0, [48], [0], 49),
         ("rank_position(1, [0], [48], 49)", 1, [0], [48], 49),
     ]
@@ -418,16 +423,16 @@ def rank_position_part(student: Student, graded: bool) -> None:
                 cases.append((label, rng.randrange(2), chosen[:p], chosen[p:], n))
     answer = student.call("rank_positions", [list(case[1:]) for case in cases])
     got = batch(answer, "rank_position", len(cases), lambda i: cases[i][0])
-    for (label, side, south, north, n), index in zip(cases, got):
-        want = rank_position(side, south, north, n)
+    for (label, side, souths, norths, n), index in zip(cases, got):
+        want = rank_position(side, souths, norths, n)
         if same(index, want):
             continue
         hint = ""
-        if same(index, rank_position(side, north, south, n)):
+        if same(index, rank_position(side, norths, souths, n)):
             hint = " (south's set and north's swapped?)"
-        elif same(index, not_squeezed(side, south, north, n)):
+        elif same(index, not_squeezed(side, souths, norths, n)):
             hint = " (north's holes not squeezed?)"
-        elif same(index, rank_position(1 - side, south, north, n)):
+        elif same(index, rank_position(1 - side, souths, norths, n)):
             hint = " (the side counted the other way round?)"
         if label.startswith("held-out"):
             raise Failed(f"rank_position on {label}: not its index{hint}")
@@ -462,6 +467,7 @@ def unrank_position_part(student: Student, graded: bool) -> None:
             answered = "" if held else f" {found!r},"
             raise Failed(f"{shown}:{answered} not (side, south, north) with two tuples of holes")
         got_side, got_south, got_north = found[0], holes_of(found[1]), holes_of(found[2])
+        assert got_south is not None and got_north is not None
         if same(got_side, side) and got_south == south and got_north == north:
             continue
         hint = ""
@@ -489,7 +495,8 @@ def children(position: sternhalma.Position, side: int, n: int) -> list[int]:
 @course.part("test-successors")
 def successors_part(student: Student, graded: bool) -> None:
     offline(student)
-    checks = [
+    # (board, what the case is if visible, the indices)
+    checks: list[tuple[str, str | None, list[int]]] = [
         (BOARD, "the start (index 2304)", [2304]),
         (BOARD, "south to move on north's corner (illegal)", [rank_position(0, [0], [20], 49)]),
         (BOARD, "north to move, south has won", [rank_position(1, [0], [20], 49)]),
@@ -918,7 +925,7 @@ def wins_within(position: sternhalma.Position, plies: int) -> bool:
 def wins_in(rng: random.Random, count: int, plies: int = 5) -> list[sternhalma.Position]:
     """The notebook's positions near the end of noisy games whose quickest forced win for the
     side to move takes exactly `plies` plies."""
-    found = []
+    found: list[sternhalma.Position] = []
     while len(found) < count:
         seen = noisy_game(rng)
         late = [p for p in seen if travel(p, 0) + travel(p, 1) < 16]
@@ -997,7 +1004,7 @@ def unchanged(answer, case: sternhalma.Position, what: str) -> None:
 def bot_legal(student: Student, graded: bool) -> None:
     offline(student)
     # Four steps from the start, each from the position the moves before it made.
-    checks = [("the start", None, 300)] * 4
+    checks: list[tuple[str, sternhalma.Position | None, int]] = [("the start", None, 300)] * 4
     if graded:
         rng = grading.held_out("nb8-bot-legal")
         for i in range(6):
@@ -1005,9 +1012,9 @@ def bot_legal(student: Student, graded: bool) -> None:
             for budget in (50, 137, 1000, rng.randrange(20, 3000)):
                 checks.append((f"held-out position {i}", case, budget))
     probe = big_start()
-    for label, case, budget in checks:
-        if case is None:
-            case, label = probe.copy(), f"ply {probe.ply} from the start"
+    for name, given, budget in checks:
+        case = probe.copy() if given is None else given
+        label = f"ply {probe.ply} from the start" if given is None else name
         what = f"StudentBot.step ({budget} nodes) at {label}"
         answer = student.call("bot_step", case, budget, trace=True)
         move = answer.value
