@@ -41,6 +41,10 @@ use crate::position::PyPosition;
 /// The addresses (`host:port`) the grader lets the run connect to.
 static CONNECT: OnceLock<Vec<String>> = OnceLock::new();
 
+/// Folders the run's Python code may not open (the solved tables: the
+/// engine reads them, a student's code may not).
+static HIDDEN: OnceLock<Vec<String>> = OnceLock::new();
+
 /// Modules a graded run may not import: foreign functions (which reach
 /// the engine's memory) and process spawning.
 const BARRED_MODULES: &[&str] = &[
@@ -90,8 +94,8 @@ fn _graded_run_audit(event: &str, args: &Bound<'_, PyTuple>) -> PyResult<()> {
                 return Err(refused(format!("importing `{module}`")));
             }
         }
-        "open" | "os.listdir" | "os.scandir" | "shutil.copyfile" | "os.rename" | "os.link"
-        | "os.symlink" => {
+        "open" | "os.listdir" | "os.scandir" | "os.chdir" | "shutil.copyfile" | "os.rename"
+        | "os.link" | "os.symlink" => {
             let path = args.get_item(0)?;
             let text = if let Ok(s) = path.cast::<PyString>() {
                 s.to_cow()?.into_owned()
@@ -107,9 +111,12 @@ fn _graded_run_audit(event: &str, args: &Bound<'_, PyTuple>) -> PyResult<()> {
             // A relative path cannot reach /proc from the sandbox's
             // folder, except through a link the sandbox does not have.
             let normal = text.replace("//", "/");
+            let hidden = HIDDEN.get().map(Vec::as_slice).unwrap_or_default();
             if BARRED_PATHS
                 .iter()
-                .any(|p| normal == *p || normal.starts_with(&format!("{p}/")))
+                .map(|p| (*p).to_owned())
+                .chain(hidden.iter().cloned())
+                .any(|p| normal == p || normal.starts_with(&format!("{p}/")))
             {
                 return Err(refused(format!("opening `{text}`")));
             }
@@ -138,15 +145,22 @@ fn _graded_run_audit(event: &str, args: &Bound<'_, PyTuple>) -> PyResult<()> {
 
 /// Locks this process down for an autograder's run, for good: the
 /// built-in searches barred (the bar cannot be lifted), and an audit hook
-/// refusing new processes, `ctypes`, `/proc` and connections other than
-/// to `connect` (`host:port` texts). Called by the runner before any
-/// student code runs; a second call changes nothing.
+/// refusing new processes, `ctypes`, `/proc`, the folders in `hidden`
+/// (absolute paths: their files are the engine's to read) and connections
+/// other than to `connect` (`ip:port` texts). Called by the runner before
+/// any student code runs; a second call changes nothing.
 #[pyfunction]
-#[pyo3(signature = (connect = Vec::new()))]
-fn _graded_run_lock(py: Python<'_>, connect: Vec<String>) -> PyResult<()> {
+#[pyo3(signature = (connect = Vec::new(), hidden = Vec::new()))]
+fn _graded_run_lock(py: Python<'_>, connect: Vec<String>, hidden: Vec<String>) -> PyResult<()> {
     if CONNECT.set(connect).is_err() {
         return Ok(());
     }
+    let hidden = hidden
+        .into_iter()
+        .map(|h| h.trim_end_matches('/').to_owned())
+        .filter(|h| h.starts_with('/') && h.len() > 1)
+        .collect();
+    let _ = HIDDEN.set(hidden);
     grading::lock_bar();
     let hook = wrap_pyfunction!(_graded_run_audit, py)?;
     py.import("sys")?.call_method1("addaudithook", (hook,))?;

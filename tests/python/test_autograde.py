@@ -113,7 +113,7 @@ def test_the_lock_holds_for_the_whole_process() -> None:
             import json, os, socket, subprocess, sys
             import sternhalma
             from sternhalma import _core
-            _core._graded_run_lock(["127.0.0.1:{port}"])
+            _core._graded_run_lock(["127.0.0.1:{port}"], [{str(REPO / "notebooks")!r}])
             result = {{}}
 
             def attempt(name, action):
@@ -135,6 +135,9 @@ def test_the_lock_holds_for_the_whole_process() -> None:
             attempt("ctypes", lambda: __import__("ctypes"))
             attempt("proc", lambda: open("/proc/self/mem", "rb"))
             attempt("proc_listing", lambda: os.listdir("/proc/self"))
+            attempt("hidden", lambda: open({str(REPO / "notebooks" / "README.md")!r}))
+            attempt("hidden_by_chdir", lambda: os.chdir({str(REPO / "notebooks")!r}))
+            attempt("elsewhere", lambda: open({str(REPO / "README.md")!r}).close())
             attempt("other_host", lambda: socket.create_connection(("127.0.0.1", 9), 1))
             attempt("allowed_host", lambda: socket.create_connection(("127.0.0.1", {port}), 5).close())
             attempt("a_push", lambda: start.copy().push(start.legal_moves[0]))
@@ -146,8 +149,9 @@ def test_the_lock_holds_for_the_whole_process() -> None:
     barred = ("bot", "playout", "vector_env")
     assert all(found[name] == "BuiltinBarredError" for name in barred), found
     refused = ("subprocess", "system", "fork", "ctypes", "proc", "proc_listing", "other_host")
+    refused += ("hidden", "hidden_by_chdir")
     assert all(found[name] == "PermissionError" for name in refused), found
-    assert found["allowed_host"] == "done", found
+    assert found["allowed_host"] == "done" and found["elsewhere"] == "done", found
     assert found["a_push"] == "done", found
 
 

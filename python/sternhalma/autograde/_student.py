@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import select
 import shutil
@@ -58,6 +59,8 @@ class Answer:
         """The answer; raises ``Failed`` naming the exception when the call raised."""
         if self.error is not None:
             kind, message = self.error
+            if kind in ("Died", "Refused"):
+                raise Failed(f"{self.call}: {message}")
             if kind == "BuiltinBarredError":
                 raise Failed(f"{self.call} used a built-in search, barred here: {message}")
             raise Failed(f"{self.call} raised {kind}: {message}")
@@ -134,14 +137,70 @@ def _is_position(value: Any) -> bool:
 
 
 def _plain(value: Any) -> Any:
-    """A local answer as the grader would get it (numpy and tuples made plain)."""
+    """A local answer as the grader would get it: numpy and tuples made
+    plain, and subclasses of bool, int, float and str read as their values
+    (whatever their ``__eq__`` says), as the engine's loop reads them."""
     if hasattr(value, "tolist") and type(value).__module__ == "numpy":
         return _plain(value.tolist())
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return decode(encode(value)) if isinstance(value, float) else value
+        return {str.__str__(k) if isinstance(k, str) else k: _plain(v) for k, v in value.items()}
+    if isinstance(value, bool):
+        return bool(int.__int__(value))
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return decode(encode(float.__float__(value)))
+    if isinstance(value, str):
+        return str.__str__(value)
+    return value
+
+
+def redacted(message: str, args: tuple[Any, ...]) -> str:
+    """A student's error message fit for feedback: the positions and moves
+    of the call (held-out cases, maybe) replaced by a mark, and cut short,
+    so that no held-out case is shown."""
+    for arg in args:
+        for text in _texts(arg):
+            if len(text) >= 6:
+                message = message.replace(text, "<the case>")
+    return message if len(message) <= 160 else message[:157] + "..."
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _texts(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    from sternhalma._core import Move, Position
+
+    if isinstance(value, (Position, Move)):
+        return [str(value)]
+    return []
+
+
+# The course's modules hold the reference solutions (the grader's, and the
+# ones a part lends the student's process so that one bug is charged once).
+GRADER_MODULES = re.compile(
+    r"autograde\s*\.\s*(course|_course|_student|runner|sandbox|nbgrader_plugin)\b"
+    r"|autograde\.course|\bn0[1-8]_[a-z_]+\b"
+)
+
+
+def reaches_for_the_grader(notebook: dict[str, Any]) -> str | None:
+    """Why a submission reads as using the course's own modules (where the
+    reference solutions are), or None: a line of its code cells (every one
+    but the test cells, which are the teacher's) that names them."""
+    for cell in notebook.get("cells", []):
+        grader = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.get("cell_type") != "code" or (grader.get("grade") and not grader.get("solution")):
+            continue
+        source = cell.get("source", "")
+        for line in (source if isinstance(source, str) else "".join(source)).splitlines():
+            if GRADER_MODULES.search(line):
+                return line.strip()[:120]
+    return None
 
 
 class Died(Exception):
@@ -187,6 +246,16 @@ class RemoteStudent(Student):
         self.starts = 0
         self.gone: str | None = None
         self.cell_errors: list[dict[str, Any]] = []
+        try:
+            reaching = reaches_for_the_grader(json.loads(self.notebook.read_text()))
+        except (OSError, ValueError):
+            reaching = None
+        self.refused = (
+            None
+            if reaching is None
+            else "the submission uses the course's grader, where the reference solutions are"
+            f" ({reaching!r}): its work cannot be told from theirs; ask your teacher"
+        )
         self._buffer = b""
         self._to: int | None = None
         self._from: int | None = None
@@ -323,6 +392,8 @@ class RemoteStudent(Student):
     # ---- calls ------------------------------------------------------------------------
 
     def call(self, name: str, *args: Any, trace: bool = False) -> Answer:
+        if self.refused is not None:
+            return Answer(name, error=("Refused", self.refused))
         if self.gone is not None:
             return Answer(name, error=("Died", self.gone))
         try:
@@ -353,7 +424,7 @@ class RemoteStudent(Student):
         return Answer(
             name,
             result=decode(message.get("ok")),
-            error=(str(error.get("type")), str(error.get("message")))
+            error=(str(error.get("type")), redacted(str(error.get("message")), args))
             if isinstance(error, dict)
             else None,
             positions=int(message.get("positions", 0)),

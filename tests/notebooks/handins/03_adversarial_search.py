@@ -381,6 +381,20 @@ return value
         "solutions": {"negamax": READ_THE_CALLERS},
         "zero": {"test-negamax-values", "test-negamax-in-place"},
     },
+    "imports_the_reference": {
+        "kind": "cheat",
+        "story": "negamax is the course's own reference, imported from the grader's module"
+        " that ships with the package",
+        "solutions": {
+            "negamax": """
+from sternhalma.autograde.course.n03_adversarial_search import reference
+
+return reference(position.copy(), depth, evaluate)
+"""
+        },
+        "zero": ALL_PARTS,
+        "feedback": {"test-negamax-values": "the course's grader"},
+    },
     # ---- honest work, imperfect ---------------------------------------------------------
     "depth_off_by_one": {
         "kind": "imperfect",
