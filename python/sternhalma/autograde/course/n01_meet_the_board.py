@@ -15,6 +15,7 @@ from typing import Any
 import sternhalma
 from sternhalma import grading
 from sternhalma.autograde import Course, Failed, Student
+from sternhalma.autograde._student import redacted
 
 course = Course("01_meet_the_board")
 
@@ -30,14 +31,19 @@ def _the_position_above() -> sternhalma.Position:
 
     def gain(move: sternhalma.Move, player: int) -> int:
         target = north if player == 0 else south
+        assert move.from_hole is not None and move.to_hole is not None  # no pass here
         return min(board.distance(move.from_hole, t) for t in target) - min(
             board.distance(move.to_hole, t) for t in target
         )
 
+    def forward(move: sternhalma.Move, player: int) -> tuple[int, int]:
+        assert move.from_hole is not None
+        return gain(move, player), -move.from_hole
+
     position = sternhalma.Position.start(board="star4", layout="2", rules="classic")
     for _ in range(8):
         me = position.side_to_move
-        position.push(max(position.legal_moves, key=lambda m: (gain(m, me), -m.from_hole)))
+        position.push(max(position.legal_moves, key=lambda m: forward(m, me)))
     return position
 
 
@@ -102,7 +108,7 @@ def kinds_by_geometry(p: sternhalma.Position) -> Counter:
             found["pass"] += 1
         elif m.to_hole in occupied:
             found["swap"] += 1
-        elif len(m.path) == 2 and m.to_hole in p.board.neighbors(m.from_hole):
+        elif len(m.path) == 2 and m.to_hole in p.board.neighbors(m.path[0]):
             found["step"] += 1
         else:
             legs = zip(m.path, m.path[1:])
@@ -120,7 +126,7 @@ def single_hops(p: sternhalma.Position) -> int:
         if not m.is_pass
         and m.to_hole not in occupied
         and len(m.path) == 2
-        and m.to_hole not in p.board.neighbors(m.from_hole)
+        and m.path[1] not in p.board.neighbors(m.path[0])
     )
 
 
@@ -186,7 +192,8 @@ def kinds_cases(
     answer = student.call("count_kinds", [case for _, case in cases]).value
     if isinstance(answer, dict) and set(answer) == {"case", "type", "message"}:
         label = cases[answer["case"]][0]
-        raise Failed(f"count_kinds on {label} raised {answer['type']}: {answer['message']}")
+        message = redacted(str(answer["message"]), tuple(case for _, case in cases))
+        raise Failed(f"count_kinds on {label} raised {answer['type']}: {message}")
     if not isinstance(answer, list) or len(answer) != len(cases):
         raise Failed(f"count_kinds answered {answer!r}")
     for (label, p), kinds in zip(cases, answer):
@@ -234,7 +241,7 @@ def count_kinds_variants_part(student: Student, graded: bool) -> None:
     for preset in sternhalma.Rules.presets():
         p = sternhalma.Position.start(board="star4", layout="2", rules=preset)
         for _ in range(6):  # a few forward plies, so that hops appear
-            p.push(max(p.legal_moves, key=lambda m: (len(m.path), -m.from_hole)))
+            p.push(max(p.legal_moves, key=lambda m: (len(m.path), -(m.from_hole or 0))))
         cases.append((f"the {preset.value} start after 6 plies", p))
     if graded:
         rng = grading.held_out("nb1-count-kinds-variants")

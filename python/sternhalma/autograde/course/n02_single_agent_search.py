@@ -50,6 +50,7 @@ from typing import Any
 import sternhalma
 from sternhalma import grading
 from sternhalma.autograde import Answer, Course, Failed, Student
+from sternhalma.autograde._student import redacted
 
 course = Course("02_single_agent_search")
 
@@ -226,14 +227,14 @@ class Space:
         self.pegs: dict[int, frozenset[int]] = {self.root: state(root)}
         self.depth: dict[int, int] = {self.root: 0}
         self.children: dict[int, list[int]] = {}
-        self.goal: int | None = None
+        goal: int | None = None
         layer = [root]
         while layer:
             later = []
             for p in layer:
                 here = p.zobrist_hash
                 if self.pegs[here] == self.north:
-                    self.goal = here
+                    goal = here
                 kids = []
                 for m in p.legal_moves:
                     child = p.play(m)
@@ -245,9 +246,10 @@ class Space:
                         later.append(child)
                 self.children[here] = kids
             layer = later
-        if self.goal is None:
+        if goal is None:
             raise ValueError("no crossing from this root")
-        self.best = self.depth[self.goal]
+        self.goal: int = goal
+        self.best = self.depth[goal]
 
     def f(self, h: Callable[[frozenset[int]], int]) -> dict[int, int]:
         return {k: d + h(self.pegs[k]) for k, d in self.depth.items()}
@@ -419,7 +421,9 @@ def astar_trace(answer: Answer, space: Space, h, what: str) -> float:
 
 @course.part("test-astar-expanded")
 def astar_expanded(student: Student, graded: bool) -> float | None:
-    cases = [("the start", start_of(BOARD), ("zero", "outside"))]
+    cases: list[tuple[str, sternhalma.Position, tuple[str, ...]]] = [
+        ("the start", start_of(BOARD), ("zero", "outside"))
+    ]
     if graded:
         roots = held_out_roots(
             "nb2-astar-expanded", ["rhombus4x2", "rhombus5x2", "rhombus5x2", "rhombus6x2"]
@@ -461,7 +465,8 @@ def estimates_of(
     answer = student.call("stronger", board, sorted(north), [sorted(s) for s in states])
     value = answer.value
     if isinstance(value, dict) and set(value) == {"case", "type", "message"}:
-        raise Failed(f"stronger {labels(value['case'])} raised {value['type']}: {value['message']}")
+        message = redacted(str(value["message"]), ())
+        raise Failed(f"stronger {labels(value['case'])} raised {value['type']}: {message}")
     if answer.positions and not searching:
         raise Failed(
             f"stronger made {answer.positions} positions: an estimate reads the pegs and the"
@@ -543,13 +548,14 @@ def stronger_consistent(student: Student, graded: bool) -> None:
             values = estimates_of(
                 student, name, north, [space.pegs[k] for k in keys], lambda i, n=name: f"on {n}"
             )
-            h = dict(zip(keys, values))
-            for here, theres in space.children.items():
-                for there in theres:
-                    if h[here] > 1 + h[there]:
+            by_hash = dict(zip(keys, values))
+            for parent, children in space.children.items():
+                for child in children:
+                    if by_hash[parent] > 1 + by_hash[child]:
                         raise Failed(
-                            f"stronger on {name}: {h[here]} at {sorted(space.pegs[here])},"
-                            f" {h[there]} one move on (not consistent)"
+                            f"stronger on {name}: {by_hash[parent]} at"
+                            f" {sorted(space.pegs[parent])}, {by_hash[child]} one move on"
+                            " (not consistent)"
                         )
 
 
@@ -600,16 +606,16 @@ def stronger_fewer(student: Student, graded: bool) -> None:
             lambda i, where=where: where,
             False,
         )
-        h = dict(zip(keys, values))
+        estimate = dict(zip(keys, values))
         left = space.left()
         for k in left:
-            if h[k] > left[k]:
+            if estimate[k] > left[k]:
                 raise Failed(
                     f"stronger {where}: more than the moves"
                     " left in some state (not admissible): fewer states expanded that way do"
                     " not count"
                 )
-        gap = sum(left[k] - h[k] for k in left) / len(left)
+        gap = sum(left[k] - estimate[k] for k in left) / len(left)
         if gap < 1.5:
             raise Failed(
                 f"stronger {where} is {gap:.2f} moves short of"
@@ -619,7 +625,7 @@ def stronger_fewer(student: Student, graded: bool) -> None:
         if counted:
             for k, g in space.depth.items():
                 with_outside += g + len(space.pegs[k] - space.north) < space.best
-                with_yours += g + h[k] < space.best
+                with_yours += g + estimate[k] < space.best
     if with_yours >= with_outside:
         raise Failed(
             f"stronger: A* must expand {with_yours} states from held-out roots, {with_outside}"
@@ -651,7 +657,7 @@ def classes_of(
         )
         raise Failed(
             f"canonical {labels(found.get('case', 0))} raised {found.get('type')}:"
-            f" {found.get('message')}{hint}"
+            f" {redacted(str(found.get('message')), ())}{hint}"
         )
     if len(found) != len(states) or not all(isinstance(c, int) for c in found):
         raise Failed(f"canonical: answered {value!r}")
@@ -723,7 +729,7 @@ def canonical_key(student: Student, graded: bool) -> None:
             if other != mirror and found[3 * i + 2] == found[3 * i]:
                 raise Failed(f"{where}: shares a key with another state")
         # Every pair of states: one key for a state and its mirror image, and for nothing else.
-        members: dict[int, set[frozenset[int]]] = collections.defaultdict(set)
+        members = collections.defaultdict(set)
         for s, c in zip(states, found):
             members[c].add(s)
         for group in members.values():
@@ -738,7 +744,7 @@ def canonical_key(student: Student, graded: bool) -> None:
 def bfs_over(space: Space, key: Callable[[int], Any]) -> tuple[int, int]:
     """The notebook's BFS on the grader's space, states remembered by `key(hash)`:
     (the moves found, the states expanded)."""
-    parent = {key(space.root): None}
+    parent: dict[Any, int | None] = {key(space.root): None}
     depth = {space.root: 0}
     frontier = collections.deque([space.root])
     expanded = 0
@@ -794,7 +800,7 @@ def near_the_goal(rng, count: int) -> list[sternhalma.Position]:
     """Roots on rhombus6x2: some moves into the built-in solver's crossing, two random moves
     on, at most 9 moves from the goal."""
     moves = sternhalma.solve_solitaire("rhombus6x2").moves
-    found = []
+    found: list[sternhalma.Position] = []
     while len(found) < count:
         root = start_of("rhombus6x2")
         for move in moves[: rng.randint(5, 8)]:
