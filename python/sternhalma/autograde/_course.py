@@ -12,7 +12,8 @@ which adds the held-out cases).
 
 A part passes by returning, fails by raising ``Failed`` with the
 student's feedback (the case and the likely mistake, never a held-out
-case's data), or earns part of its points by returning a fraction.
+case's data), or earns part of its points by returning a fraction, or a
+fraction and the feedback that says what the rest was lost for.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, TypeVar
 
 from sternhalma.autograde._student import Failed, LocalStudent, Student
 
-Part = Callable[[Student, bool], "float | None"]
+Part = Callable[[Student, bool], "float | tuple[float, str] | None"]
 P = TypeVar("P", bound=Part)
 A = TypeVar("A", bound=Callable[..., Any])
 
