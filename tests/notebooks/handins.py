@@ -166,7 +166,9 @@ def main() -> None:
                 for part in graded_parts(nb):
                     verdict = graded.grade(part, student)
                     want = handin.expected(part)
-                    mark = "ok " if abs(verdict.fraction - want) < 1e-9 else "BAD"
+                    told = handin.feedback.get(part, "")
+                    right = abs(verdict.fraction - want) < 1e-9 and told in verdict.message
+                    mark = "ok " if right else "BAD"
                     print(
                         f"  {mark} {part:32} {verdict.fraction:4.0%} (want {want:.0%})  {verdict.message}"
                     )

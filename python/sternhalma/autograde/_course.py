@@ -77,17 +77,21 @@ class Course:
             return Verdict(grade_id, 0.0, str(failure))
         if fraction is None:
             return Verdict(grade_id, 1.0, "passed")
+        hint = ""
+        if isinstance(fraction, tuple):
+            fraction, hint = fraction
         fraction = min(max(float(fraction), 0.0), 1.0)
-        return Verdict(
-            grade_id, fraction, "passed" if fraction == 1.0 else f"{fraction:.0%} of the points"
-        )
+        if fraction == 1.0:
+            return Verdict(grade_id, 1.0, "passed")
+        said = f"{fraction:.0%} of the points" + (f": {hint}" if hint else "")
+        return Verdict(grade_id, fraction, said)
 
     def check(self, grade_id: str, namespace: dict[str, Any]) -> None:
         """The visible checks of ``grade_id`` on this kernel's functions: an
         ``AssertionError`` with the feedback when one fails (a notebook's
         test cell calls it; the grader's run adds held-out cases)."""
-        check = self.parts[grade_id]
-        try:
-            check(LocalStudent(namespace, self.adapters), False)
-        except Failed as failure:
-            raise AssertionError(str(failure)) from None
+        if grade_id not in self.parts:
+            raise KeyError(f"no check {grade_id!r} in {self.assignment}")
+        verdict = self.grade(grade_id, LocalStudent(namespace, self.adapters), graded=False)
+        if verdict.fraction < 1.0:
+            raise AssertionError(verdict.message)
