@@ -29,6 +29,26 @@ node.children.append(child)
 return child
 """
 
+READ_THE_FRAMES = """
+import gc
+import sys
+
+names = ("want", "wanted", "expected", "reference", "reference_ucb1", "score")
+frame = sys._getframe(1)
+while frame is not None:
+    for name in names:
+        value = frame.f_locals.get(name)
+        if callable(value):
+            return value(reward, visits, parent_visits, c)
+        if isinstance(value, float):
+            return value
+    frame = frame.f_back
+for thing in gc.get_objects():
+    if isinstance(thing, dict) and isinstance(thing.get("expected"), float):
+        return thing["expected"]
+return reward / visits
+"""
+
 HANDINS = {
     # ---- cheats ----------------------------------------------------------------------
     "engine_playout": {
@@ -100,6 +120,14 @@ return Anything(reward / visits)
         },
         "zero": {"test-ucb1", "test-ucb1-order"},
     },
+    "reads_the_callers_frames": {
+        "kind": "cheat",
+        "story": "ucb1 looks up its callers' frames and the garbage collector for the expected"
+        " score (a local or an attribute named want, expected or reference) and answers the"
+        " mean reward when it finds none",
+        "solutions": {"ucb1": READ_THE_FRAMES},
+        "zero": {"test-ucb1", "test-ucb1-order"},
+    },
     "peeks_at_the_stack": {
         "kind": "cheat",
         "story": "expand draws by the book when a test calls it, and skips the draw (the last"
@@ -111,7 +139,7 @@ return Anything(reward / visits)
         "kind": "cheat",
         "story": "select remembers its first answer for each node (the tests ask twice on the"
         " same tree), so in a search it keeps going down the same child whatever the"
-        " statistics say: no selection, and the whole search cannot run on it",
+        " statistics say",
         "solutions": {
             "select": """
 memo = globals().setdefault("_chosen", {})
@@ -121,8 +149,7 @@ if id(node) not in memo or memo[id(node)][0] is not node:
 return memo[id(node)][1]
 """
         },
-        "zero": {"test-select", *SEARCH},
-        "feedback": {"test-uct-tree": "no score like UCB1 does"},
+        "zero": {"test-select"},
     },
     "empty_select": {
         "kind": "cheat",

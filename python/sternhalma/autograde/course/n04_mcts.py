@@ -448,21 +448,6 @@ def backpropagate(ns, position, nodes, ends):
     return after
 
 
-def dominated(children: list, index: int) -> bool:
-    """Whether another child has a higher mean reward with as many visits or fewer: the
-    chosen one scores lower for any c under any score like UCB1 (rising with the mean,
-    falling with the visits)."""
-    try:
-        chosen = children[index]
-        mean = chosen.reward / chosen.visits
-        return any(
-            other.reward / other.visits > mean and other.visits <= chosen.visits
-            for other in children
-        )
-    except (TypeError, ZeroDivisionError, AttributeError):
-        return False
-
-
 class Watch:
     """What a student's phase did in a search, call by call: the first thing it failed to do
     of its part (whatever its choices), and at the end whether it did anything at all."""
@@ -470,10 +455,6 @@ class Watch:
     def __init__(self) -> None:
         self.floors: dict[str, str] = {}
         self.raised: list[Any] = []
-        self.scores: dict[tuple, set[float]] = {}
-        self.choices = 0
-        self.dominated = 0
-        self.rewarded = False
 
     def phase(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args):
@@ -503,14 +484,10 @@ class Watch:
             number = isinstance(result, (int, float)) and not isinstance(result, bool)
             if not number or not math.isfinite(result):
                 return f"ucb1 answered {result!r:.40}, not a number"
-            if len(self.scores) < 10000:
-                self.scores.setdefault(tuple(plain(a) for a in args), set()).add(plain(result))
         elif name == "select":
             index = child_index(args[0], result)
             if index is None:
                 return f"select returned {type(result).__name__}, not one of node.children"
-            self.choices += 1
-            self.dominated += dominated(args[0].children, index)
         elif name == "expand":
             node = args[0]
             if not isinstance(result, Node) or not node.children or node.children[-1] is not result:
@@ -523,26 +500,62 @@ class Watch:
             text, over = before
             if args[2] >= 1 and not over and str(result) == text:
                 return "simulate played no ply (a horizon of 1 or more, the game not over)"
-        elif name == "backpropagate":
-            node = args[0]
-            if node.visits != before[0] + 1:
-                return "backpropagate did not count the visit on the node it was given"
-            self.rewarded = self.rewarded or node.reward != before[1]
+        elif name == "backpropagate" and args[0].visits != before[0] + 1:
+            return "backpropagate did not count the visit on the node it was given"
         return None
 
-    def done(self, mine: list[str]) -> None:
-        """The floors only a whole search shows: a phase that never does anything."""
-        values = {v for found in self.scores.values() for v in found}
-        if "ucb1" in mine and len(self.scores) > 1 and len(values) == 1:
-            self.floors.setdefault("ucb1", "ucb1 gives every child the same score")
-        if "select" in mine and self.dominated > max(2, self.choices // 2):
-            self.floors.setdefault(
-                "select",
-                f"select took a child another beats in mean reward with as many visits or fewer"
-                f" (in {self.dominated} of {self.choices} selections): no score like UCB1 does",
-            )
-        if "backpropagate" in mine and not self.rewarded:
-            self.floors.setdefault("backpropagate", "backpropagate adds no reward")
+    def done(self, mine: list[str], position, theirs: dict[str, Callable[..., Any]]) -> None:
+        """The floors a phase's calls in one search may not show: a phase that does nothing
+        (the student's `ucb1`, `select` and `backpropagate` tried on cases built for it, with
+        nodes of `position`, making no position)."""
+        ucb1, select = theirs.get("ucb1"), theirs.get("select")
+        backpropagate = theirs.get("backpropagate")
+        if "ucb1" in mine and "ucb1" not in self.floors:
+            try:
+                same = plain(ucb1(1.0, 2, 10, 1.4)) == plain(ucb1(3.0, 4, 10, 1.4))
+            except Exception:  # noqa: BLE001 (then it gives no score either)
+                same = True
+            if same:
+                self.floors["ucb1"] = (
+                    "ucb1 gives the same score to a child of mean reward 1/2 and one of 3/4"
+                    " (2 and 4 visits of 10): no score at all"
+                )
+        if "select" in mine and "select" not in self.floors:
+            # A node whose first child has the most visits and the lowest mean reward: every
+            # score like UCB1 (rising with the mean, falling with the visits) ranks it last.
+            probe = Node(position)
+            probe.untried, probe.visits = [], 12
+            for visits, reward in [(10, 0.0), (1, 1.0), (1, 0.5)]:
+                child = Node(position, None, probe, position.side_to_move)
+                child.untried, child.visits, child.reward = [], visits, reward
+                probe.children.append(child)
+            try:
+                first = child_index(probe, select(probe, 1.4)) == 0
+            except Exception:  # noqa: BLE001 (then it does not select either)
+                first = True
+            if first:
+                self.floors["select"] = (
+                    "select took the first child of a node where it has the most visits and the"
+                    " lowest mean reward (10 visits, reward 0; the others 1 visit, reward 1 and"
+                    " 0.5): no selection at all"
+                )
+        if "backpropagate" in mine and "backpropagate" not in self.floors:
+            # A path root -> child (player 0's move) -> grandchild (player 1's), a playout
+            # ending at `position`: the two movers' results add up to 1.
+            path = [Node(position)]
+            for mover in (0, 1):
+                path.append(Node(position, None, path[-1], mover))
+                path[-2].children.append(path[-1])
+            try:
+                backpropagate(path[-1], position)
+                rewarded = path[1].reward + path[2].reward > 0
+            except Exception:  # noqa: BLE001 (then it records nothing either)
+                rewarded = False
+            if not rewarded:
+                self.floors["backpropagate"] = (
+                    "backpropagate added no reward on a path where a playout's result is 1 for"
+                    " one of its movers or 1/2 for both: no result recorded at all"
+                )
 
 
 def flatten(root: Node) -> list[list[Any]]:
@@ -604,7 +617,7 @@ def search(ns, position, settings, mine):
                 raise
             raised = watch.raised[0] if watch.raised else ["the course's", type(e).__name__, str(e)]
             return {"raised": raised[:2] + [str(raised[2])[:300]], "floors": watch.floors}
-    watch.done(mine)
+        watch.done(mine, position, theirs)
     return {"tree": flatten(root), "floors": watch.floors}
 
 
