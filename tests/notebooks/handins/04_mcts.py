@@ -215,13 +215,16 @@ return max(node.children, key=lambda child: ucb1(child.reward, child.visits, nod
     },
     "ucb1_variant": {
         "kind": "imperfect",
-        "story": "ucb1 is Auer et al.'s UCB1, c * sqrt(2 ln N / n), not the notebook's formula",
+        "story": "ucb1 is Auer et al.'s UCB1, c * sqrt(2 ln N / n), not the notebook's formula:"
+        " half the points of its value cell, the hint naming the variant; its order cell, and"
+        " select and the search (which use the course's ucb1 where the student's is charged),"
+        " full marks",
         "solutions": {
             "ucb1": """
 return reward / visits + c * math.sqrt(2 * math.log(parent_visits) / visits)
 """
         },
-        "zero": {"test-ucb1"},
+        "partial": {"test-ucb1": 0.5},
         "feedback": {"test-ucb1": "a UCB1 variant: c * sqrt(2 ln N / n)"},
     },
     "horizon_off_by_one": {

@@ -950,13 +950,22 @@ def in_search(student: Student, graded: bool, name: str, kinds: set[str] | None 
 # ---- parts: ucb1 ---------------------------------------------------------------------
 
 
+VARIANT = (
+    "a UCB1 variant: c * sqrt(2 ln N / n), Auer et al.'s; the notebook's formula is"
+    " c * sqrt(ln N / n), the 2 left to c (1.4 is about sqrt 2)"
+)
+
+
+def variant(reward: float, visits: int, parent_visits: int, c: float) -> float:
+    """Auer et al.'s UCB1, the 2 inside the square root."""
+    return reward / visits + c * math.sqrt(2 * math.log(parent_visits) / visits)
+
+
 def ucb1_slip(got: float, reward: float, visits: int, parent_visits: int, c: float) -> str:
     """The likely mistake, when `got` is what a common slip or a variant gives."""
     mean, log = reward / visits, math.log(parent_visits)
     slips = {
-        "a UCB1 variant: c * sqrt(2 ln N / n), Auer et al.'s; the notebook's formula is"
-        " c * sqrt(ln N / n), the 2 left to c (1.4 is about sqrt 2)": mean
-        + c * math.sqrt(2 * log / visits),
+        VARIANT: variant(reward, visits, parent_visits, c),
         "math.log is the natural logarithm": mean
         + c * math.sqrt(math.log10(parent_visits) / visits),
         "the bonus is a square root": mean + c * log / visits,
@@ -983,7 +992,7 @@ def scores(student: Student, cases: list[tuple]) -> list[float]:
 
 
 @course.part("test-ucb1")
-def ucb1_value(student: Student, graded: bool) -> None:
+def ucb1_value(student: Student, graded: bool) -> tuple[float, str] | None:
     cases = [  # (reward, visits, parent_visits, c)
         (3.0, 4, 10, 1.4),
         (5.0, 5, 100, 0.0),
@@ -1008,12 +1017,22 @@ def ucb1_value(student: Student, graded: bool) -> None:
             raise Failed(f"{label} raised {got['raised'][0]}: {got['raised'][1]}")
         if not got["float"]:
             raise Failed(f"ucb1 should return a float, not {got['type']}")
-        want = reference_ucb1(*case)
-        if not math.isclose(got["value"], want, rel_tol=1e-9, abs_tol=1e-12):
-            raise Failed(
-                f"{label}: {got['value']:.6g}, expected {want:.6g}{ucb1_slip(got['value'], *case)}"
-            )
+    close = [
+        math.isclose(got["value"], reference_ucb1(*case), rel_tol=1e-9, abs_tol=1e-12)
+        for case, got in zip(cases, answers, strict=True)
+    ]
+    if not all(close) and all(
+        math.isclose(got["value"], variant(*case), rel_tol=1e-9, abs_tol=1e-12)
+        for case, got in zip(cases, answers, strict=True)
+    ):
+        # UCB1 all the same, the 2 in another place than the notebook's: half the points.
+        return 0.5, f"ucb1 is {VARIANT}"
+    for label, case, got, right in zip(labels, cases, answers, close, strict=True):
+        if not right:
+            want, value = reference_ucb1(*case), got["value"]
+            raise Failed(f"{label}: {value:.6g}, expected {want:.6g}{ucb1_slip(value, *case)}")
     in_search(student, graded, "ucb1")
+    return None
 
 
 @course.part("test-ucb1-order")
