@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# A class from start to end (docs/classroom.md): `scripts/classroom up` with a
+# roster of three students on a free port in a temporary folder; each
+# student, in headless Chromium, logs in for the first time (the password
+# they choose becomes theirs), gets a server, fetches notebook 3 from the
+# Assignment List, imports sternhalma in a kernel that reaches the game
+# server, and submits it (one with the solutions, two untouched); the
+# teacher collects and autogrades (in the sandbox) with `scripts/classroom
+# grade`: full marks for the first, zero for the others, in the gradebook;
+# each student fetches the feedback and reads the score; the teacher has
+# the formgrader, students do not; `status` lists everyone's servers;
+# `down` leaves nothing running and every file in place. Prints how long
+# each part took.
+#
+# Needs root (it makes accounts; CI runs as root), the game server's
+# binary and the module's wheel; installs the rest when missing: Debian's
+# chromium and bubblewrap (apt-get), playwright-core (npm ci), the hub's
+# venv and configurable-http-proxy (scripts/classroom up) into
+# $STERNHALMA_CLASSROOM_TOOLS (default /var/cache/sternhalma-classroom,
+# kept between runs so that a second run installs nothing).
+#
+# Usage: tests/classroom/run.sh [SERVER_BINARY] [WHEEL]
+#   (defaults: target/release/sternhalma, the newest dist/sternhalma-*.whl)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+server=${1:-$root/target/release/sternhalma}
+wheel=${2:-$(ls -t "$root"/dist/sternhalma-*.whl 2> /dev/null | head -n 1)}
+tools=${STERNHALMA_CLASSROOM_TOOLS:-/var/cache/sternhalma-classroom}
+# Notebook 3: graded by the course's checks in the sandbox at this commit
+# (docs/grading.md); any assignment with a module in
+# sternhalma.autograde.course works.
+assignment=${STERNHALMA_CLASSROOM_ASSIGNMENT:-03_adversarial_search}
+
+say() { printf '\n-- %s  [%ds]\n' "$*" "$SECONDS"; }
+fail() { echo "tests/classroom: $*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || fail "run as root: the test makes Linux accounts for the class"
+[ -x "$server" ] || fail "no game server at $server (cargo build --release -p sternhalma-api)"
+[ -f "$wheel" ] || fail "no wheel (scripts/wheel)"
+
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq --no-install-recommends "$@" > /dev/null \
+    || { apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" > /dev/null; }
+}
+[ -x /usr/bin/chromium ] || { echo "installing Debian's chromium (apt-get)"; apt_install chromium; }
+command -v bwrap > /dev/null || { echo "installing bubblewrap (apt-get)"; apt_install bubblewrap; }
+(cd "$here" && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; })
+
+# The class: its folder, exchange and accounts are this run's alone (a
+# random suffix on every name), removed at the end whatever happens.
+work=$(mktemp -d /tmp/sternhalma-classroom.XXXXXX)
+chmod 755 "$work" # students' servers read the class's settings in it
+suffix=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
+students=("ada_$suffix" "alan_$suffix" "grace_$suffix")
+teacher="teacher_$suffix"
+class=$work/class
+game_user_existed=$(id -u sternhalma-game > /dev/null 2>&1 && echo yes || echo no)
+cleanup() {
+  status=$?
+  if [ -f "$class/hub/class.json" ]; then
+    "$root/scripts/classroom" down --dir "$class" > /dev/null 2>&1 || true
+  fi
+  for name in "${students[@]}" "$teacher"; do
+    if id -u "$name" > /dev/null 2>&1; then
+      for pid in $(pgrep -u "$name" || true); do kill -KILL "$pid" 2> /dev/null || true; done
+      userdel -r "$name" > /dev/null 2>&1 || true
+    fi
+  done
+  if [ "$game_user_existed" = no ] && id -u sternhalma-game > /dev/null 2>&1; then
+    userdel sternhalma-game > /dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+
+{
+  echo "username,name"
+  echo "${students[0]},Ada Lovelace"
+  echo "${students[1]},Alan Turing"
+  echo "${students[2]},Grace Hopper"
+} > "$work/roster.csv"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+
+say "scripts/classroom up: ${#students[@]} students, teacher $teacher, port $port"
+t0=$SECONDS
+"$root/scripts/classroom" up --students "$work/roster.csv" --dir "$class" --port "$port" \
+  --bind 127.0.0.1 --teacher "$teacher" --exchange "$work/exchange" --tools "$tools" \
+  --wheel "$wheel" --server "$server" | tee "$work/up.log"
+t_up=$((SECONDS - t0))
+grep -q "The class is at http://127.0.0.1:$port/" "$work/up.log" || fail "up did not print the address"
+url=http://127.0.0.1:$port
+python=$tools/venv/bin/python
+
+# What the browser part needs: the passwords the students choose, a copy
+# of notebook 1 with the instructor's solutions in the student version (a
+# student who solved everything), the paths a student must not read.
+"$python" - "$class" "$teacher" "$assignment" "$work" "$url" "$here/screenshots" "${students[@]}" << 'EOF'
+import json, pwd, sys
+from pathlib import Path
+class_dir, teacher, assignment, work, url, screenshots, *students = sys.argv[1:]
+settings = json.loads(Path(class_dir, "hub", "class.json").read_text())
+course = Path(settings["course_dir"])
+release = json.loads((course / "release" / assignment / f"{assignment}.ipynb").read_text())
+source = json.loads((course / "source" / assignment / f"{assignment}.ipynb").read_text())
+for mine, theirs in zip(source["cells"], release["cells"], strict=True):
+    if mine["metadata"].get("nbgrader", {}).get("solution"):
+        theirs["source"] = mine["source"]
+Path(work, "solved.ipynb").write_text(json.dumps(release))
+import sternhalma
+Path(work, "settings.json").write_text(json.dumps({
+    "url": url,
+    "assignment": assignment,
+    "version": sternhalma.__version__,
+    "game_url": f"http://127.0.0.1:{settings['game_port']}",
+    "limit_mode": settings["limit_mode"],
+    "solved_notebook": str(Path(work, "solved.ipynb")),
+    "private_paths": [
+        f"{settings['secrets']}/api-token",
+        f"{settings['hub_dir']}/class.json",
+        str(course / "source" / assignment / f"{assignment}.ipynb"),
+    ],
+    "students": [
+        {"username": name, "password": f"pw-{name}-1", "solved": index == 0,
+         "home": pwd.getpwnam(name).pw_dir}
+        for index, name in enumerate(students)
+    ],
+    "teacher": {"username": teacher, "password": Path(settings["secrets"], "teacher-password").read_text().strip()},
+    "screenshots": screenshots,
+    "results": str(Path(work, "results.json")),
+}, indent=1))
+EOF
+
+say "students in Chromium: first login, Assignment List fetch, kernel, submit"
+t0=$SECONDS
+node "$here/class.mjs" work "$work/settings.json"
+t_work=$((SECONDS - t0))
+cp "$work/results.json" "$work/results-work.json"
+
+say "scripts/classroom grade $assignment (collect, autograde in the sandbox, feedback)"
+t0=$SECONDS
+"$root/scripts/classroom" grade "$assignment" --dir "$class" | tee "$work/grade.log"
+t_grade=$((SECONDS - t0))
+grep -q "3 submissions graded in the sandbox" "$work/grade.log" || fail "not every submission was graded in the sandbox"
+course=$(getent passwd "$teacher" | cut -d: -f6)/course
+"$python" - "$course/gradebook.db" "$assignment" "${students[@]}" << 'EOF'
+import sys
+from nbgrader.api import Gradebook
+database, assignment, solver, *others = sys.argv[1:]
+with Gradebook(f"sqlite:///{database}") as gradebook:
+    solved = gradebook.find_submission(assignment, solver)
+    assert solved.max_score > 0 and solved.score == solved.max_score, (solved.score, solved.max_score)
+    for name in others:
+        untouched = gradebook.find_submission(assignment, name)
+        assert untouched.score == 0, (name, untouched.score)
+    print(f"gradebook: {solver} {solved.score:g}/{solved.max_score:g}, "
+          + ", ".join(f"{n} {gradebook.find_submission(assignment, n).score:g}" for n in others))
+EOF
+
+say "students fetch their feedback; the teacher's formgrader"
+t0=$SECONDS
+node "$here/class.mjs" feedback "$work/settings.json"
+t_feedback=$((SECONDS - t0))
+"$python" - "$work/results.json" "${students[@]}" << 'EOF'
+import json, sys
+results = json.load(open(sys.argv[1]))["students"]
+solver, *others = sys.argv[2:]
+assert results[solver]["feedback_score"] == results[solver]["feedback_max"] > 0, results[solver]
+for name in others:
+    assert results[name]["feedback_score"] == 0, results[name]
+print("feedback scores as graded")
+EOF
+
+say "scripts/classroom status"
+"$root/scripts/classroom" status --dir "$class" | tee "$work/status.log"
+for name in "${students[@]}" "$teacher"; do
+  grep -Eq "^$name +(student|teacher) +running" "$work/status.log" || fail "status does not show $name's server running"
+done
+
+say "scripts/classroom down"
+t0=$SECONDS
+hub_pid=$(cat "$class/hub/jupyterhub.pid")
+proxy_pid=$(cat "$class/hub/proxy.pid")
+game_port=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["game_port"])' "$class/hub/class.json")
+"$root/scripts/classroom" down --dir "$class"
+t_down=$((SECONDS - t0))
+# A process that has ended but is not yet reaped by its parent (a zombie,
+# state Z) runs nothing.
+running() { [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f1)" != Z ]; }
+for pid in "$hub_pid" "$proxy_pid"; do
+  if running "$pid"; then fail "pid $pid still runs after down"; fi
+done
+for name in "${students[@]}" "$teacher" sternhalma-game; do
+  for pid in $(pgrep -u "$name" || true); do
+    if running "$pid"; then
+      ps -o pid,user,stat,args -p "$pid"
+      fail "$name still has processes after down"
+    fi
+  done
+done
+for p in "$port" "$game_port"; do
+  if python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 2)' "$p" 2> /dev/null; then
+    fail "port $p still answers after down"
+  fi
+done
+home=$(getent passwd "${students[0]}" | cut -d: -f6)
+[ -f "$home/$assignment/$assignment.ipynb" ] || fail "down lost ${students[0]}'s notebook"
+[ -f "$course/gradebook.db" ] || fail "down lost the gradebook"
+echo "nothing of the class runs; the students' files and the gradebook are kept"
+
+echo
+echo "tests/classroom: passed in ${SECONDS}s (up ${t_up}s, students ${t_work}s, grade ${t_grade}s, feedback ${t_feedback}s, down ${t_down}s)"
+python3 - "$work/results-work.json" "$work/results.json" << 'EOF'
+import json, sys
+work, feedback = (json.load(open(p)) for p in sys.argv[1:])
+for name, facts in work["students"].items():
+    print(f"  {name}: login to JupyterLab {facts['login_to_lab_seconds']:.1f} s (first login, server start), "
+          f"a kernel's check {facts['kernel_seconds']:.1f} s; {facts['cgroup']}")
+print(f"  teacher: login to JupyterLab {feedback['teacher']['login_to_lab_seconds']:.1f} s")
+EOF
+echo "screenshots: $here/screenshots"
