@@ -55,7 +55,9 @@ def prepare(roster: Path) -> int:
         ):
             result = run(assignment)
             if not result.get("success"):
-                print(f"  {assignment}: {step} failed\n{result.get('log', '')}{result.get('error', '')}")
+                print(
+                    f"  {assignment}: {step} failed\n{result.get('log', '')}{result.get('error', '')}"
+                )
                 failed += 1
                 break
         else:

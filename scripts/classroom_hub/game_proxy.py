@@ -49,7 +49,7 @@ class Forward(web.RequestHandler):
 
     async def forward(self) -> None:
         uri = self.request.uri or "/"
-        path = uri[len(PREFIX) :] if uri.startswith(PREFIX) else uri
+        path = uri.removeprefix(PREFIX)
         if not path.startswith("/"):
             path = "/" + path
         headers = HTTPHeaders()

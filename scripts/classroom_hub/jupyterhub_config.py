@@ -22,7 +22,7 @@ VENV = Path(CLASS["venv"])
 PYTHON = str(VENV / "bin" / "python")
 
 sys.path.insert(0, CLASS["lib"])
-from limits import Limits, StudentLimits  # noqa: E402 (the class's copy, in DIR/lib)
+from limits import Limits, StudentLimits
 
 
 def secret(name: str) -> str:

@@ -74,9 +74,7 @@ def own_v1_groups() -> dict[str, Path]:
 class StudentLimits:
     """The class's limits, applied to each student's server as it starts."""
 
-    def __init__(
-        self, class_id: str, limits: Limits, groups: dict[str, str] | None = None
-    ) -> None:
+    def __init__(self, class_id: str, limits: Limits, groups: dict[str, str] | None = None) -> None:
         """`groups`: the parent groups to use (controller -> folder), as
         recorded when the class started; by default this process's own."""
         self.limits = limits

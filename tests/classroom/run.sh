@@ -94,6 +94,36 @@ grep -q "The class is at http://127.0.0.1:$port/" "$work/up.log" || fail "up did
 url=http://127.0.0.1:$port
 python=$tools/venv/bin/python
 
+say "up again while the class runs: nothing changes"
+"$root/scripts/classroom" up --students "$work/roster.csv" --dir "$class" --port "$port" \
+  --bind 127.0.0.1 --teacher "$teacher" --exchange "$work/exchange" --tools "$tools" \
+  --wheel "$wheel" --server "$server" > "$work/up-again.log"
+grep -q "is running" "$work/up-again.log" || { cat "$work/up-again.log"; fail "a second up did not see the running class"; }
+
+say "the game server's API through the hub's port: a program plays a stored match at /services/game/"
+"$python" - "$url/services/game" << 'EOF2'
+import json, random, sys, urllib.request
+import sternhalma
+base = sys.argv[1]
+# The proxy gives a redirect's Location the prefix back.
+request = urllib.request.Request(
+    base + "/v1/matches", method="POST", headers={"Content-Type": "application/json"},
+    data=json.dumps({"seats": [{"name": "ada"}, {"name": "randy", "bot": {"kind": "random", "seed": 7}}],
+                     "board": "rhombus5x2", "rules": "masters"}).encode(),
+)
+with urllib.request.urlopen(request, timeout=30) as answer:
+    assert answer.status == 201, answer.status
+    location = answer.headers["Location"]
+assert location.startswith("/services/game/v1/matches/"), location
+# A whole match with the module's client, its long-polls through the proxy.
+created = sternhalma.Client(base).create_match(
+    ["ada", sternhalma.Bot("greedy", seed=7)], board="rhombus5x2", rules="masters"
+)
+chooser = random.Random(1)
+final = created.seats[0].play(lambda position: chooser.choice(position.legal_moves))
+print(f"match {created.match.id} through the hub: {final.result.summary}")
+EOF2
+
 # What the browser part needs: the passwords the students choose, a copy
 # of notebook 1 with the instructor's solutions in the student version (a
 # student who solved everything), the paths a student must not read.
@@ -210,8 +240,39 @@ home=$(getent passwd "${students[0]}" | cut -d: -f6)
 [ -f "$course/gradebook.db" ] || fail "down lost the gradebook"
 echo "nothing of the class runs; the students' files and the gradebook are kept"
 
+say "up again after down: the same class, the passwords the students chose"
+t0=$SECONDS
+"$root/scripts/classroom" up --students "$work/roster.csv" --dir "$class" --port "$port" \
+  --bind 127.0.0.1 --teacher "$teacher" --exchange "$work/exchange" --tools "$tools" \
+  --wheel "$wheel" --server "$server" > "$work/up-restart.log"
+t_restart=$((SECONDS - t0))
+grep -q "$assignment: released before" "$work/up-restart.log" || fail "the restart released the assignments again"
+"$python" - "$url" "${students[0]}" "pw-${students[0]}-1" << 'EOF2'
+import http.cookiejar, sys, urllib.error, urllib.parse, urllib.request
+url, name, password = sys.argv[1:]
+def login(secret):
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(f"{url}/hub/login", timeout=30).read()
+    xsrf = next(c.value for c in jar if c.name == "_xsrf")
+    form = urllib.parse.urlencode({"username": name, "password": secret, "_xsrf": xsrf}).encode()
+    try:
+        page = opener.open(f"{url}/hub/login?next=%2Fhub%2Fhome", data=form, timeout=60)
+    except urllib.error.HTTPError as refused:  # the login page again, with 403
+        return refused.code, refused.url, refused.read().decode(errors="replace")
+    return page.status, page.geturl(), page.read().decode(errors="replace")
+status, where, _ = login(password)
+assert status == 200 and "/hub/home" in where, f"{name}'s password was refused after the restart ({status} {where})"
+status, where, text = login(password + "x")
+assert status == 403 and "Invalid username or password" in text, (status, where)
+print(f"{name} logs in with the password chosen before the restart; a wrong one is refused")
+EOF2
+new_hub=$(cat "$class/hub/jupyterhub.pid")
+"$root/scripts/classroom" down --dir "$class" > /dev/null
+if running "$new_hub"; then fail "the restarted hub still runs after down"; fi
+
 echo
-echo "tests/classroom: passed in ${SECONDS}s (up ${t_up}s, students ${t_work}s, grade ${t_grade}s, feedback ${t_feedback}s, down ${t_down}s)"
+echo "tests/classroom: passed in ${SECONDS}s (up ${t_up}s, students ${t_work}s, grade ${t_grade}s, feedback ${t_feedback}s, down ${t_down}s, up again ${t_restart}s)"
 python3 - "$work/results-work.json" "$work/results.json" << 'EOF'
 import json, sys
 work, feedback = (json.load(open(p)) for p in sys.argv[1:])
