@@ -38,7 +38,7 @@ mkdirSync(settings.screenshots, { recursive: true });
 const results = { phase, students: {} };
 
 /** Logs in on the hub's page and waits for the user's JupyterLab. */
-async function login(browser, username, password) {
+async function login(browser, username, password, screenshot = null) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await context.newPage();
   page.setDefaultTimeout(LONG);
@@ -46,6 +46,7 @@ async function login(browser, username, password) {
   await page.goto(`${url}/hub/login`);
   await page.fill("#username_input", username);
   await page.fill("#password_input", password);
+  if (screenshot) await page.screenshot({ path: path.join(settings.screenshots, screenshot) });
   await page.click("#login_submit");
   await page.waitForURL(new RegExp(`/user/${username}/lab`), { timeout: LONG });
   // JupyterLab is ready when its menu bar has the Nbgrader menu.
@@ -92,7 +93,8 @@ async function serverRequest(page, username, method, urlPath, body) {
 }
 
 /** Runs code in a new kernel of the user's server (the REST API and the
- * kernel's websocket, from their page); returns what it printed. */
+ * kernel's websocket, from their page); returns what it printed, and
+ * "[the kernel died]" when it died on the way. */
 async function runInKernel(page, username, code) {
   return page.evaluate(
     async ({ username, code }) => {
@@ -133,6 +135,11 @@ async function runInKernel(page, username, code) {
           );
         socket.onmessage = (event) => {
           const message = JSON.parse(event.data);
+          const state = message.msg_type === "status" ? message.content.execution_state : "";
+          if (state === "restarting" || state === "dead") {
+            clearTimeout(timer);
+            resolve(`${text}[the kernel died]`);
+          }
           if (message.parent_header?.msg_id !== msgId) return;
           if (message.msg_type === "stream") text += message.content.text;
           if (message.msg_type === "error") text += `${message.content.ename}: ${message.content.evalue}`;
@@ -174,7 +181,12 @@ print(json.dumps({
 async function work(browser, student, index) {
   const { username, password } = student;
   const mine = {};
-  const { context, page, seconds } = await login(browser, username, password);
+  const { context, page, seconds } = await login(
+    browser,
+    username,
+    password,
+    index === 0 ? "student-first-login.png" : null,
+  );
   mine.login_to_lab_seconds = seconds;
   const disabled = await disabledExtensions(page);
   assert.ok(disabled.includes("@jupyter/nbgrader:formgrader"), `${username} has the formgrader: ${disabled}`);
@@ -185,6 +197,18 @@ async function work(browser, student, index) {
   await row(page, "released_assignments_list", assignment).getByRole("button", { name: "Fetch" }).click();
   await row(page, "fetched_assignments_list", assignment).waitFor();
   if (index === 0) await page.screenshot({ path: path.join(settings.screenshots, "student-assignment-list.png") });
+
+  // The memory limit: a kernel that takes more than the student may have
+  // loses (killed by the cgroup, or refused by prlimit); the server lives.
+  if (index === 1) {
+    const hog = await runInKernel(
+      page,
+      username,
+      `data = b"x" * ${settings.memory_limit} + b"y"\nprint("kept", len(data))`,
+    );
+    assert.ok(!hog.includes("kept"), `${username} took more memory than the limit: ${hog}`);
+    mine.over_the_limit = hog.trim().split("\n").pop();
+  }
 
   // The student's kernel: the module, the game server, the limits, and
   // none of the teacher's files or secrets.
@@ -260,6 +284,10 @@ async function feedback(browser, student, index) {
   const html = JSON.parse(report.text).content;
   const score = html.match(/Score:\s*([\d.]+)\s*\/\s*([\d.]+)/);
   assert.ok(score, `${username}: no score in the feedback`);
+  if (index === 0) {
+    await page.goto(`${url}/user/${username}/files/${file}`);
+    await page.screenshot({ path: path.join(settings.screenshots, "student-feedback-report.png") });
+  }
   await context.close();
   return { login_seconds: seconds, feedback_score: Number(score[1]), feedback_max: Number(score[2]) };
 }

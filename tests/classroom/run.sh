@@ -86,18 +86,18 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 
 say "scripts/classroom up: ${#students[@]} students, teacher $teacher, port $port"
 t0=$SECONDS
-"$root/scripts/classroom" up --students "$work/roster.csv" --dir "$class" --port "$port" \
-  --bind 127.0.0.1 --teacher "$teacher" --exchange "$work/exchange" --tools "$tools" \
-  --wheel "$wheel" --server "$server" | tee "$work/up.log"
+# A memory limit small enough for a kernel to reach it in the test.
+up_args=(--students "$work/roster.csv" --dir "$class" --port "$port" --bind 127.0.0.1
+  --teacher "$teacher" --exchange "$work/exchange" --tools "$tools" --wheel "$wheel"
+  --server "$server" --memory 1G)
+"$root/scripts/classroom" up "${up_args[@]}" | tee "$work/up.log"
 t_up=$((SECONDS - t0))
 grep -q "The class is at http://127.0.0.1:$port/" "$work/up.log" || fail "up did not print the address"
 url=http://127.0.0.1:$port
 python=$tools/venv/bin/python
 
 say "up again while the class runs: nothing changes"
-"$root/scripts/classroom" up --students "$work/roster.csv" --dir "$class" --port "$port" \
-  --bind 127.0.0.1 --teacher "$teacher" --exchange "$work/exchange" --tools "$tools" \
-  --wheel "$wheel" --server "$server" > "$work/up-again.log"
+"$root/scripts/classroom" up "${up_args[@]}" > "$work/up-again.log"
 grep -q "is running" "$work/up-again.log" || { cat "$work/up-again.log"; fail "a second up did not see the running class"; }
 
 say "the game server's API through the hub's port: a program plays a stored match at /services/game/"
@@ -146,6 +146,7 @@ Path(work, "settings.json").write_text(json.dumps({
     "version": sternhalma.__version__,
     "game_url": f"http://127.0.0.1:{settings['game_port']}",
     "limit_mode": settings["limit_mode"],
+    "memory_limit": settings["limits"]["memory"],
     "solved_notebook": str(Path(work, "solved.ipynb")),
     "private_paths": [
         f"{settings['secrets']}/api-token",
@@ -242,9 +243,7 @@ echo "nothing of the class runs; the students' files and the gradebook are kept"
 
 say "up again after down: the same class, the passwords the students chose"
 t0=$SECONDS
-"$root/scripts/classroom" up --students "$work/roster.csv" --dir "$class" --port "$port" \
-  --bind 127.0.0.1 --teacher "$teacher" --exchange "$work/exchange" --tools "$tools" \
-  --wheel "$wheel" --server "$server" > "$work/up-restart.log"
+"$root/scripts/classroom" up "${up_args[@]}" > "$work/up-restart.log"
 t_restart=$((SECONDS - t0))
 grep -q "$assignment: released before" "$work/up-restart.log" || fail "the restart released the assignments again"
 "$python" - "$url" "${students[0]}" "pw-${students[0]}-1" << 'EOF2'
@@ -279,6 +278,8 @@ work, feedback = (json.load(open(p)) for p in sys.argv[1:])
 for name, facts in work["students"].items():
     print(f"  {name}: login to JupyterLab {facts['login_to_lab_seconds']:.1f} s (first login, server start), "
           f"a kernel's check {facts['kernel_seconds']:.1f} s; {facts['cgroup']}")
+    if "over_the_limit" in facts:
+        print(f"    a kernel asking for more than the memory limit: {facts['over_the_limit']}")
 print(f"  teacher: login to JupyterLab {feedback['teacher']['login_to_lab_seconds']:.1f} s")
 EOF
 echo "screenshots: $here/screenshots"
