@@ -241,31 +241,36 @@ home=$(getent passwd "${students[0]}" | cut -d: -f6)
 [ -f "$course/gradebook.db" ] || fail "down lost the gradebook"
 echo "nothing of the class runs; the students' files and the gradebook are kept"
 
-say "up again after down: the same class, the passwords the students chose"
+say "up again after down: the same class, the passwords the students chose, a reset"
 t0=$SECONDS
 "$root/scripts/classroom" up "${up_args[@]}" > "$work/up-restart.log"
 t_restart=$((SECONDS - t0))
 grep -q "$assignment: released before" "$work/up-restart.log" || fail "the restart released the assignments again"
-"$python" - "$url" "${students[0]}" "pw-${students[0]}-1" << 'EOF2'
+cat > "$work/login.py" << 'EOF2'
+"""login.py URL NAME PASSWORD accepted|refused: a login on the hub's page, as a browser posts it."""
 import http.cookiejar, sys, urllib.error, urllib.parse, urllib.request
-url, name, password = sys.argv[1:]
-def login(secret):
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    opener.open(f"{url}/hub/login", timeout=30).read()
-    xsrf = next(c.value for c in jar if c.name == "_xsrf")
-    form = urllib.parse.urlencode({"username": name, "password": secret, "_xsrf": xsrf}).encode()
-    try:
-        page = opener.open(f"{url}/hub/login?next=%2Fhub%2Fhome", data=form, timeout=60)
-    except urllib.error.HTTPError as refused:  # the login page again, with 403
-        return refused.code, refused.url, refused.read().decode(errors="replace")
-    return page.status, page.geturl(), page.read().decode(errors="replace")
-status, where, _ = login(password)
-assert status == 200 and "/hub/home" in where, f"{name}'s password was refused after the restart ({status} {where})"
-status, where, text = login(password + "x")
-assert status == 403 and "Invalid username or password" in text, (status, where)
-print(f"{name} logs in with the password chosen before the restart; a wrong one is refused")
+url, name, password, expected = sys.argv[1:]
+jar = http.cookiejar.CookieJar()
+opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+opener.open(f"{url}/hub/login", timeout=30).read()
+xsrf = next(c.value for c in jar if c.name == "_xsrf")
+form = urllib.parse.urlencode({"username": name, "password": password, "_xsrf": xsrf}).encode()
+try:
+    page = opener.open(f"{url}/hub/login?next=%2Fhub%2Fhome", data=form, timeout=60)
+    status, where, text = page.status, page.geturl(), page.read().decode(errors="replace")
+except urllib.error.HTTPError as refused:  # the login page again, with 403
+    status, where, text = refused.code, refused.url, refused.read().decode(errors="replace")
+accepted = status == 200 and "/hub/home" in where
+refused = status == 403 and "Invalid username or password" in text
+assert (accepted, refused) == ((True, False) if expected == "accepted" else (False, True)), (status, where)
+print(f"{name}: {expected}")
 EOF2
+login() { "$python" "$work/login.py" "$url" "$@"; }
+login "${students[0]}" "pw-${students[0]}-1" accepted # the password chosen before the restart
+login "${students[0]}" "pw-${students[0]}-1x" refused
+"$root/scripts/classroom" reset "${students[1]}" --dir "$class"
+login "${students[1]}" "pw-${students[1]}-2" accepted # a reset: the next login sets a new one
+login "${students[1]}" "pw-${students[1]}-1" refused  # and the old one is gone
 new_hub=$(cat "$class/hub/jupyterhub.pid")
 "$root/scripts/classroom" down --dir "$class" > /dev/null
 if running "$new_hub"; then fail "the restarted hub still runs after down"; fi
