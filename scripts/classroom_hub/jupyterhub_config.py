@@ -59,12 +59,15 @@ c.Authenticator.allowed_users = {s["username"] for s in CLASS["students"]}
 c.Authenticator.admin_users = {CLASS["teacher"]}
 
 # -- Each user's server: a local process as that user, with limits ----------
+CGROUPS = CLASS["limit_mode"] == "cgroup"
 LIMITS = StudentLimits(
     CLASS["class_id"],
     Limits(**CLASS["limits"]),
-    groups=CLASS["cgroups"] if CLASS["limit_mode"] == "cgroup" else {},
+    groups=CLASS["cgroups"] if CGROUPS else {},
+    prefer="cgroup" if CGROUPS else "prlimit",
 )
-print(f"[classroom] per-student limits: {LIMITS.describe()}", file=sys.stderr, flush=True)
+# As `up` found it (with the reason when it is prlimit).
+print(f"[classroom] per-student limits: {CLASS['limit_description']}", file=sys.stderr, flush=True)
 
 
 class ClassSpawner(LocalProcessSpawner):
@@ -74,7 +77,7 @@ class ClassSpawner(LocalProcessSpawner):
 
     async def start(self):
         self._procs_files = LIMITS.prepare(self.user.name)
-        self.log.info("[classroom] limits for %s: %s", self.user.name, LIMITS.describe())
+        self.log.info("[classroom] limits for %s: %s", self.user.name, CLASS["limit_description"])
         return await super().start()
 
     def make_preexec_fn(self, name):

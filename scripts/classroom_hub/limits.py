@@ -74,9 +74,17 @@ def own_v1_groups() -> dict[str, Path]:
 class StudentLimits:
     """The class's limits, applied to each student's server as it starts."""
 
-    def __init__(self, class_id: str, limits: Limits, groups: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        class_id: str,
+        limits: Limits,
+        groups: dict[str, str] | None = None,
+        prefer: str = "auto",
+    ) -> None:
         """`groups`: the parent groups to use (controller -> folder), as
-        recorded when the class started; by default this process's own."""
+        recorded when the class started; by default this process's own.
+        `prefer`: "auto" (cgroups where they work), "cgroup" (the same,
+        said plainly when they do not) or "prlimit"."""
         self.limits = limits
         self.class_group = f"sternhalma-{class_id}"
         self.groups = (
@@ -84,7 +92,10 @@ class StudentLimits:
         )
         self.mode = "prlimit"
         self.reason = "cgroup v2 or no cgroup v1 controllers mounted"
-        if all(c in self.groups for c in CONTROLLERS):
+        if prefer == "prlimit":
+            self.groups = {}
+            self.reason = "asked for"
+        elif all(c in self.groups for c in CONTROLLERS):
             try:
                 for controller in CONTROLLERS:
                     (self.groups[controller] / self.class_group).mkdir(exist_ok=True)

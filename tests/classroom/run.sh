@@ -19,6 +19,9 @@
 # $STERNHALMA_CLASSROOM_TOOLS (default /var/cache/sternhalma-classroom,
 # kept between runs so that a second run installs nothing).
 #
+# STERNHALMA_CLASSROOM_LIMITS=prlimit tries the limits of machines without
+# cgroup v1 (default: auto).
+#
 # Usage: tests/classroom/run.sh [SERVER_BINARY] [WHEEL]
 #   (defaults: target/release/sternhalma, the newest dist/sternhalma-*.whl)
 set -euo pipefail
@@ -89,7 +92,7 @@ t0=$SECONDS
 # A memory limit small enough for a kernel to reach it in the test.
 up_args=(--students "$work/roster.csv" --dir "$class" --port "$port" --bind 127.0.0.1
   --teacher "$teacher" --exchange "$work/exchange" --tools "$tools" --wheel "$wheel"
-  --server "$server" --memory 1G)
+  --server "$server" --memory 1G --limits "${STERNHALMA_CLASSROOM_LIMITS:-auto}")
 "$root/scripts/classroom" up "${up_args[@]}" | tee "$work/up.log"
 t_up=$((SECONDS - t0))
 grep -q "The class is at http://127.0.0.1:$port/" "$work/up.log" || fail "up did not print the address"
