@@ -299,6 +299,19 @@ async function teacher(browser) {
   assert.ok(!disabled.includes("@jupyter/nbgrader:formgrader"), `the teacher has no formgrader: ${disabled}`);
   const formgrader = await serverRequest(page, username, "GET", "/formgrader");
   assert.equal(formgrader.status, 200, "the teacher's formgrader");
+  // The formgrader's Autograde button (its API) grades in the sandbox too:
+  // the teacher's settings load the course's wherever nbgrader runs.
+  const solver = settings.students.find((student) => student.solved).username;
+  const regraded = await serverRequest(
+    page,
+    username,
+    "POST",
+    `/formgrader/api/submission/${assignment}/${solver}/autograde`,
+  );
+  assert.equal(regraded.status, 200, `the formgrader's autograde: ${regraded.text}`);
+  const answer = JSON.parse(regraded.text);
+  assert.ok(answer.success, `the formgrader's autograde failed: ${answer.error || answer.log}`);
+  assert.match(answer.log, /bubblewrap, /, `the formgrader graded outside the sandbox: ${answer.log}`);
   // The submissions of the assignment, with their scores, as the teacher sees them.
   await page.goto(`${url}/user/${username}/formgrader/manage_submissions/${assignment}`);
   await page.getByText(settings.students[0].username).first().waitFor();
