@@ -4,7 +4,7 @@
 //
 //   node class.mjs work SETTINGS.json      every student, at once: the first
 //       login (the password they choose becomes theirs), their server starts,
-//       the Assignment List fetches the assignment, their kernel imports
+//       the Assignment List fetches the assignments, their kernel imports
 //       sternhalma and reaches the game server, a student who solved it saves
 //       the solutions, each submits from the Assignment List.
 //   node class.mjs feedback SETTINGS.json  after the teacher graded: each
@@ -22,7 +22,7 @@ import { chromium } from "playwright-core";
 
 const [phase, settingsPath] = process.argv.slice(2);
 const settings = JSON.parse(readFileSync(settingsPath, "utf8"));
-const { url, assignment } = settings;
+const { url, assignments } = settings;
 const LONG = 180_000;
 const FLAGS = [
   "--headless",
@@ -194,8 +194,10 @@ async function work(browser, student, index) {
 
   // Fetch from the Assignment List.
   await openAssignmentList(page);
-  await row(page, "released_assignments_list", assignment).getByRole("button", { name: "Fetch" }).click();
-  await row(page, "fetched_assignments_list", assignment).waitFor();
+  for (const assignment of assignments) {
+    await row(page, "released_assignments_list", assignment).getByRole("button", { name: "Fetch" }).click();
+    await row(page, "fetched_assignments_list", assignment).waitFor();
+  }
   if (index === 0) await page.screenshot({ path: path.join(settings.screenshots, "student-assignment-list.png") });
 
   // The memory limit: a kernel that takes more than the student may have
@@ -237,19 +239,21 @@ async function work(browser, student, index) {
   }
   mine.cgroup = facts.cgroup.split("\n").find((line) => line.includes(":memory:")) || "";
 
-  // A student who solved it saves the solutions (as JupyterLab saves).
-  const notebookPath = `${assignment}/${assignment}.ipynb`;
+  // A student who solved them saves the solutions (as JupyterLab saves).
   if (student.solved) {
-    const content = JSON.parse(readFileSync(settings.solved_notebook, "utf8"));
-    const saved = await serverRequest(page, username, "PUT", `/api/contents/${notebookPath}`, {
-      type: "notebook",
-      format: "json",
-      content,
-    });
-    assert.equal(saved.status, 200, `saving the solutions: ${saved.text}`);
+    for (const assignment of assignments) {
+      const content = JSON.parse(readFileSync(settings.solved_notebooks[assignment], "utf8"));
+      const saved = await serverRequest(page, username, "PUT", `/api/contents/${assignment}/${assignment}.ipynb`, {
+        type: "notebook",
+        format: "json",
+        content,
+      });
+      assert.equal(saved.status, 200, `saving the solutions: ${saved.text}`);
+    }
   }
   if (index === 0) {
-    // The notebook opens in JupyterLab from the Assignment List's link.
+    // A notebook opens in JupyterLab from the Assignment List's link.
+    const assignment = assignments.at(-1);
     await page.locator("#fetched_assignments_list a.assignment-notebooks-link", { hasText: assignment }).click();
     await page.locator("#fetched_assignments_list .assignment-notebooks a", { hasText: assignment }).first().click();
     await page.locator(".jp-NotebookPanel .jp-Cell").first().waitFor();
@@ -259,8 +263,10 @@ async function work(browser, student, index) {
   }
 
   // Submit from the Assignment List.
-  await row(page, "fetched_assignments_list", assignment).getByRole("button", { name: "Submit" }).click();
-  await row(page, "submitted_assignments_list", assignment).waitFor();
+  for (const assignment of assignments) {
+    await row(page, "fetched_assignments_list", assignment).getByRole("button", { name: "Submit" }).click();
+    await row(page, "submitted_assignments_list", assignment).waitFor();
+  }
   if (index === 0) await page.screenshot({ path: path.join(settings.screenshots, "student-submitted.png") });
   await context.close();
   return mine;
@@ -270,26 +276,32 @@ async function feedback(browser, student, index) {
   const { username, password } = student;
   const { context, page, seconds } = await login(browser, username, password);
   await openAssignmentList(page);
-  const submitted = row(page, "submitted_assignments_list", assignment);
-  await submitted.getByRole("button", { name: "Fetch Feedback" }).click();
-  await submitted.getByText("view feedback").first().waitFor();
+  const scores = {};
+  for (const assignment of assignments) {
+    const submitted = row(page, "submitted_assignments_list", assignment);
+    await submitted.getByRole("button", { name: "Fetch Feedback" }).click();
+    await submitted.getByText("view feedback").first().waitFor();
+  }
   if (index === 0) await page.screenshot({ path: path.join(settings.screenshots, "student-feedback.png") });
-  // The feedback page, as the link opens it: the student's score.
-  const listing = await serverRequest(page, username, "GET", `/api/contents/${assignment}/feedback`);
-  assert.equal(listing.status, 200, `${username}: no feedback folder`);
-  const stamps = JSON.parse(listing.text).content.map((entry) => entry.name).sort();
-  const file = `${assignment}/feedback/${stamps.at(-1)}/${assignment}.html`;
-  const report = await serverRequest(page, username, "GET", `/api/contents/${file}?content=1&format=text`);
-  assert.equal(report.status, 200, `${username}: no ${file}`);
-  const html = JSON.parse(report.text).content;
-  const score = html.match(/Score:\s*([\d.]+)\s*\/\s*([\d.]+)/);
-  assert.ok(score, `${username}: no score in the feedback`);
-  if (index === 0) {
-    await page.goto(`${url}/user/${username}/files/${file}`);
-    await page.screenshot({ path: path.join(settings.screenshots, "student-feedback-report.png") });
+  for (const assignment of assignments) {
+    // The feedback page, as the link opens it: the student's score.
+    const listing = await serverRequest(page, username, "GET", `/api/contents/${assignment}/feedback`);
+    assert.equal(listing.status, 200, `${username}: no feedback folder for ${assignment}`);
+    const stamps = JSON.parse(listing.text).content.map((entry) => entry.name).sort();
+    const file = `${assignment}/feedback/${stamps.at(-1)}/${assignment}.html`;
+    const report = await serverRequest(page, username, "GET", `/api/contents/${file}?content=1&format=text`);
+    assert.equal(report.status, 200, `${username}: no ${file}`);
+    const html = JSON.parse(report.text).content;
+    const score = html.match(/Score:\s*([\d.]+)\s*\/\s*([\d.]+)/);
+    assert.ok(score, `${username}: no score in the feedback of ${assignment}`);
+    scores[assignment] = { score: Number(score[1]), max: Number(score[2]) };
+    if (index === 0 && assignment === assignments.at(-1)) {
+      await page.goto(`${url}/user/${username}/files/${file}`);
+      await page.screenshot({ path: path.join(settings.screenshots, "student-feedback-report.png") });
+    }
   }
   await context.close();
-  return { login_seconds: seconds, feedback_score: Number(score[1]), feedback_max: Number(score[2]) };
+  return { login_seconds: seconds, feedback: scores };
 }
 
 async function teacher(browser) {
@@ -306,14 +318,14 @@ async function teacher(browser) {
     page,
     username,
     "POST",
-    `/formgrader/api/submission/${assignment}/${solver}/autograde`,
+    `/formgrader/api/submission/${assignments[0]}/${solver}/autograde`,
   );
   assert.equal(regraded.status, 200, `the formgrader's autograde: ${regraded.text}`);
   const answer = JSON.parse(regraded.text);
   assert.ok(answer.success, `the formgrader's autograde failed: ${answer.error || answer.log}`);
   assert.match(answer.log, /bubblewrap, /, `the formgrader graded outside the sandbox: ${answer.log}`);
   // The submissions of the assignment, with their scores, as the teacher sees them.
-  await page.goto(`${url}/user/${username}/formgrader/manage_submissions/${assignment}`);
+  await page.goto(`${url}/user/${username}/formgrader/manage_submissions/${assignments.at(-1)}`);
   await page.getByText(settings.students[0].username).first().waitFor();
   await page.screenshot({ path: path.join(settings.screenshots, "teacher-formgrader.png") });
   await context.close();

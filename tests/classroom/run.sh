@@ -2,9 +2,9 @@
 # A class from start to end (docs/classroom.md): `scripts/classroom up` with a
 # roster of three students on a free port in a temporary folder; each
 # student, in headless Chromium, logs in for the first time (the password
-# they choose becomes theirs), gets a server, fetches notebook 3 from the
+# they choose becomes theirs), gets a server, fetches notebooks 1 and 3 from the
 # Assignment List, imports sternhalma in a kernel that reaches the game
-# server, and submits it (one with the solutions, two untouched); the
+# server, and submits them (one with the solutions, two untouched); the
 # teacher collects and autogrades (in the sandbox) with `scripts/classroom
 # grade`: full marks for the first, zero for the others, in the gradebook;
 # each student fetches the feedback and reads the score; the teacher has
@@ -30,10 +30,10 @@ root=$(cd "$here/../.." && pwd)
 server=${1:-$root/target/release/sternhalma}
 wheel=${2:-$(ls -t "$root"/dist/sternhalma-*.whl 2> /dev/null | head -n 1)}
 tools=${STERNHALMA_CLASSROOM_TOOLS:-/var/cache/sternhalma-classroom}
-# Notebook 3: graded by the course's checks in the sandbox at this commit
-# (docs/grading.md); any assignment with a module in
-# sternhalma.autograde.course works.
-assignment=${STERNHALMA_CLASSROOM_ASSIGNMENT:-03_adversarial_search}
+# Notebooks 1 and 3, as the issue's proof names them (any assignments of
+# the course, space-separated; each is graded by the course's checks in the
+# sandbox, docs/grading.md).
+read -r -a assignments <<< "${STERNHALMA_CLASSROOM_ASSIGNMENTS:-01_meet_the_board 03_adversarial_search}"
 
 say() { printf '\n-- %s  [%ds]\n' "$*" "$SECONDS"; }
 fail() { echo "tests/classroom: $*" >&2; exit 1; }
@@ -130,31 +130,35 @@ EOF2
 # What the browser part needs: the passwords the students choose, a copy
 # of notebook 1 with the instructor's solutions in the student version (a
 # student who solved everything), the paths a student must not read.
-"$python" - "$class" "$teacher" "$assignment" "$work" "$url" "$here/screenshots" "${students[@]}" << 'EOF'
+"$python" - "$class" "$teacher" "${assignments[*]}" "$work" "$url" "$here/screenshots" "${students[@]}" << 'EOF'
 import json, pwd, sys
 from pathlib import Path
-class_dir, teacher, assignment, work, url, screenshots, *students = sys.argv[1:]
+class_dir, teacher, assignments, work, url, screenshots, *students = sys.argv[1:]
+assignments = assignments.split()
 settings = json.loads(Path(class_dir, "hub", "class.json").read_text())
 course = Path(settings["course_dir"])
-release = json.loads((course / "release" / assignment / f"{assignment}.ipynb").read_text())
-source = json.loads((course / "source" / assignment / f"{assignment}.ipynb").read_text())
-for mine, theirs in zip(source["cells"], release["cells"], strict=True):
-    if mine["metadata"].get("nbgrader", {}).get("solution"):
-        theirs["source"] = mine["source"]
-Path(work, "solved.ipynb").write_text(json.dumps(release))
+solved = {}
+for assignment in assignments:
+    release = json.loads((course / "release" / assignment / f"{assignment}.ipynb").read_text())
+    source = json.loads((course / "source" / assignment / f"{assignment}.ipynb").read_text())
+    for mine, theirs in zip(source["cells"], release["cells"], strict=True):
+        if mine["metadata"].get("nbgrader", {}).get("solution"):
+            theirs["source"] = mine["source"]
+    solved[assignment] = str(Path(work, f"solved-{assignment}.ipynb"))
+    Path(solved[assignment]).write_text(json.dumps(release))
 import sternhalma
 Path(work, "settings.json").write_text(json.dumps({
     "url": url,
-    "assignment": assignment,
+    "assignments": assignments,
     "version": sternhalma.__version__,
     "game_url": f"http://127.0.0.1:{settings['game_port']}",
     "limit_mode": settings["limit_mode"],
     "memory_limit": settings["limits"]["memory"],
-    "solved_notebook": str(Path(work, "solved.ipynb")),
+    "solved_notebooks": solved,
     "private_paths": [
         f"{settings['secrets']}/api-token",
         f"{settings['hub_dir']}/class.json",
-        str(course / "source" / assignment / f"{assignment}.ipynb"),
+        str(course / "source" / assignments[0] / f"{assignments[0]}.ipynb"),
     ],
     "students": [
         {"username": name, "password": f"pw-{name}-1", "solved": index == 0,
@@ -173,13 +177,13 @@ node "$here/class.mjs" work "$work/settings.json"
 t_work=$((SECONDS - t0))
 cp "$work/results.json" "$work/results-work.json"
 
-say "scripts/classroom grade $assignment (collect, autograde in the sandbox, feedback)"
-t0=$SECONDS
-"$root/scripts/classroom" grade "$assignment" --dir "$class" | tee "$work/grade.log"
-t_grade=$((SECONDS - t0))
-grep -q "3 submissions graded in the sandbox" "$work/grade.log" || fail "not every submission was graded in the sandbox"
 course=$(getent passwd "$teacher" | cut -d: -f6)/course
-"$python" - "$course/gradebook.db" "$assignment" "${students[@]}" << 'EOF'
+t0=$SECONDS
+for assignment in "${assignments[@]}"; do
+  say "scripts/classroom grade $assignment (collect, autograde in the sandbox, feedback)"
+  "$root/scripts/classroom" grade "$assignment" --dir "$class" | tee "$work/grade.log"
+  grep -q "3 submissions graded in the sandbox" "$work/grade.log" || fail "not every submission was graded in the sandbox"
+  "$python" - "$course/gradebook.db" "$assignment" "${students[@]}" << 'EOF'
 import sys
 from nbgrader.api import Gradebook
 database, assignment, solver, *others = sys.argv[1:]
@@ -189,9 +193,11 @@ with Gradebook(f"sqlite:///{database}") as gradebook:
     for name in others:
         untouched = gradebook.find_submission(assignment, name)
         assert untouched.score == 0, (name, untouched.score)
-    print(f"gradebook: {solver} {solved.score:g}/{solved.max_score:g}, "
+    print(f"gradebook, {assignment}: {solver} {solved.score:g}/{solved.max_score:g}, "
           + ", ".join(f"{n} {gradebook.find_submission(assignment, n).score:g}" for n in others))
 EOF
+done
+t_grade=$((SECONDS - t0))
 
 say "students fetch their feedback; the teacher's formgrader"
 t0=$SECONDS
@@ -201,9 +207,11 @@ t_feedback=$((SECONDS - t0))
 import json, sys
 results = json.load(open(sys.argv[1]))["students"]
 solver, *others = sys.argv[2:]
-assert results[solver]["feedback_score"] == results[solver]["feedback_max"] > 0, results[solver]
+for assignment, mine in results[solver]["feedback"].items():
+    assert mine["score"] == mine["max"] > 0, (assignment, mine)
 for name in others:
-    assert results[name]["feedback_score"] == 0, results[name]
+    for assignment, theirs in results[name]["feedback"].items():
+        assert theirs["score"] == 0, (name, assignment, theirs)
 print("feedback scores as graded")
 EOF
 
@@ -240,7 +248,7 @@ for p in "$port" "$game_port"; do
   fi
 done
 home=$(getent passwd "${students[0]}" | cut -d: -f6)
-[ -f "$home/$assignment/$assignment.ipynb" ] || fail "down lost ${students[0]}'s notebook"
+[ -f "$home/${assignments[0]}/${assignments[0]}.ipynb" ] || fail "down lost ${students[0]}'s notebook"
 [ -f "$course/gradebook.db" ] || fail "down lost the gradebook"
 echo "nothing of the class runs; the students' files and the gradebook are kept"
 
@@ -248,7 +256,7 @@ say "up again after down: the same class, the passwords the students chose, a re
 t0=$SECONDS
 "$root/scripts/classroom" up "${up_args[@]}" > "$work/up-restart.log"
 t_restart=$((SECONDS - t0))
-grep -q "$assignment: released before" "$work/up-restart.log" || fail "the restart released the assignments again"
+grep -q "${assignments[0]}: released before" "$work/up-restart.log" || fail "the restart released the assignments again"
 cat > "$work/login.py" << 'EOF2'
 """login.py URL NAME PASSWORD accepted|refused: a login on the hub's page, as a browser posts it."""
 import http.cookiejar, sys, urllib.error, urllib.parse, urllib.request
