@@ -14,10 +14,15 @@ One bug is charged once: `select` is graded with the course's `ucb1`; each
 function is also run inside a UCT search whose other four phases are the
 course's; and the whole search (`test-uct-tree`, `test-uct-win`) lets the
 course's version stand in for a function whose own cells already charge
-its bug, provided the student's version does its part in the search
-without breaking it (returns a number, a child, a new child, a position,
-counts the visit). What the whole search charges is what only it shows:
-functions that play otherwise together than alone.
+its bug, provided the student's version still does its part in a search
+without breaking it: it raises nothing, and `ucb1` answers numbers (not
+one for every child), `select` one of the children (not one every score
+like UCB1 ranks last), `expand` a new child taken out of the untried
+actions, `simulate` a position (a ply played when one may be),
+`backpropagate` counts the visit and adds some reward. A function that
+cannot take part (unwritten, barred, a placeholder) costs the search too;
+otherwise what the whole search charges is what only it shows: functions
+that play otherwise together than alone.
 
 UCT is checked by what it did: the positions the engine saw the search
 make, in order (each selection step, expansion and playout ply), replayed
@@ -156,7 +161,7 @@ def reference_backpropagate(node: Node, position: sternhalma.Position) -> None:
 
 
 FUNCTIONS = ("ucb1", "select", "expand", "simulate", "backpropagate")
-REFERENCES = {
+REFERENCES: dict[str, Callable[..., Any]] = {
     "ucb1": reference_ucb1,
     "select": reference_select,
     "expand": reference_expand,
@@ -300,7 +305,7 @@ def ucb1(ns, cases):
 
 
 @course.adapter
-def select(ns, position, parent_visits, stats, c, grandchildren=False):
+def select(ns, position, parent_visits, stats, c, grandchildren=False) -> dict[str, Any]:
     """The student's select (the course's ucb1 in the namespace) on a tree built by hand,
     twice: the child chosen each time, what changed, and the c it passed to ucb1."""
     node = crafted(stats, parent_visits, position)
@@ -378,7 +383,7 @@ def expand(ns, position, setup, seeds, calls):
 
 
 @course.adapter
-def simulate(ns, position, policy, horizon, seed):
+def simulate(ns, position, policy, horizon, seed) -> dict[str, Any]:
     """The student's simulate with a policy that records what it is shown: the course's
     policy `policy["record"]`, or the actions `policy["script"]` in turn (which refuses to
     play at a finished position or past its actions)."""
@@ -423,7 +428,7 @@ def simulate(ns, position, policy, horizon, seed):
 
 
 @course.adapter
-def backpropagate(ns, position, nodes, ends):
+def backpropagate(ns, position, nodes, ends) -> list[list[list[Any]]]:
     """A tree built from `nodes` (`[parent index, action, mover, visits, reward]`, the root
     first, its parent -1) under `position`, and the student's backpropagate called on
     `[node index, end position]` after another: each node's `[visits, reward]` after each."""
@@ -431,15 +436,15 @@ def backpropagate(ns, position, nodes, ends):
     at: list[sternhalma.Position] = []
     for parent, action, mover, visits, reward in nodes:
         if parent < 0:
-            where = position.copy()
-            node = Node(where)
+            here = position.copy()
+            node = Node(here)
         else:
-            where = at[parent].child(action)
-            node = Node(where, action, built[parent], mover)
+            here = at[parent].child(action)
+            node = Node(here, action, built[parent], mover)
             built[parent].children.append(node)
         node.visits, node.reward = visits, reward
         built.append(node)
-        at.append(where)
+        at.append(here)
     after = []
     with installed(ns, GIVEN):
         for index, end in ends:
@@ -457,7 +462,7 @@ class Watch:
         self.raised: list[Any] = []
 
     def phase(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-        def call(*args):
+        def call(*args: Any) -> Any:
             before: Any = None
             if name == "expand":
                 before = len(args[0].untried)
@@ -508,9 +513,8 @@ class Watch:
         """The floors a phase's calls in one search may not show: a phase that does nothing
         (the student's `ucb1`, `select` and `backpropagate` tried on cases built for it, with
         nodes of `position`, making no position)."""
-        ucb1, select = theirs.get("ucb1"), theirs.get("select")
-        backpropagate = theirs.get("backpropagate")
         if "ucb1" in mine and "ucb1" not in self.floors:
+            ucb1 = theirs["ucb1"]
             try:
                 same = plain(ucb1(1.0, 2, 10, 1.4)) == plain(ucb1(3.0, 4, 10, 1.4))
             except Exception:  # noqa: BLE001 (then it gives no score either)
@@ -530,7 +534,7 @@ class Watch:
                 child.untried, child.visits, child.reward = [], visits, reward
                 probe.children.append(child)
             try:
-                first = child_index(probe, select(probe, 1.4)) == 0
+                first = child_index(probe, theirs["select"](probe, 1.4)) == 0
             except Exception:  # noqa: BLE001 (then it does not select either)
                 first = True
             if first:
@@ -547,7 +551,7 @@ class Watch:
                 path.append(Node(position, None, path[-1], mover))
                 path[-2].children.append(path[-1])
             try:
-                backpropagate(path[-1], position)
+                theirs["backpropagate"](path[-1], position)
                 rewarded = path[1].reward + path[2].reward > 0
             except Exception:  # noqa: BLE001 (then it records nothing either)
                 rewarded = False
@@ -590,7 +594,7 @@ def flatten(root: Node) -> list[list[Any]]:
 
 
 @course.adapter
-def search(ns, position, settings, mine):
+def search(ns, position, settings, mine) -> dict[str, Any]:
     """The course's UCT from `position` with `settings`, the student's phases `mine` and the
     course's for the others (in the namespace too): the tree, or the first phase that
     raised, and the first thing a student's phase failed to do (see `Watch`)."""
@@ -711,7 +715,7 @@ class _R:
 
     __slots__ = ("action", "children", "mover", "parent", "position", "reward", "untried", "visits")
 
-    def __init__(self, position, action=None, parent=None, mover=None):
+    def __init__(self, position, action=None, parent=None, mover=None) -> None:
         self.position, self.action, self.parent, self.mover = position, action, parent, mover
         self.children: list[_R] = []
         self.untried = [] if position.is_game_over() else position.legal_actions()
@@ -783,8 +787,8 @@ def replay(trace: list[tuple[int, int]], position, settings: dict[str, Any]) -> 
                 break
             before = work.zobrist_hash
             work.apply_action(policy(work, rng))
-            made = next(steps, None)
-            if made != (before, work.zobrist_hash):
+            ply_made = next(steps, None)
+            if ply_made != (before, work.zobrist_hash):
                 raise Diverged(
                     "playout",
                     f"at playout {k + 1}, ply {ply + 1} of the playout is not the policy's"
@@ -1035,6 +1039,10 @@ def ucb1_value(student: Student, graded: bool) -> tuple[float, str] | None:
     return None
 
 
+def is_mean(mean: float) -> Callable[[list[float]], bool]:
+    return lambda values: math.isclose(values[0], mean)
+
+
 @course.part("test-ucb1-order")
 def ucb1_order(student: Student, graded: bool) -> None:
     # Each check: (label, [cases], what must hold of the scores, the message's end).
@@ -1091,13 +1099,13 @@ def ucb1_order(student: Student, graded: bool) -> None:
                 (
                     label,
                     [(reward, visits, parent_visits, 0.0)],
-                    lambda s, mean=mean: math.isclose(s[0], mean),
+                    is_mean(mean),
                     "with c = 0 the score is the mean reward",
                 ),
                 (
                     label,
                     [(reward, visits, 1, c)],
-                    lambda s, mean=mean: math.isclose(s[0], mean),
+                    is_mean(mean),
                     "a parent of one visit gives no bonus (ln 1 = 0)",
                 ),
             ]
@@ -1467,10 +1475,10 @@ def simulate_end(student: Student, graded: bool) -> None:
 POINT_OF_VIEW, REPLACED = "the wrong point of view?", "W replaced, not added to?"
 
 
-def check_node(name: str, got: list, want: tuple, slips: dict) -> None:
+def check_node(name: str, stats: list, want: tuple, slips: dict) -> None:
     """Fails unless a node's (visits, reward), N and W, is `want`; `slips` maps the (visits,
     reward) a common bug gives to its name."""
-    got = tuple(got)
+    got = tuple(stats)
     if got != want:
         hint = f" ({slips[got]})" if got in slips else ""
         raise Failed(
