@@ -195,7 +195,7 @@ def stronger(ns, board, target, states):
 
 
 @course.adapter
-def canonical_classes(ns, board, states):
+def canonical_classes(ns: dict[str, Any], board: str, states: list[list[int]]) -> Any:
     """The classes `canonical` makes of the states (lists of holes) of one board: each
     state's number is the first state with an equal key, as a dict keyed by the keys sees
     them (BFS's `parent` table does); and the type of the keys."""
