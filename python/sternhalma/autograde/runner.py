@@ -119,6 +119,9 @@ def main(argv: list[str] | None = None) -> None:
         namespace["display"] = display
     except ImportError:
         pass
+    # Bound before any cell runs: a cell that changes the course's module
+    # afterwards does not change which adapters answer the grader.
+    bound = {name: partial(adapter, namespace) for name, adapter in adapters.items()}
     errors = []
     for index, source in enumerate(cells):
         try:
@@ -134,7 +137,6 @@ def main(argv: list[str] | None = None) -> None:
         {"ready": True, "cells": len(cells), "errors": errors, "version": sternhalma.__version__}
     )
     os.write(args.write_fd, (ready + "\n").encode())
-    bound = {name: partial(adapter, namespace) for name, adapter in adapters.items()}
     _graded_run_serve(bound, args.read_fd, args.write_fd)
     os._exit(0)
 
