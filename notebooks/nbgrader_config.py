@@ -37,6 +37,6 @@ c.FileNameCollectorPlugin.named_regexp = (
 # `Execute`) runs the submission in a sandbox (bubblewrap, a user without
 # rights, no network, no view of this folder) and writes the course's
 # verdict on each test cell as its output (docs/grading.md).
-from sternhalma.autograde.nbgrader_plugin import AUTOGRADE_PREPROCESSORS  # noqa: E402
+from sternhalma.autograde.nbgrader_plugin import AUTOGRADE_PREPROCESSORS
 
 c.Autograde.autograde_preprocessors = AUTOGRADE_PREPROCESSORS
