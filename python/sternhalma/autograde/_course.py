@@ -18,7 +18,8 @@ fraction and the feedback that says what the rest was lost for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -36,6 +37,44 @@ class Verdict:
     part: str
     fraction: float
     message: str
+
+
+_MISSING = object()
+
+
+@contextmanager
+def lent(ns: dict[str, Any], values: dict[str, Any]) -> Iterator[None]:
+    """``values`` put in the notebook's namespace ``ns`` for the block, what
+    was there put back after: an adapter lends the course's references of
+    the other exercises' functions (one bug charged once) or its copies of
+    the notebook's helpers. Runs in the student's process."""
+    saved = {name: ns.get(name, _MISSING) for name in values}
+    ns.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is _MISSING:
+                ns.pop(name, None)
+            else:
+                ns[name] = value
+
+
+def each(function: Callable[..., Any], cases: list[Any]) -> Any:
+    """``function(case)`` for each case, in the student's process: the list of
+    answers, or at the first that raises ``{"case", "type", "message"}`` (so
+    that the feedback names the case without showing it)."""
+    found = []
+    for number, case in enumerate(cases):
+        try:
+            found.append(function(case))
+        except Exception as e:  # noqa: BLE001 (the student's error is the answer)
+            try:
+                message = str(e)[:300]
+            except Exception:  # noqa: BLE001
+                message = ""
+            return {"case": number, "type": type(e).__name__, "message": message}
+    return found
 
 
 class Course:

@@ -43,13 +43,14 @@ from __future__ import annotations
 
 import collections
 import itertools
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import sternhalma
 from sternhalma import grading
 from sternhalma.autograde import Answer, Course, Failed, Student
+from sternhalma.autograde._course import each, lent
 from sternhalma.autograde._student import redacted
 
 course = Course("02_single_agent_search")
@@ -143,20 +144,9 @@ GIVEN = {"state": state, "path_to": path_to}
 # ---- adapters: run in the student's process ------------------------------------------
 
 
-@contextmanager
-def given(ns: dict[str, Any]) -> Iterator[None]:
+def given(ns: dict[str, Any]) -> AbstractContextManager[None]:
     """The course's copies of the notebook's helpers in its namespace for the call."""
-    missing = object()
-    saved = {name: ns.get(name, missing) for name in GIVEN}
-    ns.update(GIVEN)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is missing:
-                ns.pop(name, None)
-            else:
-                ns[name] = value
+    return lent(ns, GIVEN)
 
 
 @course.adapter
@@ -169,21 +159,6 @@ def astar(ns, root, h):
 def ida_star(ns, root, h):
     with given(ns):
         return ns["ida_star"](root, estimates(root.board)[h])
-
-
-def each(function: Callable[..., Any], cases: list[Any]) -> Any:
-    """`function(case)` for each case; at the first that raises, its number and the exception."""
-    found = []
-    for number, case in enumerate(cases):
-        try:
-            found.append(function(case))
-        except Exception as e:  # noqa: BLE001 (the student's error is the answer)
-            try:
-                message = str(e)[:300]
-            except Exception:  # noqa: BLE001
-                message = ""
-            return {"case": number, "type": type(e).__name__, "message": message}
-    return found
 
 
 @course.adapter

@@ -38,14 +38,15 @@ import itertools
 import math
 import random
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
 import sternhalma
 from sternhalma import grading
 from sternhalma.autograde import Course, Failed, Student
+from sternhalma.autograde._course import lent
 
 course = Course("04_mcts")
 
@@ -189,22 +190,10 @@ def uct(position, settings: dict[str, Any], phases: dict[str, Callable[..., Any]
 
 # ---- in the student's process: helpers of the adapters ---------------------------------
 
-_MISSING = object()
 
-
-@contextmanager
-def installed(ns: dict[str, Any], names: dict[str, Any]) -> Iterator[None]:
+def installed(ns: dict[str, Any], names: dict[str, Any]) -> AbstractContextManager[None]:
     """`names` put in the notebook's namespace for the block, the old values put back after."""
-    saved = {name: ns.get(name, _MISSING) for name in names}
-    ns.update(names)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is _MISSING:
-                ns.pop(name, None)
-            else:
-                ns[name] = value
+    return lent(ns, names)
 
 
 def plain(value: Any) -> Any:

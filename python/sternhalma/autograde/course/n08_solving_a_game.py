@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -47,6 +47,8 @@ from typing import Any
 import sternhalma
 from sternhalma import grading
 from sternhalma.autograde import Course, Failed, RemoteStudent, Student
+from sternhalma.autograde._course import each as each_one
+from sternhalma.autograde._course import lent
 
 course = Course("08_solving_a_game")
 
@@ -169,37 +171,16 @@ def ordered(position: sternhalma.Position) -> list[sternhalma.Move]:
 # ---- adapters: run in the student's process ------------------------------------------
 
 
-@contextmanager
-def references(ns: dict[str, Any], *names: str) -> Iterator[None]:
+def references(ns: dict[str, Any], *names: str) -> AbstractContextManager[None]:
     """The course's own `names` in the notebook's namespace for the block, the
     student's put back after it (so that a call graded here does not pay for a
     bug in another exercise's function)."""
-    missing = object()
-    saved = {name: ns.get(name, missing) for name in names}
-    ns.update({name: REFERENCES[name] for name in names})
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is missing:
-                ns.pop(name, None)
-            else:
-                ns[name] = value
+    return lent(ns, {name: REFERENCES[name] for name in names})
 
 
 def each(function: Callable[..., Any], cases: list[list[Any]]) -> Any:
-    """`function(*case)` for each case; at the first that raises, its number and the exception."""
-    found = []
-    for number, case in enumerate(cases):
-        try:
-            found.append(function(*case))
-        except Exception as e:  # noqa: BLE001 (the student's error is the answer)
-            try:
-                message = str(e)[:300]
-            except Exception:  # noqa: BLE001
-                message = ""
-            return {"case": number, "type": type(e).__name__, "message": message}
-    return found
+    """`function(*case)` for each case (the course's `each`, arguments spread)."""
+    return each_one(lambda case: function(*case), cases)
 
 
 @course.adapter
