@@ -28,6 +28,7 @@ what to do when there is none::
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import queue
 import re
@@ -38,14 +39,23 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Self
 
 from sternhalma.client import ServerError, ServerUnreachable
 
-__all__ = ["DEFAULT_URL", "LocalServer", "find_server", "start_server"]
+__all__ = [
+    "DEFAULT_URL",
+    "TOURNAMENT_FILE",
+    "ClassTournament",
+    "LocalServer",
+    "class_tournament",
+    "find_server",
+    "start_server",
+]
 
 DEFAULT_URL = "http://127.0.0.1:8080"
 """Where ``sternhalma serve`` listens by default."""
@@ -237,3 +247,77 @@ def find_server(
     if binary is None:
         raise ServerError(_NO_SERVER, code="no_server")
     return start_server(binary, options=options)
+
+
+TOURNAMENT_FILE = "~/.sternhalma/tournament.json"
+"""Where a class's hub leaves a student's entry in the class tournament
+(``scripts/classroom tournament new``, docs/classroom.md): a JSON object
+``{"url": ..., "tournament": 3, "token": "...", "entrant": "ada"}``,
+readable by its owner alone."""
+
+
+@dataclass(frozen=True)
+class ClassTournament:
+    """A student's entry in the teacher's tournament: its ``tournament``
+    id, the entrant's ``token`` (whoever holds it plays the entrant's
+    games), the server's ``url`` when the entry names one, the entrant's
+    name, and where the entry came from (``source``)."""
+
+    tournament: int
+    token: str
+    url: str | None = None
+    entrant: str | None = None
+    source: str = "STERNHALMA_TOURNAMENT and STERNHALMA_TOKEN"
+
+
+def class_tournament(
+    environ: Mapping[str, str] | None = None, file: str | os.PathLike[str] | None = None
+) -> ClassTournament | None:
+    """The class tournament this account was entered in, or None (then a
+    notebook practises on its own).
+
+    ``STERNHALMA_TOURNAMENT`` and ``STERNHALMA_TOKEN`` come first (both or
+    neither); else the entry the class's hub wrote in the home folder
+    (:data:`TOURNAMENT_FILE`). Raises ``ValueError``, saying what is wrong,
+    when only one of the two variables is set or the entry cannot be read.
+    """
+    environ = os.environ if environ is None else environ
+    tournament, token = environ.get("STERNHALMA_TOURNAMENT"), environ.get("STERNHALMA_TOKEN")
+    if (tournament is None) != (token is None):
+        raise ValueError(
+            "set both STERNHALMA_TOURNAMENT and STERNHALMA_TOKEN for the class tournament,"
+            " or neither to practise"
+        )
+    if tournament is not None and token is not None:
+        try:
+            number = int(tournament)
+        except ValueError:
+            raise ValueError(
+                f"STERNHALMA_TOURNAMENT is {tournament!r}: a tournament's id is a number"
+            ) from None
+        return ClassTournament(number, token)
+    path = Path(os.path.expanduser(file if file is not None else TOURNAMENT_FILE))
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ValueError(f"cannot read the class tournament's entry {path}: {error}") from None
+    try:
+        entry = json.loads(text)
+        number, token = entry["tournament"], entry["token"]
+        if not isinstance(number, int) or isinstance(number, bool) or not isinstance(token, str):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise ValueError(
+            f"{path} is not a class tournament's entry (a JSON object with a numeric"
+            ' "tournament" and a "token"): ask the teacher to enter you again'
+        ) from None
+    url, entrant = entry.get("url"), entry.get("entrant")
+    return ClassTournament(
+        number,
+        token,
+        url=url if isinstance(url, str) else None,
+        entrant=entrant if isinstance(entrant, str) else None,
+        source=str(path),
+    )

@@ -30,7 +30,13 @@ def secret(name: str) -> str:
 
 
 # -- Where the hub listens, and its own files -------------------------------
-c.JupyterHub.bind_url = f"http://{CLASS['bind']}:{CLASS['port']}"
+# HTTPS when up was given a certificate (--ssl-cert, --ssl-key): the proxy
+# answers with it, and the hub's cookies are then sent over HTTPS only.
+SCHEME = "https" if CLASS.get("ssl_cert") else "http"
+c.JupyterHub.bind_url = f"{SCHEME}://{CLASS['bind']}:{CLASS['port']}"
+if CLASS.get("ssl_cert"):
+    c.JupyterHub.ssl_cert = CLASS["ssl_cert"]
+    c.JupyterHub.ssl_key = CLASS["ssl_key"]
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = CLASS["hub_port"]
 c.JupyterHub.db_url = f"sqlite:///{HUB / 'jupyterhub.sqlite'}"
@@ -117,30 +123,29 @@ c.Spawner.environment = {
     "LANG": "C.UTF-8",
 }
 
-# -- Services: the game server, its API under /services/game/, the culler --
+# -- Services: the game server under /services/game/, the culler -------------
+# The hub's proxy sends /services/game/... to the game server with the
+# prefix kept; `--base-path` makes the server answer there (and still at
+# its root, for the kernels) and name its pages, assets and redirects
+# under it, so the web board works through the hub's one port.
 GAME_COMMAND = (
     f"exec {CLASS['game_bin']} serve --bind 127.0.0.1 --port {CLASS['game_port']}"
+    f" --base-path {CLASS['game_prefix']}"
     f" --database {CLASS['game_dir']}/sternhalma.sqlite3 --no-limits --log-level info"
     f" >> {CLASS['game_dir']}/game.log 2>&1"
 )
 c.JupyterHub.services = [
     {
-        # The game server itself, on its own port of 127.0.0.1 (kernels
-        # reach it there), as an unprivileged user of its own. `--no-limits`:
-        # every student's kernel comes from this one machine's address.
-        "name": "game-server",
+        # The game server, on its own port of 127.0.0.1 (kernels reach it
+        # there), as an unprivileged user of its own, and through the hub's
+        # port. `--no-limits`: every student's kernel comes from this one
+        # machine's address.
+        "name": "game",
+        "url": f"http://127.0.0.1:{CLASS['game_port']}",
         "command": ["/bin/sh", "-c", GAME_COMMAND],
         "user": CLASS["game_user"],
         "cwd": CLASS["game_dir"],
         "environment": {"PATH": "/usr/bin:/bin"},
-    },
-    {
-        # Its API through the hub's one port, at /services/game/.
-        "name": "game",
-        "url": f"http://127.0.0.1:{CLASS['game_proxy_port']}",
-        "command": [PYTHON, str(Path(CLASS["lib"]) / "game_proxy.py")],
-        "user": CLASS["game_user"],
-        "environment": {"GAME_SERVER_URL": f"http://127.0.0.1:{CLASS['game_port']}"},
         "display": False,
     },
     {

@@ -10,6 +10,9 @@
 //   node class.mjs feedback SETTINGS.json  after the teacher graded: each
 //       student logs in again with their password and fetches the feedback
 //       (its score); the teacher has the formgrader, students do not.
+//   TOURNAMENT_ID=N node class.mjs tournament SETTINGS.json  a student's
+//       bot plays the class tournament N from their kernel; the projector
+//       shows its page on the web board through the hub's port.
 //
 // Exits non-zero on the first failed check. Writes what it measured to
 // SETTINGS.results (JSON) and screenshots to SETTINGS.screenshots.
@@ -95,9 +98,9 @@ async function serverRequest(page, username, method, urlPath, body) {
 /** Runs code in a new kernel of the user's server (the REST API and the
  * kernel's websocket, from their page); returns what it printed, and
  * "[the kernel died]" when it died on the way. */
-async function runInKernel(page, username, code) {
+async function runInKernel(page, username, code, seconds = 90) {
   return page.evaluate(
-    async ({ username, code }) => {
+    async ({ username, code, seconds }) => {
       const base = `/user/${username}/api`;
       const xsrf = decodeURIComponent(
         document.cookie
@@ -114,7 +117,7 @@ async function runInKernel(page, username, code) {
       const msgId = crypto.randomUUID();
       const output = await new Promise((resolve, reject) => {
         let text = "";
-        const timer = setTimeout(() => reject(new Error(`no answer from the kernel: ${text}`)), 90_000);
+        const timer = setTimeout(() => reject(new Error(`no answer from the kernel: ${text}`)), seconds * 1000);
         socket.onerror = () => reject(new Error("the kernel's websocket failed"));
         socket.onopen = () =>
           socket.send(
@@ -153,7 +156,7 @@ async function runInKernel(page, username, code) {
       await fetch(`${base}/kernels/${kernel.id}`, { method: "DELETE", headers });
       return output;
     },
-    { username, code },
+    { username, code, seconds },
   );
 }
 
@@ -332,6 +335,69 @@ async function teacher(browser) {
   return { login_to_lab_seconds: seconds };
 }
 
+// A student's own bot, from their kernel in the hub: the entry that
+// `scripts/classroom tournament new` left in their home names the server,
+// the tournament and their token (as notebook 7 reads it).
+const TOURNAMENT_BOT = `
+import json, sternhalma
+from sternhalma.server import class_tournament
+entry = class_tournament()
+assert entry is not None, "no class tournament entry in the home folder"
+
+def my_bot(position):
+    # One ply: the move after which the opponent has the fewest replies
+    # (a student's first bot; anything legal will do for the test).
+    return min(position.legal_moves, key=lambda move: len(position.play(move).legal_moves))
+
+moves = []
+standings = sternhalma.Client(entry.url).play_tournament(
+    entry.tournament, entry.token, my_bot, on_move=lambda turn, text: moves.append(text)
+)
+print(json.dumps({"tournament": entry.tournament, "entrant": entry.entrant, "moves": len(moves),
+                  "source": entry.source}))
+`;
+
+/** One student's bot plays the class tournament from their kernel while
+ * the projector (the teacher's browser, through the hub's port) shows
+ * the tournament's page on the web board. */
+async function tournament(browser) {
+  const id = Number(process.env.TOURNAMENT_ID);
+  const student = settings.students[0];
+  const { context, page } = await login(browser, student.username, student.password);
+  const playing = runInKernel(page, student.username, TOURNAMENT_BOT, 170);
+  // The projector: the web board under the hub's prefix, no login.
+  const projector = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const board = await projector.newPage();
+  board.setDefaultTimeout(LONG);
+  const outside = [];
+  board.on("request", (request) => {
+    const where = new URL(request.url());
+    if (!where.pathname.startsWith("/services/game/")) outside.push(where.pathname);
+  });
+  const errors = [];
+  board.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await board.goto(`${url}/services/game/tournaments/${id}`);
+  const printed = await playing;
+  let played;
+  try {
+    played = JSON.parse(printed.trim().split("\n").pop());
+  } catch {
+    assert.fail(`${student.username}'s bot printed: ${printed}`);
+  }
+  assert.equal(played.tournament, id);
+  assert.equal(played.entrant, student.username);
+  assert.ok(played.moves > 0, `${student.username}'s bot made no move`);
+  // The page follows the tournament's events: it shows it finished.
+  await board.getByText("finished", { exact: false }).first().waitFor();
+  await board.getByRole("cell", { name: student.username }).first().waitFor();
+  await board.screenshot({ path: path.join(settings.screenshots, "projector-tournament.png"), fullPage: true });
+  assert.deepEqual(outside, [], `the web board left /services/game/: ${outside}`);
+  assert.deepEqual(errors, [], `the web board's console: ${errors}`);
+  await projector.close();
+  await context.close();
+  return { [student.username]: played };
+}
+
 async function studentHasNoFormgrader(browser) {
   const student = settings.students[0];
   const { context, page } = await login(browser, student.username, student.password);
@@ -351,6 +417,8 @@ try {
     settings.students.forEach((student, index) => (results.students[student.username] = done[index]));
     results.teacher = await teacher(browser);
     await studentHasNoFormgrader(browser);
+  } else if (phase === "tournament") {
+    results.students = await tournament(browser);
   } else {
     throw new Error(`unknown phase ${phase}`);
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A class from start to end (docs/classroom.md): `scripts/classroom up` with a
-# roster of three students on a free port in a temporary folder; each
+# roster of five students on a free port in a temporary folder; each
 # student, in headless Chromium, logs in for the first time (the password
 # they choose becomes theirs), gets a server, fetches notebooks 1 and 3 from the
 # Assignment List, imports sternhalma in a kernel that reaches the game
@@ -8,7 +8,9 @@
 # teacher collects and autogrades (in the sandbox) with `scripts/classroom
 # grade`: full marks for the first, zero for the others, in the gradebook;
 # each student fetches the feedback and reads the score; the teacher has
-# the formgrader, students do not; `status` lists everyone's servers;
+# the formgrader, students do not; `scripts/classroom tournament` enters a
+# student in a tournament, whose bot plays it from their kernel while the
+# web board shows it through the hub's port; `status` lists everyone's servers;
 # `down` leaves nothing running and every file in place. Prints how long
 # each part took.
 #
@@ -56,7 +58,7 @@ command -v bwrap > /dev/null || { echo "installing bubblewrap (apt-get)"; apt_in
 work=$(mktemp -d /tmp/sternhalma-classroom.XXXXXX)
 chmod 755 "$work" # students' servers read the class's settings in it
 suffix=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
-students=("ada_$suffix" "alan_$suffix" "grace_$suffix")
+students=("ada_$suffix" "alan_$suffix" "grace_$suffix" "edsger_$suffix" "barbara_$suffix")
 teacher="teacher_$suffix"
 class=$work/class
 game_user_existed=$(id -u sternhalma-game > /dev/null 2>&1 && echo yes || echo no)
@@ -84,6 +86,8 @@ trap cleanup EXIT
   echo "${students[0]},Ada Lovelace"
   echo "${students[1]},Alan Turing"
   echo "${students[2]},Grace Hopper"
+  echo "${students[3]},Edsger Dijkstra"
+  echo "${students[4]},Barbara Liskov"
 } > "$work/roster.csv"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
@@ -182,7 +186,7 @@ t0=$SECONDS
 for assignment in "${assignments[@]}"; do
   say "scripts/classroom grade $assignment (collect, autograde in the sandbox, feedback)"
   "$root/scripts/classroom" grade "$assignment" --dir "$class" | tee "$work/grade.log"
-  grep -q "3 submissions graded in the sandbox" "$work/grade.log" || fail "not every submission was graded in the sandbox"
+  grep -q "${#students[@]} submissions graded in the sandbox" "$work/grade.log" || fail "not every submission was graded in the sandbox"
   "$python" - "$course/gradebook.db" "$assignment" "${students[@]}" << 'EOF'
 import sys
 from nbgrader.api import Gradebook
@@ -214,6 +218,39 @@ for name in others:
         assert theirs["score"] == 0, (name, assignment, theirs)
 print("feedback scores as graded")
 EOF
+
+say "the class tournament: ${students[0]}'s bot plays from their kernel; the web board shows it through the hub"
+t0=$SECONDS
+"$root/scripts/classroom" tournament new --dir "$class" --students "${students[0]}" --bots random,greedy \
+  --games-per-pairing 1 --move-ms 30000 | tee "$work/tournament.log"
+tournament=$(sed -n 's/^classroom: tournament \([0-9]*\) .*/\1/p' "$work/tournament.log")
+[ -n "$tournament" ] || fail "tournament new printed no tournament"
+# The teacher starts it once the student's bot is connected (the kernel
+# starts after the student logs in, so this waits).
+"$root/scripts/classroom" tournament start "$tournament" --wait 120 --dir "$class" > "$work/tournament-start.log" 2>&1 &
+starter=$!
+TOURNAMENT_ID=$tournament node "$here/class.mjs" tournament "$work/settings.json"
+wait "$starter" || { cat "$work/tournament-start.log"; fail "tournament start failed"; }
+cat "$work/tournament-start.log"
+grep -q "1 of 1 students' bots connected" "$work/tournament-start.log" || fail "the student's bot was not connected at the start"
+"$python" - "$url/services/game" "$tournament" "${students[0]}" << 'EOF'
+import json, sys, urllib.request
+base, tournament, student = sys.argv[1:]
+def get(path):
+    with urllib.request.urlopen(f"{base}{path}", timeout=30) as answer:
+        return json.load(answer)
+view = get(f"/v1/tournaments/{tournament}")
+assert view["status"] == "finished", view["status"]
+games = get(f"/v1/tournaments/{tournament}/games")["games"]
+mine = [g for g in games if any(s.get("name") == student for s in g["seats"])]
+assert len(mine) == 2, mine
+for game in mine:
+    seat = next(s for s in game["seats"] if s.get("name") == student)
+    assert seat.get("timeouts", 0) == 0, f"the student's bot timed out: {game}"
+rows = get(f"/v1/tournaments/{tournament}/standings")["rows"]
+print("standings:", ", ".join(f"{r['rank']}. {r['name']} {r['points']:g}" for r in rows))
+EOF
+t_tournament=$((SECONDS - t0))
 
 say "scripts/classroom status"
 "$root/scripts/classroom" status --dir "$class" | tee "$work/status.log"
@@ -252,13 +289,20 @@ home=$(getent passwd "${students[0]}" | cut -d: -f6)
 [ -f "$course/gradebook.db" ] || fail "down lost the gradebook"
 echo "nothing of the class runs; the students' files and the gradebook are kept"
 
-say "up again after down: the same class, the passwords the students chose, a reset"
+say "up again after down, now over HTTPS: the same class, the passwords the students chose, a reset"
+# A certificate of the test's own for the class's address (a school brings its own).
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" \
+  -addext "subjectAltName=IP:127.0.0.1" -keyout "$work/tls-key.pem" -out "$work/tls-cert.pem" 2> /dev/null
 t0=$SECONDS
-"$root/scripts/classroom" up "${up_args[@]}" > "$work/up-restart.log"
+"$root/scripts/classroom" up "${up_args[@]}" --ssl-cert "$work/tls-cert.pem" --ssl-key "$work/tls-key.pem" > "$work/up-restart.log"
 t_restart=$((SECONDS - t0))
 grep -q "${assignments[0]}: released before" "$work/up-restart.log" || fail "the restart released the assignments again"
+grep -q "The class is at https://127.0.0.1:$port/" "$work/up-restart.log" || { cat "$work/up-restart.log"; fail "the restart is not on HTTPS"; }
+url=https://127.0.0.1:$port
+export SSL_CERT_FILE=$work/tls-cert.pem # login.py checks the class's certificate
 cat > "$work/login.py" << 'EOF2'
-"""login.py URL NAME PASSWORD accepted|refused: a login on the hub's page, as a browser posts it."""
+"""login.py URL NAME PASSWORD accepted|refused: a login on the hub's page, as a browser posts it
+(over HTTPS, checked against SSL_CERT_FILE)."""
 import http.cookiejar, sys, urllib.error, urllib.parse, urllib.request
 url, name, password, expected = sys.argv[1:]
 jar = http.cookiejar.CookieJar()
@@ -287,7 +331,7 @@ new_hub=$(cat "$class/hub/jupyterhub.pid")
 if running "$new_hub"; then fail "the restarted hub still runs after down"; fi
 
 echo
-echo "tests/classroom: passed in ${SECONDS}s (up ${t_up}s, students ${t_work}s, grade ${t_grade}s, feedback ${t_feedback}s, down ${t_down}s, up again ${t_restart}s)"
+echo "tests/classroom: passed in ${SECONDS}s (up ${t_up}s, students ${t_work}s, grade ${t_grade}s, feedback ${t_feedback}s, tournament ${t_tournament}s, down ${t_down}s, up again ${t_restart}s)"
 python3 - "$work/results-work.json" "$work/results.json" << 'EOF'
 import json, sys
 work, feedback = (json.load(open(p)) for p in sys.argv[1:])

@@ -4,6 +4,7 @@ with a scratch database), and what they say when there is none."""
 
 from __future__ import annotations
 
+import json
 import os
 import urllib.request
 from pathlib import Path
@@ -112,3 +113,52 @@ def test_a_binary_that_does_not_start_is_an_error(
     monkeypatch.setenv("STERNHALMA_BIN", str(tmp_path / "missing"))
     with pytest.raises(sternhalma.ServerError, match="could not start"):
         finder.find_server()
+
+
+# -- The class tournament's entry (notebook 7 in the class's hub) ------------
+
+
+def test_class_tournament_from_the_environment(tmp_path: Path) -> None:
+    entry = finder.class_tournament(
+        {"STERNHALMA_TOURNAMENT": "3", "STERNHALMA_TOKEN": "ab" * 32}, file=tmp_path / "none.json"
+    )
+    assert entry == finder.ClassTournament(3, "ab" * 32)
+
+
+def test_class_tournament_needs_both_variables(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="both STERNHALMA_TOURNAMENT and STERNHALMA_TOKEN"):
+        finder.class_tournament({"STERNHALMA_TOURNAMENT": "3"}, file=tmp_path / "none.json")
+    with pytest.raises(ValueError, match="a tournament's id is a number"):
+        finder.class_tournament({"STERNHALMA_TOURNAMENT": "three", "STERNHALMA_TOKEN": "x"})
+
+
+def test_class_tournament_from_the_hubs_entry(tmp_path: Path) -> None:
+    file = tmp_path / "tournament.json"
+    assert finder.class_tournament({}, file=file) is None  # practice
+    file.write_text(
+        json.dumps(
+            {"url": "http://127.0.0.1:4000", "tournament": 7, "token": "t0k", "entrant": "ada"}
+        )
+    )
+    entry = finder.class_tournament({}, file=file)
+    assert entry == finder.ClassTournament(7, "t0k", "http://127.0.0.1:4000", "ada", str(file))
+    # The environment comes first.
+    both = {"STERNHALMA_TOURNAMENT": "9", "STERNHALMA_TOKEN": "other"}
+    assert finder.class_tournament(both, file=file) == finder.ClassTournament(9, "other")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        "[]",
+        '{"tournament": "7", "token": "x"}',
+        '{"tournament": true, "token": "x"}',
+        '{"token": "x"}',
+    ],
+)
+def test_class_tournament_refuses_a_broken_entry(tmp_path: Path, text: str) -> None:
+    file = tmp_path / "tournament.json"
+    file.write_text(text)
+    with pytest.raises(ValueError, match="is not a class tournament's entry"):
+        finder.class_tournament({}, file=file)
