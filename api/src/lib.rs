@@ -6,6 +6,7 @@
 //! crates and what each may import.
 
 pub mod admin;
+pub mod base_path;
 pub mod director;
 pub mod pages;
 pub mod routes;
@@ -22,6 +23,7 @@ use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 pub use crate::admin::AdminKey;
+pub use crate::base_path::BasePath;
 use crate::director::Tournaments;
 use crate::runner::BotRunner;
 use sternhalma_http::error::ApiError;
@@ -72,6 +74,9 @@ pub struct ServerConfig {
     /// The reverse proxies whose `X-Forwarded-*` headers are believed
     /// (none, by default).
     pub trusted_proxies: routes::downloads::TrustedProxies,
+    /// The path prefix the server also answers under, and names in every
+    /// address it gives (none, by default: `--base-path`).
+    pub base_path: BasePath,
 }
 
 impl Default for ServerConfig {
@@ -87,6 +92,7 @@ impl Default for ServerConfig {
             web: pages::WebAssets::Embedded,
             downloads: routes::downloads::DownloadsDir::default(),
             trusted_proxies: routes::downloads::TrustedProxies::default(),
+            base_path: BasePath::default(),
         }
     }
 }
@@ -104,6 +110,7 @@ impl ServerConfig {
             web: pages::WebAssets::Embedded,
             downloads: routes::downloads::DownloadsDir::default(),
             trusted_proxies: routes::downloads::TrustedProxies::default(),
+            base_path: BasePath::default(),
         }
     }
 }
@@ -308,6 +315,28 @@ pub fn app_configured(
     let (app, mut api) = routes_app(config.clone()).split_for_parts();
     sternhalma_http::clients::document(&mut api);
     let routes = web::Data::new(RouteTable::new(&api));
+    let base = config.base_path.clone();
+    if !base.is_none() {
+        // Swagger UI's "Try it out" sends to the first server: through the
+        // proxy, under the prefix.
+        api.servers = Some(vec![
+            utoipa::openapi::server::ServerBuilder::new()
+                .url(base.as_str())
+                .description(Some(
+                    "Under the server's base path (--base-path), as through its proxy",
+                ))
+                .build(),
+            utoipa::openapi::server::ServerBuilder::new()
+                .url("/")
+                .description(Some("The server's own root, without the prefix"))
+                .build(),
+        ]);
+    }
+    // The document stays registered at /openapi.json (routes see paths
+    // with the prefix stripped); Swagger UI fetches it through the prefix.
+    let docs = SwaggerUi::new("/docs/{_:.*}")
+        .url("/openapi.json", api)
+        .config(utoipa_swagger_ui::Config::new([base.join("/openapi.json")]));
     let app = match config.admin_key {
         Some(key) => app.app_data(web::Data::new(key)),
         None => app,
@@ -329,12 +358,19 @@ pub fn app_configured(
         .app_data(web::Data::new(config.web))
         .app_data(web::Data::new(config.downloads))
         .app_data(web::Data::new(config.trusted_proxies))
+        .app_data(web::Data::new(base.clone()))
         .configure(pages::configure)
         .wrap(from_fn(docs_headers))
-        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api))
+        .service(docs)
         .route("/docs", web::get().to(docs_redirect))
         .route("/downloads", web::get().to(downloads_redirect))
         .default_service(web::to(fallback))
+        // Outermost: every layer and route sees the path without the
+        // prefix (the access log, wrapped around the app by `sternhalma
+        // serve`, the path as the client sent it).
+        .wrap(from_fn(move |request, next| {
+            base_path::answer_under(base.clone(), request, next)
+        }))
 }
 
 /// The pages' policy ([`pages::CONTENT_SECURITY_POLICY`]) for Swagger UI,

@@ -10,8 +10,8 @@ use clap::{Parser, Subcommand};
 use sternhalma_api::pages::WebAssets;
 use sternhalma_api::routes::downloads::{DownloadsDir, TrustedProxies};
 use sternhalma_api::{
-    AdminKey, Background, BodyTimeout, ClientLimits, CorsPolicy, Heavy, HeavyPool, Metrics,
-    RateLimit, ServerConfig, Store, app_configured, openapi,
+    AdminKey, Background, BasePath, BodyTimeout, ClientLimits, CorsPolicy, Heavy, HeavyPool,
+    Metrics, RateLimit, ServerConfig, Store, app_configured, openapi,
 };
 use sternhalma_http::access_log::{AccessLog, LogSink};
 use sternhalma_http::body_timeout::DEFAULT_BODY_TIMEOUT_SECONDS;
@@ -204,6 +204,22 @@ struct Serve {
     /// them or pass `--no-limits`.
     #[arg(long, env = "STERNHALMA_TRUSTED_PROXY", value_delimiter = ',')]
     trusted_proxy: Vec<std::net::IpAddr>,
+    /// Also answer under this path prefix, and name it in every address
+    /// the server gives (its pages' links and API calls, redirects,
+    /// `Location`, Swagger UI's document, the downloads' commands): for a
+    /// reverse proxy that forwards `/services/game/...` with the prefix
+    /// kept, as JupyterHub's does for a service. Requests without the
+    /// prefix are still answered, at the root (programs on this machine
+    /// use the server's own address). `/`, letters, digits and `-._~`
+    /// only; a trailing slash is dropped; empty or `/`: none.
+    #[arg(
+        long,
+        env = "STERNHALMA_BASE_PATH",
+        value_name = "PREFIX",
+        default_value = "",
+        hide_default_value = true
+    )]
+    base_path: BasePath,
     /// Worker threads (default: one per core).
     #[arg(long, env = "STERNHALMA_WORKERS")]
     workers: Option<usize>,
@@ -478,11 +494,17 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         },
         downloads: DownloadsDir::new(serve.downloads_dir),
         trusted_proxies: TrustedProxies::new(serve.trusted_proxy),
+        base_path: serve.base_path.clone(),
     };
     let listener = TcpListener::bind((serve.bind.as_str(), serve.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", serve.bind, serve.port))?;
     let address = listener.local_addr()?;
-    tracing::info!(%address, "listening; the web board at http://{address}/, Swagger UI at http://{address}/docs/");
+    if serve.base_path.is_none() {
+        tracing::info!(%address, "listening; the web board at http://{address}/, Swagger UI at http://{address}/docs/");
+    } else {
+        let base = &serve.base_path;
+        tracing::info!(%address, base_path = %base, "listening at the root and under the base path; the web board at http://{address}{base}/, Swagger UI at http://{address}{base}/docs/");
+    }
     println!("sternhalma listening on http://{address}");
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     let workers = serve.workers.unwrap_or(cores).max(1);

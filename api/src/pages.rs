@@ -26,6 +26,8 @@ use sternhalma::{Triangle, triangle_colour};
 
 use sternhalma_http::error::ApiError;
 
+use crate::base_path::BasePath;
+
 /// The compiled-in copy of `api/web/`.
 #[derive(rust_embed::Embed)]
 #[folder = "web/"]
@@ -103,8 +105,10 @@ pub fn configure(config: &mut web::ServiceConfig) {
         config.route(
             path,
             web::get().to(
-                move |request: HttpRequest, assets: web::Data<WebAssets>| async move {
-                    serve(&request, &assets, file)
+                move |request: HttpRequest,
+                      assets: web::Data<WebAssets>,
+                      base: web::Data<BasePath>| async move {
+                    serve(&request, &assets, &base, file)
                 },
             ),
         );
@@ -114,8 +118,11 @@ pub fn configure(config: &mut web::ServiceConfig) {
         .route(
             "/assets/{name:.*}",
             web::get().to(
-                |request: HttpRequest, name: web::Path<String>, assets: web::Data<WebAssets>| async move {
-                    serve(&request, &assets, &format!("assets/{name}"))
+                |request: HttpRequest,
+                 name: web::Path<String>,
+                 assets: web::Data<WebAssets>,
+                 base: web::Data<BasePath>| async move {
+                    serve(&request, &assets, &base, &format!("assets/{name}"))
                 },
             ),
         );
@@ -144,10 +151,20 @@ pub(crate) fn secured(
         .insert_header((header::X_FRAME_OPTIONS, "DENY"))
 }
 
-fn serve(request: &HttpRequest, assets: &WebAssets, name: &str) -> Result<HttpResponse, ApiError> {
-    let Some((data, hash)) = assets.read(name) else {
+fn serve(
+    request: &HttpRequest,
+    assets: &WebAssets,
+    base: &BasePath,
+    name: &str,
+) -> Result<HttpResponse, ApiError> {
+    let Some((mut data, mut hash)) = assets.read(name) else {
         return Err(ApiError::not_found(format!("no file {}", request.path())));
     };
+    if !base.is_none() && name.ends_with(".html") {
+        let page = under(&String::from_utf8_lossy(&data), base).into_bytes();
+        hash = format!("{:x}-{}", page.len(), fnv(&page));
+        data = Cow::Owned(page);
+    }
     let tag = EntityTag::new_strong(hash);
     let unchanged = matches!(
         IfNoneMatch::parse(request),
@@ -169,6 +186,57 @@ fn serve(request: &HttpRequest, assets: &WebAssets, name: &str) -> Result<HttpRe
     Ok(response
         .content_type(content_type(name))
         .body(data.into_owned()))
+}
+
+/// The meta element that tells the pages' scripts the base path
+/// (`api.js` reads it): a `<base>` element would do it for relative links,
+/// but the policy forbids it (`base-uri 'none'`), and the pages name paths
+/// absolutely.
+pub const BASE_META: &str = "sternhalma-base";
+
+/// A page as served under `base`: every `href="/..."` and `src="/..."`
+/// names the path under the prefix, and the head tells the scripts the
+/// prefix (`<meta name="sternhalma-base" content="/services/game">`). The
+/// prefix is made of URL characters that need no escaping in HTML.
+/// Without a prefix, the page as it is.
+pub fn under(html: &str, base: &BasePath) -> String {
+    if base.is_none() {
+        return html.to_owned();
+    }
+    let mut page = String::with_capacity(html.len() + 64 * base.as_str().len());
+    let mut rest = html;
+    while let Some(at) = next_absolute_link(rest) {
+        page.push_str(&rest[..at]);
+        page.push_str(base.as_str());
+        rest = &rest[at..];
+    }
+    page.push_str(rest);
+    if let Some(head) = page.find("<head>") {
+        page.insert_str(
+            head + "<head>".len(),
+            &format!("\n  <meta name=\"{BASE_META}\" content=\"{base}\">"),
+        );
+    }
+    page
+}
+
+/// Where in `html` the value of the next `href` or `src` attribute that
+/// names a path of this server (`/...`, not `//host`) starts.
+fn next_absolute_link(html: &str) -> Option<usize> {
+    ["href=\"/", "src=\"/"]
+        .iter()
+        .filter_map(|needle| {
+            html.match_indices(needle)
+                .find(|&(at, _)| {
+                    let value = at + needle.len() - 1;
+                    // An attribute of its own (not `data-href`), naming a
+                    // path (not `//other.example`).
+                    html[..at].ends_with(|c: char| c.is_ascii_whitespace())
+                        && !html[value..].starts_with("//")
+                })
+                .map(|(at, _)| at + needle.len() - 1)
+        })
+        .min()
 }
 
 /// The set colours as CSS custom properties and classes, from the core's
@@ -201,4 +269,27 @@ async fn palette() -> HttpResponse {
         .insert_header(header::CacheControl(vec![header::CacheDirective::NoCache]))
         .content_type("text/css; charset=utf-8")
         .body(palette_css())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_under_a_prefix_names_its_paths_there() {
+        let base: BasePath = "/game".parse().unwrap();
+        let page = "<html>\n<head>\n  <link href=\"/assets/a.css\">\n</head>\n\
+                    <a href=\"/\">home</a> <script src=\"/assets/js/x.js\"></script>\n\
+                    <a href=\"#main\">skip</a> <a href=\"//cdn.example/x\">far</a>\n\
+                    <a data-href=\"/kept\" href=\"relative\">r</a>";
+        assert_eq!(
+            under(page, &base),
+            "<html>\n<head>\n  <meta name=\"sternhalma-base\" content=\"/game\">\n  \
+             <link href=\"/game/assets/a.css\">\n</head>\n\
+             <a href=\"/game/\">home</a> <script src=\"/game/assets/js/x.js\"></script>\n\
+             <a href=\"#main\">skip</a> <a href=\"//cdn.example/x\">far</a>\n\
+             <a data-href=\"/kept\" href=\"relative\">r</a>"
+        );
+        assert_eq!(under(page, &BasePath::default()), page);
+    }
 }

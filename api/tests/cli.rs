@@ -160,6 +160,76 @@ fn serve_help_says_what_the_admin_key_and_the_proxies_guard() {
         "{help}"
     );
     assert!(flat.contains("--trusted-proxy"), "{help}");
+    assert!(flat.contains("--base-path <PREFIX>"), "{help}");
+    assert!(flat.contains("[env: STERNHALMA_BASE_PATH="), "{help}");
+}
+
+#[test]
+fn a_bad_base_path_is_refused_with_the_reason() {
+    for (value, reason) in [
+        ("services/game", "a base path starts with /"),
+        ("/services/../game", "a base path has no . or .. segment"),
+        ("/services//game", "a base path has no empty segment"),
+        (
+            "/services/game?x",
+            "a base path holds only letters, digits, -, ., _, ~ and /, not '?'",
+        ),
+    ] {
+        let output = binary()
+            .args(["serve", "--port", "0", "--base-path", value])
+            .env("STERNHALMA_DATABASE", "/nonexistent/never-opened.sqlite3")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{value}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "invalid value '{value}' for '--base-path <PREFIX>'"
+            )),
+            "{stderr}"
+        );
+        assert!(stderr.contains(reason), "{stderr}");
+    }
+}
+
+#[test]
+fn serve_answers_under_its_base_path_from_the_flag_or_the_environment() {
+    let dir = std::env::temp_dir().join(format!("sternhalma-cli-base-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
+    // A trailing slash is dropped.
+    let (_server, url) = common::serve_binary(
+        &["--base-path", "/services/game/"],
+        &dir.join("flag.sqlite3"),
+    );
+    let status = |url: String| agent.get(url).call().unwrap().status().as_u16();
+    assert_eq!(status(format!("{url}/services/game/healthz")), 200);
+    assert_eq!(status(format!("{url}/healthz")), 200);
+    let docs = agent
+        .get(format!("{url}/services/game/docs"))
+        .call()
+        .unwrap();
+    assert_eq!(docs.status().as_u16(), 308);
+    assert_eq!(docs.headers()["location"], "/services/game/docs/");
+    let mut server = common::ServerProcess(
+        binary()
+            .args(["serve", "--port", "0", "--log-level", "warn"])
+            .env("STERNHALMA_DATABASE", dir.join("env.sqlite3"))
+            .env("STERNHALMA_BASE_PATH", "/game")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let url = common::listening_url(&mut server.0);
+    assert_eq!(status(format!("{url}/game/v1/catalogue")), 200);
+    assert_eq!(status(format!("{url}/gamex/v1/catalogue")), 404);
+    drop(server);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

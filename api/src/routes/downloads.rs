@@ -36,6 +36,8 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use sternhalma_http::error::{ApiError, Problem};
 
+use crate::base_path::BasePath;
+
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -463,6 +465,7 @@ pub async fn list_downloads(
     request: HttpRequest,
     dir: web::Data<DownloadsDir>,
     proxies: web::Data<TrustedProxies>,
+    base_path: web::Data<BasePath>,
 ) -> Result<HttpResponse, ApiError> {
     let downloads = dir.get_ref().clone();
     let found = web::block(move || downloads.scan())
@@ -470,7 +473,8 @@ pub async fn list_downloads(
         .map_err(|e| ApiError::internal(e.to_string()))?
         .map_err(|e| unreadable(dir.folder(), &e))?;
     let (scheme, host) = proxies.origin(&request);
-    let origin = format!("{scheme}://{host}");
+    // The server's address as clients outside see it: under its base path.
+    let origin = format!("{scheme}://{host}{}", base_path.as_str());
     let base = format!("{origin}/downloads/");
     let files: Vec<Download> = found
         .into_iter()
@@ -521,7 +525,7 @@ pub async fn list_downloads(
         crate::pages::secured(&mut response);
         return Ok(response
             .content_type("text/html; charset=utf-8")
-            .body(page(&list, &origin)));
+            .body(page(&list, &origin, &base_path)));
     }
     Ok(response.json(list))
 }
@@ -530,8 +534,8 @@ pub async fn list_downloads(
 /// a table of links (the module's wheels, then the dependencies' under a
 /// summary). Links are relative, with their digests, so pip's
 /// `--find-links` follows them.
-fn page(list: &DownloadList, origin: &str) -> String {
-    let mut html = String::from(
+fn page(list: &DownloadList, origin: &str, base_path: &BasePath) -> String {
+    let mut html = crate::pages::under(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"utf-8\">\n  \
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n  \
          <title>Downloads · Sternhalma</title>\n  \
@@ -542,6 +546,7 @@ fn page(list: &DownloadList, origin: &str) -> String {
          <a href=\"/downloads/\" aria-current=\"page\">Downloads</a>\n      \
          <a href=\"/docs/\">API</a>\n    </nav>\n  </header>\n  <main id=\"main\">\n    \
          <h1>The Python module</h1>\n",
+        base_path,
     );
     let (module, dependencies): (Vec<&Download>, Vec<&Download>) =
         list.files.iter().partition(|file| ours(&file.name));

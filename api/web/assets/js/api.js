@@ -2,6 +2,37 @@
 // out, problem details turned into ApiError, and the server's "come back
 // later" answers (429, 503 with Retry-After) waited out and retried.
 
+/**
+ * The path prefix the server is reached under behind a proxy (`sternhalma
+ * serve --base-path /services/game`), from the page's
+ * `<meta name="sternhalma-base">`; "" when it answers at the root.
+ */
+export const BASE = (() => {
+  const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="sternhalma-base"]'));
+  const content = meta?.content || "";
+  return content.startsWith("/") ? content.replace(/\/+$/, "") : "";
+})();
+
+/**
+ * The address of a path of the server (`/matches/12`, `/v1/catalogue`)
+ * under its base path: every link, request and stream a page makes goes
+ * through this. Anything not starting with one `/` (a fragment, a full
+ * URL) is returned as it is.
+ * @param {string} path
+ */
+export function withBase(path) {
+  return path.startsWith("/") && !path.startsWith("//") ? BASE + path : path;
+}
+
+/**
+ * The page's path without the base path (`/services/game/matches/12` →
+ * `/matches/12`).
+ */
+export function pagePath() {
+  const path = location.pathname;
+  return BASE && (path === BASE || path.startsWith(`${BASE}/`)) ? path.slice(BASE.length) || "/" : path;
+}
+
 /** An answer of the API that is not a success: its problem details. */
 export class ApiError extends Error {
   /**
@@ -59,7 +90,8 @@ export function sleep(ms, signal) {
  * One request; a 2xx answer read as JSON (or text), anything else thrown
  * as an ApiError with the server's own explanation.
  * @param {string} method
- * @param {string} path
+ * @param {string} path A path of the server (`/v1/...`): the base path is
+ *   put in front here.
  * @param {RequestOptions} [options]
  * @returns {Promise<any>}
  */
@@ -69,7 +101,7 @@ export async function request(method, path, options = {}) {
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   for (let attempt = 0; ; attempt++) {
-    const response = await fetch(path, {
+    const response = await fetch(withBase(path), {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -4,7 +4,7 @@
 // says which game waits for their move; the board is the core's picture
 // of exactly that ply, made playable with the legal moves the API lists.
 
-import { ApiError, get, post, query, sleep } from "./api.js";
+import { ApiError, get, post, query, sleep, withBase } from "./api.js";
 import { Board, homeOf } from "./board.js";
 import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
 
@@ -154,7 +154,7 @@ async function showMyGames() {
         el("span", { class: `badge ${game.status}` }, status),
         game.result ? el("span", { class: "result" }, ` ${game.result.summary}${extra}.`) : extra,
         game.match_id !== null && game.match_id !== undefined && game.status !== "pending"
-          ? el("span", {}, " ", el("a", { class: "replay", href: `/matches/${game.match_id}/replay` }, "Replay", el("span", { class: "visually-hidden" }, ` game ${gameNo(game.game)}`)))
+          ? el("span", {}, " ", el("a", { class: "replay", href: withBase(`/matches/${game.match_id}/replay`) }, "Replay", el("span", { class: "visually-hidden" }, ` game ${gameNo(game.game)}`)))
           : null,
       );
     }),
@@ -448,7 +448,7 @@ function begin() {
 
 guard(async () => {
   if (id === null) throw new Error("no tournament id in the address");
-  byId("tournament-link").setAttribute("href", `/tournaments/${id}`);
+  byId("tournament-link").setAttribute("href", withBase(`/tournaments/${id}`));
   tournament = await get(`/v1/tournaments/${id}`);
   byId("title").textContent = `${tournament.name}: play your games`;
   document.title = `${tournament.name}: play · Sternhalma`;

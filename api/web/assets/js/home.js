@@ -3,7 +3,7 @@
 // visible), and a form that starts a match against a built-in bot or
 // between classmates.
 
-import { ApiError, get, post, query } from "./api.js";
+import { ApiError, get, post, query, withBase } from "./api.js";
 import { byId, el, guard, say, swatches, when } from "./ui.js";
 
 /**
@@ -112,14 +112,14 @@ function matchEntry(match) {
     el(
       "div",
       { class: "entry-head" },
-      el("a", { class: "entry-title", href: `/matches/${match.id}` }, `Match ${match.id}: `, ...seats),
+      el("a", { class: "entry-title", href: withBase(`/matches/${match.id}`) }, `Match ${match.id}: `, ...seats),
       badge(match.status),
     ),
     el(
       "div",
       { class: "entry-meta" },
       el("span", { class: "muted" }, facts.join(" · "), " · ", time(match.created_at)),
-      el("a", { href: `/matches/${match.id}/replay`, "aria-label": `Replay match ${match.id}` }, "Replay"),
+      el("a", { href: withBase(`/matches/${match.id}/replay`), "aria-label": `Replay match ${match.id}` }, "Replay"),
     ),
   );
 }
@@ -142,7 +142,7 @@ function tournamentEntry(tournament) {
     el(
       "div",
       { class: "entry-head" },
-      el("a", { class: "entry-title", href: `/tournaments/${tournament.id}` }, tournament.name || `Tournament ${tournament.id}`),
+      el("a", { class: "entry-title", href: withBase(`/tournaments/${tournament.id}`) }, tournament.name || `Tournament ${tournament.id}`),
       badge(tournament.status),
     ),
     el("div", { class: "entry-meta" }, el("span", {}, `${names.length} entrants: ${shown}`)),
@@ -396,7 +396,7 @@ async function create(event) {
   if (playingBot()) {
     const seat = created.seat_tokens[0];
     // The match page keeps the token in this tab and takes it out of the address.
-    location.assign(`/matches/${created.match.id}#seat=${seat.seat}&token=${encodeURIComponent(seat.token)}`);
+    location.assign(withBase(`/matches/${created.match.id}`) + `#seat=${seat.seat}&token=${encodeURIComponent(seat.token)}`);
     return;
   }
   createButton.disabled = false;
@@ -456,7 +456,7 @@ function handout(text, what, link) {
 function showCreated(created) {
   const id = created.match.id;
   const position = created.match.position.position;
-  const base = location.origin;
+  const base = location.origin + withBase("");
   const box = byId("created");
   box.replaceChildren(
     el("h3", {}, `Match ${id} is ready`),

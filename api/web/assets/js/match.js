@@ -2,7 +2,7 @@
 // token (`#seat=N&token=...`, kept in session storage). One long-poll
 // follows the match; every redraw starts from the state the API sends.
 
-import { ApiError, get, post, query, sleep } from "./api.js";
+import { ApiError, get, post, query, sleep, withBase } from "./api.js";
 import { Board, homeOf } from "./board.js";
 import { analyse, markAnalysis, probe, solvedRules, valueLabel } from "./tablebase.js";
 import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
@@ -130,7 +130,7 @@ async function showMoves() {
         { dataset: { ply: String(record.ply) } },
         position ? swatches(position, record.seat) : null,
         ` ${seatLabel(record.seat)}: `,
-        el("a", { href: `/matches/${id}/replay#ply=${record.ply + 1}` }, record.move.text === "pass" ? "pass" : record.move.path.join("-")),
+        el("a", { href: withBase(`/matches/${id}/replay#ply=${record.ply + 1}`) }, record.move.text === "pass" ? "pass" : record.move.path.join("-")),
       ),
     ),
   );
@@ -231,9 +231,9 @@ async function follow() {
 
 guard(async () => {
   if (id === null) throw new Error("no match id in the address");
-  byId("replay-link").setAttribute("href", `/matches/${id}/replay`);
+  byId("replay-link").setAttribute("href", withBase(`/matches/${id}/replay`));
   const exportLink = byId("export-link");
-  exportLink.setAttribute("href", `/v1/matches/${id}/export`);
+  exportLink.setAttribute("href", withBase(`/v1/matches/${id}/export`));
   exportLink.setAttribute("download", `match-${id}.json`);
   await show(await get(`/v1/matches/${id}`));
   await follow();

@@ -8,7 +8,7 @@
 //
 // The shown ply is in the address (`#ply=N`), so a link shows that moment.
 
-import { ApiError, get, post, query, sleep } from "./api.js";
+import { ApiError, get, post, query, sleep, withBase } from "./api.js";
 import { Board } from "./board.js";
 import { analyse, markAnalysis, solvedRules, valueLabel } from "./tablebase.js";
 import { byId, el, fragment, guard, idFromPath, say, setFragment, swatches } from "./ui.js";
@@ -370,8 +370,8 @@ async function loadMatch(match) {
   byId("title").textContent = title;
   document.title = `${title} · Sternhalma`;
   byId("links").replaceChildren(
-    el("a", { class: "button", href: `/matches/${match}` }, view.status === "in_progress" ? "Watch it live" : "The match"),
-    el("a", { class: "button", href: `/v1/matches/${match}/export`, download: `match-${match}.json` }, "Download the record"),
+    el("a", { class: "button", href: withBase(`/matches/${match}`) }, view.status === "in_progress" ? "Watch it live" : "The match"),
+    el("a", { class: "button", href: withBase(`/v1/matches/${match}/export`), download: `match-${match}.json` }, "Download the record"),
   );
   if (view.status === "in_progress") say("The match is still being played: the replay shows the moves so far.");
   analysis = null;

@@ -6,7 +6,7 @@
 // With `#admin=<token>` in the address (kept in session storage, removed
 // from the address bar) the page also starts, pauses and abandons it.
 
-import { ApiError, get, post, request } from "./api.js";
+import { ApiError, get, post, request, withBase } from "./api.js";
 import { Board } from "./board.js";
 import { byId, confirmTwice, el, forget, guard, idFromPath, say, secret, swatches } from "./ui.js";
 
@@ -129,8 +129,8 @@ function showTournament(next) {
   const hint = byId("play-hint");
   hint.hidden = !open || TERMINAL.has(next.status);
   if (open) {
-    const url = `${location.origin}/tournaments/${next.id}/play`;
-    hint.replaceChildren("Players play their games at ", el("a", { href: `/tournaments/${next.id}/play` }, url), " with their entrant token.");
+    const url = `${location.origin}${withBase(`/tournaments/${next.id}/play`)}`;
+    hint.replaceChildren("Players play their games at ", el("a", { href: withBase(`/tournaments/${next.id}/play`) }, url), " with their entrant token.");
   }
   presenceAt = Date.now();
   presenceAtOf.clear();
@@ -425,7 +425,7 @@ class Miniature {
       this.seats,
       box,
       this.last,
-      el("a", { class: "watch", href: `/matches/${this.matchId}` }, "Watch", hidden(` game ${gameNo(game.game)}`)),
+      el("a", { class: "watch", href: withBase(`/matches/${this.matchId}`) }, "Watch", hidden(` game ${gameNo(game.game)}`)),
     );
     this.board = new Board(box, { label: `Game ${gameNo(game.game)}: ${names}` });
     this.loading = false;
@@ -539,8 +539,8 @@ function gameRow(game) {
     match === null || match === undefined
       ? []
       : [
-          el("a", { class: "watch", href: `/matches/${match}` }, game.status === "in_progress" ? "Watch" : "Match", hidden(` game ${gameNo(game.game)}`)),
-          el("a", { class: "replay", href: `/matches/${match}/replay` }, "Replay", hidden(` game ${gameNo(game.game)}`)),
+          el("a", { class: "watch", href: withBase(`/matches/${match}`) }, game.status === "in_progress" ? "Watch" : "Match", hidden(` game ${gameNo(game.game)}`)),
+          el("a", { class: "replay", href: withBase(`/matches/${match}/replay`) }, "Replay", hidden(` game ${gameNo(game.game)}`)),
         ];
   return el(
     "tr",
@@ -674,7 +674,7 @@ function on(type, handle) {
 
 function connect() {
   if (source || (tournament && TERMINAL.has(tournament.status))) return;
-  source = new EventSource(`/v1/tournaments/${id}/events`);
+  source = new EventSource(withBase(`/v1/tournaments/${id}/events`));
   const mine = source;
   source.addEventListener("open", () => {
     failures = 0;
@@ -754,7 +754,7 @@ function connect() {
 guard(async () => {
   if (id === null) throw new Error("no tournament id in the address");
   const csv = byId("csv");
-  csv.setAttribute("href", `/v1/tournaments/${id}/standings.csv`);
+  csv.setAttribute("href", withBase(`/v1/tournaments/${id}/standings.csv`));
   csv.setAttribute("download", `tournament-${id}-standings.csv`);
   const [view, schedule_, standings] = await Promise.all([
     get(`/v1/tournaments/${id}`),

@@ -1,6 +1,8 @@
 // Small DOM helpers the pages share. Text is always set as text (never as
 // HTML), so names chosen by students cannot become markup.
 
+import { pagePath } from "./api.js";
+
 /**
  * An element with attributes and children (strings become text nodes).
  * `class` sets the class list; `dataset` an object of data-* values;
@@ -129,9 +131,9 @@ export function when(text) {
   return Number.isNaN(date.getTime()) ? text : date.toLocaleString();
 }
 
-/** The last path segment that is a number (the id in `/matches/12`). */
+/** The first path segment after the base path that is a number (the id in `/matches/12`). */
 export function idFromPath() {
-  const parts = location.pathname.split("/").filter(Boolean);
+  const parts = pagePath().split("/").filter(Boolean);
   const id = parts.find((part) => /^\d+$/.test(part));
   return id ? Number(id) : null;
 }
