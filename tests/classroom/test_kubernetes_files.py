@@ -48,11 +48,6 @@ VALUES = FOLDER / "values.yaml"
 GAME_SERVER = FOLDER / "game-server.yaml"
 SINGLEUSER = FOLDER / "Dockerfile.singleuser"
 BINARY = Path(os.environ.get("STERNHALMA_BIN", ROOT / "target" / "release" / "sternhalma"))
-# Flags the class's files use that the server is being given (issue 48,
-# item 5: the web board under the hub's prefix). A binary without one skips
-# that flag's check, saying so, and starts without it; any other flag it
-# lacks fails.
-ANNOUNCED = {"--base-path"}
 # Keys whose value would be a secret: in the files only as placeholders.
 SECRET_KEYS = {
     "api_token",
@@ -231,10 +226,7 @@ def test_the_database_comes_from_a_secret() -> None:
 
 @pytest.mark.parametrize("flag", flags())
 def test_every_serve_flag_exists(flag: str, serve_help: str) -> None:
-    if flag not in known_flags(serve_help):
-        if flag in ANNOUNCED:
-            pytest.skip(f"{flag}: not in this binary's `serve --help` yet (announced); rebuild it")
-        raise AssertionError(f"`sternhalma serve` has no {flag}")
+    assert flag in known_flags(serve_help), f"`sternhalma serve` has no {flag}"
 
 
 def test_every_serve_variable_exists(serve_help: str) -> None:
@@ -264,22 +256,14 @@ def fetch(url: str) -> int:
         return error.code
 
 
-def test_the_server_starts_with_these_arguments(
-    binary: Path, serve_help: str, tmp_path: Path
-) -> None:
+def test_the_server_starts_with_these_arguments(binary: Path, tmp_path: Path) -> None:
     """The Deployment's arguments, but on a free port of the loopback and
-    with a SQLite file for the Secret's URL; an announced flag this binary
-    lacks is left out (its own check says so)."""
-    known = known_flags(serve_help)
+    with a SQLite file for the Secret's URL."""
     args = serve_args()
     run: list[str] = []
     index = 0
     while index < len(args):
         arg = args[index]
-        takes_value = index + 1 < len(args) and not args[index + 1].startswith("--")
-        if arg in ANNOUNCED and arg not in known:
-            index += 2 if takes_value else 1
-            continue
         if arg == "--port":
             run += [arg, "0"]
             index += 2
