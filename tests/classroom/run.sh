@@ -207,6 +207,7 @@ say "students fetch their feedback; the teacher's formgrader"
 t0=$SECONDS
 node "$here/class.mjs" feedback "$work/settings.json"
 t_feedback=$((SECONDS - t0))
+cp "$work/results.json" "$work/results-feedback.json"
 "$python" - "$work/results.json" "${students[@]}" << 'EOF'
 import json, sys
 results = json.load(open(sys.argv[1]))["students"]
@@ -332,7 +333,7 @@ if running "$new_hub"; then fail "the restarted hub still runs after down"; fi
 
 echo
 echo "tests/classroom: passed in ${SECONDS}s (up ${t_up}s, students ${t_work}s, grade ${t_grade}s, feedback ${t_feedback}s, tournament ${t_tournament}s, down ${t_down}s, up again ${t_restart}s)"
-python3 - "$work/results-work.json" "$work/results.json" << 'EOF'
+python3 - "$work/results-work.json" "$work/results-feedback.json" << 'EOF'
 import json, sys
 work, feedback = (json.load(open(p)) for p in sys.argv[1:])
 for name, facts in work["students"].items():
