@@ -12,7 +12,8 @@ fn binary() -> Command {
 
 #[test]
 fn serve_creates_the_database_answers_and_stops_on_sigterm() {
-    let dir = std::env::temp_dir().join(format!("sternhalma-cli-{}", std::process::id()));
+    let dir =
+        sternhalma_store::db::scratch_root().join(format!("sternhalma-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let database = dir.join("class.sqlite3");
     let mut child = binary()
@@ -194,7 +195,8 @@ fn a_bad_base_path_is_refused_with_the_reason() {
 
 #[test]
 fn serve_answers_under_its_base_path_from_the_flag_or_the_environment() {
-    let dir = std::env::temp_dir().join(format!("sternhalma-cli-base-{}", std::process::id()));
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-cli-base-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -234,7 +236,8 @@ fn serve_answers_under_its_base_path_from_the_flag_or_the_environment() {
 
 #[test]
 fn an_operator_restarts_without_resuming_and_stops_a_runaway_tournament() {
-    let dir = std::env::temp_dir().join(format!("sternhalma-cli-resume-{}", std::process::id()));
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-cli-resume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let database = dir.join("class.sqlite3");
     let serve = |extra: &[&str]| {

@@ -22,7 +22,8 @@ const SECRET: &[u8] = b"not for download";
 
 /// A fresh folder for one test, under the system's temporary folder.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sternhalma-wheels-{name}-{}", std::process::id()));
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-wheels-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -9,7 +9,6 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
-use std::time::Duration;
 
 use common::{Reply, agent, finish};
 use serde_json::{Value, json};
@@ -177,9 +176,9 @@ fn parse_response(raw: &[u8]) -> Reply {
 /// Waits until `pool` holds `n` tasks waiting: the state decides, the
 /// polling interval only spares the CPU.
 fn until_waiting(pool: &HeavyPool, n: usize) {
-    while pool.waiting() < n {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    common::wait_until(&format!("{n} heavy tasks waiting"), || {
+        (pool.waiting() >= n).then_some(())
+    });
 }
 
 /// The flood: one address sends solve jobs on rhombus11x8 as fast

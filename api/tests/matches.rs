@@ -6,15 +6,43 @@
 mod common;
 
 use common::agent;
+use std::cell::RefCell;
 use std::sync::{Arc, Barrier, OnceLock};
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
-/// One server on a fresh database file, shared by the tests.
-fn server() -> &'static str {
+/// One server on a fresh database file, shared by the tests; or, on a
+/// thread that chose one ([`on`]), that thread's own.
+fn server() -> String {
     static URL: OnceLock<String> = OnceLock::new();
-    URL.get_or_init(|| common::start_server("matches", 4))
+    OWN.with(|own| own.borrow().clone()).unwrap_or_else(|| {
+        URL.get_or_init(|| common::start_server("matches", 4))
+            .clone()
+    })
+}
+
+thread_local! {
+    static OWN: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Sends this thread's requests to `base` (a server of the test's own).
+fn on(base: &str) {
+    OWN.with(|own| *own.borrow_mut() = Some(base.to_owned()));
+}
+
+/// A server of the test's alone: its long-poll gauge counts this test's
+/// waiters only, so the test can wait until its waiter is waiting.
+fn own_server(name: &str) -> String {
+    let base = common::start_server(name, 2);
+    on(&base);
+    base
+}
+
+/// Waits until the server at `base` holds `n` long-polls open.
+fn until_waiting(base: &str, n: u64) {
+    common::wait_until(&format!("{n} long-polls waiting"), || {
+        (common::long_polls_open(base) == n).then_some(())
+    });
 }
 
 struct Reply {
@@ -453,25 +481,30 @@ fn creation_is_checked() {
 
 #[test]
 fn long_poll_wakes_when_the_other_side_moves() {
+    let base = own_server("long-poll-move");
     let created = two_open_seats();
     let id = created.id;
-    let mover_token = created.token(0).to_owned();
     let first = created.state["legal_moves"][0]["text"].clone();
-    // The waiter sends the ETag it holds: a change since then answers 200
-    // (at once if it came first), the timeout 304. So "woken by the move"
-    // is told by the status, never by a clock.
+    // The waiter sends the ETag it holds: a change since then answers 200,
+    // the timeout 304. The move is sent once the server counts the waiter
+    // as waiting, so the wake path is the one tested, and "woken by the
+    // move" is told by the status, never by a clock.
     let tag = get(&format!("/v1/matches/{id}")).etag.unwrap();
-    let mover = std::thread::spawn(move || {
-        // Most often the waiter is waiting by now; either order is right.
-        std::thread::sleep(Duration::from_millis(400));
-        post(
-            &format!("/v1/matches/{id}/moves"),
-            Some(&mover_token),
-            json!({"ply": 0, "move": first}),
-        )
-    });
-    let woken = poll(id, 0, &tag, 30000);
-    assert_eq!(mover.join().unwrap().status, 200);
+    let waiter = {
+        let base = base.clone();
+        std::thread::spawn(move || {
+            on(&base);
+            poll(id, 0, &tag, 30000)
+        })
+    };
+    until_waiting(&base, 1);
+    let moved = post(
+        &format!("/v1/matches/{id}/moves"),
+        Some(created.token(0)),
+        json!({"ply": 0, "move": first}),
+    );
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    let woken = waiter.join().unwrap();
     assert_eq!(woken.status, 200, "woken by the move, not the timeout");
     assert_eq!(woken.json()["ply"], 1, "woken with the new state");
     // Already past the ply: answered with the state.
@@ -496,8 +529,14 @@ fn long_poll_wakes_when_the_other_side_moves() {
     // A resignation wakes waiters too.
     let tag = get(&format!("/v1/matches/{id}")).etag.unwrap();
     let resigner = created.token(1).to_owned();
-    let waiter = std::thread::spawn(move || poll(id, 5, &tag, 30000));
-    std::thread::sleep(Duration::from_millis(300));
+    let waiter = {
+        let base = base.clone();
+        std::thread::spawn(move || {
+            on(&base);
+            poll(id, 5, &tag, 30000)
+        })
+    };
+    until_waiting(&base, 1);
     assert_eq!(
         post_empty(&format!("/v1/matches/{id}/resign"), Some(&resigner)).status,
         200
@@ -561,6 +600,7 @@ fn etags_answer_304_until_the_state_changes() {
 
 #[test]
 fn with_four_seats_a_resigner_leaves_and_the_others_play_on() {
+    let base = own_server("four-seats-resign");
     // Four open seats on the small star; seat 1 resigns at ply 1.
     let created = create(json!({
         "board": "star2", "layout": "4", "max_plies": 40,
@@ -577,8 +617,14 @@ fn with_four_seats_a_resigner_leaves_and_the_others_play_on() {
     // Seat 2 waits for a move after ply 1; the resignation passes the turn
     // to it without a move, and wakes it (200, not the timeout's 304).
     let tag = get(&format!("/v1/matches/{id}")).etag.unwrap();
-    let waiter = std::thread::spawn(move || poll(id, 1, &tag, 30000));
-    std::thread::sleep(Duration::from_millis(300));
+    let waiter = {
+        let base = base.clone();
+        std::thread::spawn(move || {
+            on(&base);
+            poll(id, 1, &tag, 30000)
+        })
+    };
+    until_waiting(&base, 1);
     let resigned = post_empty(&format!("/v1/matches/{id}/resign"), Some(created.token(1)));
     assert_eq!(resigned.status, 200, "{}", resigned.body);
     let woken = waiter.join().unwrap();

@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 
 #[test]
 fn the_access_log_names_the_client_and_no_secret() {
-    let dir = std::env::temp_dir().join(format!("sternhalma-access-log-{}", std::process::id()));
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-access-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let key = "teacher-key-5f1c0e9a7b3d";
     let mut server = ServerProcess(
@@ -115,7 +116,8 @@ fn wait_for_metric(url: &str, line: &str) {
 
 #[test]
 fn a_long_poll_left_by_its_client_frees_its_slot() {
-    let dir = std::env::temp_dir().join(format!("sternhalma-left-{}", std::process::id()));
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-left-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (server, url) = serve_binary(&["--long-polls-per-client", "1"], &dir.join("left.sqlite3"));
     let created: Value = agent()

@@ -28,7 +28,8 @@ const OTHER: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 3);
 const NEVER: Duration = Duration::from_secs(120);
 
 fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

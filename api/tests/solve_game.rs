@@ -10,7 +10,8 @@ fn binary() -> Command {
 }
 
 fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -691,7 +691,8 @@ fn the_perfect_bot_plays_where_a_table_covers_the_game() {
 // ---- `sternhalma serve --tablebases` ----------------------------------
 
 fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sternhalma-{name}-{}", std::process::id()));
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -679,13 +679,10 @@ fn the_servers_admin_key_pauses_and_abandons_any_tournament_and_match() {
 
 /// Polls tournament `id` until it is over; answers its view.
 fn until_over(id: i64) -> Value {
-    loop {
+    common::wait_until(&format!("tournament {id} to be over"), || {
         let state = get(&format!("/v1/tournaments/{id}"), None).json();
-        if state["status"] == "finished" || state["status"] == "abandoned" {
-            return state;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+        (state["status"] == "finished" || state["status"] == "abandoned").then_some(state)
+    })
 }
 
 // One tournament cannot hold up another. Beside a round robin of 30 random
@@ -733,9 +730,10 @@ fn a_big_tournament_does_not_hold_up_its_neighbours() {
     );
     assert_eq!(started.status, 200, "{}", started.body);
     // Under way, its first games ending (and the next ones starting).
-    while get(&format!("/v1/tournaments/{big_id}"), None).json()["games"]["finished"] == 0 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    common::wait_until("the big tournament's first game over", || {
+        (get(&format!("/v1/tournaments/{big_id}"), None).json()["games"]["finished"] != 0)
+            .then_some(())
+    });
     let gauntlet = create(json!({
         "name": "gauntlet",
         "board": "star1",
@@ -908,12 +906,10 @@ fn a_withdrawn_entrant_forfeits_its_game_and_its_others_are_not_played() {
         .unwrap()
         .to_owned();
     // Wait until the entrant has a turn: a game of its under way.
-    loop {
+    common::wait_until("a turn of the entrant", || {
         let turns = get(&format!("/v1/tournaments/{id}/turns"), Some(&token)).json();
-        if !turns["turns"].as_array().unwrap().is_empty() {
-            break;
-        }
-    }
+        (!turns["turns"].as_array().unwrap().is_empty()).then_some(())
+    });
     let path = format!("/v1/tournaments/{id}/entrants/0/withdraw");
     let refused = post(&path, Some(&token), json!({}));
     assert_eq!(refused.status, 403, "{}", refused.body);
@@ -990,13 +986,13 @@ fn an_entrant_that_left_a_three_player_game_can_still_be_withdrawn() {
     let id = created["tournament"]["id"].as_i64().unwrap();
     let admin = created["admin_token"].as_str().unwrap().to_owned();
     // Its first game: forfeited at its first timeout, the bots play on.
-    loop {
+    common::wait_until("the first game forfeited", || {
         let games = games_of(id, "gone");
-        if games.iter().any(|(_, seat, _)| seat["forfeited"] == true) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+        games
+            .iter()
+            .any(|(_, seat, _)| seat["forfeited"] == true)
+            .then_some(())
+    });
     let withdrawn = post(
         &format!("/v1/tournaments/{id}/entrants/0/withdraw"),
         Some(&admin),

@@ -38,7 +38,7 @@ use sternhalma_store::tournaments::dto::{
 };
 use sternhalma_store::tournaments::logic::{self, Action};
 use sternhalma_store::tournaments::plan::{self, TournamentLimits};
-use sternhalma_store::tournaments::standings::{self, Standings};
+use sternhalma_store::tournaments::standings::Standings;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -228,7 +228,7 @@ pub async fn standings_csv(
             header::CONTENT_DISPOSITION,
             format!("attachment; filename=\"tournament-{id}-standings.csv\""),
         ))
-        .body(standings::to_csv(&table)))
+        .body(sternhalma_http::standings_csv::to_csv(&table)))
 }
 
 /// An entrant's long-poll (entrant token): its games waiting for its move

@@ -6,7 +6,7 @@
 //! disk before the client hears about it, and survives power loss, not only
 //! a crash of the process.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::Error;
@@ -97,7 +97,7 @@ pub const TEST_POSTGRES: &str = "STERNHALMA_TEST_POSTGRES";
 /// A fresh, empty database for a test named `name`: a new PostgreSQL
 /// database on the server [`TEST_POSTGRES`] names when it is set (dropped
 /// first if a previous run left it), else a new SQLite file in a folder of
-/// its own under the system's temporary folder.
+/// its own under [`scratch_root`] for this process.
 ///
 /// # Errors
 /// The PostgreSQL server cannot be reached or refuses to create it.
@@ -127,12 +127,42 @@ pub fn scratch(name: &str) -> Result<Database, String> {
             Ok(Database::Postgres(format!("{base}/{name}")))
         }
         _ => {
-            let dir = std::env::temp_dir().join(format!("sternhalma-{tag}"));
+            let dir = scratch_root().join(tag.clone());
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
             Ok(Database::Sqlite(dir.join(format!("{tag}.sqlite3"))))
         }
     }
+}
+
+/// Where this process's scratch SQLite files go:
+/// `sternhalma-scratch/<pid>` under the system's temporary folder. A test
+/// process's servers live until it exits, so its files cannot be removed
+/// by the test; instead, the first call of each process removes the
+/// folders of processes that no longer run (on Linux, where `/proc` says
+/// so): each test program sweeps up after the ones before it, and a run of
+/// the suite leaves its last program's folder, not one per test.
+pub fn scratch_root() -> PathBuf {
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    let parent = std::env::temp_dir().join("sternhalma-scratch");
+    SWEPT.call_once(|| {
+        let Ok(entries) = std::fs::read_dir(&parent) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let gone = entry
+                .file_name()
+                .to_str()
+                .and_then(|name| name.parse::<u32>().ok())
+                .is_some_and(|pid| {
+                    Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists()
+                });
+            if gone {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    });
+    parent.join(std::process::id().to_string())
 }
 
 fn connect_sqlite(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
@@ -242,7 +272,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> Database {
-        let dir = std::env::temp_dir().join(format!("sternhalma-db-{}-{name}", std::process::id()));
+        let dir = scratch_root().join(format!("sternhalma-db-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Database::Sqlite(dir.join("test.sqlite3"))

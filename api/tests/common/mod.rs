@@ -159,3 +159,38 @@ pub fn connect_from(source: std::net::Ipv4Addr, base: &str) -> std::net::TcpStre
     socket.connect(&server.into()).unwrap();
     std::net::TcpStream::from(socket)
 }
+
+/// How long [`wait_until`] waits before it calls the wait a failure: a
+/// guard against a test that would hang, far beyond what any state the
+/// tests wait for takes on a busy machine (nothing is asserted on time).
+pub const WAIT_GUARD: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Asks `check` every 10 ms until it answers `Some`, and answers that; a
+/// panic naming `what` (and how long it waited) past [`WAIT_GUARD`].
+pub fn wait_until<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(found) = check() {
+            return found;
+        }
+        assert!(
+            started.elapsed() < WAIT_GUARD,
+            "gave up waiting for {what} after {:?}",
+            started.elapsed()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// The long-polls the server at `base` holds open now (its
+/// `sternhalma_long_polls_open` gauge, from `/metrics`).
+pub fn long_polls_open(base: &str) -> u64 {
+    let mut response = agent().get(format!("{base}/metrics")).call().unwrap();
+    let text = response.body_mut().read_to_string().unwrap();
+    text.lines()
+        .find_map(|line| line.strip_prefix("sternhalma_long_polls_open "))
+        .unwrap_or_else(|| panic!("no sternhalma_long_polls_open in /metrics:\n{text}"))
+        .trim()
+        .parse::<f64>()
+        .expect("a number") as u64
+}

@@ -51,7 +51,6 @@
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 use skillratings::MultiTeamOutcome;
@@ -447,96 +446,6 @@ fn usable(game: &FinishedGame, slot: &BTreeMap<usize, usize>) -> bool {
             .all(|e| slot.contains_key(e) && seen.insert(*e))
 }
 
-/// The standings as CSV (RFC 4180, lines ended by `\r\n`, the last one
-/// too): the header `rank,entrant,name,kind,games,wins,draws,losses,points,
-/// timeouts,forfeits,rating,uncertainty,accuracy` and one column `vs <name>` per
-/// entrant in entrant order, then one line per row in rank order. A `vs`
-/// column holds the points scored against that entrant, empty for the
-/// entrant itself and for entrants never met. Points are printed in their
-/// shortest exact form (`1`, `0.5`, `2.5`), rating and uncertainty with 3
-/// decimals, accuracy with 3 (empty when no move was judged). Fields holding a comma, a quote, CR or LF are quoted, inner
-/// quotes doubled.
-pub fn to_csv(standings: &Standings) -> String {
-    let mut out = String::new();
-    let mut header: Vec<String> = [
-        "rank",
-        "entrant",
-        "name",
-        "kind",
-        "games",
-        "wins",
-        "draws",
-        "losses",
-        "points",
-        "timeouts",
-        "forfeits",
-        "rating",
-        "uncertainty",
-        "accuracy",
-    ]
-    .iter()
-    .map(|h| (*h).to_owned())
-    .collect();
-    header.extend(
-        standings
-            .cross_table
-            .iter()
-            .map(|c| format!("vs {}", c.name)),
-    );
-    write_line(&mut out, &header);
-    for row in &standings.rows {
-        let mut fields = vec![
-            row.rank.to_string(),
-            row.entrant.to_string(),
-            row.name.clone(),
-            match row.kind {
-                SeatKind::Open => "open",
-                SeatKind::Bot => "bot",
-            }
-            .to_owned(),
-            row.games.to_string(),
-            row.wins.to_string(),
-            row.draws.to_string(),
-            row.losses.to_string(),
-            row.points.to_string(),
-            row.timeouts.to_string(),
-            row.forfeits.to_string(),
-            format!("{:.3}", row.rating),
-            format!("{:.3}", row.uncertainty),
-            row.accuracy.map(|a| format!("{a:.3}")).unwrap_or_default(),
-        ];
-        let against = standings
-            .cross_table
-            .iter()
-            .find(|c| c.entrant == row.entrant)
-            .map(|c| c.against.as_slice())
-            .unwrap_or_default();
-        fields.extend(standings.cross_table.iter().map(|column| {
-            against
-                .iter()
-                .find(|cell| cell.opponent == column.entrant && column.entrant != row.entrant)
-                .map(|cell| cell.points.to_string())
-                .unwrap_or_default()
-        }));
-        write_line(&mut out, &fields);
-    }
-    out
-}
-
-fn write_line(out: &mut String, fields: &[String]) {
-    for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        if field.contains([',', '"', '\r', '\n']) {
-            let _ = write!(out, "\"{}\"", field.replace('"', "\"\""));
-        } else {
-            out.push_str(field);
-        }
-    }
-    out.push_str("\r\n");
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -795,7 +704,6 @@ mod tests {
                 (y.rank, y.entrant, y.points, y.rating, y.uncertainty)
             );
         }
-        assert_eq!(to_csv(&once), to_csv(&again));
         // Order matters to Weng-Lin: a loss then a win is not a win then a loss.
         let forward = compute(
             &names,
@@ -814,31 +722,6 @@ mod tests {
             Points::default(),
         );
         assert!(row(&forward, 0).rating < row(&backward, 0).rating);
-    }
-
-    #[test]
-    fn csv_quotes_names() {
-        let names = vec![entrant(0, "Smith, \"Ace\""), entrant(1, "bob")];
-        let standings = compute(&names, &[game(0, &[0, 1], &[1.0, -1.0])], Points::default());
-        let csv = to_csv(&standings);
-        let lines: Vec<&str> = csv.split_terminator("\r\n").collect();
-        assert!(csv.ends_with("\r\n"));
-        assert_eq!(lines.len(), 3);
-        assert_eq!(
-            lines[0],
-            "rank,entrant,name,kind,games,wins,draws,losses,points,timeouts,forfeits,\
-             rating,uncertainty,accuracy,\"vs Smith, \"\"Ace\"\"\",vs bob"
-        );
-        let winner = row(&standings, 0);
-        assert_eq!(
-            lines[1],
-            format!(
-                "1,0,\"Smith, \"\"Ace\"\"\",open,1,1,0,0,1,0,0,{:.3},{:.3},,,1",
-                winner.rating, winner.uncertainty
-            )
-        );
-        assert!(lines[2].starts_with("2,1,bob,bot,1,0,0,1,0,0,0,"));
-        assert!(lines[2].ends_with(",0,"), "{}", lines[2]);
     }
 
     #[test]
@@ -866,21 +749,6 @@ mod tests {
         assert_eq!(of(1), (21, 4, Some(17.0 / 21.0)));
         assert_eq!(of(2), (12, 8, Some(4.0 / 12.0)));
         assert_eq!(of(3), (0, 0, None));
-        let csv = to_csv(&standings);
-        let line = |e: usize| {
-            let name = ["a", "b", "c", "d"][e];
-            csv.split_terminator("\r\n")
-                .find(|l| l.split(',').nth(2) == Some(name))
-                .unwrap()
-                .split(',')
-                .nth(13)
-                .unwrap()
-                .to_owned()
-        };
-        assert_eq!(
-            [line(0), line(1), line(2), line(3)],
-            ["1.000", "0.810", "0.333", ""]
-        );
     }
 
     #[test]
@@ -899,9 +767,6 @@ mod tests {
         );
         assert_eq!(idle.rank, 3);
         assert!(standings.cross_table[2].against.is_empty());
-        let csv = to_csv(&standings);
-        let line = csv.lines().find(|l| l.contains(",idle,")).unwrap();
-        assert_eq!(line, "3,2,idle,open,0,0,0,0,0,0,0,25.000,8.333,,,,");
         // Draws share a rank only if the ratings agree too: a and b drew
         // from equal starts, so they do.
         assert_eq!(row(&standings, 0).rank, 1);
