@@ -6,7 +6,9 @@
 //       login (the password they choose becomes theirs), their server starts,
 //       the Assignment List fetches the assignments, their kernel imports
 //       sternhalma and reaches the game server, a student who solved it saves
-//       the solutions, each submits from the Assignment List.
+//       the solutions, each runs the notebooks in a kernel (the solver's to
+//       the end, the others' to the first exercise left undone) and submits
+//       from the Assignment List.
 //   node class.mjs feedback SETTINGS.json  after the teacher graded: each
 //       student logs in again with their password and fetches the feedback
 //       (its score); the teacher has the formgrader, students do not.
@@ -160,6 +162,78 @@ async function runInKernel(page, username, code, seconds = 90) {
   );
 }
 
+/** Runs the notebook at `path` (in the user's home) cell by cell in a new
+ * kernel started in its folder, as Run All does, stopping at the first
+ * error; answers the number of code cells, how many ran, and the error. */
+async function runNotebook(page, username, path, seconds = 300) {
+  return page.evaluate(
+    async ({ username, path, seconds }) => {
+      const base = `/user/${username}/api`;
+      const xsrf = decodeURIComponent(
+        document.cookie
+          .split("; ")
+          .find((c) => c.startsWith("_xsrf="))
+          ?.slice(6) || "",
+      );
+      const headers = { "Content-Type": "application/json", "X-XSRFToken": xsrf };
+      const notebook = await (await fetch(`${base}/contents/${path}?content=1`, { headers })).json();
+      const cells = notebook.content.cells
+        .filter((cell) => cell.cell_type === "code")
+        .map((cell) => (Array.isArray(cell.source) ? cell.source.join("") : cell.source));
+      const folder = path.split("/").slice(0, -1).join("/");
+      const kernel = await (
+        await fetch(`${base}/kernels`, { method: "POST", headers, body: JSON.stringify({ name: "python3", path: folder }) })
+      ).json();
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      const socket = new WebSocket(`${scheme}://${location.host}${base}/kernels/${kernel.id}/channels`);
+      await new Promise((resolve, reject) => {
+        socket.onopen = resolve;
+        socket.onerror = () => reject(new Error("the kernel's websocket failed"));
+      });
+      const session = crypto.randomUUID();
+      const execute = (code) =>
+        new Promise((resolve, reject) => {
+          const msgId = crypto.randomUUID();
+          const timer = setTimeout(() => reject(new Error(`a cell ran over ${seconds} s`)), seconds * 1000);
+          let error = null;
+          socket.onmessage = (event) => {
+            const message = JSON.parse(event.data);
+            if (message.msg_type === "status" && ["restarting", "dead"].includes(message.content.execution_state)) {
+              clearTimeout(timer);
+              resolve({ ename: "KernelDied", evalue: "the kernel died" });
+            }
+            if (message.parent_header?.msg_id !== msgId) return;
+            if (message.msg_type === "error") error = { ename: message.content.ename, evalue: message.content.evalue };
+            if (message.msg_type === "execute_reply") {
+              clearTimeout(timer);
+              resolve(message.content.status === "ok" ? null : error || { ename: "Error", evalue: message.content.status });
+            }
+          };
+          socket.send(
+            JSON.stringify({
+              header: { msg_id: msgId, username, session, msg_type: "execute_request", version: "5.3", date: new Date().toISOString() },
+              parent_header: {},
+              metadata: {},
+              content: { code, silent: false, store_history: true, user_expressions: {}, allow_stdin: false },
+              channel: "shell",
+            }),
+          );
+        });
+      let ran = 0;
+      let error = null;
+      for (const code of cells) {
+        error = await execute(code);
+        ran += 1;
+        if (error) break;
+      }
+      socket.close();
+      await fetch(`${base}/kernels/${kernel.id}`, { method: "DELETE", headers });
+      return { cells: cells.length, ran, error };
+    },
+    { username, path, seconds },
+  );
+}
+
 const KERNEL_CHECK = (paths) => `
 import json, os, sternhalma, requests
 url = os.environ["STERNHALMA_URL"]
@@ -252,6 +326,28 @@ async function work(browser, student, index) {
         content,
       });
       assert.equal(saved.status, 200, `saving the solutions: ${saved.text}`);
+    }
+  }
+  // Each student runs the fetched notebooks in their kernel on the hub:
+  // the one who solved them to the end, the others up to the first
+  // exercise left undone (its stub raises NotImplementedError, or a
+  // visible check that called it says so).
+  mine.runs = {};
+  for (const assignment of assignments) {
+    const started = Date.now();
+    const run = await runNotebook(page, username, `${assignment}/${assignment}.ipynb`);
+    run.seconds = (Date.now() - started) / 1000;
+    mine.runs[assignment] = run;
+    if (student.solved) {
+      assert.equal(run.error, null, `${username}'s solved ${assignment} failed at cell ${run.ran}: ${JSON.stringify(run.error)}`);
+      assert.equal(run.ran, run.cells, `${username}'s ${assignment} did not run to the end`);
+    } else {
+      // The stub itself, or a visible check that called it.
+      assert.match(
+        `${run.error?.ename}: ${run.error?.evalue}`,
+        /NotImplementedError/,
+        `${username}'s unsolved ${assignment}: ${JSON.stringify(run)}`,
+      );
     }
   }
   if (index === 0) {

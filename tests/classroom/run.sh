@@ -339,6 +339,9 @@ work, feedback = (json.load(open(p)) for p in sys.argv[1:])
 for name, facts in work["students"].items():
     print(f"  {name}: login to JupyterLab {facts['login_to_lab_seconds']:.1f} s (first login, server start), "
           f"a kernel's check {facts['kernel_seconds']:.1f} s; {facts['cgroup']}")
+    for assignment, run in facts["runs"].items():
+        stopped = f", stopped by {run['error']['ename']}" if run["error"] else ""
+        print(f"    {assignment}: {run['ran']} of {run['cells']} code cells in {run['seconds']:.1f} s{stopped}")
     if "over_the_limit" in facts:
         print(f"    a kernel asking for more than the memory limit: {facts['over_the_limit']}")
 print(f"  teacher: login to JupyterLab {feedback['teacher']['login_to_lab_seconds']:.1f} s")
