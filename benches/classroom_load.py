@@ -1435,6 +1435,11 @@ def main() -> int:
         help="the JSON of every figure (default /tmp/classroom-load-DATE.json)",
     )
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the runs already in --out and run only the missing ones",
+    )
+    parser.add_argument(
         "--report",
         type=Path,
         nargs="+",
@@ -1496,8 +1501,20 @@ def main() -> int:
     )
     if wheel is not None:
         results["config"]["wheel"] = {"path": str(wheel), "sha256": sha256(wheel)}
+    if args.resume and args.out.exists():
+        # Runs of an earlier invocation with the same --out: kept, and only
+        # what is missing is run.
+        earlier = json.loads(args.out.read_text())
+        results["runs"] = earlier["runs"]
+        results["quiet"] = earlier.get("quiet", [])
+        results["resumed"] = [*earlier.get("resumed", []), earlier.get("started")]
     say(f"{len(cells)} code cells of {args.notebook}; the JSON goes to {args.out}")
     for count in counts:
+        earlier_runs = [r for r in results["runs"] if r["students"] == count]
+        done = sum(1 for r in earlier_runs if "error" not in r and not disturbance(r))
+        attempt = len(earlier_runs)
+        if done >= args.runs or attempt >= args.runs + args.retries:
+            continue
         quiet: dict = {"students": count}
         say(
             f"\nwaiting for a quiet machine (no {', '.join(BUILDS)}; flock {QUIET_LOCK})"
@@ -1505,7 +1522,6 @@ def main() -> int:
         )
         with quiet_machine(quiet):
             say(f"  quiet: {quiet}")
-            done = attempt = 0
             while done < args.runs and attempt < args.runs + args.retries:
                 attempt += 1
                 waited = wait_until_idle()
@@ -1513,9 +1529,9 @@ def main() -> int:
                 record["waited_for_idle_seconds"] = waited
                 results["runs"].append(record)
                 args.out.write_text(json.dumps(results, indent=1))
-                reason = disturbance(record)
-                if reason and "error" not in record:
-                    say(f"   set aside, to run again: {reason}")
+                reason = record.get("error") or disturbance(record)
+                if reason:
+                    say(f"   set aside, to run again: {reason.splitlines()[0]}")
                 else:
                     done += 1
         results["quiet"].append(quiet)
