@@ -2,16 +2,16 @@
 //! every tournament, a thin driver around the
 //! [`Referee`], which makes its decisions.
 //!
-//! It hears of every committed change of a match by subscribing to the
-//! store's events ([`Store::events`]), and of every change of a
-//! tournament's status from the routes that make it
-//! ([`Tournaments::tournament_changed`]). For a tournament game it reads
+//! It hears of every committed change of a match, and of every change of a
+//! tournament's status, by subscribing to the store's events
+//! ([`Store::events`]): the store tells them after each command commits,
+//! whoever made it. For a tournament game it reads
 //! the match's progress ([`logic::progress`]) and hands it to the referee
 //! with the time, which answers the [`Effect`]s: the new moves and
 //! timeouts to send as events, the deadline to set or clear, the end of
 //! the game; the driver applies them (the [`Hub`], the bot runner, timeout
-//! tasks, the store's writes such as starting the next games whose
-//! entrants are free, [`logic::start_ready_games`]). The driver owns the
+//! tasks, the store's commands such as starting the next games whose
+//! entrants are free, [`Store::settle_games`]). The driver owns the
 //! clock: it reads `Instant::now()`, hands it to the referee, and sleeps
 //! until the referee's next wake-up; the referee's rules are tested with
 //! virtual time. The built-in bots of every game are played by the same
@@ -22,7 +22,7 @@
 //! the commit). When the time is up it searches the greedy bot's move on
 //! the heavy-work pool's urgent lane and stores it with a timeout, or, at
 //! the entrant's `max_timeouts`-th timeout in that game, forfeits the game
-//! for it ([`logic::record_timeout`]); a move that came first wins (the
+//! for it ([`Store::record_timeout`]); a move that came first wins (the
 //! write checks the match's version). The timeouts are stored, so they
 //! count after a restart; at a start the director follows every game
 //! under way again and gives each waiting entrant a full `move_ms` from
@@ -54,7 +54,6 @@ use tokio::sync::{broadcast, mpsc, watch};
 use crate::runner::BotRunner;
 use sternhalma_http::error::ApiError;
 use sternhalma_http::heavy::{Group, HeavyPool};
-use sternhalma_store::bus::{Bus, Change};
 use sternhalma_store::store::{Event, Store};
 use sternhalma_store::tournaments::dto::{Presence, TournamentEvent, TournamentView};
 use sternhalma_store::tournaments::logic::{self, Tracked};
@@ -76,10 +75,7 @@ enum Message {
 /// The handle to a database's director: cheap to clone.
 #[derive(Clone)]
 pub struct Tournaments {
-    messages: mpsc::UnboundedSender<Message>,
     hub: Arc<Hub>,
-    /// The other replicas, told of tournament changes (PostgreSQL).
-    bus: Option<Bus>,
 }
 
 impl Tournaments {
@@ -120,20 +116,7 @@ impl Tournaments {
                 });
             })
             .expect("a thread for the tournament director");
-        Tournaments {
-            messages,
-            hub,
-            bus: store.bus(),
-        }
-    }
-
-    /// Tournament `id` was created or its status changed (here: the other
-    /// replicas are told too).
-    pub fn tournament_changed(&self, id: i64) {
-        let _ = self.messages.send(Message::Tournament(id));
-        if let Some(bus) = &self.bus {
-            bus.announce(Change::Tournament(id));
-        }
+        Tournaments { hub }
     }
 
     /// What requests wait on.
@@ -196,6 +179,9 @@ async fn forward_events(
             Event::Match { id, .. } => Message::Match(id),
             Event::Tournament(id) => Message::Tournament(id),
             Event::Resync => Message::Resync,
+            // A match is a tournament game once the director starts it,
+            // which it knows then.
+            Event::Created(_) => continue,
         };
         if messages.send(message).is_err() {
             return;
@@ -595,10 +581,9 @@ impl Director {
         over: Vec<(usize, i64)>,
     ) -> Result<(), ApiError> {
         let numbers: Vec<usize> = over.iter().map(|&(game, _)| game).collect();
-        let settled = self
-            .store
-            .write(move |c| logic::settle(c, tournament, &numbers))
-            .await?;
+        // The other replicas hear of the games started (the store tells
+        // them); this director knows them from the answer.
+        let settled = self.store.settle_games(tournament, numbers).await?;
         for view in settled.over {
             let Some(match_id) = view.match_id else {
                 continue;
@@ -614,9 +599,6 @@ impl Director {
             );
         }
         let scheduled = settled.scheduled;
-        if !scheduled.started.is_empty() || scheduled.finished {
-            self.store.announce_tournament(tournament);
-        }
         if scheduled.finished {
             // Its last games may have ended in the database before their
             // changes were read here: read now, so that every game's end is
@@ -877,7 +859,6 @@ impl Director {
             store: self.store.clone(),
             hub: Arc::clone(&self.hub),
             pool: self.pool.clone(),
-            runner: self.runner.clone(),
             messages: self.messages.clone(),
             tracked,
             version,
@@ -899,7 +880,6 @@ struct Timeout {
     store: Store,
     hub: Arc<Hub>,
     pool: HeavyPool,
-    runner: BotRunner,
     messages: mpsc::UnboundedSender<Message>,
     tracked: Tracked,
     version: i64,
@@ -922,17 +902,9 @@ impl Timeout {
                 logic::timeout_move(match_id, &position, ply)
             })
             .await?;
-        let max_timeouts = self.tracked.max_timeouts;
-        let notifier = self.store.clone();
         let Some(record) = self
             .store
-            .write(move |c| {
-                let record = logic::record_timeout(c, match_id, version, seat, mv, max_timeouts)?;
-                if let Some(record) = &record {
-                    notifier.publish(match_id, record.version);
-                }
-                Ok(record)
-            })
+            .record_timeout(match_id, version, seat, mv, self.tracked.max_timeouts)
             .await?
         else {
             return Ok(());
@@ -955,8 +927,8 @@ impl Timeout {
                 .tell_presence(self.tracked.tournament, entrant, Some(since));
         }
         // The `timeout` event is told by `on_match` from the stored row, on
-        // every replica alike (the publish above reaches them all).
-        self.runner.kick(match_id);
+        // every replica alike (the store told them all of the change); the
+        // bot runner heard of it too.
         Ok(())
     }
 }

@@ -260,8 +260,8 @@ fn cors_middleware(policy: CorsPolicy) -> Cors {
 /// runner (stored matches' built-in bots) and the tournament director.
 /// Started once, by the server's start-up ([`Background::start`]), never
 /// by the app factory; cloned into every worker's app. The director hears
-/// of committed changes by subscribing to the store's events; the runner
-/// is kicked by whoever changed a match.
+/// of committed changes by subscribing to the store's events, and so does
+/// the runner.
 #[derive(Clone)]
 pub struct Background {
     /// The bot runner, shared by every worker and the director.
@@ -283,7 +283,7 @@ impl Background {
     /// when `resume` (`sternhalma serve --no-resume` starts with nothing
     /// under way).
     pub fn start_resuming(store: &Store, pool: &HeavyPool, resume: bool) -> Background {
-        let runner = BotRunner::new(store.clone(), pool.clone());
+        let runner = BotRunner::start(store.clone(), pool.clone());
         let tournaments = Tournaments::start(store, pool, &runner, resume);
         Background {
             runner,

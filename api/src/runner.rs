@@ -1,14 +1,17 @@
 //! The built-in bots of stored matches, played in the background.
 //!
-//! After any change that may leave a bot to move (a match created, a move,
-//! a resignation, a server start), the route [kicks](BotRunner::kick) the
-//! match. One task per match then loops: read the bot's turn
+//! The runner listens to the store's events ([`BotRunner::start`]): after
+//! any change this replica commits to a match (created, a move, a
+//! resignation, a timeout, a forfeit) it [kicks](BotRunner::kick) the
+//! match, as it does at a server start, for a director's new game, and
+//! when a read finds a bot to move and nobody playing it. One task per
+//! match then loops: read the bot's turn
 //! ([`game::bot_turn`], on a read connection), search on the heavy-work
 //! pool (never on the writer, never on actix's workers: its urgent lane for
 //! a reply an open seat waits for, its background lane when only bots are
 //! left to play), and
-//! store the move with a version check ([`game::play_bot`]), waking the
-//! match's long-polls. If the match changed meanwhile, the move is dropped
+//! store the move with a version check ([`Store::play_bot`]), which the
+//! store tells the match's long-polls. If the match changed meanwhile, the move is dropped
 //! and the turn read and searched again. The task stops when no bot is to
 //! move; a match is never played by two tasks of one server at once
 //! (the runner's claims). With several replicas (PostgreSQL) two
@@ -30,12 +33,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use sternhalma_http::error::ApiError;
 use sternhalma_http::heavy::{Group, HeavyPool};
 use sternhalma_store::matches::game;
-use sternhalma_store::store::{Store, lock};
+use sternhalma_store::store::{Event, Store, lock};
 use sternhalma_store::tournaments::storage::game_of_match;
 
 /// Failed steps in a row (the database unavailable) before a run gives up;
@@ -51,6 +54,8 @@ pub const WRITES_PER_GROUP: usize = 2;
 /// share their claims, so make one per server.
 #[derive(Clone)]
 pub struct BotRunner {
+    /// The store's events until the listener takes them.
+    events: Arc<Mutex<Option<mpsc::UnboundedReceiver<Event>>>>,
     store: Store,
     pool: HeavyPool,
     claims: Claims,
@@ -58,13 +63,40 @@ pub struct BotRunner {
 }
 
 impl BotRunner {
-    /// Bots of `store`'s matches, searching on `pool`.
-    pub fn new(store: Store, pool: HeavyPool) -> BotRunner {
-        BotRunner {
+    /// Bots of `store`'s matches, searching on `pool`, kicked at every
+    /// change this replica commits to a match: the store's events are
+    /// heard on a thread of the runner's own (with its own runtime, where
+    /// the runs it kicks live). Once per server.
+    pub fn start(store: Store, pool: HeavyPool) -> BotRunner {
+        let runner = BotRunner {
+            // Subscribed now, before anything is played: no change is missed.
+            events: Arc::new(Mutex::new(Some(store.events()))),
             store,
             pool,
             claims: Claims::default(),
             writes: WriteSlots::default(),
+        };
+        let listener = runner.clone();
+        std::thread::Builder::new()
+            .name("sternhalma-bots".to_owned())
+            .spawn(move || {
+                actix_web::rt::System::new().block_on(listener.listen());
+            })
+            .expect("a thread for the bot runner");
+        runner
+    }
+
+    /// Kicks every match this replica changes (a change told by another
+    /// replica is played there).
+    async fn listen(self) {
+        let Some(mut events) = lock(&self.events).take() else {
+            return;
+        };
+        while let Some(event) = events.recv().await {
+            match event {
+                Event::Match { id, here: true, .. } | Event::Created(id) => self.kick(id),
+                Event::Match { .. } | Event::Tournament(_) | Event::Resync => {}
+            }
         }
     }
 
@@ -165,17 +197,7 @@ impl BotRunner {
                 .await?
         };
         let _slot = self.writes.take(group).await;
-        let notifier = self.store.clone();
-        let stored = self
-            .store
-            .write(move |connection| {
-                let version = game::play_bot(connection, &turn, mv)?;
-                if let Some(version) = version {
-                    notifier.publish(id, version);
-                }
-                Ok(version)
-            })
-            .await?;
+        let stored = self.store.play_bot(turn, mv).await?;
         // Stored, or the match changed meanwhile: either way, look again.
         // With several replicas a change meanwhile may be another replica
         // playing the same bots: this run stops rather than search every

@@ -198,3 +198,52 @@ fn the_cycle_finder_finds_a_cycle() {
     modules.insert("runner".to_owned(), "use crate::sql::Db;".to_owned());
     assert_eq!(cycle(&imports(&modules)), None);
 }
+
+/// Whether `code` names `word` as a whole identifier.
+fn names(code: &str, word: &str) -> bool {
+    code.match_indices(word).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + word.len()..].chars().next();
+        let edge = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        edge(before) && edge(after)
+    })
+}
+
+#[test]
+fn the_server_writes_only_through_the_stores_commands() {
+    // The routes, the director and the runner call a command of the store
+    // (`Store::submit_move`, ...), which runs its own transaction and whose
+    // changes the store tells after the commit: they never hold the store's
+    // connection, run a transaction, or tell a change themselves.
+    let server = modules(&workspace().join("api/src"));
+    assert!(server.contains_key("routes::matches"), "api/src was read");
+    for (module, code) in &server {
+        for forbidden in [
+            "Db",
+            "transaction",
+            "publish",
+            "announce",
+            "tournament_changed",
+        ] {
+            assert!(
+                !names(code, forbidden),
+                "api/src/{module} names `{forbidden}`: a write goes through a store command"
+            );
+        }
+        // `sql::Database` names where the data lives (the command line's
+        // choice); nothing else of the SQL layer is the server's.
+        assert!(
+            !code.replace("sql::Database", "").contains("sql::"),
+            "api/src/{module} reaches into the store's SQL layer"
+        );
+    }
+}
+
+#[test]
+fn the_word_finder_sees_whole_words_only() {
+    assert!(names("fn f(c: &mut Db) {}", "Db"));
+    assert!(names("use sternhalma_store::sql::Db;", "Db"));
+    assert!(!names("let dbs = Dbx::new();", "Db"));
+    assert!(!names("store.publish_all()", "publish"));
+    assert!(names("store.publish(id, 1)", "publish"));
+}

@@ -133,7 +133,7 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
         ["22-19", "1-4"]
     );
     // And the upgraded match goes on: seat 0's token still plays.
-    game::submit(
+    let _ = game::submit(
         &mut connection,
         7,
         &[2_u8; 32],
@@ -277,7 +277,7 @@ fn a_version_2_postgres_database_is_upgraded_and_keeps_its_matches() {
     let state = game::view(&db, 7).unwrap();
     assert_eq!((state.ply, state.version, state.to_move), (1, 2, Some(1)));
     assert_eq!(game::export(&db, 7).unwrap().moves, ["22-19"]);
-    game::submit(
+    let _ = game::submit(
         &mut db,
         7,
         &[3_u8; 32],
@@ -536,7 +536,7 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
     );
     let state = game::view(&db, 9).unwrap();
     assert_eq!((state.to_move, state.ply), (Some(1), 3));
-    game::submit(
+    let _ = game::submit(
         &mut db,
         9,
         &[3_u8; 32],
@@ -545,7 +545,7 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
     )
     .unwrap();
     // Cy resigns: bea is left, the game is over.
-    let state = game::resign(&mut db, 9, &[4_u8; 32]).unwrap();
+    let state = game::resign(&mut db, 9, &[4_u8; 32]).unwrap().into_value();
     let result = state.result.unwrap();
     assert_eq!(result.ending, Ending::Outcome);
     assert_eq!(result.winners, [1]);
@@ -574,7 +574,9 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
             token_hash: Some([seat + 20; 32]),
         })
         .collect();
-    let created = game::create(&mut db, &start, &seats, &[5_u8; 32]).unwrap();
+    let created = game::create(&mut db, &start, &seats, &[5_u8; 32])
+        .unwrap()
+        .into_value();
     assert_eq!(created.id, if db.is_postgres() { created.id } else { 21 });
 
     // The new ending is allowed, a made-up one is not.

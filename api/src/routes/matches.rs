@@ -25,7 +25,6 @@ use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
 use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
-use sternhalma_store::Error as StoreError;
 use sternhalma_store::matches::dto::{
     BoardQuery, CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS,
     MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
@@ -33,9 +32,8 @@ use sternhalma_store::matches::dto::{
 };
 use sternhalma_store::matches::game;
 use sternhalma_store::matches::storage::SeatPlan;
-use sternhalma_store::matches::tokens::{TokenHash, new_token, random_u64};
+use sternhalma_store::matches::tokens::{new_token, random_u64};
 use sternhalma_store::names;
-use sternhalma_store::sql::Db;
 use sternhalma_store::store::Store;
 
 /// Registers this module's routes.
@@ -135,7 +133,6 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
 pub async fn create_match(
     _admin: Admin,
     store: web::Data<Store>,
-    runner: web::Data<BotRunner>,
     body: web::Json<Object<NewMatchRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner().0;
@@ -190,14 +187,7 @@ pub async fn create_match(
         ));
     }
     let (admin_token, admin_hash) = new_token()?;
-    let id = write_then_kick(
-        &store,
-        &runner,
-        |state: &MatchView| state.id,
-        move |connection| game::create(connection, &start, &plans, &admin_hash),
-    )
-    .await?
-    .id;
+    let id = store.create_match(start, plans, admin_hash).await?.id;
     settle(&store, id).await?;
     let state = store
         .read(move |connection| game::view(connection, id))
@@ -373,7 +363,6 @@ pub async fn get_match(
 #[post("/v1/matches/{id}/moves")]
 pub async fn submit_move(
     store: web::Data<Store>,
-    runner: web::Data<BotRunner>,
     id: web::Path<u64>,
     body: web::Json<Object<MoveSubmission>>,
     request: HttpRequest,
@@ -383,20 +372,9 @@ pub async fn submit_move(
     let submission = body.into_inner().0;
     let text = submission.mv.text()?;
     let ply = submission.ply;
-    let notifier = store.get_ref().clone();
-    write_then_kick(
-        &store,
-        &runner,
-        move |_| id,
-        move |connection| {
-            let version = game::submit(connection, id, &token, ply, &text)?;
-            // From the writer thread, right after the commit: waiters are
-            // woken even if this client has gone away meanwhile.
-            notifier.publish(id, version);
-            Ok(version)
-        },
-    )
-    .await?;
+    // Stored, then told (long-polls, the bot runner, the director) by the
+    // store's writer after the commit, even if this client has gone away.
+    store.submit_move(id, token, ply, text).await?;
     token_verified(&request);
     settle(&store, id).await?;
     let accepted = store
@@ -567,14 +545,14 @@ pub async fn board(
 #[post("/v1/matches/{id}/resign")]
 pub async fn resign(
     store: web::Data<Store>,
-    runner: web::Data<BotRunner>,
     id: web::Path<u64>,
     request: HttpRequest,
 ) -> Result<web::Json<MatchView>, ApiError> {
+    let id = match_id(id.into_inner())?;
+    let token = bearer(&request)?;
+    store.resign(id, token).await?;
+    token_verified(&request);
     // With three or more seats the game goes on, perhaps with a bot to move.
-    let id = end_match(&store, &runner, id.into_inner(), &request, game::resign)
-        .await?
-        .id;
     settle(&store, id).await?;
     Ok(web::Json(
         store
@@ -602,76 +580,13 @@ pub async fn resign(
 #[post("/v1/matches/{id}/abandon")]
 pub async fn abandon(
     store: web::Data<Store>,
-    runner: web::Data<BotRunner>,
     id: web::Path<u64>,
     request: HttpRequest,
     key: Option<web::Data<AdminKey>>,
 ) -> Result<web::Json<MatchView>, ApiError> {
     let id = match_id(id.into_inner())?;
     let by = authority(&request, key.as_ref().map(|key| key.get_ref()))?;
-    let notifier = store.clone();
-    let state = write_then_kick(
-        &store,
-        &runner,
-        |state: &MatchView| state.id,
-        move |connection| {
-            let state = game::abandon(connection, id, &by)?;
-            notifier.publish(id, state.version);
-            Ok(state)
-        },
-    )
-    .await?;
+    let state = store.abandon(id, by).await?;
     token_verified(&request);
     Ok(web::Json(state))
-}
-
-/// Ends match `id` by `end` (a resignation) with the
-/// request's bearer token, then wakes the match's long-polls and its bots.
-async fn end_match(
-    store: &Store,
-    runner: &BotRunner,
-    id: u64,
-    request: &HttpRequest,
-    end: fn(&mut Db, i64, &TokenHash) -> Result<MatchView, StoreError>,
-) -> Result<MatchView, ApiError> {
-    let id = match_id(id)?;
-    let token = bearer(request)?;
-    let notifier = store.clone();
-    let state = write_then_kick(
-        store,
-        runner,
-        |state: &MatchView| state.id,
-        move |connection| {
-            let state = end(connection, id, &token)?;
-            notifier.publish(id, state.version);
-            Ok(state)
-        },
-    )
-    .await?;
-    token_verified(request);
-    Ok(state)
-}
-
-/// Runs `job` on the writer, then kicks the bots of the match it names
-/// (`id_of` its answer), in a task of its own: a client that goes away
-/// mid-request (which drops its handler) cannot leave a committed change
-/// without its bots' reply.
-async fn write_then_kick<T, F>(
-    store: &Store,
-    runner: &BotRunner,
-    id_of: impl FnOnce(&T) -> i64 + 'static,
-    job: F,
-) -> Result<T, ApiError>
-where
-    T: Send + 'static,
-    F: FnOnce(&mut Db) -> Result<T, StoreError> + Send + 'static,
-{
-    let (store, runner) = (store.clone(), runner.clone());
-    actix_web::rt::spawn(async move {
-        let done = store.write(job).await?;
-        runner.kick(id_of(&done));
-        Ok(done)
-    })
-    .await
-    .map_err(|_| ApiError::internal("the request failed inside the server; try again"))?
 }

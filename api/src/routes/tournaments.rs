@@ -26,10 +26,8 @@ use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
 use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
-use sternhalma_store::Error as StoreError;
 use sternhalma_store::matches::dto::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
 use sternhalma_store::matches::tokens::new_token;
-use sternhalma_store::sql::Db;
 use sternhalma_store::store::Store;
 use sternhalma_store::tournaments::dto::{
     CreatedTournament, EntrantTurns, NewTournament, NewTournamentRequest, TournamentEvent,
@@ -90,7 +88,6 @@ pub async fn create_tournament(
     _admin: Admin,
     key: Option<web::Data<AdminKey>>,
     store: web::Data<Store>,
-    tournaments: web::Data<Tournaments>,
     body: web::Json<Object<NewTournamentRequest>>,
 ) -> Result<HttpResponse, ApiError> {
     // On a server with an admin key only its operator gets this far
@@ -101,10 +98,8 @@ pub async fn create_tournament(
     };
     let (plan, entrant_tokens) = plan::plan(body.into_inner().0, limits)?;
     let (admin_token, admin_hash) = new_token()?;
-    let id = store
-        .write(move |connection| logic::create(connection, &plan, &admin_hash))
-        .await?;
-    tournaments.tournament_changed(id);
+    // The director hears of it from the store once it is committed.
+    let id = store.create_tournament(plan, admin_hash).await?;
     let tournament = store.read(move |c| logic::view(c, id)).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/tournaments/{id}")))
@@ -284,7 +279,7 @@ pub async fn entrant_turns(
         }
         if absent {
             // It asks again: its turns are given their time again.
-            if store.write(move |c| logic::present(c, id, entrant)).await? {
+            if store.mark_present(id, entrant).await? {
                 hub.tell_presence(id, entrant, None);
             }
         }
@@ -412,34 +407,18 @@ async fn act(
 ) -> Result<web::Json<TournamentView>, ApiError> {
     let id = tournament_id(id)?;
     let by = authority(request, key)?;
-    run(store, tournaments, request, id, move |connection| {
-        logic::act(connection, id, &by, action)
-    })
-    .await
+    store.act_on_tournament(id, by, action).await?;
+    token_verified(request);
+    answer(store, tournaments, id).await
 }
 
-/// An organiser's change of tournament `id` (`change`, a write answering
-/// the matches it changed with their new versions): those matches' waiters
-/// woken, the token noted as checked, the director told; answers the
-/// tournament after it.
-async fn run(
+/// Tournament `id` as it is now, with its entrants' presence: what an
+/// organiser's change answers.
+async fn answer(
     store: &Store,
     tournaments: &Tournaments,
-    request: &HttpRequest,
     id: i64,
-    change: impl FnOnce(&mut Db) -> Result<Vec<(i64, i64)>, StoreError> + Send + 'static,
 ) -> Result<web::Json<TournamentView>, ApiError> {
-    let notifier = store.clone();
-    store
-        .write(move |connection| {
-            for (match_id, version) in change(connection)? {
-                notifier.publish(match_id, version);
-            }
-            Ok(())
-        })
-        .await?;
-    token_verified(request);
-    tournaments.tournament_changed(id);
     let view = store.read(move |c| logic::view(c, id)).await?;
     Ok(web::Json(tournaments.hub().with_presence(view)))
 }
@@ -479,10 +458,9 @@ pub async fn withdraw_entrant(
     let entrant = usize::try_from(entrant)
         .map_err(|_| ApiError::not_found(format!("tournament {id} has no entrant {entrant}")))?;
     let by = authority(&request, key.as_ref().map(|key| key.get_ref()))?;
-    run(&store, &tournaments, &request, id, move |connection| {
-        logic::withdraw(connection, id, entrant, &by)
-    })
-    .await
+    store.withdraw_entrant(id, entrant, by).await?;
+    token_verified(&request);
+    answer(&store, &tournaments, id).await
 }
 
 /// Starts (or resumes) the tournament (its admin token, or the server's

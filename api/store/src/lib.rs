@@ -17,6 +17,8 @@
 
 pub mod bots;
 pub mod bus;
+pub mod commands;
+pub mod committed;
 pub mod db;
 pub mod error;
 pub mod matches;
@@ -26,5 +28,6 @@ pub mod sql;
 pub mod store;
 pub mod tournaments;
 
+pub use committed::{Changes, Committed};
 pub use error::{Conflict, Error, Invalid, Unavailable};
 pub use store::{Event, Store};

@@ -26,6 +26,7 @@ use std::time::Duration;
 
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
+use crate::committed::{Changes, Committed};
 use crate::error::{Error, corrupt};
 
 /// Where the stored matches and tournaments live: a SQLite file, or a
@@ -278,6 +279,9 @@ pub struct Db {
     kind: Kind,
     /// Inside [`Db::write`]: checked rows are locked on PostgreSQL.
     writing: Cell<bool>,
+    /// What the transaction under way has changed so far
+    /// ([`Db::transaction`]).
+    changes: RefCell<Changes>,
 }
 
 enum Kind {
@@ -298,6 +302,7 @@ impl Db {
         Db {
             kind: Kind::Sqlite(connection),
             writing: Cell::new(false),
+            changes: RefCell::default(),
         }
     }
 
@@ -314,6 +319,7 @@ impl Db {
                 statements: RefCell::new(HashMap::new()),
             })),
             writing: Cell::new(false),
+            changes: RefCell::default(),
         })
     }
 
@@ -489,6 +495,7 @@ impl Db {
             Kind::Sqlite(_) => "BEGIN IMMEDIATE",
             Kind::Postgres(_) => "BEGIN ISOLATION LEVEL READ COMMITTED",
         })?;
+        self.changes.take();
         let open = Open { db: self };
         self.writing.set(true);
         let answer = job(self)?;
@@ -496,6 +503,45 @@ impl Db {
         std::mem::forget(open);
         self.writing.set(false);
         Ok(answer)
+    }
+
+    /// [`Db::write`] for a store command: the answer comes back with the
+    /// changes the transaction made (`Db::match_changed` and the others),
+    /// once it has committed. The store's writer tells them to its
+    /// listeners ([`crate::Store`]); a rollback tells nothing.
+    ///
+    /// # Errors
+    /// The job's error, or a database failure (nothing is stored).
+    pub fn transaction<T>(
+        &mut self,
+        job: impl FnOnce(&Db) -> Result<T, Error>,
+    ) -> Result<Committed<T>, Error> {
+        let answer = self.write(job)?;
+        Ok(Committed::new(answer, self.changes.take()))
+    }
+
+    /// Match `id` is at `version` now, inside a transaction (recorded by
+    /// the two statements that make a match's version grow).
+    pub(crate) fn match_changed(&self, id: i64, version: i64) {
+        self.changes.borrow_mut().record_match(id, version);
+    }
+
+    /// Match `id` was created, inside a transaction.
+    pub(crate) fn match_created(&self, id: i64) {
+        self.changes.borrow_mut().record_created(id);
+    }
+
+    /// Tournament `id` changed, inside a transaction: every director hears
+    /// of it, this replica's and the others'.
+    pub(crate) fn tournament_changed(&self, id: i64) {
+        self.changes.borrow_mut().record_tournament(id);
+    }
+
+    /// Tournament `id`'s games were started or its end recorded by this
+    /// replica's director, inside a transaction: the other replicas hear of
+    /// it.
+    pub(crate) fn tournament_scheduled(&self, id: i64) {
+        self.changes.borrow_mut().record_scheduled(id);
     }
 }
 
@@ -507,6 +553,8 @@ struct Open<'a> {
 impl Drop for Open<'_> {
     fn drop(&mut self) {
         self.db.writing.set(false);
+        // Nothing of a rolled-back transaction is told.
+        self.db.changes.take();
         if let Err(error) = self.db.batch("ROLLBACK") {
             tracing::warn!(error = %error, "rollback failed");
         }

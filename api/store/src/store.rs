@@ -2,20 +2,25 @@
 //! on an async worker thread.
 //!
 //! - Writes go to one dedicated thread that owns the writing connection and
-//!   runs jobs one at a time, in arrival order. A job is a closure that
-//!   opens a transaction, checks, writes and commits; the handler awaits its
-//!   answer. On SQLite, one writer means two requests racing for the same
-//!   turn are simply ordered: the second sees the first's move. On
+//!   runs commands one at a time, in arrival order (`Store::commit`; the
+//!   commands themselves are the store's methods in [`crate::commands`]). A
+//!   command opens its transaction, checks, writes and commits, and answers
+//!   a [`Committed`]: its value and the changes it made; the handler awaits
+//!   the value. On SQLite, one writer means two requests racing for the
+//!   same turn are simply ordered: the second sees the first's move. On
 //!   PostgreSQL other replicas write too; there the check itself holds the
 //!   row it checks until the commit ([`crate::sql::Db::write`]).
 //! - Reads run on the async runtime's blocking thread pool
 //!   (`spawn_blocking`) with their own connections (WAL lets them read
 //!   while the writer writes).
-//! - After a commit the writer thread itself wakes every long-poll waiting
-//!   on that match ([`Store::subscribe`], [`Store::publish`]) and tells
-//!   every subscriber of [`Store::events`] (the tournament director); on
-//!   PostgreSQL the other replicas hear of it through the [`Bus`] and do
-//!   the same. The store knows none of its listeners.
+//! - After a commit the writer thread itself tells the command's changes,
+//!   in one place (`Store::tell_committed`): it wakes every long-poll
+//!   waiting on a changed match ([`Store::subscribe`]) and tells every
+//!   subscriber of [`Store::events`] (the tournament director, the bot
+//!   runner); on PostgreSQL the other replicas hear of it through the
+//!   [`Bus`] and do the same. No command publishes, and nothing of a
+//!   rolled-back transaction is told. The store knows none of its
+//!   listeners.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,6 +29,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak, mpsc};
 use tokio::sync::{mpsc as async_mpsc, oneshot, watch};
 
 use crate::bus::{Bus, Change, Remote};
+use crate::committed::{Changes, Committed};
 use crate::db;
 use crate::error::{Error, Unavailable};
 use crate::sql::{Database, Db};
@@ -39,9 +45,14 @@ pub enum Event {
         id: i64,
         /// Its version after the change.
         version: i64,
+        /// Whether this replica committed it (its bots are played here).
+        here: bool,
     },
-    /// Tournament `id` changed, as another replica told it (this replica's
-    /// own tournament changes are told by whoever made them).
+    /// Match `id` was created here.
+    Created(i64),
+    /// Tournament `id` was created or its status or entrants changed, here
+    /// or on another replica (the games a director starts are told to the
+    /// other replicas only: that director knows them).
     Tournament(i64),
     /// Changes told by other replicas may have been lost (the connection
     /// that listens was lost and is back): read everything again.
@@ -149,21 +160,33 @@ impl Store {
         self.inner.bus.get().cloned()
     }
 
-    /// Runs `job` on the writer thread and awaits its answer.
+    /// Runs `command` on the writer thread, tells its changes once it has
+    /// committed (`Store::tell_committed`, still on the writer thread:
+    /// waiters are woken even if the caller has gone away meanwhile), and
+    /// awaits its answer. Every store command goes through here
+    /// ([`crate::commands`]).
     ///
     /// # Errors
-    /// The job's own error, or 503 when the writer is gone.
-    pub async fn write<T, F>(&self, job: F) -> Result<T, Error>
+    /// The command's own error, or 503 when the writer is gone.
+    pub(crate) async fn commit<T, F>(&self, command: F) -> Result<T, Error>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Db) -> Result<T, Error> + Send + 'static,
+        F: FnOnce(&mut Db) -> Result<Committed<T>, Error> + Send + 'static,
     {
         let (answer, answered) = oneshot::channel();
         // Counted until the job is dropped: run, panicked, or never sent.
         let pending = PendingWrite::new(&self.inner.pending_writes);
+        let teller = Arc::downgrade(&self.inner);
         let job: Job = Box::new(move |connection| {
             let _pending = pending;
-            let _ = answer.send(job(connection));
+            let result = command(connection).map(|committed| {
+                let (value, changes) = committed.into_parts();
+                if let Some(inner) = teller.upgrade() {
+                    Store { inner }.tell_committed(&changes);
+                }
+                value
+            });
+            let _ = answer.send(result);
         });
         self.inner
             .writer
@@ -237,20 +260,31 @@ impl Store {
             .subscribe()
     }
 
-    /// Wakes everyone waiting on match `id`, here and on the other
-    /// replicas; `version` is its new version. Called after the commit.
-    pub fn publish(&self, id: i64, version: i64) {
-        self.wake(id, version);
-        if let Some(bus) = self.inner.bus.get() {
-            bus.announce(Change::Match { id, version });
+    /// Tells what a transaction committed, after the commit: the waiters
+    /// on each changed match woken and every listener told, here and on
+    /// the other replicas (a created match only here; a tournament's
+    /// scheduled games only to the other replicas).
+    fn tell_committed(&self, changes: &Changes) {
+        let bus = self.inner.bus.get();
+        for &(id, version) in changes.matches() {
+            self.wake(id, version, true);
+            if let Some(bus) = bus {
+                bus.announce(Change::Match { id, version });
+            }
         }
-    }
-
-    /// Tells the other replicas that tournament `id` changed (this
-    /// replica's director knows already).
-    pub fn announce_tournament(&self, id: i64) {
-        if let Some(bus) = self.inner.bus.get() {
-            bus.announce(Change::Tournament(id));
+        for &id in changes.created() {
+            self.tell(Event::Created(id));
+        }
+        for &id in changes.tournaments() {
+            self.tell(Event::Tournament(id));
+            if let Some(bus) = bus {
+                bus.announce(Change::Tournament(id));
+            }
+        }
+        if let Some(bus) = bus {
+            for &id in changes.scheduled() {
+                bus.announce(Change::Tournament(id));
+            }
         }
     }
 
@@ -268,14 +302,15 @@ impl Store {
         lock(&self.inner.listeners).retain(|listener| listener.send(event).is_ok());
     }
 
-    /// Wakes this replica's waiters on match `id` and its listeners.
-    fn wake(&self, id: i64, version: i64) {
+    /// Wakes this replica's waiters on match `id` and its listeners;
+    /// `here` when this replica committed the change.
+    fn wake(&self, id: i64, version: i64, here: bool) {
         let watchers = lock(&self.inner.watchers);
         if let Some(sender) = watchers.get(&id) {
             sender.send_replace(version);
         }
         drop(watchers);
-        self.tell(Event::Match { id, version });
+        self.tell(Event::Match { id, version, here });
     }
 }
 
@@ -287,7 +322,7 @@ fn on_remote(store: &Weak<Inner>, remote: Remote) {
     };
     let store = Store { inner };
     match remote {
-        Remote::Change(Change::Match { id, version }) => store.wake(id, version),
+        Remote::Change(Change::Match { id, version }) => store.wake(id, version, false),
         Remote::Change(Change::Tournament(id)) => store.tell(Event::Tournament(id)),
         Remote::Reconnected => {
             // Notifications may have been lost: every waiter reads again.

@@ -18,6 +18,7 @@ use sternhalma::solve::installed;
 use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 
 use crate::bots;
+use crate::committed::Committed;
 use crate::error::{Conflict, Error, Invalid};
 use crate::matches::dto::{
     Ending, ExportedGame, Forfeit, History, MatchList, MatchResult, MatchStatus, MatchView,
@@ -311,7 +312,8 @@ impl Progress {
 
 /// Creates a match from its start position and seats (validated by the
 /// caller) and answers its state. Built-in bots to move first are not
-/// played here: see [`bot_turn`].
+/// played here: see [`bot_turn`] (the creation is told, and the server's
+/// bot runner hears of it).
 ///
 /// # Errors
 /// Only database failures.
@@ -320,9 +322,12 @@ pub fn create(
     start: &Position,
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
-) -> Result<MatchView, Error> {
-    let id = store.write(|store| insert(store, start, seats, admin_token_hash))?;
-    view(store, id)
+) -> Result<Committed<MatchView>, Error> {
+    store.transaction(|store| {
+        let id = insert(store, start, seats, admin_token_hash)?;
+        store.match_created(id);
+        view(store, id)
+    })
 }
 
 /// Stores a new match inside the caller's write ([`create`] without its
@@ -434,8 +439,8 @@ pub fn play_bot(
     store: &mut Db,
     turn: &BotTurn,
     mv: sternhalma::Move,
-) -> Result<Option<i64>, Error> {
-    store.write(|store| {
+) -> Result<Committed<Option<i64>>, Error> {
+    store.transaction(|store| {
         let row = load_match(store, turn.id)?;
         if row.version != turn.version || row.status != MatchStatus::InProgress {
             return Ok(None);
@@ -512,7 +517,8 @@ pub fn with_bot_to_move(store: &Db) -> Result<Vec<i64>, Error> {
 pub fn play_bots(store: &mut Db, id: i64) -> Result<(), Error> {
     while let Some(turn) = bot_turn(store, id)? {
         let mv = turn.choose();
-        play_bot(store, &turn, mv)?;
+        // Nobody listens here: a tool's or a test's own thread.
+        let _ = play_bot(store, &turn, mv)?;
     }
     Ok(())
 }
@@ -557,8 +563,8 @@ pub fn submit(
     token: &TokenHash,
     ply: u32,
     text: &MoveText,
-) -> Result<i64, Error> {
-    store.write(|store| {
+) -> Result<Committed<i64>, Error> {
+    store.transaction(|store| {
         let row = load_match(store, id)?;
         let seats = storage::load_seats(store, id)?;
         let seat = seat_of(&seats, token)?;
@@ -600,16 +606,16 @@ pub fn submit(
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, 409
 /// `already_resigned`.
-pub fn resign(store: &mut Db, id: i64, token: &TokenHash) -> Result<MatchView, Error> {
-    store.write(|store| {
+pub fn resign(store: &mut Db, id: i64, token: &TokenHash) -> Result<Committed<MatchView>, Error> {
+    store.transaction(|store| {
         let row = load_match(store, id)?;
         let seats = storage::load_seats(store, id)?;
         let seat = seat_of(&seats, token)?;
         ensure_open(&row)?;
         let now = store.now()?;
-        resign_seat(store, &row, seats.len(), seat, &now)
-    })?;
-    view(store, id)
+        resign_seat(store, &row, seats.len(), seat, &now)?;
+        view(store, id)
+    })
 }
 
 /// Seat `seat` of match `row` (in progress, with `players` seats) resigns,
@@ -689,8 +695,8 @@ fn leave(store: &Db, row: &MatchRow, seat: usize, now: &str) -> Result<(), Error
 ///
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`.
-pub fn abandon(store: &mut Db, id: i64, by: &Authority) -> Result<MatchView, Error> {
-    store.write(|store| {
+pub fn abandon(store: &mut Db, id: i64, by: &Authority) -> Result<Committed<MatchView>, Error> {
+    store.transaction(|store| {
         let row = load_match(store, id)?;
         if !by.allows(&row.admin_token_hash) {
             return Err(Error::WrongToken(
@@ -700,9 +706,9 @@ pub fn abandon(store: &mut Db, id: i64, by: &Authority) -> Result<MatchView, Err
         ensure_open(&row)?;
         let now = store.now()?;
         let ending = Ending::Abandoned;
-        storage::close(store, id, ending.status(), ending, None, &now)
-    })?;
-    view(store, id)
+        storage::close(store, id, ending.status(), ending, None, &now)?;
+        view(store, id)
+    })
 }
 
 /// Every move of match `id`, replayed from its start (so each carries its
@@ -963,7 +969,10 @@ mod tests {
 
     /// Creates a match and plays its bots as the server's runner does.
     fn create_and_play(connection: &mut Db, start: &Position, seats: &[SeatPlan]) -> MatchView {
-        let id = create(connection, start, seats, &[0; 32]).unwrap().id;
+        let id = create(connection, start, seats, &[0; 32])
+            .unwrap()
+            .into_value()
+            .id;
         play_bots(connection, id).unwrap();
         view(connection, id).unwrap()
     }
@@ -1023,11 +1032,13 @@ mod tests {
             &[0; 32],
         )
         .unwrap()
+        .into_value()
         .id;
         for _ in 0..3 {
             let turn = bot_turn(&connection, id).unwrap().unwrap();
             play_bot(&mut connection, &turn, turn.choose())
                 .unwrap()
+                .into_value()
                 .unwrap();
         }
         let mut turn = bot_turn(&connection, id).unwrap().unwrap();
@@ -1036,6 +1047,7 @@ mod tests {
         assert_eq!(turn.choose(), sternhalma::Move::Pass, "no search");
         play_bot(&mut connection, &turn, turn.choose())
             .unwrap()
+            .into_value()
             .unwrap();
         let state = view(&connection, id).unwrap();
         assert_eq!(state.status, MatchStatus::Abandoned);
@@ -1054,21 +1066,30 @@ mod tests {
         let seats = [open(0), bot(5), open(2)];
         let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
             .unwrap()
+            .into_value()
             .id;
         let first = view(&connection, id).unwrap().legal_moves[0].text.clone();
-        let version = submit(&mut connection, id, &[1; 32], 0, &first.parse().unwrap()).unwrap();
+        let version = submit(&mut connection, id, &[1; 32], 0, &first.parse().unwrap())
+            .unwrap()
+            .into_value();
         let turn = bot_turn(&connection, id).unwrap().unwrap();
         assert_eq!((turn.version, turn.ply), (version, 1));
         let searched = turn.choose();
         // Meanwhile seat 2 resigns: the bot's search is for a stale state.
-        resign(&mut connection, id, &[3; 32]).unwrap();
-        assert_eq!(play_bot(&mut connection, &turn, searched).unwrap(), None);
+        resign(&mut connection, id, &[3; 32]).unwrap().into_value();
+        assert_eq!(
+            play_bot(&mut connection, &turn, searched)
+                .unwrap()
+                .into_value(),
+            None
+        );
         assert_eq!(export(&connection, id).unwrap().moves.len(), 1);
         // Searched again, it is stored once, and the history replays.
         let again = bot_turn(&connection, id).unwrap().unwrap();
         assert!(again.version > version);
         play_bot(&mut connection, &again, again.choose())
             .unwrap()
+            .into_value()
             .unwrap();
         let moves = history(&connection, id).unwrap().moves;
         assert_eq!(
@@ -1090,10 +1111,13 @@ mod tests {
             &[0; 32],
         )
         .unwrap()
+        .into_value()
         .id;
         // 115-104 is a hop over 110; the chain may come back and hop again.
         let long = "115-104-115-104".parse().unwrap();
-        submit(&mut connection, id, &[1; 32], 0, &long).unwrap();
+        submit(&mut connection, id, &[1; 32], 0, &long)
+            .unwrap()
+            .into_value();
         assert_eq!(export(&connection, id).unwrap().moves, ["115-104"]);
         let moves = history(&connection, id).unwrap().moves;
         assert_eq!(moves[0].mv.path, [115, 104]);
@@ -1115,8 +1139,11 @@ mod tests {
                 &[0; 32],
             )
             .unwrap()
+            .into_value()
             .id;
-            let state = resign(&mut connection, id, &[resigner as u8 + 1; 32]).unwrap();
+            let state = resign(&mut connection, id, &[resigner as u8 + 1; 32])
+                .unwrap()
+                .into_value();
             let result = state.result.unwrap();
             assert_eq!(state.status, MatchStatus::Finished);
             assert_eq!(result.ending, Ending::Resignation);
@@ -1148,6 +1175,7 @@ mod tests {
             &[0; 32],
         )
         .unwrap()
+        .into_value()
         .id;
         connection
             .write(|store| {
@@ -1189,6 +1217,7 @@ mod tests {
         let seats: Vec<SeatPlan> = (0..3).map(open).collect();
         let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
             .unwrap()
+            .into_value()
             .id;
         let leave = |connection: &mut Db| {
             connection.write(|store| {
@@ -1216,14 +1245,15 @@ mod tests {
         let seats: Vec<SeatPlan> = (0..3).map(open).collect();
         let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
             .unwrap()
+            .into_value()
             .id;
-        let state = resign(&mut connection, id, &[1; 32]).unwrap();
+        let state = resign(&mut connection, id, &[1; 32]).unwrap().into_value();
         assert_eq!(state.status, MatchStatus::InProgress);
         assert!(state.result.is_none());
         assert_eq!(state.to_move, Some(1), "seat 0 resigned on its turn");
         let refused = resign(&mut connection, id, &[1; 32]).unwrap_err();
         assert_eq!(refused.code(), "already_resigned");
-        let state = resign(&mut connection, id, &[3; 32]).unwrap();
+        let state = resign(&mut connection, id, &[3; 32]).unwrap().into_value();
         assert_eq!(state.status, MatchStatus::Finished);
         let result = state.result.unwrap();
         assert_eq!(result.ending, Ending::Outcome);

@@ -325,7 +325,8 @@ pub fn insert_move(db: &Db, id: i64, row: &MoveRow) -> Result<(), Error> {
 }
 
 /// Stores match `id`'s position, ply, status and ending after moves;
-/// the version grows by one.
+/// the version grows by one, and the change is recorded for the
+/// listeners ([`crate::committed`]).
 ///
 /// # Errors
 /// A database failure.
@@ -338,10 +339,11 @@ pub fn save_state(
     ending: Option<Ending>,
     now: &str,
 ) -> Result<(), Error> {
-    db.execute(
+    let changed = db.query_opt(
         "UPDATE matches SET position = ?2, ply = ?3, status = ?4, ending = ?5,
                 version = version + 1, updated_at = ?6
-         WHERE id = ?1",
+         WHERE id = ?1
+         RETURNING version",
         params![
             id,
             position,
@@ -351,12 +353,16 @@ pub fn save_state(
             now
         ],
     )?;
+    if let Some(row) = changed {
+        // Told after the commit (crate::committed).
+        db.match_changed(id, row.int("version")?);
+    }
     Ok(())
 }
 
 /// Closes match `id` without a move (a resignation, a forfeit or an
-/// abandonment);
-/// the version grows by one.
+/// abandonment); the version grows by one, and the change is recorded for
+/// the listeners ([`crate::committed`]).
 ///
 /// # Errors
 /// A database failure.
@@ -370,11 +376,15 @@ pub fn close(
 ) -> Result<(), Error> {
     // Only a match still in progress closes: on PostgreSQL another
     // replica may have finished it since the caller looked.
-    db.execute(
+    let changed = db.query_opt(
         "UPDATE matches SET status = ?2, ending = ?3, resigned_seat = ?4,
                 version = version + 1, updated_at = ?5
-         WHERE id = ?1 AND status = 'in_progress'",
+         WHERE id = ?1 AND status = 'in_progress'
+         RETURNING version",
         params![id, status.as_str(), ending.as_str(), resigned_seat, now],
     )?;
+    if let Some(row) = changed {
+        db.match_changed(id, row.int("version")?);
+    }
     Ok(())
 }

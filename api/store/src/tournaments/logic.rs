@@ -17,6 +17,7 @@ use crate::sql::Db;
 use sternhalma::Position;
 
 use crate::bots::{self, BotSpec};
+use crate::committed::Committed;
 use crate::error::{Conflict, Error};
 use crate::matches::dto::{Ending, Forfeit, ForfeitReason, MatchStatus, SeatKind};
 use crate::matches::storage::{self as match_storage, MoveRow, SeatPlan, corrupt};
@@ -66,6 +67,7 @@ fn load(connection: &Db, id: i64) -> Result<TournamentRow, Error> {
 }
 
 /// Stores a tournament with its entrants and schedule; answers its id.
+/// The directors hear of it.
 ///
 /// # Errors
 /// Database failures.
@@ -73,8 +75,8 @@ pub fn create(
     connection: &mut Db,
     plan: &Plan,
     admin_token_hash: &TokenHash,
-) -> Result<i64, Error> {
-    connection.write(|connection| {
+) -> Result<Committed<i64>, Error> {
+    connection.transaction(|connection| {
         let now = connection.now()?;
         let id = storage::insert_tournament(
             connection,
@@ -96,6 +98,7 @@ pub fn create(
         for (game, seats) in plan.schedule.iter().enumerate() {
             storage::insert_game(connection, id, game, seats)?;
         }
+        connection.tournament_changed(id);
         Ok(id)
     })
 }
@@ -228,9 +231,8 @@ fn load_to_run(connection: &Db, id: i64, by: &Authority) -> Result<TournamentRow
 }
 
 /// Applies `action` to tournament `id`, asked `by` its admin token or the
-/// server's operator.
-/// Answers the matches it abandoned, each with its new version (to wake
-/// their waiters).
+/// server's operator. The matches it abandons and the tournament's
+/// change are told after the commit.
 ///
 /// # Errors
 /// 404 unknown tournament, 403 `wrong_token`, 409 `tournament_closed`
@@ -241,11 +243,10 @@ pub fn act(
     id: i64,
     by: &Authority,
     action: Action,
-) -> Result<Vec<(i64, i64)>, Error> {
-    connection.write(|connection| {
+) -> Result<Committed<()>, Error> {
+    connection.transaction(|connection| {
         let row = load_to_run(connection, id, by)?;
         let now = connection.now()?;
-        let mut abandoned = Vec::new();
         let status = match (action, row.status) {
             (Action::Start, TournamentStatus::Running) => {
                 return Err(Error::conflict(
@@ -275,15 +276,14 @@ pub fn act(
                             None,
                             &now,
                         )?;
-                        let version = game::load_match(connection, match_id)?.version;
-                        abandoned.push((match_id, version));
                     }
                 }
                 TournamentStatus::Abandoned
             }
         };
         storage::set_status(connection, id, status, &now)?;
-        Ok(abandoned)
+        connection.tournament_changed(id);
+        Ok(())
     })
 }
 
@@ -291,8 +291,8 @@ pub fn act(
 /// token or the server's operator: its games under way are forfeited for
 /// it at once (a game of three or more goes on without it), its games not
 /// started are left unplayed (they count for no one), and it is given no
-/// more turns. Answers the matches it changed, each with its new version
-/// (to wake their waiters and the director).
+/// more turns. The matches it changes and the tournament's change are
+/// told after the commit.
 ///
 /// # Errors
 /// 404 unknown tournament or entrant, 403 `wrong_token`, 409
@@ -302,8 +302,8 @@ pub fn withdraw(
     id: i64,
     entrant: usize,
     by: &Authority,
-) -> Result<Vec<(i64, i64)>, Error> {
-    connection.write(|connection| {
+) -> Result<Committed<()>, Error> {
+    connection.transaction(|connection| {
         let row = load_to_run(connection, id, by)?;
         let entrants = storage::load_entrants(connection, id)?;
         let Some(taking_part) = entrants.get(entrant) else {
@@ -326,7 +326,6 @@ pub fn withdraw(
                 ),
             ));
         }
-        let mut changed = Vec::new();
         for game in storage::load_games(connection, id)? {
             let (Some(match_id), Some(MatchStatus::InProgress)) =
                 (game.match_id, game.match_status)
@@ -357,12 +356,12 @@ pub fn withdraw(
                 }
                 Err(error) => return Err(error),
             }
-            changed.push((match_id, game::load_match(connection, match_id)?.version));
         }
         // Its status unchanged, its version moves: the other replicas'
         // directors read it again.
         storage::set_status(connection, id, row.status, &now)?;
-        Ok(changed)
+        connection.tournament_changed(id);
+        Ok(())
     })
 }
 
@@ -371,8 +370,8 @@ pub fn withdraw(
 ///
 /// # Errors
 /// Database failures.
-pub fn present(connection: &mut Db, id: i64, entrant: usize) -> Result<bool, Error> {
-    connection.write(|connection| storage::set_absent(connection, id, entrant, None))
+pub fn present(connection: &mut Db, id: i64, entrant: usize) -> Result<Committed<bool>, Error> {
+    connection.transaction(|connection| storage::set_absent(connection, id, entrant, None))
 }
 
 /// A tournament game the director follows.
@@ -421,25 +420,13 @@ fn tracked(
     }
 }
 
-/// What [`start_ready_games`] did.
+/// The games a [`settle`] started, and whether the tournament finished.
 #[derive(Clone, Debug, Default)]
 pub struct Scheduled {
     /// The games it started.
     pub started: Vec<Tracked>,
     /// Whether the tournament has just finished (no game left).
     pub finished: bool,
-}
-
-/// Starts the pending games of tournament `id` whose open entrants are not
-/// playing another game, in schedule order, up to its concurrency; marks
-/// the tournament finished when no game is left. Only a running
-/// tournament starts games. Built-in bot entrants play any number of games
-/// at once; an open entrant plays one at a time.
-///
-/// # Errors
-/// Database failures.
-pub fn start_ready_games(connection: &mut Db, id: i64) -> Result<Scheduled, Error> {
-    connection.write(|connection| start_ready(connection, id))
 }
 
 /// What [`settle`] did.
@@ -455,13 +442,14 @@ pub struct Settled {
 /// In one write: records the outcome of every game of tournament `id`
 /// numbered in `over` that is over (once: the standings and the schedule
 /// read it from then on), then starts the games that can start
-/// ([`start_ready_games`]). What the director does after the games of a
-/// tournament ended.
+/// (in schedule order, as entrants are free). What the director does after the games of a
+/// tournament ended; the other replicas hear of the games started and of
+/// the end (this replica's director knows from the answer).
 ///
 /// # Errors
 /// 404 for an unknown tournament; database failures.
-pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Settled, Error> {
-    connection.write(|connection| {
+pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Committed<Settled>, Error> {
+    connection.transaction(|connection| {
         let mut settled = Settled::default();
         if !over.is_empty() {
             let row = load(connection, id)?;
@@ -495,11 +483,18 @@ pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Settled, E
             }
         }
         settled.scheduled = start_ready(connection, id)?;
+        if !settled.scheduled.started.is_empty() || settled.scheduled.finished {
+            connection.tournament_scheduled(id);
+        }
         Ok(settled)
     })
 }
 
-/// [`start_ready_games`] inside a write.
+/// Starts the pending games of tournament `id` whose open entrants are not
+/// playing another game, in schedule order, up to its concurrency; marks
+/// the tournament finished when no game is left, inside the caller's
+/// write. Only a running tournament starts games. Built-in bot entrants
+/// play any number of games at once; an open entrant plays one at a time.
 fn start_ready(connection: &Db, id: i64) -> Result<Scheduled, Error> {
     let Some(row) = storage::load_tournament(connection, id)? else {
         return Ok(Scheduled::default());
@@ -790,8 +785,8 @@ pub fn record_timeout(
     seat: usize,
     mv: sternhalma::Move,
     max_timeouts: u32,
-) -> Result<Option<TimeoutRecord>, Error> {
-    connection.write(|connection| {
+) -> Result<Committed<Option<TimeoutRecord>>, Error> {
+    connection.transaction(|connection| {
         let row = game::load_match(connection, match_id)?;
         if row.version != version || row.status != MatchStatus::InProgress {
             return Ok(None);

@@ -1,0 +1,367 @@
+//! Every store command tells its changes after its commit, and a command
+//! that fails tells nothing: what a long-poll, the tournament director and
+//! the bot runner rely on, checked command by command on a real database
+//! (SQLite; PostgreSQL when the suite names a server).
+//!
+//! The store tells a command's changes on its writer thread, after the
+//! commit and before the caller's answer: once a command has answered, its
+//! events are in the listener's channel, so each test reads them with
+//! `try_recv` and needs no wait.
+
+use std::future::Future;
+
+use serde_json::json;
+use sternhalma::{Layout, Position, Rules};
+use sternhalma_store::bots::BotSpec;
+use sternhalma_store::matches::game;
+use sternhalma_store::matches::storage::SeatPlan;
+use sternhalma_store::matches::tokens::{Authority, TokenHash};
+use sternhalma_store::tournaments::dto::NewTournamentRequest;
+use sternhalma_store::tournaments::logic::{self, Action};
+use sternhalma_store::tournaments::plan::{self, TournamentLimits};
+use sternhalma_store::{Conflict, Error, Event, Store};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+fn run<F: Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
+fn open(name: &str) -> (Store, UnboundedReceiver<Event>) {
+    let database = sternhalma_store::db::scratch(&format!("commands_{name}")).unwrap();
+    let (store, _) = Store::open(&database).unwrap();
+    let events = store.events();
+    (store, events)
+}
+
+/// The events told so far, in order.
+fn told(events: &mut UnboundedReceiver<Event>) -> Vec<Event> {
+    std::iter::from_fn(|| events.try_recv().ok()).collect()
+}
+
+fn here(id: i64, version: i64) -> Event {
+    Event::Match {
+        id,
+        version,
+        here: true,
+    }
+}
+
+fn open_seat(seat: u8) -> SeatPlan {
+    SeatPlan {
+        name: format!("open {seat}"),
+        bot: None,
+        token_hash: Some(token(seat)),
+    }
+}
+
+fn token(seat: u8) -> TokenHash {
+    [seat + 1; 32]
+}
+
+fn bot_seat() -> SeatPlan {
+    SeatPlan {
+        name: "randy".to_owned(),
+        bot: Some(BotSpec {
+            kind: "random".to_owned(),
+            seed: Some(7),
+            nodes: None,
+            millis: None,
+            depth: None,
+        }),
+        token_hash: None,
+    }
+}
+
+fn start() -> Position {
+    Position::start(
+        "star4".parse().unwrap(),
+        Layout::standard(2).unwrap(),
+        "classic".parse::<Rules>().unwrap(),
+    )
+    .unwrap()
+}
+
+/// The version a fresh read connection sees: the change is committed.
+async fn stored_version(store: &Store, id: i64) -> i64 {
+    store
+        .read(move |c| game::view(c, id))
+        .await
+        .unwrap()
+        .version
+}
+
+async fn first_legal(store: &Store, id: i64) -> sternhalma::MoveText {
+    let view = store.read(move |c| game::view(c, id)).await.unwrap();
+    view.legal_moves[0].text.parse().unwrap()
+}
+
+fn conflict(error: &Error) -> Option<&Conflict> {
+    match error {
+        Error::Conflict(conflict, _) => Some(conflict),
+        _ => None,
+    }
+}
+
+#[test]
+fn match_commands_tell_their_changes_after_the_commit_and_nothing_when_refused() {
+    let (store, mut events) = open("matches");
+    run(async {
+        // Created: the bot runner hears of it.
+        let created = store
+            .create_match(start(), vec![open_seat(0), open_seat(1)], [9; 32])
+            .await
+            .unwrap();
+        let id = created.id;
+        assert_eq!(told(&mut events), [Event::Created(id)]);
+
+        // A move: told once, at the version a fresh reader sees.
+        let mv = first_legal(&store, id).await;
+        let version = store
+            .submit_move(id, token(0), 0, mv.clone())
+            .await
+            .unwrap();
+        assert_eq!(version, created.version + 1);
+        assert_eq!(told(&mut events), [here(id, version)]);
+        assert_eq!(stored_version(&store, id).await, version);
+
+        // Refused (a stale ply, a wrong token, not its turn): nothing told.
+        let stale = store.submit_move(id, token(1), 0, mv).await.unwrap_err();
+        assert_eq!(conflict(&stale), Some(&Conflict::StalePly));
+        let mv = first_legal(&store, id).await;
+        let wrong = store
+            .submit_move(id, [99; 32], 1, mv.clone())
+            .await
+            .unwrap_err();
+        assert!(matches!(wrong, Error::WrongToken(_)), "{wrong:?}");
+        let turn = store.submit_move(id, token(0), 1, mv).await.unwrap_err();
+        assert_eq!(conflict(&turn), Some(&Conflict::NotYourTurn));
+        assert_eq!(told(&mut events), []);
+        assert_eq!(stored_version(&store, id).await, version);
+
+        // A resignation with two seats ends the match: told; a second is
+        // refused and tells nothing.
+        let resigned = store.resign(id, token(1)).await.unwrap();
+        assert_eq!(told(&mut events), [here(id, resigned.version)]);
+        assert_eq!(stored_version(&store, id).await, resigned.version);
+        let again = store.resign(id, token(1)).await.unwrap_err();
+        assert_eq!(conflict(&again), Some(&Conflict::MatchClosed));
+        assert_eq!(told(&mut events), []);
+
+        // Abandoned by the operator: told; a closed match refuses, and a
+        // wrong admin token is refused before anything is written.
+        let other = store
+            .create_match(start(), vec![open_seat(0), open_seat(1)], [9; 32])
+            .await
+            .unwrap()
+            .id;
+        assert_eq!(told(&mut events), [Event::Created(other)]);
+        let wrong = store
+            .abandon(other, Authority::Token([1; 32]))
+            .await
+            .unwrap_err();
+        assert!(matches!(wrong, Error::WrongToken(_)), "{wrong:?}");
+        assert_eq!(told(&mut events), []);
+        let abandoned = store
+            .abandon(other, Authority::Token([9; 32]))
+            .await
+            .unwrap();
+        assert_eq!(told(&mut events), [here(other, abandoned.version)]);
+        let closed = store.abandon(other, Authority::Operator).await.unwrap_err();
+        assert_eq!(conflict(&closed), Some(&Conflict::MatchClosed));
+        assert_eq!(told(&mut events), []);
+    });
+}
+
+#[test]
+fn a_bots_move_is_told_and_a_move_for_a_match_that_moved_on_is_not() {
+    let (store, mut events) = open("bots");
+    run(async {
+        let id = store
+            .create_match(start(), vec![open_seat(0), bot_seat()], [9; 32])
+            .await
+            .unwrap()
+            .id;
+        let mv = first_legal(&store, id).await;
+        let version = store.submit_move(id, token(0), 0, mv).await.unwrap();
+        assert_eq!(told(&mut events), [Event::Created(id), here(id, version)]);
+
+        let turn = store
+            .read(move |c| game::bot_turn(c, id))
+            .await
+            .unwrap()
+            .expect("the bot is to move");
+        let stale = turn.clone();
+        let played = store.play_bot(turn.clone(), turn.choose()).await.unwrap();
+        assert_eq!(played, Some(version + 1));
+        assert_eq!(told(&mut events), [here(id, version + 1)]);
+        assert_eq!(stored_version(&store, id).await, version + 1);
+
+        // The same turn again: the match has moved on; nothing stored,
+        // nothing told.
+        let dropped = store.play_bot(stale.clone(), stale.choose()).await.unwrap();
+        assert_eq!(dropped, None);
+        assert_eq!(told(&mut events), []);
+        assert_eq!(stored_version(&store, id).await, version + 1);
+    });
+}
+
+fn tournament(name: &str, start: bool) -> logic::Plan {
+    let request: NewTournamentRequest = serde_json::from_value(json!({
+        "name": name,
+        "board": "star2",
+        "layout": "2",
+        "move_ms": 60_000,
+        "max_timeouts": 2,
+        "entrants": [{"name": "ada"}, {"name": "grace"}],
+        "start": start,
+    }))
+    .unwrap();
+    plan::plan(request, TournamentLimits::classroom())
+        .unwrap()
+        .0
+}
+
+#[test]
+fn tournament_commands_tell_their_changes_after_the_commit_and_nothing_when_refused() {
+    let (store, mut events) = open("tournaments");
+    run(async {
+        // Created and started: every director hears of each.
+        let id = store
+            .create_tournament(tournament("cup", false), [5; 32])
+            .await
+            .unwrap();
+        assert_eq!(told(&mut events), [Event::Tournament(id)]);
+        store
+            .act_on_tournament(id, Authority::Token([5; 32]), Action::Start)
+            .await
+            .unwrap();
+        assert_eq!(told(&mut events), [Event::Tournament(id)]);
+        let again = store
+            .act_on_tournament(id, Authority::Operator, Action::Start)
+            .await
+            .unwrap_err();
+        assert_eq!(conflict(&again), Some(&Conflict::AlreadyRunning));
+        let wrong = store
+            .act_on_tournament(id, Authority::Token([6; 32]), Action::Pause)
+            .await
+            .unwrap_err();
+        assert!(matches!(wrong, Error::WrongToken(_)), "{wrong:?}");
+        assert_eq!(told(&mut events), []);
+
+        // The director's settle starts the first game: told to the other
+        // replicas only (this one's director has the answer), so nothing
+        // here.
+        let settled = store.settle_games(id, Vec::new()).await.unwrap();
+        let game = settled
+            .scheduled
+            .started
+            .first()
+            .expect("a game started")
+            .clone();
+        assert_eq!(told(&mut events), []);
+
+        // A missed deadline: the timeout's move is told; the same deadline
+        // again (the match moved on) stores and tells nothing.
+        let match_id = game.match_id;
+        let version = stored_version(&store, match_id).await;
+        let (position, ply) = store
+            .read(move |c| logic::timeout_position(c, match_id, version, 0))
+            .await
+            .unwrap()
+            .expect("seat 0 is to move");
+        let mv = logic::timeout_move(match_id, &position, ply);
+        let record = store
+            .record_timeout(match_id, version, 0, mv, game.max_timeouts)
+            .await
+            .unwrap()
+            .expect("the timeout is recorded");
+        assert_eq!(record.version, version + 1);
+        assert_eq!(told(&mut events), [here(match_id, version + 1)]);
+        assert_eq!(stored_version(&store, match_id).await, version + 1);
+        let late = store
+            .record_timeout(match_id, version, 0, mv, game.max_timeouts)
+            .await
+            .unwrap();
+        assert!(late.is_none());
+        assert_eq!(told(&mut events), []);
+
+        // Present again while never absent: nothing anyone listens for.
+        assert!(!store.mark_present(id, 0).await.unwrap());
+        assert_eq!(told(&mut events), []);
+
+        // Withdrawn: its game under way is forfeited (told), and the
+        // tournament's change is told; a second withdrawal is refused.
+        store
+            .withdraw_entrant(id, 0, Authority::Operator)
+            .await
+            .unwrap();
+        let forfeited = stored_version(&store, match_id).await;
+        assert_eq!(forfeited, version + 2);
+        assert_eq!(
+            told(&mut events),
+            [here(match_id, forfeited), Event::Tournament(id)]
+        );
+        let twice = store
+            .withdraw_entrant(id, 0, Authority::Operator)
+            .await
+            .unwrap_err();
+        assert_eq!(conflict(&twice), Some(&Conflict::AlreadyWithdrawn));
+        let nobody = store
+            .withdraw_entrant(id, 7, Authority::Operator)
+            .await
+            .unwrap_err();
+        assert!(matches!(nobody, Error::NotFound(_)), "{nobody:?}");
+        assert_eq!(told(&mut events), []);
+    });
+}
+
+#[test]
+fn abandoning_a_tournament_tells_every_game_it_ends() {
+    let (store, mut events) = open("abandon");
+    run(async {
+        let id = store
+            .create_tournament(tournament("league", true), [5; 32])
+            .await
+            .unwrap();
+        let settled = store.settle_games(id, Vec::new()).await.unwrap();
+        let match_id = settled.scheduled.started[0].match_id;
+        assert_eq!(told(&mut events), [Event::Tournament(id)]);
+        let before = stored_version(&store, match_id).await;
+        store
+            .act_on_tournament(id, Authority::Operator, Action::Abandon)
+            .await
+            .unwrap();
+        assert_eq!(
+            told(&mut events),
+            [here(match_id, before + 1), Event::Tournament(id)]
+        );
+        let over = store
+            .act_on_tournament(id, Authority::Operator, Action::Abandon)
+            .await
+            .unwrap_err();
+        assert!(matches!(over, Error::Conflict(..)), "{over:?}");
+        assert_eq!(told(&mut events), []);
+    });
+}
+
+#[test]
+fn a_settle_that_starts_games_is_recorded_for_the_other_replicas() {
+    // On one SQLite file there are no other replicas to hear it: the
+    // command's own record of its changes shows what the bus is told.
+    let database = sternhalma_store::db::scratch("commands_settle").unwrap();
+    let (mut db, _) = sternhalma_store::db::open(&database).unwrap();
+    let id = logic::create(&mut db, &tournament("open", true), &[5; 32])
+        .unwrap()
+        .into_value();
+    let settled = logic::settle(&mut db, id, &[]).unwrap();
+    assert_eq!(settled.changes().scheduled(), [id]);
+    assert!(settled.changes().tournaments().is_empty());
+    assert_eq!(settled.value().scheduled.started.len(), 1);
+    // Nothing left to start: nothing recorded.
+    let idle = logic::settle(&mut db, id, &[]).unwrap();
+    assert!(idle.changes().is_empty(), "{:?}", idle.changes());
+}
