@@ -51,9 +51,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
 
+use crate::failure::Failure;
 use crate::runner::BotRunner;
-use sternhalma_http::error::ApiError;
-use sternhalma_http::heavy::{Group, HeavyPool};
+use sternhalma_pool::{Group, HeavyPool};
 use sternhalma_store::store::{Event, Store};
 use sternhalma_store::tournaments::dto::{Presence, TournamentEvent, TournamentView};
 use sternhalma_store::tournaments::logic::{self, Tracked};
@@ -405,7 +405,7 @@ impl Director {
                 "tournaments left running are not resumed (--no-resume)"
             );
         } else if let Err(error) = self.resume().await {
-            tracing::warn!(error = %error.problem().detail, "cannot resume the tournaments");
+            tracing::warn!(error = %error, "cannot resume the tournaments");
         }
         self.settle().await;
         loop {
@@ -432,7 +432,7 @@ impl Director {
             // tournament in turn, the deadlines due played between turns.
             for id in batch.tournaments {
                 if let Err(error) = self.on_tournament(id).await {
-                    tracing::warn!(tournament_id = id, error = %error.problem().detail, "tournament change not followed");
+                    tracing::warn!(tournament_id = id, error = %error, "tournament change not followed");
                 }
             }
             self.play_due().await;
@@ -443,7 +443,7 @@ impl Director {
                 // died between its commit and its NOTIFY, or the listening
                 // connection dropped): what is stored is read again.
                 if let Err(error) = self.reconcile().await {
-                    tracing::warn!(error = %error.problem().detail, "tournaments not reconciled");
+                    tracing::warn!(error = %error, "tournaments not reconciled");
                 }
                 // The games standing still kicked (their bots' replica may
                 // be gone).
@@ -474,7 +474,7 @@ impl Director {
                 Some((tracked, _)) => queues.entry(tracked.tournament).or_default().push_back(id),
                 None => {
                     if let Err(error) = self.on_match(id).await {
-                        tracing::warn!(match_id = id, error = %error.problem().detail, "tournament game not followed");
+                        tracing::warn!(match_id = id, error = %error, "tournament game not followed");
                     }
                 }
             }
@@ -539,7 +539,7 @@ impl Director {
             for tournament in tournaments {
                 let games = over.remove(&tournament).unwrap_or_default();
                 if let Err(error) = self.settle_one(tournament, games).await {
-                    tracing::warn!(tournament_id = tournament, error = %error.problem().detail, "tournament games not settled; tried again in a second");
+                    tracing::warn!(tournament_id = tournament, error = %error, "tournament games not settled; tried again in a second");
                     // Its next games must not wait for some other change:
                     // the tournament is read again (and scheduled) soon.
                     let messages = self.messages.clone();
@@ -554,7 +554,7 @@ impl Director {
             standings.append(&mut self.deferred.standings);
             for tournament in standings {
                 if let Err(error) = self.send_standings(tournament).await {
-                    tracing::warn!(tournament_id = tournament, error = %error.problem().detail, "standings not sent");
+                    tracing::warn!(tournament_id = tournament, error = %error, "standings not sent");
                 }
             }
         }
@@ -579,7 +579,7 @@ impl Director {
         &mut self,
         tournament: i64,
         over: Vec<(usize, i64)>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Failure> {
         let numbers: Vec<usize> = over.iter().map(|&(game, _)| game).collect();
         // The other replicas hear of the games started (the store tells
         // them); this director knows them from the answer.
@@ -621,7 +621,7 @@ impl Director {
     /// tournament's ended games leave to do (their outcomes, the next
     /// games, the standings) is gathered for [`Director::settle`], once per
     /// tournament at the end of the turn.
-    async fn apply(&mut self, effects: Vec<Effect>) -> Result<(), ApiError> {
+    async fn apply(&mut self, effects: Vec<Effect>) -> Result<(), Failure> {
         for effect in effects {
             match effect {
                 Effect::Emit { tournament, event } => self.hub.emit(tournament, event),
@@ -666,7 +666,7 @@ impl Director {
     /// [`Director::apply`], a failure logged.
     async fn apply_logged(&mut self, effects: Vec<Effect>) {
         if let Err(error) = self.apply(effects).await {
-            tracing::warn!(error = %error.problem().detail, "tournament effects not applied");
+            tracing::warn!(error = %error, "tournament effects not applied");
         }
     }
 
@@ -676,7 +676,7 @@ impl Director {
     /// had been told of a change. A tournament whose version moved is told
     /// as a change; games another replica started are followed; ready games
     /// are started.
-    async fn reconcile(&mut self) -> Result<(), ApiError> {
+    async fn reconcile(&mut self) -> Result<(), Failure> {
         let mut ids: HashSet<i64> = self.store.read(logic::running).await?.into_iter().collect();
         ids.extend(self.referee.followed_tournaments());
         let mut ids: Vec<i64> = ids.into_iter().collect();
@@ -711,7 +711,7 @@ impl Director {
     /// does not follow: if it is a tournament game another replica started
     /// (even one already over), it is announced and followed from its first
     /// ply. Answers whether it is followed now.
-    async fn adopt(&mut self, id: i64) -> Result<bool, ApiError> {
+    async fn adopt(&mut self, id: i64) -> Result<bool, Failure> {
         if !self.referee.may_adopt(id) {
             return Ok(false);
         }
@@ -731,7 +731,7 @@ impl Director {
     /// Follows the games of tournament `id` under way that this director
     /// does not: started by another replica, or left by a run that was not
     /// resumed. Announced, then read like any other.
-    async fn follow_started_elsewhere(&mut self, id: i64) -> Result<(), ApiError> {
+    async fn follow_started_elsewhere(&mut self, id: i64) -> Result<(), Failure> {
         let tracked = self
             .store
             .read(move |c| logic::tracked_games_of(c, id))
@@ -756,7 +756,7 @@ impl Director {
         Ok(())
     }
 
-    async fn resume(&mut self) -> Result<(), ApiError> {
+    async fn resume(&mut self) -> Result<(), Failure> {
         let tracked = self.store.read(logic::tracked_games).await?;
         if !tracked.is_empty() {
             tracing::info!(games = tracked.len(), "resuming tournament games");
@@ -786,7 +786,7 @@ impl Director {
 
     /// Match `id` changed: if it is a game followed (or adopted now), its
     /// progress read and handed to the referee, its effects applied.
-    async fn on_match(&mut self, id: i64) -> Result<(), ApiError> {
+    async fn on_match(&mut self, id: i64) -> Result<(), Failure> {
         if !self.referee.follows(id) && !self.adopt(id).await? {
             return Ok(());
         }
@@ -802,7 +802,7 @@ impl Director {
         self.apply(effects).await
     }
 
-    async fn send_standings(&self, tournament: i64) -> Result<(), ApiError> {
+    async fn send_standings(&self, tournament: i64) -> Result<(), Failure> {
         if self.hub.listened(tournament) {
             let standings = self
                 .store
@@ -818,7 +818,7 @@ impl Director {
         Ok(())
     }
 
-    async fn on_tournament(&mut self, id: i64) -> Result<(), ApiError> {
+    async fn on_tournament(&mut self, id: i64) -> Result<(), Failure> {
         let view = self
             .hub
             .with_presence(self.store.read(move |c| logic::view(c, id)).await?);
@@ -866,7 +866,7 @@ impl Director {
         };
         actix_web::rt::spawn(async move {
             if let Err(error) = timeout.play().await {
-                tracing::warn!(match_id, error = %error.problem().detail, "a timeout could not be played");
+                tracing::warn!(match_id, error = %error, "a timeout could not be played");
                 // Tried again after a pause, unless the game changes.
                 actix_web::rt::time::sleep(Duration::from_secs(1)).await;
             }
@@ -887,7 +887,7 @@ struct Timeout {
 }
 
 impl Timeout {
-    async fn play(&self) -> Result<(), ApiError> {
+    async fn play(&self) -> Result<(), Failure> {
         let (match_id, version, seat) = (self.tracked.match_id, self.version, self.seat);
         let Some((position, ply)) = self
             .store

@@ -8,6 +8,7 @@
 pub mod admin;
 pub mod base_path;
 pub mod director;
+pub mod failure;
 pub mod pages;
 pub mod routes;
 pub mod runner;

@@ -551,7 +551,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
                 Ok(0) => {}
                 Ok(resumed) => tracing::info!(resumed, "resuming matches with a bot to move"),
                 Err(error) => {
-                    tracing::warn!(error = %error.problem().detail, "cannot resume matches");
+                    tracing::warn!(error = %error, "cannot resume matches");
                 }
             }
         } else {

@@ -35,8 +35,8 @@ use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
-use sternhalma_http::error::ApiError;
-use sternhalma_http::heavy::{Group, HeavyPool};
+use crate::failure::Failure;
+use sternhalma_pool::{Group, HeavyPool};
 use sternhalma_store::matches::game;
 use sternhalma_store::store::{Event, Store, lock};
 use sternhalma_store::tournaments::storage::game_of_match;
@@ -113,7 +113,7 @@ impl BotRunner {
     ///
     /// # Errors
     /// The database cannot be read.
-    pub async fn resume_all(&self) -> Result<usize, ApiError> {
+    pub async fn resume_all(&self) -> Result<usize, Failure> {
         let ids = self.store.read(game::with_bot_to_move).await?;
         for &id in &ids {
             self.kick(id);
@@ -150,7 +150,7 @@ impl BotRunner {
                 }
                 Err(error) => {
                     failures += 1;
-                    tracing::warn!(match_id = id, failures, error = %error.problem().detail, "a bot step failed");
+                    tracing::warn!(match_id = id, failures, error = %error, "a bot step failed");
                     if failures >= MAX_FAILURES {
                         // Released, so the next kick starts afresh.
                         self.claims.release(id);
@@ -164,7 +164,7 @@ impl BotRunner {
     }
 
     /// Whose work match `id`'s searches are: its tournament's, or its own.
-    async fn group(&self, id: i64) -> Result<Group, ApiError> {
+    async fn group(&self, id: i64) -> Result<Group, Failure> {
         let game = self
             .store
             .read(move |connection| game_of_match(connection, id))
@@ -176,7 +176,7 @@ impl BotRunner {
 
     /// One bot move of match `id`, its searches queued as `group`'s:
     /// `false` when no bot is to move.
-    async fn step(&self, id: i64, group: Group) -> Result<bool, ApiError> {
+    async fn step(&self, id: i64, group: Group) -> Result<bool, Failure> {
         let Some(turn) = self
             .store
             .read(move |connection| game::bot_turn(connection, id))
@@ -187,7 +187,7 @@ impl BotRunner {
         let searched = turn.clone();
         // A reply an open seat waits for goes in the urgent lane; bots left
         // alone (a continuation nobody waits for) only use what is spare.
-        let mv = if turn.open_seat_waits {
+        let chosen = if turn.open_seat_waits {
             self.pool
                 .run_urgent(group, move || searched.choose())
                 .await?
@@ -197,7 +197,12 @@ impl BotRunner {
                 .await?
         };
         let _slot = self.writes.take(group).await;
-        let stored = self.store.play_bot(turn, mv).await?;
+        let stored = match chosen {
+            Ok(mv) => self.store.play_bot(turn, mv).await?,
+            // It cannot move (a perfect bot without its table): the match
+            // ends, saying so, rather than wait or see another bot play.
+            Err(why) => self.store.bot_unavailable(turn, why).await?,
+        };
         // Stored, or the match changed meanwhile: either way, look again.
         // With several replicas a change meanwhile may be another replica
         // playing the same bots: this run stops rather than search every

@@ -55,6 +55,37 @@ fn the_store_builds_without_the_web_framework() {
 }
 
 #[test]
+fn the_heavy_work_pool_builds_without_the_web_framework_or_a_database() {
+    let pool = normal_dependencies("sternhalma-pool");
+    assert!(pool.contains("tokio"), "the tree was read: {pool:?}");
+    let outside: Vec<&String> = pool
+        .iter()
+        .filter(|name| {
+            name.starts_with("actix")
+                || name.starts_with("sternhalma-") && name.as_str() != "sternhalma-pool"
+                || ["rusqlite", "postgres"].contains(&name.as_str())
+        })
+        .collect();
+    assert!(outside.is_empty(), "sternhalma-pool depends on {outside:?}");
+}
+
+#[test]
+fn background_work_speaks_no_http() {
+    // The bot runner and the tournament director answer no request: they
+    // use the store, the pool and the core, never the HTTP crate.
+    let server = modules(&workspace().join("api/src"));
+    for module in ["runner", "director", "failure"] {
+        let code = server
+            .get(module)
+            .unwrap_or_else(|| panic!("api/src/{module}.rs was read"));
+        assert!(
+            !code.contains("sternhalma_http") && !code.contains("actix_web::web"),
+            "api/src/{module}.rs reaches into the HTTP layer"
+        );
+    }
+}
+
+#[test]
 fn the_stateless_surface_builds_without_a_database() {
     // Without its `store` feature (the server turns it on for the one
     // `From` that maps store errors), sternhalma-http needs no driver.

@@ -61,14 +61,17 @@ class SeatKind(StrEnum):
 class Ending(StrEnum):
     """How a match ended: ``MatchResult.ending``. OUTCOME (the rules ended
     the game), RESIGNATION, FORFEIT (a seat ran out of time too often, or
-    left a tournament), ABANDONED (stopped by its creator) or BOT_LIMIT (a
-    built-in bot's search could not go on)."""
+    left a tournament), ABANDONED (stopped by its creator), BOT_LIMIT (the
+    built-in bots did not finish within the server's limit of plies) or
+    BOT_UNAVAILABLE (a built-in bot could not move: a ``perfect`` seat on a
+    server without its table)."""
 
     OUTCOME = "outcome"
     RESIGNATION = "resignation"
     FORFEIT = "forfeit"
     ABANDONED = "abandoned"
     BOT_LIMIT = "bot_limit"
+    BOT_UNAVAILABLE = "bot_unavailable"
 
 
 class ForfeitReason(StrEnum):

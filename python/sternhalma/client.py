@@ -777,7 +777,7 @@ class Match:
     - ``result``: ``None`` while in progress, then a :class:`MatchResult`:
       ``summary`` (``"player 0 won"``), ``ending`` (an :class:`Ending`:
       ``outcome``, ``resignation``, ``forfeit``, ``abandoned``,
-      ``bot_limit``), ``winners``, ``results`` (+1 best, -1 worst, per
+      ``bot_limit``, ``bot_unavailable``), ``winners``, ``results`` (+1 best, -1 worst, per
       seat), ``places``, and ``forfeits`` when a seat forfeited;
     - ``version``: grows with every change.
 

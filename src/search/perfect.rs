@@ -12,8 +12,10 @@ use crate::solve::{Tablebase, TablebaseError, Value, installed};
 
 /// Plays from the table of [`installed`] that covers the position, which
 /// must have depths (without them a won game could go round in circles).
-/// Surfaces check [`PerfectBot::covers`] before they accept the bot; on a
-/// position no table covers, it plays as the greedy bot.
+/// [`PerfectBot::choose`] says why it cannot move where no such table
+/// covers the position; [`Bot::search`] (for surfaces that checked
+/// [`PerfectBot::covers`] before they accepted the bot) plays as the greedy
+/// bot there. Neither panics, not even in a finished game (a pass).
 #[derive(Clone, Debug)]
 pub struct PerfectBot {
     config: BotConfig,
@@ -46,18 +48,28 @@ impl PerfectBot {
     }
 }
 
-impl Bot for PerfectBot {
-    fn search(&mut self, position: &Position) -> SearchResult {
+impl PerfectBot {
+    /// The best move in `position` from the table that covers it, with the
+    /// line of best play that follows; a pass in a finished game.
+    ///
+    /// # Errors
+    /// No installed table with depths covers `position` (the error says
+    /// which tables there are and why none fits): nothing is played.
+    pub fn choose(&mut self, position: &Position) -> Result<SearchResult, TablebaseError> {
         let started = Instant::now();
-        let Ok(table) = PerfectBot::covers(position) else {
-            return GreedyBot::new(self.config).search(position);
-        };
+        if position.is_game_over() {
+            return Ok(SearchResult {
+                best_move: crate::Move::Pass,
+                score: 0.0,
+                principal_variation: Vec::new(),
+                nodes: 0,
+                elapsed: started.elapsed(),
+                depth: 0,
+            });
+        }
+        let table = PerfectBot::covers(position)?;
         let seed = self.rng.next_u64();
-        let best = match table.best_move(position, seed) {
-            Ok(best) => best,
-            Err(TablebaseError::GameOver) => panic!("a bot was asked to move in a finished game"),
-            Err(_) => return GreedyBot::new(self.config).search(position),
-        };
+        let best = table.best_move(position, seed)?;
         let score = match best.value {
             Value::Win => 1.0,
             Value::Loss => -1.0,
@@ -75,13 +87,23 @@ impl Bot for PerfectBot {
             line.push(reply.mv);
             next = next.play(reply.mv).expect("a legal move");
         }
-        SearchResult {
+        Ok(SearchResult {
             best_move: best.mv,
             score,
             principal_variation: line,
             nodes,
             elapsed: started.elapsed(),
             depth: best.depth.unwrap_or(0),
+        })
+    }
+}
+
+impl Bot for PerfectBot {
+    fn search(&mut self, position: &Position) -> SearchResult {
+        match self.choose(position) {
+            Ok(result) => result,
+            // A surface that accepted the bot checked `covers` first.
+            Err(_) => GreedyBot::new(self.config).search(position),
         }
     }
 

@@ -1,9 +1,13 @@
 //! Built-in bots that can hold a seat of a stored match.
 //!
-//! Everything a seat's bot does goes through [`choose_move`], which runs the
-//! crate's bots (`sternhalma::search`); the spec ([`BotSpec`]) is stored
-//! with the seat, so a match's bot moves are reproducible from the seat's
-//! seed and the ply.
+//! A seat's bot is asked for as a [`BotSpec`] (the wire's form, stored with
+//! the seat, so a match's bot moves are reproducible from the seat's seed
+//! and the ply) and played as a [`SeatBot`]: a kind, a budget and a seed,
+//! made once from a checked spec ([`SeatBot::new`]). A spec that cannot
+//! make one is refused when the match or tournament is made (422), and a
+//! stored one that no longer can is an error, never another bot. Its moves
+//! go through [`SeatBot::choose`], which runs the crate's bots
+//! (`sternhalma::search`) and says why when it cannot move.
 //!
 //! A seat's bot searches on the heavy-work pool's urgent lane, never on the
 //! database writer (`crate::matches::runner`); its budget is counted in
@@ -153,6 +157,87 @@ impl BotSpec {
     }
 }
 
+/// A seat's bot as it plays: its kind, its budget and its seed, made only
+/// from a spec that passes [`BotSpec::validate`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatBot {
+    config: BotConfig,
+}
+
+/// Why a seat's bot cannot move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CannotMove {
+    /// The stable code (`no_tablebase`, `tablebase_other_game`,
+    /// `tablebase_without_depths`, ...).
+    pub code: &'static str,
+    /// What is missing, for the operator.
+    pub message: String,
+}
+
+impl std::fmt::Display for CannotMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl SeatBot {
+    /// The bot `spec` asks for (its seed 0 when it has none).
+    ///
+    /// # Errors
+    /// As [`BotSpec::validate`]: an unknown kind, a time budget, a budget
+    /// over the seat caps.
+    pub fn new(spec: &BotSpec) -> Result<SeatBot, Error> {
+        Ok(SeatBot {
+            config: spec.config(spec.seed.unwrap_or(0))?,
+        })
+    }
+
+    /// The greedy bot seeded `seed` (what plays a late entrant's turn).
+    pub fn greedy(seed: u64) -> SeatBot {
+        SeatBot {
+            config: BotConfig::new(BotKind::Greedy).with_seed(seed),
+        }
+    }
+
+    /// Its kind.
+    pub fn kind(&self) -> BotKind {
+        self.config.kind
+    }
+
+    /// Its seed (each ply's choices are seeded from it and the ply).
+    pub fn seed(&self) -> u64 {
+        self.config.seed
+    }
+
+    /// The move it plays in `position` at `ply` (its seed mixed with the
+    /// ply, so its choices replay the same); a pass when the game is over.
+    /// CPU-bound: run it off the writer and off actix's workers.
+    ///
+    /// # Errors
+    /// A `perfect` bot with no installed table with depths of the game
+    /// (a server started again without the table it was accepted with):
+    /// it does not play another bot's move in its place.
+    pub fn choose(&self, position: &Position, ply: u32) -> Result<Move, CannotMove> {
+        if position.outcome() != sternhalma::Outcome::InProgress {
+            return Ok(Move::Pass);
+        }
+        let config = BotConfig {
+            seed: ply_seed(self.config.seed, ply),
+            ..self.config
+        };
+        if config.kind == BotKind::Perfect {
+            return PerfectBot::new(config)
+                .choose(position)
+                .map(|result| result.best_move)
+                .map_err(|e| CannotMove {
+                    code: e.code(),
+                    message: format!("the perfect bot cannot move: {e}"),
+                });
+        }
+        Ok(search::new_bot(&config).step(position))
+    }
+}
+
 /// The bot kind named `kind`.
 ///
 /// # Errors
@@ -169,34 +254,6 @@ pub fn budget_too_large(what: &str, value: u64, max: u64) -> Error {
         max,
     }
     .into()
-}
-
-/// The move the bot `spec` plays in `position`, which must be in progress
-/// (a decided position has no legal move; [`Move::Pass`] is answered then).
-/// `ply_seed` varies per ply (the match mixes its seat's seed with the ply),
-/// so a bot's choices are reproducible. A spec that fails
-/// [`BotSpec::validate`] (it was checked when the match was made) plays
-/// as `random`.
-pub fn choose_move(spec: &BotSpec, position: &Position, ply_seed: u64) -> Move {
-    if position.outcome() != sternhalma::Outcome::InProgress {
-        return Move::Pass;
-    }
-    let config = spec.config(ply_seed).unwrap_or(BotConfig {
-        kind: BotKind::Random,
-        budget: Budget::UNLIMITED,
-        seed: ply_seed,
-    });
-    if config.kind == BotKind::Perfect
-        && let Err(e) = search::perfect::PerfectBot::covers(position)
-    {
-        // A seat accepted when a table was installed, on a server started
-        // again without it: the bot plays as greedy; the log says why.
-        tracing::warn!(
-            code = e.code(),
-            "a perfect bot seat plays greedy moves: {e}"
-        );
-    }
-    search::new_bot(&config).step(position)
 }
 
 /// The seed for the move at `ply` of a bot seeded `seed`.
@@ -243,16 +300,22 @@ mod tests {
             let mut spec = spec(kind.name(), 7);
             spec.nodes = (kind != BotKind::Random && kind != BotKind::Greedy).then_some(300);
             spec.validate().unwrap();
+            if kind == BotKind::Perfect {
+                // No table of rhombus5x2 is ever installed in this
+                // process: it says why, and plays nobody else's move.
+                let refused = SeatBot::new(&spec).unwrap().choose(&position, 0);
+                let why = refused.unwrap_err();
+                assert_eq!(why.code, "no_tablebase");
+                assert!(why.message.contains("perfect bot cannot move"), "{why}");
+                continue;
+            }
             for ply in 0..30 {
                 if position.outcome() != sternhalma::Outcome::InProgress {
                     break;
                 }
-                let mv = choose_move(&spec, &position, ply_seed(7, ply));
-                assert_eq!(
-                    mv,
-                    choose_move(&spec, &position, ply_seed(7, ply)),
-                    "{kind}"
-                );
+                let bot = SeatBot::new(&spec).unwrap();
+                let mv = bot.choose(&position, ply).unwrap();
+                assert_eq!(mv, bot.choose(&position, ply).unwrap(), "{kind}");
                 assert!(position.is_legal(mv), "{kind} played {mv}");
                 position = position.play(mv).unwrap();
             }
@@ -268,7 +331,7 @@ mod tests {
             if position.outcome() != sternhalma::Outcome::InProgress {
                 break;
             }
-            let mv = choose_move(&spec, &position, ply_seed(7, ply));
+            let mv = SeatBot::new(&spec).unwrap().choose(&position, ply).unwrap();
             seen.insert(mv.to_string());
             position = position.play(mv).unwrap();
         }

@@ -14,6 +14,7 @@
 
 use sternhalma::{Move, MoveText, Position};
 
+use crate::bots::CannotMove;
 use crate::error::Error;
 use crate::matches::dto::MatchView;
 use crate::matches::game::{self, BotTurn};
@@ -82,6 +83,21 @@ impl Store {
     /// As [`game::play_bot`].
     pub async fn play_bot(&self, turn: BotTurn, mv: Move) -> Result<Option<i64>, Error> {
         self.commit(move |db| game::play_bot(db, &turn, mv)).await
+    }
+
+    /// The bot of `turn` cannot move (`why`): the match ends
+    /// (`bot_unavailable`) if it has not changed since
+    /// ([`game::bot_unavailable`]); answers its new version, or `None`.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub async fn bot_unavailable(
+        &self,
+        turn: BotTurn,
+        why: CannotMove,
+    ) -> Result<Option<i64>, Error> {
+        self.commit(move |db| game::bot_unavailable(db, &turn, &why))
+            .await
     }
 
     /// Stores a planned tournament ([`logic::create`]); answers its id.

@@ -24,6 +24,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("../schema/sqlite/0004_forfeits.sql"),
     include_str!("../schema/sqlite/0005_tournament_progress.sql"),
     include_str!("../schema/sqlite/0006_entrant_returned.sql"),
+    include_str!("../schema/sqlite/0007_bot_unavailable.sql"),
 ];
 
 /// The same schema for PostgreSQL (`schema/postgres/`), version for
@@ -36,6 +37,7 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
     include_str!("../schema/postgres/0004_forfeits.sql"),
     include_str!("../schema/postgres/0005_tournament_progress.sql"),
     include_str!("../schema/postgres/0006_entrant_returned.sql"),
+    include_str!("../schema/postgres/0007_bot_unavailable.sql"),
 ];
 
 /// The schema version this code writes.

@@ -195,14 +195,20 @@ fn a_bots_move_is_told_and_a_move_for_a_match_that_moved_on_is_not() {
             .unwrap()
             .expect("the bot is to move");
         let stale = turn.clone();
-        let played = store.play_bot(turn.clone(), turn.choose()).await.unwrap();
+        let played = store
+            .play_bot(turn.clone(), turn.choose().unwrap())
+            .await
+            .unwrap();
         assert_eq!(played, Some(version + 1));
         assert_eq!(told(&mut events), [here(id, version + 1)]);
         assert_eq!(stored_version(&store, id).await, version + 1);
 
         // The same turn again: the match has moved on; nothing stored,
         // nothing told.
-        let dropped = store.play_bot(stale.clone(), stale.choose()).await.unwrap();
+        let dropped = store
+            .play_bot(stale.clone(), stale.choose().unwrap())
+            .await
+            .unwrap();
         assert_eq!(dropped, None);
         assert_eq!(told(&mut events), []);
         assert_eq!(stored_version(&store, id).await, version + 1);
@@ -364,4 +370,53 @@ fn a_settle_that_starts_games_is_recorded_for_the_other_replicas() {
     // Nothing left to start: nothing recorded.
     let idle = logic::settle(&mut db, id, &[]).unwrap();
     assert!(idle.changes().is_empty(), "{:?}", idle.changes());
+}
+
+#[test]
+fn a_bot_that_cannot_move_ends_its_match_saying_why_and_no_other_bot_plays() {
+    // A `perfect` seat, as stored by a server that had the table, on one
+    // that has none (no table is installed in this test program).
+    let (store, mut events) = open("unavailable");
+    run(async {
+        let mut oracle = bot_seat();
+        oracle.name = "oracle".to_owned();
+        oracle.bot.as_mut().unwrap().kind = "perfect".to_owned();
+        let id = store
+            .create_match(start(), vec![open_seat(0), oracle], [9; 32])
+            .await
+            .unwrap()
+            .id;
+        let mv = first_legal(&store, id).await;
+        let version = store.submit_move(id, token(0), 0, mv).await.unwrap();
+        assert_eq!(told(&mut events), [Event::Created(id), here(id, version)]);
+
+        let turn = store
+            .read(move |c| game::bot_turn(c, id))
+            .await
+            .unwrap()
+            .expect("the perfect bot is to move");
+        let why = turn.choose().expect_err("no table: it cannot move");
+        assert_eq!(why.code, "no_tablebase");
+        let ended = store
+            .bot_unavailable(turn.clone(), why.clone())
+            .await
+            .unwrap();
+        assert_eq!(ended, Some(version + 1));
+        assert_eq!(told(&mut events), [here(id, version + 1)]);
+
+        let view = store.read(move |c| game::view(c, id)).await.unwrap();
+        assert_eq!(view.ply, 1, "nobody played for it");
+        let result = view.result.expect("over");
+        assert_eq!(result.ending.as_str(), "bot_unavailable");
+        assert!(
+            result.summary.contains("seat 1 (oracle) could not move"),
+            "{}",
+            result.summary
+        );
+        assert_eq!(result.results, [0.0, 0.0]);
+
+        // Told once: the same turn again finds the match over.
+        assert_eq!(store.bot_unavailable(turn, why).await.unwrap(), None);
+        assert_eq!(told(&mut events), []);
+    });
 }

@@ -17,7 +17,7 @@ use sternhalma::solve::analysis::{self, Analysis};
 use sternhalma::solve::installed;
 use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 
-use crate::bots;
+use crate::bots::{CannotMove, SeatBot};
 use crate::committed::Committed;
 use crate::error::{Conflict, Error, Invalid};
 use crate::matches::dto::{
@@ -134,7 +134,7 @@ pub(crate) fn result(
                 places: Vec::new(),
             }
         }
-        Ending::Abandoned | Ending::BotLimit => MatchResult {
+        Ending::Abandoned | Ending::BotLimit | Ending::BotUnavailable => MatchResult {
             ending,
             resigned_seat: None,
             forfeited_seat: None,
@@ -144,14 +144,22 @@ pub(crate) fn result(
             reason: None,
             by_progress: None,
             places: Vec::new(),
-            summary: if ending == Ending::Abandoned {
-                "abandoned by its creator".to_owned()
-            } else {
-                format!("abandoned: the bots did not finish within {MAX_BOT_PLIES} plies")
+            summary: match ending {
+                Ending::BotLimit => {
+                    format!("abandoned: the bots did not finish within {MAX_BOT_PLIES} plies")
+                }
+                Ending::BotUnavailable => match row.resigned_seat {
+                    Some(seat) => format!(
+                        "abandoned: the bot of seat {seat}{} could not move (its table is not installed on this server)",
+                        named(seats, seat)
+                    ),
+                    None => "abandoned: a bot could not move".to_owned(),
+                },
+                _ => "abandoned by its creator".to_owned(),
             },
         },
     };
-    if !matches!(ending, Ending::Abandoned | Ending::BotLimit) {
+    if ending.status() != MatchStatus::Abandoned {
         result.places = places(&result.results, seats);
     }
     result.forfeits = row.forfeits.clone();
@@ -171,7 +179,7 @@ fn named(seats: &[SeatRow], seat: usize) -> String {
 /// move after a resignation, a forfeit or an abandonment. Seats by number
 /// (the winners' colours lead it), so that names do not widen the picture.
 pub fn legend(result: &MatchResult, position: &Position) -> sternhalma::Legend {
-    if matches!(result.ending, Ending::Abandoned | Ending::BotLimit) {
+    if result.ending.status() == MatchStatus::Abandoned {
         return sternhalma::Legend {
             players: Vec::new(),
             text: result.summary.clone(),
@@ -369,7 +377,7 @@ pub struct BotTurn {
     /// The position to move in.
     pub position: Position,
     /// The bot to move (with its seed).
-    pub spec: bots::BotSpec,
+    pub bot: SeatBot,
     /// Plies the bots have played in a row before this one.
     pub bot_plies: u32,
     /// Whether an open seat still takes turns, and so waits for this move;
@@ -382,12 +390,15 @@ impl BotTurn {
     /// the ply. CPU-bound; run it off the writer and off actix's workers.
     /// Past [`MAX_BOT_PLIES`] there is no search ([`play_bot`] abandons the
     /// match): a pass.
-    pub fn choose(&self) -> sternhalma::Move {
+    ///
+    /// # Errors
+    /// The bot cannot move ([`SeatBot::choose`]: a `perfect` bot whose
+    /// table is not installed); [`bot_unavailable`] ends the match then.
+    pub fn choose(&self) -> Result<sternhalma::Move, CannotMove> {
         if self.bot_plies >= MAX_BOT_PLIES {
-            return sternhalma::Move::Pass;
+            return Ok(sternhalma::Move::Pass);
         }
-        let seed = bots::ply_seed(self.spec.seed.unwrap_or(0), self.ply);
-        bots::choose_move(&self.spec, &self.position, seed)
+        self.bot.choose(&self.position, self.ply)
     }
 }
 
@@ -406,12 +417,17 @@ pub fn bot_turn(store: &Db, id: i64) -> Result<Option<BotTurn>, Error> {
         return Ok(None);
     }
     let seats = storage::load_seats(store, id)?;
-    let Some(spec) = seats
-        .get(position.side_to_move())
-        .and_then(|seat| seat.bot.clone())
-    else {
+    let seat = position.side_to_move();
+    let Some(spec) = seats.get(seat).and_then(|seat| seat.bot.as_ref()) else {
         return Ok(None);
     };
+    // Checked when the match was made: a stored spec that no longer makes
+    // a bot is an error, never another bot.
+    let bot = SeatBot::new(spec).map_err(|e| {
+        corrupt(format!(
+            "the stored bot of seat {seat} of match {id} cannot be made: {e}"
+        ))
+    })?;
     let since = storage::last_open_seat_ply(store, id)?.map_or(0, |ply| ply + 1);
     let open_seat_waits = seats
         .iter()
@@ -422,7 +438,7 @@ pub fn bot_turn(store: &Db, id: i64) -> Result<Option<BotTurn>, Error> {
         version: row.version,
         ply: row.ply,
         position,
-        spec,
+        bot,
         bot_plies: row.ply.saturating_sub(since),
     }))
 }
@@ -459,6 +475,38 @@ pub fn play_bot(
             )));
         }
         play_checked(store, turn.id, &turn.position, turn.ply, mv, &now)?;
+        Ok(Some(row.version + 1))
+    })
+}
+
+/// The bot of `turn` cannot move (`why`): the match ends
+/// (`bot_unavailable`, abandoned, no result) if it is still at
+/// `turn.version`, rather than wait for ever or see another bot play in
+/// its place. Answers the match's new version, or `None` when it had
+/// changed meanwhile.
+///
+/// # Errors
+/// Database failures.
+pub fn bot_unavailable(
+    store: &mut Db,
+    turn: &BotTurn,
+    why: &CannotMove,
+) -> Result<Committed<Option<i64>>, Error> {
+    store.transaction(|store| {
+        let row = load_match(store, turn.id)?;
+        if row.version != turn.version || row.status != MatchStatus::InProgress {
+            return Ok(None);
+        }
+        tracing::warn!(
+            match_id = turn.id,
+            seat = turn.position.side_to_move(),
+            code = why.code,
+            "a built-in bot cannot move; the match ends: {why}"
+        );
+        let now = store.now()?;
+        let ending = Ending::BotUnavailable;
+        let seat = turn.position.side_to_move();
+        storage::close(store, turn.id, ending.status(), ending, Some(seat), &now)?;
         Ok(Some(row.version + 1))
     })
 }
@@ -516,9 +564,11 @@ pub fn with_bot_to_move(store: &Db) -> Result<Vec<i64>, Error> {
 /// Database failures.
 pub fn play_bots(store: &mut Db, id: i64) -> Result<(), Error> {
     while let Some(turn) = bot_turn(store, id)? {
-        let mv = turn.choose();
         // Nobody listens here: a tool's or a test's own thread.
-        let _ = play_bot(store, &turn, mv)?;
+        let _ = match turn.choose() {
+            Ok(mv) => play_bot(store, &turn, mv)?,
+            Err(why) => bot_unavailable(store, &turn, &why)?,
+        };
     }
     Ok(())
 }
@@ -1036,7 +1086,7 @@ mod tests {
         .id;
         for _ in 0..3 {
             let turn = bot_turn(&connection, id).unwrap().unwrap();
-            play_bot(&mut connection, &turn, turn.choose())
+            play_bot(&mut connection, &turn, turn.choose().unwrap())
                 .unwrap()
                 .into_value()
                 .unwrap();
@@ -1044,8 +1094,8 @@ mod tests {
         let mut turn = bot_turn(&connection, id).unwrap().unwrap();
         assert_eq!(turn.bot_plies, 3);
         turn.bot_plies = MAX_BOT_PLIES;
-        assert_eq!(turn.choose(), sternhalma::Move::Pass, "no search");
-        play_bot(&mut connection, &turn, turn.choose())
+        assert_eq!(turn.choose(), Ok(sternhalma::Move::Pass), "no search");
+        play_bot(&mut connection, &turn, turn.choose().unwrap())
             .unwrap()
             .into_value()
             .unwrap();
@@ -1074,7 +1124,7 @@ mod tests {
             .into_value();
         let turn = bot_turn(&connection, id).unwrap().unwrap();
         assert_eq!((turn.version, turn.ply), (version, 1));
-        let searched = turn.choose();
+        let searched = turn.choose().unwrap();
         // Meanwhile seat 2 resigns: the bot's search is for a stale state.
         resign(&mut connection, id, &[3; 32]).unwrap().into_value();
         assert_eq!(
@@ -1087,7 +1137,7 @@ mod tests {
         // Searched again, it is stored once, and the history replays.
         let again = bot_turn(&connection, id).unwrap().unwrap();
         assert!(again.version > version);
-        play_bot(&mut connection, &again, again.choose())
+        play_bot(&mut connection, &again, again.choose().unwrap())
             .unwrap()
             .into_value()
             .unwrap();

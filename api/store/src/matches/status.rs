@@ -59,6 +59,11 @@ pub enum Ending {
     /// Only bots were left to move and they did not finish within the
     /// server's limit of plies per request: abandoned, every result 0.
     BotLimit,
+    /// The built-in bot to move could not (a `perfect` seat on a server
+    /// that no longer has its game's table): abandoned, every result 0;
+    /// `resigned_seat` names the bot's seat. No other bot plays in its
+    /// place.
+    BotUnavailable,
 }
 
 impl Ending {
@@ -70,6 +75,7 @@ impl Ending {
             Ending::Forfeit => "forfeit",
             Ending::Abandoned => "abandoned",
             Ending::BotLimit => "bot_limit",
+            Ending::BotUnavailable => "bot_unavailable",
         }
     }
 
@@ -81,6 +87,7 @@ impl Ending {
             Ending::Forfeit,
             Ending::Abandoned,
             Ending::BotLimit,
+            Ending::BotUnavailable,
         ]
         .into_iter()
         .find(|ending| ending.as_str() == name)
@@ -91,7 +98,7 @@ impl Ending {
     pub fn status(self) -> MatchStatus {
         match self {
             Ending::Outcome | Ending::Resignation | Ending::Forfeit => MatchStatus::Finished,
-            Ending::Abandoned | Ending::BotLimit => MatchStatus::Abandoned,
+            Ending::Abandoned | Ending::BotLimit | Ending::BotUnavailable => MatchStatus::Abandoned,
         }
     }
 }
@@ -145,6 +152,7 @@ mod tests {
             Ending::Forfeit,
             Ending::Abandoned,
             Ending::BotLimit,
+            Ending::BotUnavailable,
         ] {
             assert_eq!(Ending::from_name(ending.as_str()), Some(ending));
             let wire = serde_json::to_value(ending).unwrap();

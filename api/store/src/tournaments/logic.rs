@@ -16,7 +16,7 @@ use crate::page::Page;
 use crate::sql::Db;
 use sternhalma::Position;
 
-use crate::bots::{self, BotSpec};
+use crate::bots::{self, SeatBot};
 use crate::committed::Committed;
 use crate::error::{Conflict, Error};
 use crate::matches::dto::{Ending, Forfeit, ForfeitReason, MatchStatus, SeatKind};
@@ -744,14 +744,11 @@ pub fn timeout_position(
 /// The move played for an entrant that missed its deadline: the greedy
 /// bot's, seeded by the match and the ply (so it is reproducible).
 pub fn timeout_move(match_id: i64, position: &Position, ply: u32) -> sternhalma::Move {
-    let spec = BotSpec {
-        kind: "greedy".to_owned(),
-        seed: None,
-        nodes: None,
-        millis: None,
-        depth: None,
-    };
-    bots::choose_move(&spec, position, bots::ply_seed(match_id as u64, ply))
+    // Only the perfect bot can be unable to move; the greedy one always
+    // moves (a pass once the game is over).
+    SeatBot::greedy(match_id as u64)
+        .choose(position, ply)
+        .unwrap_or(sternhalma::Move::Pass)
 }
 
 /// A recorded timeout.
@@ -920,7 +917,7 @@ fn game_result(
     let Some(result) = game::result(&row, &seats, &position) else {
         return Ok(None);
     };
-    if matches!(result.ending, Ending::Abandoned | Ending::BotLimit) {
+    if result.ending.status() == MatchStatus::Abandoned {
         return Ok(None);
     }
     let name = |seat: usize| {

@@ -1,0 +1,1191 @@
+//! The heavy-work pool: a few threads for CPU-bound work, with a bounded
+//! queue, fair between the clients who ask and the games that play. Heavy
+//! work never runs on the web framework's workers (which keep answering
+//! cheap requests) nor on the database threads, and never piles up without
+//! end: when every worker is busy and the queue is full, a task is refused
+//! at once ([`Refused::Busy`]; the server answers 503 `busy` with
+//! `Retry-After`, [`RETRY_AFTER_SECONDS`]).
+//!
+//! No web framework and no database here: the server's routes reach it
+//! through their extractor (`sternhalma_http::heavy::HeavyClient`), and its
+//! background tasks (the bot runner, the tournament director) through
+//! [`HeavyPool::run_urgent`] and [`HeavyPool::run_background`].
+//!
+//! Solitaire solves, solve jobs, bot searches (`POST /v1/bots/move`),
+//! replays and renders use it, each for a client ([`PoolClient`]: the
+//! request's peer address, keyed as the per-client limits key it). The
+//! queue is fair between clients:
+//!
+//! - **Round robin.** Each client's tasks wait in a queue of their own, and
+//!   the workers take the next task of each client that has work waiting
+//!   in turn. A client's backlog makes another client wait for at most one
+//!   of its tasks per turn, never for all of them.
+//! - **A cap per client** ([`HeavyPool::per_client_cap`]; `sternhalma
+//!   serve --heavy-per-client`, [`DEFAULT_HEAVY_PER_CLIENT`] by default):
+//!   the tasks one client has running or waiting, checked before a task is
+//!   queued. Beyond it the task is refused ([`Refused::ClientAtCap`]; the
+//!   server answers 429 `too_many_heavy_requests` and `Retry-After`), so
+//!   that one client cannot fill the queue the others need. Pictures are
+//!   not counted ([`PoolClient::run_brief`]).
+//!
+//! - **A thread kept for the others.** With two workers or more, one
+//!   client runs at most all but one of them at once
+//!   ([`running_per_client`]): its next task waits while it has that many
+//!   running, so another client's task never waits for a task of its to
+//!   finish, only for one to start.
+//!
+//! Each task's work is capped too (bot budgets, solve budgets, replay
+//! lengths: the server's limits), so a task holds a thread a few seconds at
+//! most, and a client waits for a few seconds per client ahead of it.
+//!
+//! Stored matches' built-in bots use the urgent lane
+//! ([`HeavyPool::run_urgent`]): never refused (a match must not stall
+//! because strangers filled the queue), ahead of the clients' queues (the
+//! urgent lane and the clients' take turns when both wait, so neither
+//! starves), and bounded by the matches waiting for a bot's move (one task
+//! each, at most 1.15 s at the seat caps; BENCHMARKS.md). Bots left to play
+//! alone (no open seat waits) use the background lane: never refused
+//! either, but taken only when no other task waits. Neither lane belongs to
+//! a client nor counts against a client's cap.
+//!
+//! Within each of these two lanes the tasks are fair between
+//! [`Group`]s, the same way: a tournament's games are one group and every
+//! other match is a group of its own, served in turn. A tournament playing
+//! 64 games at once takes one turn of the lane, as a neighbour tournament's
+//! one game does, so the neighbour's bots wait for one search of it, not
+//! for 64.
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+
+/// Seconds a refused client is asked to wait (`Retry-After`) before trying
+/// again: about the time of a solve at the default budgets.
+pub const RETRY_AFTER_SECONDS: u32 = 5;
+
+/// Why the pool did not run a task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The client already has `held` counted tasks running or waiting,
+    /// its cap: the remedy is its own (wait for an answer), the pool still
+    /// has room for the others.
+    ClientAtCap {
+        /// Its tasks running or waiting.
+        held: usize,
+    },
+    /// Every worker is busy and the queue is full.
+    Busy {
+        /// Tasks running or waiting, over every client.
+        outstanding: usize,
+        /// The pool's threads.
+        workers: usize,
+        /// The most tasks that wait.
+        queue: usize,
+    },
+    /// The task panicked (or the pool closed before it ran).
+    Failed,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::ClientAtCap { held } => write!(
+                f,
+                "this client already has {held} heavy requests running or waiting, the most it may: wait for one of them to answer, or try again in {RETRY_AFTER_SECONDS} s"
+            ),
+            Refused::Busy {
+                outstanding,
+                workers,
+                queue,
+            } => write!(
+                f,
+                "the server is busy: {outstanding} heavy requests are running or waiting ({workers} workers, a queue of {queue}); try again in {RETRY_AFTER_SECONDS} s"
+            ),
+            Refused::Failed => f.write_str("the request's work failed on the server"),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Tasks a pool may hold waiting per worker, unless configured otherwise.
+pub const QUEUE_PER_WORKER: usize = 4;
+
+/// Heavy tasks one client may have running or waiting at once in
+/// `sternhalma serve`, unless configured otherwise (`--heavy-per-client`).
+/// A bot, a notebook or a page asks for one answer at a time (the replay
+/// page: the ply shown, and the next one ahead), so two leave one spare.
+/// With two, one client holds at most two threads, for the few seconds a
+/// task may take (`crate::limits`), and five clients are needed to fill
+/// the default queue of a two-core machine (ten tasks).
+pub const DEFAULT_HEAVY_PER_CLIENT: usize = 2;
+
+/// A task: does the work, and hands back what delivers its answer. The
+/// worker counts the task out before it delivers, so whoever gets an answer
+/// finds the task's place in the pool free again.
+type Task = Box<dyn FnOnce() -> Deliver + Send + 'static>;
+
+type Deliver = Box<dyn FnOnce() + Send + 'static>;
+
+/// Whom a task of the clients' queues is for: a client's key, or `None`
+/// for work without a peer address (in-process requests, tools, tests),
+/// which shares one queue and is never capped.
+type Client = Option<IpAddr>;
+
+/// Whose work a task of the urgent or background lane is: the lanes serve
+/// their groups in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Group {
+    /// Every game of a tournament.
+    Tournament(i64),
+    /// A match that is not a tournament game.
+    Match(i64),
+}
+
+/// Tasks waiting in queues of their own per key, taken one of each key in
+/// turn (the first key's oldest task, then the key goes to the back if it
+/// has more waiting).
+struct Turns<K, T> {
+    queues: HashMap<K, VecDeque<T>>,
+    /// The keys with tasks waiting, each once, in the order they are served.
+    order: VecDeque<K>,
+    waiting: usize,
+}
+
+impl<K: Copy + Eq + std::hash::Hash, T> Turns<K, T> {
+    fn new() -> Turns<K, T> {
+        Turns {
+            queues: HashMap::new(),
+            order: VecDeque::new(),
+            waiting: 0,
+        }
+    }
+
+    fn push(&mut self, key: K, task: T) {
+        let queue = self.queues.entry(key).or_default();
+        if queue.is_empty() {
+            self.order.push_back(key);
+        }
+        queue.push_back(task);
+        self.waiting += 1;
+    }
+
+    fn pop(&mut self) -> Option<T> {
+        let key = self.order.pop_front()?;
+        let Entry::Occupied(mut entry) = self.queues.entry(key) else {
+            unreachable!("a key in turn has a queue");
+        };
+        let task = entry
+            .get_mut()
+            .pop_front()
+            .expect("a key in turn has a task waiting");
+        if entry.get().is_empty() {
+            entry.remove();
+        } else {
+            self.order.push_back(key);
+        }
+        self.waiting -= 1;
+        Some(task)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.waiting == 0
+    }
+}
+
+/// The most tasks one client runs at once on a pool of `workers`: all but
+/// one thread, so that another client's task finds one free as soon as
+/// the task running there ends (one on a one-thread pool).
+pub fn running_per_client(workers: usize) -> usize {
+    workers.saturating_sub(1).max(1)
+}
+
+/// A bounded pool of threads for CPU-heavy work. Clones share one pool; its
+/// threads stop when the last clone is dropped (a task already running
+/// finishes, tasks still waiting are dropped).
+#[derive(Clone)]
+pub struct HeavyPool {
+    handle: Arc<Handle>,
+}
+
+/// Owned by the clones, not by the threads: dropping the last one closes
+/// the pool.
+struct Handle {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    wake: Condvar,
+    /// Signalled when the last outstanding task is counted out.
+    idle: Condvar,
+    workers: usize,
+    queue: usize,
+}
+
+struct State {
+    /// The clients with ordinary tasks accepted and not finished, each with
+    /// its own queue.
+    clients: HashMap<Client, ClientQueue>,
+    /// The clients with ordinary tasks waiting, in the order they are
+    /// served: the first one's oldest task goes next, and the client goes
+    /// to the back if it has more waiting. A client is here once exactly
+    /// when its queue is not empty.
+    turns: VecDeque<Client>,
+    /// Ordinary tasks waiting, over every client.
+    waiting: usize,
+    /// Ordinary tasks accepted and not finished: waiting or running.
+    outstanding: usize,
+    /// The most counted tasks a client (with an address) may have
+    /// accepted and not finished; `None`: no cap.
+    per_client: Option<usize>,
+    /// Tasks refused because their client was at its cap.
+    refused_per_client: u64,
+    /// Urgent tasks, taken before the clients' queues, groups in turn.
+    urgent: Turns<Group, Task>,
+    /// Urgent tasks accepted and not finished.
+    urgent_outstanding: usize,
+    /// The most tasks one client (with an address) runs at once
+    /// ([`running_per_client`]).
+    running_per_client: usize,
+    /// Whether the last task taken was urgent: when both wait, the workers
+    /// take an urgent task and a client's in turn, so neither starves.
+    last_urgent: bool,
+    /// Background tasks, taken only when no other task waits, groups in
+    /// turn.
+    background: Turns<Group, Task>,
+    /// Background tasks accepted and not finished.
+    background_outstanding: usize,
+    closed: bool,
+}
+
+/// One client's ordinary tasks.
+#[derive(Default)]
+struct ClientQueue {
+    /// Its tasks waiting, oldest first, each with whether it counts
+    /// against the cap.
+    waiting: VecDeque<(Task, bool)>,
+    /// Its tasks accepted and not finished: waiting or running.
+    outstanding: usize,
+    /// Of those, the ones running.
+    running: usize,
+    /// Of those, the ones counted against the cap.
+    counted: usize,
+}
+
+/// Where a task waits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    /// A client's queue; whether the task counts against its cap.
+    Ordinary {
+        client: Client,
+        counted: bool,
+    },
+    Urgent,
+    Background,
+}
+
+impl HeavyPool {
+    /// A pool of `workers` threads (at least one) that holds at most
+    /// `queue` tasks waiting for a thread, with no cap per client (see
+    /// [`HeavyPool::per_client_cap`]).
+    pub fn new(workers: usize, queue: usize) -> HeavyPool {
+        let workers = workers.max(1);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                clients: HashMap::new(),
+                turns: VecDeque::new(),
+                waiting: 0,
+                outstanding: 0,
+                per_client: None,
+                refused_per_client: 0,
+                running_per_client: running_per_client(workers),
+                urgent: Turns::new(),
+                urgent_outstanding: 0,
+                last_urgent: false,
+                background: Turns::new(),
+                background_outstanding: 0,
+                closed: false,
+            }),
+            wake: Condvar::new(),
+            idle: Condvar::new(),
+            workers,
+            queue,
+        });
+        for index in 0..workers {
+            let shared = Arc::clone(&shared);
+            std::thread::Builder::new()
+                .name(format!("heavy-{index}"))
+                .spawn(move || work(&shared))
+                .expect("the heavy-work threads start");
+        }
+        HeavyPool {
+            handle: Arc::new(Handle { shared }),
+        }
+    }
+
+    /// One worker per core and a queue of [`QUEUE_PER_WORKER`] tasks per
+    /// worker, with no cap per client.
+    pub fn with_defaults() -> HeavyPool {
+        let workers = std::thread::available_parallelism().map_or(2, usize::from);
+        HeavyPool::new(workers, QUEUE_PER_WORKER * workers)
+    }
+
+    /// The pool (and every clone of it) with at most `cap` counted tasks
+    /// running or waiting per client (`None` or 0: no cap). Tasks beyond it
+    /// are refused before they are queued ([`Refused::ClientAtCap`]). Tasks without a client address are
+    /// never capped.
+    #[must_use]
+    pub fn per_client_cap(self, cap: Option<usize>) -> HeavyPool {
+        lock(&self.handle.shared.state).per_client = cap.filter(|&cap| cap > 0);
+        self
+    }
+
+    /// The cap per client, if any.
+    pub fn per_client(&self) -> Option<usize> {
+        lock(&self.handle.shared.state).per_client
+    }
+
+    /// The pool as one client sees it: its tasks wait in that client's
+    /// queue, and count against its cap. `key` is the client's key (its IP
+    /// address; the server keys an IPv6 one by its /64 prefix); `None` for
+    /// work without one.
+    pub fn client(&self, key: Option<IpAddr>) -> PoolClient {
+        PoolClient {
+            pool: self.clone(),
+            client: key,
+        }
+    }
+
+    /// The number of worker threads.
+    pub fn workers(&self) -> usize {
+        self.handle.shared.workers
+    }
+
+    /// The most tasks that wait for a thread.
+    pub fn queue(&self) -> usize {
+        self.handle.shared.queue
+    }
+
+    /// Ordinary tasks accepted and not finished (running or waiting), over
+    /// every client.
+    pub fn outstanding(&self) -> usize {
+        lock(&self.handle.shared.state).outstanding
+    }
+
+    /// The tasks of the client keyed `key` accepted and not finished
+    /// (running or waiting), counted or not.
+    pub fn client_outstanding(&self, key: IpAddr) -> usize {
+        lock(&self.handle.shared.state)
+            .clients
+            .get(&Some(key))
+            .map_or(0, |queue| queue.outstanding)
+    }
+
+    /// Tasks refused so far because their client was at its cap.
+    pub fn refused_per_client(&self) -> u64 {
+        lock(&self.handle.shared.state).refused_per_client
+    }
+
+    /// Urgent tasks accepted and not finished (running or waiting).
+    pub fn urgent_outstanding(&self) -> usize {
+        lock(&self.handle.shared.state).urgent_outstanding
+    }
+
+    /// Blocks the calling thread until no task is outstanding, in any lane
+    /// (for tests and tools: never call it on an actix worker).
+    pub fn wait_until_idle(&self) {
+        let shared = &self.handle.shared;
+        let mut state = lock(&shared.state);
+        while state.all_outstanding() > 0 {
+            state = shared
+                .idle
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Ordinary tasks accepted and waiting for a thread, over every client
+    /// (the queue's depth).
+    pub fn waiting(&self) -> usize {
+        lock(&self.handle.shared.state).waiting
+    }
+
+    /// Holds one worker busy until the answer is released (or dropped),
+    /// and returns once it is: a pool in a known state, with no clock in
+    /// it, for tests and tools.
+    ///
+    /// # Errors
+    /// [`Refused::Busy`] as [`HeavyPool::spawn`].
+    pub fn occupy(&self) -> Result<Occupied, Refused> {
+        let held = self.hold(None)?;
+        held.wait_running();
+        Ok(held)
+    }
+
+    /// Queues, as a task of the client at `address` (counted against its
+    /// cap), a task that holds its worker until released (or dropped), and
+    /// returns at once: [`Occupied::wait_running`] waits until a worker
+    /// takes it. For tests and tools, which decide when work ends rather
+    /// than waiting for it.
+    ///
+    /// # Errors
+    /// [`Refused::ClientAtCap`] or [`Refused::Busy`] as [`PoolClient::spawn`].
+    pub fn hold(&self, address: Option<IpAddr>) -> Result<Occupied, Refused> {
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let (started, running) = std::sync::mpsc::channel::<()>();
+        self.client(address).spawn(move || {
+            let _ = started.send(());
+            // Until a release, or the holder drops its end.
+            let _ = gate.recv();
+        })?;
+        Ok(Occupied { release, running })
+    }
+
+    /// Runs `task` on the pool, without waiting for it, as work without a
+    /// client address (see [`HeavyPool::client`]).
+    ///
+    /// # Errors
+    /// [`Refused::Busy`] when every worker is busy and the queue is full;
+    /// the task is dropped unrun.
+    pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), Refused> {
+        self.client(None).spawn(task)
+    }
+
+    /// Queues `task` in `client`'s queue, after checking the client's cap
+    /// (when `counted`) and then the pool's room.
+    fn submit(&self, client: Client, counted: bool, task: Task) -> Result<(), Refused> {
+        let shared = &self.handle.shared;
+        let mut guard = lock(&shared.state);
+        let state = &mut *guard;
+        if let (Some(cap), Some(_), true) = (state.per_client, client, counted) {
+            let held = state.clients.get(&client).map_or(0, |queue| queue.counted);
+            if held >= cap {
+                // Not `Busy` (the server's 429, not 503): it still has room
+                // for the others,
+                // and the remedy is this client's own (wait for its answers
+                // before asking for more), as with the rate and the
+                // long-poll cap, and counted with them. A 503 would tell a
+                // polite client's retry logic, and the operator, that the
+                // server is full when it is not.
+                state.refused_per_client += 1;
+                return Err(Refused::ClientAtCap { held });
+            }
+        }
+        if state.outstanding >= shared.workers + shared.queue {
+            return Err(Refused::Busy {
+                outstanding: state.outstanding,
+                workers: shared.workers,
+                queue: shared.queue,
+            });
+        }
+        state.outstanding += 1;
+        state.waiting += 1;
+        let queue = state.clients.entry(client).or_default();
+        queue.outstanding += 1;
+        queue.counted += usize::from(counted);
+        queue.waiting.push_back((task, counted));
+        if queue.waiting.len() == 1 {
+            state.turns.push_back(client);
+        }
+        drop(guard);
+        shared.wake.notify_one();
+        Ok(())
+    }
+
+    /// Runs `task` on the pool and waits (without blocking the caller's
+    /// thread) for its answer, as work without a client address (see
+    /// [`HeavyPool::client`]). By the time the answer arrives the task is
+    /// counted out of the pool, so a next request finds its place free.
+    ///
+    /// # Errors
+    /// [`Refused::Busy`] as [`HeavyPool::spawn`]; [`Refused::Failed`] if
+    /// the task panicked.
+    pub async fn run<R: Send + 'static>(
+        &self,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, Refused> {
+        self.client(None).run(task).await
+    }
+
+    /// Runs `task` in the urgent lane and waits for its answer: never
+    /// refused, and started ahead of the clients' queues (when both wait,
+    /// the workers take them in turn, so a stream of urgent tasks cannot
+    /// starve the clients). Urgent tasks of different groups are taken in
+    /// turn.
+    ///
+    /// # Errors
+    /// [`Refused::Failed`] if the task panicked.
+    pub async fn run_urgent<R: Send + 'static>(
+        &self,
+        group: Group,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, Refused> {
+        self.push(Lane::Urgent, group, task).await
+    }
+
+    /// Runs `task` in the background lane and waits for its answer: never
+    /// refused, and started only when no other task waits (work nobody
+    /// waits for, such as bots playing on alone, uses only spare threads).
+    /// Background tasks of different groups are taken in turn.
+    ///
+    /// # Errors
+    /// [`Refused::Failed`] if the task panicked.
+    pub async fn run_background<R: Send + 'static>(
+        &self,
+        group: Group,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, Refused> {
+        self.push(Lane::Background, group, task).await
+    }
+
+    /// Background tasks accepted and not finished (running or waiting).
+    pub fn background_outstanding(&self) -> usize {
+        lock(&self.handle.shared.state).background_outstanding
+    }
+
+    /// Queues `task` in a lane that never refuses, and waits for its answer.
+    async fn push<R: Send + 'static>(
+        &self,
+        lane: Lane,
+        group: Group,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, Refused> {
+        let (task, answer) = answering(task);
+        let shared = &self.handle.shared;
+        {
+            let mut state = lock(&shared.state);
+            if lane == Lane::Background {
+                state.background_outstanding += 1;
+                state.background.push(group, task);
+            } else {
+                state.urgent_outstanding += 1;
+                state.urgent.push(group, task);
+            }
+        }
+        shared.wake.notify_one();
+        answer.await
+    }
+}
+
+/// The heavy-work pool as one client sees it ([`HeavyPool::client`]): its
+/// tasks wait in the client's own queue, served in turn with the other
+/// clients', and count against its cap.
+#[derive(Clone, Debug)]
+pub struct PoolClient {
+    pool: HeavyPool,
+    client: Client,
+}
+
+impl PoolClient {
+    /// The client's key (its IP address, an IPv6 one by its /64 prefix),
+    /// if it has one.
+    pub fn key(&self) -> Option<IpAddr> {
+        self.client
+    }
+
+    /// Runs `task` on the pool for this client, without waiting for it; it
+    /// counts against the client's cap until it finishes.
+    ///
+    /// # Errors
+    /// [`Refused::ClientAtCap`] when the client has as many tasks running
+    /// or waiting as its cap allows; [`Refused::Busy`] when every worker is
+    /// busy and the queue is full. The task is dropped unrun.
+    pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), Refused> {
+        self.pool.submit(
+            self.client,
+            true,
+            Box::new(move || {
+                task();
+                Box::new(|| {})
+            }),
+        )
+    }
+
+    /// Runs `task` on the pool for this client and waits (without blocking
+    /// the caller's thread) for its answer. By the time the answer arrives
+    /// the task is counted out of the pool, so a next request finds its
+    /// place free.
+    ///
+    /// # Errors
+    /// As [`PoolClient::spawn`]; [`Refused::Failed`] if the task panicked.
+    pub async fn run<R: Send + 'static>(
+        &self,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, Refused> {
+        let (task, answer) = answering(task);
+        self.pool.submit(self.client, true, task)?;
+        answer.await
+    }
+
+    /// [`PoolClient::run`] for work of a millisecond or so (a picture):
+    /// queued in the client's turn like any other, and bounded by the
+    /// pool's queue, but not counted against the client's cap, so a page of
+    /// pictures (a browser fetches six at once) loads whole.
+    ///
+    /// # Errors
+    /// [`Refused::Busy`] as [`PoolClient::spawn`]; [`Refused::Failed`] if
+    /// the task panicked.
+    pub async fn run_brief<R: Send + 'static>(
+        &self,
+        task: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, Refused> {
+        let (task, answer) = answering(task);
+        self.pool.submit(self.client, false, task)?;
+        answer.await
+    }
+}
+
+impl State {
+    /// Tasks accepted and not finished, in every lane.
+    fn all_outstanding(&self) -> usize {
+        self.outstanding + self.urgent_outstanding + self.background_outstanding
+    }
+
+    /// The next task to run, and its lane: urgent first, unless the last
+    /// task taken was urgent and a client's task waits (the two take
+    /// turns); then the oldest task of the client whose turn it is;
+    /// background only when nothing else waits.
+    fn next(&mut self) -> Option<(Task, Lane)> {
+        // The first client in turn that may run one more task now.
+        let ready = self.turns.iter().position(|client| {
+            client.is_none()
+                || self
+                    .clients
+                    .get(client)
+                    .is_some_and(|queue| queue.running < self.running_per_client)
+        });
+        let urgent = !self.urgent.is_empty() && (!self.last_urgent || ready.is_none());
+        let (task, lane) = if urgent {
+            (self.urgent.pop()?, Lane::Urgent)
+        } else if let Some(client) = ready.and_then(|at| self.turns.remove(at)) {
+            let queue = self
+                .clients
+                .get_mut(&client)
+                .expect("a client in turn has a queue");
+            queue.running += 1;
+            let (task, counted) = queue
+                .waiting
+                .pop_front()
+                .expect("a client in turn has a task waiting");
+            if !queue.waiting.is_empty() {
+                self.turns.push_back(client);
+            }
+            self.waiting -= 1;
+            (task, Lane::Ordinary { client, counted })
+        } else {
+            (self.background.pop()?, Lane::Background)
+        };
+        self.last_urgent = lane == Lane::Urgent;
+        Some((task, lane))
+    }
+
+    /// Counts a finished task out of its lane (and its client).
+    fn finished(&mut self, lane: Lane) {
+        match lane {
+            Lane::Ordinary { client, counted } => {
+                self.outstanding -= 1;
+                if let Entry::Occupied(mut entry) = self.clients.entry(client) {
+                    let queue = entry.get_mut();
+                    queue.outstanding -= 1;
+                    queue.running -= 1;
+                    queue.counted -= usize::from(counted);
+                    // Forgotten once idle: the table is as small as the set
+                    // of clients with work in the pool.
+                    if queue.outstanding == 0 {
+                        entry.remove();
+                    }
+                }
+            }
+            Lane::Urgent => self.urgent_outstanding -= 1,
+            Lane::Background => self.background_outstanding -= 1,
+        }
+    }
+}
+
+/// A worker held by [`HeavyPool::occupy`] or [`HeavyPool::hold`]; released
+/// by [`Occupied::release`] or when dropped.
+#[derive(Debug)]
+pub struct Occupied {
+    release: std::sync::mpsc::Sender<()>,
+    running: std::sync::mpsc::Receiver<()>,
+}
+
+impl Occupied {
+    /// Blocks until a worker runs the held task (at once after
+    /// [`HeavyPool::occupy`]; never if the pool closes first).
+    pub fn wait_running(&self) {
+        let _ = self.running.recv();
+    }
+
+    /// Lets the held worker go.
+    pub fn release(self) {
+        let _ = self.release.send(());
+    }
+}
+
+/// `task` as the pool runs it, and the answer its requester awaits: the
+/// task's value, or [`Refused::Failed`] if it panicked.
+fn answering<R: Send + 'static>(
+    task: impl FnOnce() -> R + Send + 'static,
+) -> (Task, impl Future<Output = Result<R, Refused>>) {
+    let (sender, receiver) = tokio::sync::oneshot::channel();
+    let task: Task = Box::new(move || {
+        // Caught here, so the sender outlives a panic until delivery: the
+        // requester hears of the failure after the count drops too.
+        let answer = std::panic::catch_unwind(AssertUnwindSafe(task));
+        Box::new(move || match answer {
+            // The requester may have gone away: nobody to tell.
+            Ok(answer) => drop(sender.send(answer)),
+            Err(_) => {
+                tracing::error!("a heavy task panicked");
+                drop(sender);
+            }
+        })
+    });
+    let answer = async move { receiver.await.map_err(|_| Refused::Failed) };
+    (task, answer)
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        lock(&self.shared.state).closed = true;
+        self.shared.wake.notify_all();
+    }
+}
+
+impl std::fmt::Debug for HeavyPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HeavyPool")
+            .field("workers", &self.workers())
+            .field("queue", &self.queue())
+            .field("outstanding", &self.outstanding())
+            .finish()
+    }
+}
+
+/// A worker: takes the tasks one by one until the pool closes.
+fn work(shared: &Shared) {
+    loop {
+        let (task, lane) = {
+            let mut state = lock(&shared.state);
+            loop {
+                if state.closed {
+                    return;
+                }
+                if let Some(next) = state.next() {
+                    break next;
+                }
+                state = shared
+                    .wake
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        };
+        // A panicking task must not take its worker with it.
+        let deliver = std::panic::catch_unwind(AssertUnwindSafe(task));
+        if deliver.is_err() {
+            tracing::error!("a heavy task panicked");
+        }
+        {
+            let mut state = lock(&shared.state);
+            state.finished(lane);
+            if state.all_outstanding() == 0 {
+                shared.idle.notify_all();
+            }
+        }
+        if let Ok(deliver) = deliver {
+            deliver();
+        }
+    }
+}
+
+/// The state, even if a thread panicked while holding it (every update
+/// leaves it consistent).
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    #[test]
+    fn a_full_pool_refuses_with_retry_after_and_accepts_again_when_free() {
+        let pool = HeavyPool::new(1, 1);
+        let held = pool.occupy().unwrap();
+        // One running, one waiting: full.
+        let (done, finished) = mpsc::channel::<u32>();
+        let second = done.clone();
+        pool.spawn(move || second.send(2).unwrap()).unwrap();
+        let refused = pool.spawn(|| {}).unwrap_err();
+        assert!(matches!(refused, Refused::Busy { .. }), "{refused:?}");
+        assert_eq!(pool.outstanding(), 2);
+        held.release();
+        assert_eq!(finished.recv().unwrap(), 2);
+        // Free again once both tasks are counted out.
+        pool.wait_until_idle();
+        assert_eq!(pool.outstanding(), 0);
+        pool.spawn(move || done.send(3).unwrap()).unwrap();
+        assert_eq!(finished.recv().unwrap(), 3);
+    }
+
+    #[test]
+    fn a_panicking_task_does_not_lose_its_worker() {
+        // No queue: the second task is accepted only if the failed one was
+        // counted out before its failure was answered.
+        let pool = HeavyPool::new(1, 0);
+        let answer = runtime().block_on(async {
+            let failed = pool.run(|| panic!("on purpose")).await.unwrap_err();
+            assert_eq!(failed, Refused::Failed);
+            pool.run(|| 7).await
+        });
+        assert_eq!(answer.unwrap(), 7);
+    }
+
+    #[test]
+    fn an_answer_arrives_after_its_task_is_counted_out() {
+        // One worker and no queue: each run is accepted only if the one
+        // before it freed its place before its answer came.
+        let pool = HeavyPool::new(1, 0);
+        let answers = runtime().block_on(async {
+            let mut answers = Vec::new();
+            for n in 0..100 {
+                answers.push(pool.run(move || n).await.unwrap());
+                assert_eq!(pool.outstanding(), 0);
+            }
+            answers
+        });
+        assert_eq!(answers, (0..100).collect::<Vec<_>>());
+    }
+
+    // Urgent tasks (stored matches' bots) go before ordinary ones still
+    // waiting, and are never refused, even when the ordinary queue is full.
+    #[test]
+    fn urgent_tasks_go_first_and_are_never_refused() {
+        let pool = HeavyPool::new(1, 1);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        let ordinary = order.clone();
+        pool.spawn(move || ordinary.send("ordinary").unwrap())
+            .unwrap();
+        assert!(matches!(
+            pool.spawn(|| {}).unwrap_err(),
+            Refused::Busy { .. }
+        ));
+        let urgent = pool.clone();
+        let waiter = std::thread::spawn(move || {
+            runtime().block_on(urgent.run_urgent(Group::Match(1), move || {
+                order.send("urgent").unwrap();
+                7
+            }))
+        });
+        while pool.urgent_outstanding() == 0 {
+            std::thread::yield_now();
+        }
+        held.release();
+        assert_eq!(waiter.join().unwrap().unwrap(), 7);
+        assert_eq!(ran.recv().unwrap(), "urgent");
+        assert_eq!(ran.recv().unwrap(), "ordinary");
+        pool.wait_until_idle();
+        assert_eq!((pool.outstanding(), pool.urgent_outstanding()), (0, 0));
+    }
+
+    // When both lanes wait, the workers take them in turn: a stream of
+    // urgent tasks cannot starve the ordinary queue.
+    #[test]
+    fn the_lanes_take_turns_when_both_wait() {
+        let pool = HeavyPool::new(1, 2);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        let urgent: Vec<_> = (0..2)
+            .map(|_| {
+                let (pool, order) = (pool.clone(), order.clone());
+                std::thread::spawn(move || {
+                    runtime().block_on(
+                        pool.run_urgent(Group::Match(1), move || order.send("urgent").unwrap()),
+                    )
+                })
+            })
+            .collect();
+        while pool.urgent_outstanding() < 2 {
+            std::thread::yield_now();
+        }
+        for _ in 0..2 {
+            let order = order.clone();
+            pool.spawn(move || order.send("ordinary").unwrap()).unwrap();
+        }
+        held.release();
+        for waiter in urgent {
+            waiter.join().unwrap().unwrap();
+        }
+        let seen: Vec<&str> = (0..4).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen, ["urgent", "ordinary", "urgent", "ordinary"]);
+    }
+
+    // The background lane (bots playing on alone) runs only when nothing
+    // else waits.
+    #[test]
+    fn background_tasks_wait_for_every_other_lane() {
+        let pool = HeavyPool::new(1, 1);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        let background = {
+            let (pool, order) = (pool.clone(), order.clone());
+            std::thread::spawn(move || {
+                runtime().block_on(
+                    pool.run_background(Group::Match(1), move || order.send("background").unwrap()),
+                )
+            })
+        };
+        while pool.background_outstanding() == 0 {
+            std::thread::yield_now();
+        }
+        let urgent = {
+            let (pool, order) = (pool.clone(), order.clone());
+            std::thread::spawn(move || {
+                runtime().block_on(
+                    pool.run_urgent(Group::Match(1), move || order.send("urgent").unwrap()),
+                )
+            })
+        };
+        while pool.urgent_outstanding() == 0 {
+            std::thread::yield_now();
+        }
+        pool.spawn(move || order.send("ordinary").unwrap()).unwrap();
+        held.release();
+        background.join().unwrap().unwrap();
+        urgent.join().unwrap().unwrap();
+        let seen: Vec<&str> = (0..3).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen, ["urgent", "ordinary", "background"]);
+        pool.wait_until_idle();
+        assert_eq!(pool.background_outstanding(), 0);
+    }
+
+    // In the urgent and background lanes the groups take turns: a
+    // tournament with many games waiting delays another's one game by one
+    // of its tasks, not by all of them.
+    #[test]
+    fn groups_take_turns_in_the_bot_lanes() {
+        for background in [false, true] {
+            let pool = HeavyPool::new(1, 1);
+            let held = pool.occupy().unwrap();
+            let (order, ran) = mpsc::channel::<String>();
+            let queue = |group: Group, name: String| {
+                let (pool, order) = (pool.clone(), order.clone());
+                let task = move || order.send(name).unwrap();
+                std::thread::spawn(move || {
+                    let system = runtime();
+                    if background {
+                        system.block_on(pool.run_background(group, task))
+                    } else {
+                        system.block_on(pool.run_urgent(group, task))
+                    }
+                })
+            };
+            let outstanding = |pool: &HeavyPool| {
+                if background {
+                    pool.background_outstanding()
+                } else {
+                    pool.urgent_outstanding()
+                }
+            };
+            let mut waiters = Vec::new();
+            for game in 0..6 {
+                waiters.push(queue(Group::Tournament(1), format!("big {game}")));
+                while outstanding(&pool) < game + 1 {
+                    std::thread::yield_now();
+                }
+            }
+            waiters.push(queue(Group::Tournament(2), "neighbour".to_owned()));
+            while outstanding(&pool) < 7 {
+                std::thread::yield_now();
+            }
+            waiters.push(queue(Group::Match(9), "match".to_owned()));
+            while outstanding(&pool) < 8 {
+                std::thread::yield_now();
+            }
+            held.release();
+            for waiter in waiters {
+                waiter.join().unwrap().unwrap();
+            }
+            let seen: Vec<String> = (0..8).map(|_| ran.recv().unwrap()).collect();
+            assert_eq!(
+                seen[..4],
+                ["big 0", "neighbour", "match", "big 1"],
+                "background lane: {background}"
+            );
+            assert_eq!(seen[4..], ["big 2", "big 3", "big 4", "big 5"]);
+        }
+    }
+
+    // With two threads a client runs one task at a time: while its first
+    // runs, another client's task takes the free thread before the first
+    // client's second, which waits for its first to end.
+    #[test]
+    fn a_client_leaves_a_thread_for_the_others() {
+        assert_eq!(running_per_client(1), 1);
+        assert_eq!(running_per_client(2), 1);
+        assert_eq!(running_per_client(4), 3);
+        let pool = HeavyPool::new(2, 4);
+        let first = pool.client(ip("10.0.0.1"));
+        let (release, released) = mpsc::channel::<()>();
+        let (started, seen) = mpsc::channel::<&str>();
+        let tell = started.clone();
+        first
+            .spawn(move || {
+                tell.send("first 1").unwrap();
+                released.recv().unwrap();
+            })
+            .unwrap();
+        assert_eq!(seen.recv().unwrap(), "first 1");
+        let tell = started.clone();
+        first.spawn(move || tell.send("first 2").unwrap()).unwrap();
+        let other = pool.client(ip("10.0.0.2"));
+        other.spawn(move || started.send("other").unwrap()).unwrap();
+        assert_eq!(seen.recv().unwrap(), "other");
+        release.send(()).unwrap();
+        assert_eq!(seen.recv().unwrap(), "first 2");
+        pool.wait_until_idle();
+        assert_eq!(pool.outstanding(), 0);
+    }
+
+    /// A runtime for the awaiting side of a test.
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    fn ip(text: &str) -> Option<IpAddr> {
+        Some(text.parse().unwrap())
+    }
+
+    // Each client's tasks wait in a queue of their own, and the one worker
+    // takes one task of each client in turn: the backlog of the first
+    // client to ask delays the others by one of its tasks, not by all.
+    #[test]
+    fn clients_are_served_in_turn() {
+        let pool = HeavyPool::new(1, 10);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<String>();
+        for (address, tasks) in [("10.0.0.1", 3), ("10.0.0.2", 2), ("10.0.0.3", 1)] {
+            let client = pool.client(ip(address));
+            for n in 1..=tasks {
+                let order = order.clone();
+                let name = format!("{}{n}", &address[7..]);
+                client.spawn(move || order.send(name).unwrap()).unwrap();
+            }
+        }
+        assert_eq!((pool.waiting(), pool.outstanding()), (6, 7));
+        assert_eq!(pool.client_outstanding(ip("10.0.0.1").unwrap()), 3);
+        held.release();
+        let seen: Vec<String> = (0..6).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen, ["11", "21", "31", "12", "22", "13"]);
+        pool.wait_until_idle();
+        // Forgotten once idle.
+        assert_eq!(pool.client_outstanding(ip("10.0.0.1").unwrap()), 0);
+        assert!(lock(&pool.handle.shared.state).clients.is_empty());
+    }
+
+    // A client that joins later is served after the client whose turn it
+    // is, ahead of the rest of that client's backlog.
+    #[test]
+    fn a_newcomer_waits_for_one_task_of_a_backlog_not_all() {
+        let pool = HeavyPool::new(1, 10);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        let flood = pool.client(ip("10.0.0.1"));
+        for _ in 0..5 {
+            let order = order.clone();
+            flood.spawn(move || order.send("flood").unwrap()).unwrap();
+        }
+        pool.client(ip("10.0.0.2"))
+            .spawn(move || order.send("polite").unwrap())
+            .unwrap();
+        held.release();
+        let seen: Vec<&str> = (0..6).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(
+            seen,
+            ["flood", "polite", "flood", "flood", "flood", "flood"]
+        );
+    }
+
+    // The cap counts a client's tasks running and waiting, and is checked
+    // before the task is queued: beyond it 429, while other clients, work
+    // without an address and pictures are still taken.
+    #[test]
+    fn a_client_at_its_cap_is_refused_with_429_and_the_others_are_not() {
+        let pool = HeavyPool::new(1, 10).per_client_cap(Some(2));
+        assert_eq!(pool.per_client(), Some(2));
+        let greedy = ip("10.0.0.1");
+        // One running, one waiting: at the cap.
+        let held = pool.hold(greedy).unwrap();
+        held.wait_running();
+        let (done, finished) = mpsc::channel::<&str>();
+        let second = done.clone();
+        pool.client(greedy)
+            .spawn(move || second.send("second").unwrap())
+            .unwrap();
+        let refused = pool.client(greedy).spawn(|| {}).unwrap_err();
+        assert_eq!(refused, Refused::ClientAtCap { held: 2 });
+        assert!(refused.to_string().contains("already has 2"), "{refused}");
+        assert_eq!(pool.refused_per_client(), 1);
+        assert_eq!(pool.client_outstanding(greedy.unwrap()), 2);
+        // (The server keys an IPv6 client by its /64: see its extractor.)
+        // Another client, and work without an address, are not capped.
+        for _ in 0..3 {
+            pool.spawn(|| {}).unwrap();
+        }
+        pool.client(ip("10.0.0.2")).spawn(|| {}).unwrap();
+        // A picture is not counted, even at the cap.
+        let brief = {
+            let client = pool.client(greedy);
+            let done = done.clone();
+            std::thread::spawn(move || {
+                runtime().block_on(client.run_brief(move || done.send("picture").unwrap()))
+            })
+        };
+        while pool.client_outstanding(greedy.unwrap()) < 3 {
+            std::thread::yield_now();
+        }
+        assert_eq!(pool.refused_per_client(), 1, "the picture was not refused");
+        held.release();
+        brief.join().unwrap().unwrap();
+        assert_eq!(finished.recv().unwrap(), "second");
+        assert_eq!(finished.recv().unwrap(), "picture");
+        pool.wait_until_idle();
+        // Its tasks finished, the client is taken again.
+        pool.client(greedy)
+            .spawn(move || done.send("again").unwrap())
+            .unwrap();
+        assert_eq!(finished.recv().unwrap(), "again");
+    }
+
+    // A client at its cap hears 429 (its own doing) even when the pool is
+    // full too; another client then hears 503 (the server's).
+    #[test]
+    fn the_cap_is_checked_before_the_room_in_the_pool() {
+        let pool = HeavyPool::new(1, 1).per_client_cap(Some(1));
+        let held = pool.hold(ip("10.0.0.1")).unwrap();
+        held.wait_running();
+        pool.client(ip("10.0.0.2")).spawn(|| {}).unwrap();
+        let capped = pool.client(ip("10.0.0.1")).spawn(|| {}).unwrap_err();
+        assert!(matches!(capped, Refused::ClientAtCap { .. }));
+        let busy = pool.client(ip("10.0.0.3")).spawn(|| {}).unwrap_err();
+        assert!(matches!(busy, Refused::Busy { .. }), "{busy:?}");
+        // No cap (0 is none): the same client is refused only by the pool.
+        let uncapped = HeavyPool::new(1, 1).per_client_cap(Some(0));
+        assert_eq!(uncapped.per_client(), None);
+        let held_too = uncapped.hold(ip("10.0.0.1")).unwrap();
+        uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap();
+        let full = uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap_err();
+        assert!(matches!(full, Refused::Busy { .. }), "{full:?}");
+        held.release();
+        held_too.release();
+    }
+}
