@@ -124,6 +124,25 @@ pub enum TablebaseError {
 }
 
 impl TablebaseError {
+    /// Every [`TablebaseError::code`], so that a client can tell a table's
+    /// refusal from another by its code alone. `game_over` is also an
+    /// illegal move's code ([`IllegalMove::CODES`](crate::IllegalMove::CODES)):
+    /// a client that tells the two apart asks about illegal moves first.
+    ///
+    /// ```
+    /// use sternhalma::solve::TablebaseError;
+    /// assert!(TablebaseError::CODES.contains(&TablebaseError::GameOver.code()));
+    /// assert!(!TablebaseError::CODES.contains(&"hole_occupied"));
+    /// ```
+    pub const CODES: [&'static str; 6] = [
+        "tablebase_other_game",
+        "no_tablebase",
+        "tablebase_without_depths",
+        "game_over",
+        "tablebase_file",
+        "tablebase_unsolvable",
+    ];
+
     /// The stable code every surface reports: `tablebase_other_game`,
     /// `no_tablebase`, `tablebase_without_depths`, `game_over`,
     /// `tablebase_file`, `tablebase_unsolvable`.
@@ -658,6 +677,34 @@ mod tests {
         rules.target_lock = true;
         assert!(!is_solved_game(&rules));
         assert!(!is_solved_game(&Rules::classic()));
+    }
+
+    #[test]
+    fn codes_lists_every_code_once() {
+        let why = || "why".to_owned();
+        let path = || PathBuf::from("table.values");
+        // No wildcard: a new variant does not compile until it is listed
+        // here (and its code in `CODES`).
+        let all = [
+            TablebaseError::OtherGame(why()),
+            TablebaseError::NotCovered(why()),
+            TablebaseError::NoDepths(why()),
+            TablebaseError::GameOver,
+            TablebaseError::File(FileError::Invalid(path(), why())),
+            TablebaseError::Unsolvable(why()),
+        ];
+        for error in &all {
+            match error {
+                TablebaseError::OtherGame(_)
+                | TablebaseError::NotCovered(_)
+                | TablebaseError::NoDepths(_)
+                | TablebaseError::GameOver
+                | TablebaseError::File(_)
+                | TablebaseError::Unsolvable(_) => {}
+            }
+        }
+        let codes: Vec<&str> = all.iter().map(TablebaseError::code).collect();
+        assert_eq!(codes, TablebaseError::CODES);
     }
 
     #[test]
