@@ -31,6 +31,12 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 /// Tables solved by `Tablebase.load` in this process (rather than read).
 static BUILT: Mutex<Vec<Weak<Tablebase>>> = Mutex::new(Vec::new());
 
+/// The folder tables are kept in when `load` is given none: the core's
+/// choice, given the user's cache folder as the platform names it.
+fn default_folder() -> PathBuf {
+    tables::cache_folder(dirs::cache_dir().as_deref())
+}
+
 /// A `TablebaseError` with `.code`.
 fn raise(code: &str, message: String) -> PyErr {
     let code = Python::attach(|py| errors::text(py, code));
@@ -339,17 +345,19 @@ fn build_into(
 impl PyTablebase {
     /// The folder `load` reads and solves tables in when given none:
     /// `$STERNHALMA_TABLES`, else `sternhalma/tables` under the user's
-    /// cache folder.
+    /// cache folder as the platform names it (on Linux `$XDG_CACHE_HOME`,
+    /// else `~/.cache`), else under the temporary folder.
     #[staticmethod]
     fn cache_folder() -> PathBuf {
-        tables::cache_folder()
+        default_folder()
     }
 
-    /// The table of a game: read from ``folder`` (default: the cache folder,
-    /// ``$STERNHALMA_TABLES`` or ``~/.cache/sternhalma/tables``) or, for a
-    /// small game, solved there on first use (a few seconds for
-    /// ``rhombus7p2``, on every core, the GIL released) and written for next
-    /// time. Installs it for ``Bot("perfect")`` and ``analyse``.
+    /// The table of a game: read from ``folder`` (default:
+    /// ``cache_folder()``: ``$STERNHALMA_TABLES``, else, on Linux,
+    /// ``~/.cache/sternhalma/tables``) or, for a small game, solved there
+    /// on first use (a few seconds for ``rhombus7p2``, on every core, the
+    /// GIL released) and written for next time. Installs it for
+    /// ``Bot("perfect")`` and ``analyse``.
     ///
     /// ``board`` is the board (``"rhombus7p2"``, a ``Board``) or a square
     /// rhombus with ``pegs`` (``"rhombus7x7"``, ``pegs=2``). ``progress``
@@ -388,7 +396,7 @@ impl PyTablebase {
             .map(|n| args::whole("pegs", n, u128::from(u8::MAX)))
             .transpose()?;
         let game = game_of(&name, pegs)?;
-        let folder = folder.unwrap_or_else(tables::cache_folder);
+        let folder = folder.unwrap_or_else(default_folder);
         let (values, depths) = tables::paths(&folder, &game);
         // A file an older engine wrote cannot be read: it is removed and
         // the table counts as missing (solved again as a missing one is).
