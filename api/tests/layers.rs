@@ -1,6 +1,6 @@
 //! The server's layers, as `docs/architecture.md` draws them: the store
 //! crate builds without the web framework, and no module of the server's
-//! crates imports, through others, itself.
+//! crates, or of the Python binding's, imports, through others, itself.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -144,17 +144,54 @@ fn modules(root: &Path) -> BTreeMap<String, String> {
     found
 }
 
-/// The modules each module imports with `crate::...` (a parent module's
-/// imports of its own children do not count: it declares them).
+/// The paths a use tree names, from its start (what follows `crate::`) up
+/// to the first item that is not a module's name: `errors::Error` gives
+/// `errors::`, `{enums, errors::{self, Error}}` gives `enums` and
+/// `errors::self` and `errors::`.
+fn use_paths(tree: &str) -> Vec<String> {
+    let path: String = tree
+        .chars()
+        .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_' || *c == ':')
+        .collect();
+    let rest = &tree[path.len()..];
+    if !(path.is_empty() || path.ends_with("::")) || !rest.starts_with('{') {
+        return vec![path];
+    }
+    // The group's items, split at its own commas (not a nested group's).
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0, 1);
+    for (at, c) in rest.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' | ',' if depth == 1 => {
+                items.push(rest[start..at].trim_start());
+                start = at + 1;
+                if c == '}' {
+                    break;
+                }
+            }
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    items
+        .into_iter()
+        .flat_map(use_paths)
+        .map(|item| format!("{path}{item}"))
+        .collect()
+}
+
+/// The modules each module imports with `crate::...`, braced groups
+/// included (a parent module's imports of its own children do not count:
+/// it declares them).
 fn imports(modules: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
     let mut graph = BTreeMap::new();
     for (name, code) in modules {
         let mut used = BTreeSet::new();
-        for (index, _) in code.match_indices("crate::") {
-            let path: String = code[index + "crate::".len()..]
-                .chars()
-                .take_while(|c| c.is_ascii_lowercase() || *c == '_' || *c == ':')
-                .collect();
+        let paths = code
+            .match_indices("crate::")
+            .flat_map(|(index, _)| use_paths(&code[index + "crate::".len()..]));
+        for path in paths {
             let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
             for length in (1..=parts.len()).rev() {
                 let candidate = parts[..length].join("::");
@@ -205,7 +242,7 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 
 #[test]
 fn no_module_imports_itself_through_others() {
-    for crate_root in ["api/store/src", "api/http/src", "api/src"] {
+    for crate_root in ["api/store/src", "api/http/src", "api/src", "pybind/src"] {
         let modules = modules(&workspace().join(crate_root));
         assert!(modules.len() > 5, "{crate_root} was read");
         let graph = imports(&modules);
@@ -228,6 +265,26 @@ fn the_cycle_finder_finds_a_cycle() {
     assert_eq!(found.len(), 3, "{found:?}");
     modules.insert("runner".to_owned(), "use crate::sql::Db;".to_owned());
     assert_eq!(cycle(&imports(&modules)), None);
+    // Through a braced group, nested or not.
+    modules.insert(
+        "runner".to_owned(),
+        "use crate::{sql::Db, store::{self, Store}};".to_owned(),
+    );
+    let found = cycle(&imports(&modules)).expect("a cycle through a group");
+    assert_eq!(found.len(), 3, "{found:?}");
+}
+
+#[test]
+fn a_braced_import_names_each_of_its_paths() {
+    assert_eq!(use_paths("errors::Error;"), ["errors::"]);
+    assert_eq!(
+        use_paths("{enums, errors::{self, Error}, board::PyBoard};"),
+        ["enums", "errors::self", "errors::", "board::"]
+    );
+    assert_eq!(
+        use_paths("{a::{b::{c, d}}, e}"),
+        ["a::b::c", "a::b::d", "e"]
+    );
 }
 
 /// Whether `code` names `word` as a whole identifier.

@@ -8,6 +8,7 @@ use sternhalma::search::perfect::PerfectBot;
 use sternhalma::search::{self, BotConfig, BotKind, Budget};
 use sternhalma::{IllegalMove, Position};
 
+use crate::args;
 use crate::errors;
 use crate::moves::PyMove;
 use crate::position::PyPosition;
@@ -60,15 +61,15 @@ impl PyBot {
         // Budgets are whole numbers: a negative one is a ValueError naming
         // it, not an OverflowError.
         let nodes = nodes
-            .map(|n| errors::whole("nodes", n, u128::from(u64::MAX)))
+            .map(|n| args::whole("nodes", n, u128::from(u64::MAX)))
             .transpose()?;
         let millis = millis
-            .map(|n| errors::whole("millis", n, u128::from(u64::MAX)))
+            .map(|n| args::whole("millis", n, u128::from(u64::MAX)))
             .transpose()?;
         let depth = depth
-            .map(|n| errors::whole("depth", n, u128::from(u32::MAX)))
+            .map(|n| args::whole("depth", n, u128::from(u32::MAX)))
             .transpose()?;
-        let seed: u64 = errors::whole("seed", seed, u128::from(u64::MAX))?;
+        let seed: u64 = args::whole("seed", seed, u128::from(u64::MAX))?;
         let kind: BotKind = kind
             .parse()
             .map_err(|e: search::UnknownBotKind| errors::unknown_bot(&e))?;

@@ -1,9 +1,15 @@
 //! Python exceptions: one base class (a `ValueError`), one subclass per kind
 //! of problem, each carrying what a program needs to act on it.
+//!
+//! Every exception class of the module is defined here, and this module
+//! imports no other of the binding's: the other modules raise through it,
+//! so an import of theirs here would be a cycle (`api/tests/layers.rs`
+//! refuses one). The codes the exceptions carry are the core's.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use sternhalma::solve::TablebaseError as TableError;
 use sternhalma::{IllegalMove, ParseError, ParseErrorKind, PositionError, SetupError};
 
 create_exception!(
@@ -43,6 +49,58 @@ create_exception!(
     SternhalmaError,
     "A bot kind that does not exist (see BOT_KINDS)."
 );
+create_exception!(
+    _core,
+    TablebaseError,
+    SternhalmaError,
+    "A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`."
+);
+create_exception!(
+    _core,
+    SolveLimitError,
+    SternhalmaError,
+    "The solver stopped at its node limit before proving a solution. `.lower_bound` is the fewest moves any crossing can take, as proven so far; `.nodes` the positions visited."
+);
+create_exception!(
+    _core,
+    UnsolvableError,
+    SternhalmaError,
+    "No sequence of moves crosses the board (possible with hops only)."
+);
+create_exception!(
+    _core,
+    BuiltinBarredError,
+    SternhalmaError,
+    "A built-in search (a `Bot`, `solve_solitaire`, `Position.playout`, `rollouts`) called where a graded exercise bars it (`sternhalma.grading.barred`): the exercise is graded on the student's own search."
+);
+
+/// Adds every exception to the module, named there as the `sternhalma`
+/// package's (which re-exports them), so that tracebacks read
+/// `sternhalma.IllegalMoveError`; and `_problem_error`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let exceptions = [
+        ("SternhalmaError", py.get_type::<SternhalmaError>()),
+        ("NotationError", py.get_type::<NotationError>()),
+        ("UnknownPresetError", py.get_type::<UnknownPresetError>()),
+        (
+            "InvalidPositionError",
+            py.get_type::<InvalidPositionError>(),
+        ),
+        ("IllegalMoveError", py.get_type::<IllegalMoveError>()),
+        ("UnknownBotError", py.get_type::<UnknownBotError>()),
+        ("TablebaseError", py.get_type::<TablebaseError>()),
+        ("SolveLimitError", py.get_type::<SolveLimitError>()),
+        ("UnsolvableError", py.get_type::<UnsolvableError>()),
+        ("BuiltinBarredError", py.get_type::<BuiltinBarredError>()),
+    ];
+    for (name, exception) in exceptions {
+        exception.setattr("__module__", "sternhalma")?;
+        m.add(name, exception)?;
+    }
+    m.add_function(wrap_pyfunction!(_problem_error, m)?)?;
+    Ok(())
+}
 
 /// Raises an exception of type `T` with attributes set on the instance.
 pub(crate) fn raise<T: pyo3::PyTypeInfo>(
@@ -120,24 +178,14 @@ pub fn unknown_bot(error: &sternhalma::search::UnknownBotKind) -> PyErr {
     PyErr::new::<UnknownBotError, _>(error.to_string())
 }
 
-/// A Python int that must be a whole number from 0 up (a budget, a count):
-/// a `ValueError` naming the argument and its range otherwise, instead of
-/// the `OverflowError` a negative number would raise.
-pub fn whole<T: TryFrom<i128>>(name: &str, value: i128, max: u128) -> PyResult<T> {
-    T::try_from(value).map_err(|_| {
-        pyo3::exceptions::PyValueError::new_err(format!(
-            "{name} must be a whole number from 0 to {max}, not {value}"
-        ))
-    })
-}
-
 /// The exception the module raises locally for a problem the HTTP API
 /// answered, by its `code` (for `sternhalma.client`): a `NotationError`
 /// (or `UnknownPresetError`) for a parse error's code, an
 /// `InvalidPositionError` for `invalid_position`, an `IllegalMoveError` for
 /// an illegal move's code (`IllegalMove::CODES`) with a 422, a
-/// `TablebaseError` for a solved table's refusal with a 422; `None` for
-/// any other code (the server's own refusals).
+/// `TablebaseError` for a solved table's refusal (`TablebaseError::CODES`
+/// of the core, `game_over` an illegal move's first) with a 422; `None`
+/// for any other code (the server's own refusals).
 #[pyfunction]
 #[pyo3(signature = (status, code, detail, problems = Vec::new()))]
 pub fn _problem_error(
@@ -164,8 +212,8 @@ pub fn _problem_error(
             format!("illegal move: {detail}"),
             &[("code", text(py, code))],
         )
-    } else if status == 422 && crate::tablebase::CODES.contains(&code) {
-        raise::<crate::tablebase::TablebaseError>(detail.to_owned(), &[("code", text(py, code))])
+    } else if status == 422 && TableError::CODES.contains(&code) {
+        raise::<TablebaseError>(detail.to_owned(), &[("code", text(py, code))])
     } else {
         return None;
     };

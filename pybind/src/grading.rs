@@ -27,17 +27,9 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use pyo3::create_exception;
 use pyo3::prelude::*;
 
-use crate::errors::SternhalmaError;
-
-create_exception!(
-    _core,
-    BuiltinBarredError,
-    SternhalmaError,
-    "A built-in search (a `Bot`, `solve_solitaire`, `Position.playout`, `rollouts`) called where a graded exercise bars it (`sternhalma.grading.barred`): the exercise is graded on the student's own search."
-);
+use crate::errors::BuiltinBarredError;
 
 /// Positions handed to Python since the module was loaded.
 static POSITIONS_MADE: AtomicU64 = AtomicU64::new(0);
@@ -161,12 +153,9 @@ pub fn _bar_builtins(on: bool) -> u64 {
     lifted.map_or(floor, |n| n.saturating_sub(1).max(floor))
 }
 
-/// Registers the functions and the exception.
+/// Registers the functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_positions_made, m)?)?;
     m.add_function(wrap_pyfunction!(_bar_builtins, m)?)?;
-    let exception = m.py().get_type::<BuiltinBarredError>();
-    exception.setattr("__module__", "sternhalma")?;
-    m.add("BuiltinBarredError", exception)?;
     Ok(())
 }

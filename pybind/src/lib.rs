@@ -2,6 +2,7 @@
 //! here: every class wraps the crate's own types.
 
 mod actions;
+mod args;
 mod board;
 mod bots;
 mod enums;
@@ -31,7 +32,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<play::PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(play::rollouts, m)?)?;
     m.add_function(wrap_pyfunction!(position::_restore, m)?)?;
-    m.add_function(wrap_pyfunction!(errors::_problem_error, m)?)?;
     m.add_class::<bots::PyBot>()?;
     m.add_class::<bots::PySearchResult>()?;
     m.add_function(wrap_pyfunction!(bots::distance_to_target, m)?)?;
@@ -43,28 +43,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     grading::register(m)?;
     graded_run::register(m)?;
     tablebase::register(m)?;
-    // The exceptions are re-exported by the `sternhalma` package: name them
-    // there, so tracebacks read `sternhalma.IllegalMoveError`.
-    let exceptions = [
-        ("SternhalmaError", py.get_type::<errors::SternhalmaError>()),
-        ("NotationError", py.get_type::<errors::NotationError>()),
-        (
-            "UnknownPresetError",
-            py.get_type::<errors::UnknownPresetError>(),
-        ),
-        (
-            "InvalidPositionError",
-            py.get_type::<errors::InvalidPositionError>(),
-        ),
-        (
-            "IllegalMoveError",
-            py.get_type::<errors::IllegalMoveError>(),
-        ),
-        ("UnknownBotError", py.get_type::<errors::UnknownBotError>()),
-    ];
-    for (name, exception) in exceptions {
-        exception.setattr("__module__", "sternhalma")?;
-        m.add(name, exception)?;
-    }
+    errors::register(m)?;
     Ok(())
 }

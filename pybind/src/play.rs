@@ -2,48 +2,16 @@
 //! many games stepped at once. The work runs in the core with the GIL
 //! released; this file only converts.
 
-use std::hash::{BuildHasher, Hasher};
-
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use sternhalma::search::{Policy, Rng, rollouts as core_rollouts};
+use sternhalma::search::{Rng, rollouts as core_rollouts};
 use sternhalma::vector::{Games, Outputs};
 
+use crate::args;
 use crate::errors;
 use crate::position::PyPosition;
-
-/// The policy named, or a `ValueError` listing them.
-pub fn policy(name: &str) -> PyResult<Policy> {
-    name.parse()
-        .map_err(|e: sternhalma::search::UnknownPolicy| PyValueError::new_err(e.to_string()))
-}
-
-/// The seed given, or a fresh one from the operating system's randomness.
-pub fn seed(seed: Option<i128>) -> PyResult<u64> {
-    match seed {
-        Some(seed) => errors::whole("seed", seed, u128::from(u64::MAX)),
-        None => {
-            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-            hasher.write_u64(0x5eed);
-            Ok(hasher.finish())
-        }
-    }
-}
-
-/// A ply budget: a whole number up to 2^32 - 1.
-pub fn plies(name: &str, value: i128) -> PyResult<u32> {
-    errors::whole(name, value, u128::from(u32::MAX))
-}
-
-fn threads(threads: Option<i128>) -> PyResult<usize> {
-    match threads {
-        Some(n) if n >= 1 => errors::whole("threads", n, 1024),
-        Some(_) => Err(PyValueError::new_err("threads must be at least 1")),
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
-    }
-}
 
 /// What `rollouts` returns: each playout's results and plies.
 type Rolled<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<i64>>);
@@ -72,10 +40,10 @@ pub fn rollouts<'py>(
     threads: Option<i128>,
 ) -> PyResult<Rolled<'py>> {
     crate::grading::allowed("sternhalma.rollouts")?;
-    let policy = self::policy(policy)?;
-    let seed = self::seed(seed)?;
-    let max_plies = plies("max_plies", max_plies)?;
-    let threads = self::threads(threads)?;
+    let policy = args::policy(policy)?;
+    let seed = args::seed(seed)?;
+    let max_plies = args::plies("max_plies", max_plies)?;
+    let threads = args::threads(threads)?;
     let starts: Vec<sternhalma::Position> = positions.iter().map(|p| p.current().clone()).collect();
     let players = starts.first().map_or(0, |p| p.layout().player_count());
     if let Some(other) = starts.iter().find(|p| p.layout().player_count() != players) {
@@ -135,7 +103,7 @@ impl PyVectorEnv {
         // Its games move in the engine, uncounted: a search could step
         // them from any position, so a graded exercise bars them.
         crate::grading::allowed("sternhalma.VectorEnv")?;
-        let count: usize = errors::whole("num_envs", num_envs, 1 << 24)?;
+        let count: usize = args::whole("num_envs", num_envs, 1 << 24)?;
         if count == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
         }
@@ -148,13 +116,13 @@ impl PyVectorEnv {
                 "the start position is over: a game cannot be played from it",
             ));
         }
-        let games = Games::new(start, count, plies("max_plies", max_plies)?);
+        let games = Games::new(start, count, args::plies("max_plies", max_plies)?);
         let out = games.outputs();
         Ok(PyVectorEnv {
             games,
             out,
-            threads: self::threads(threads)?,
-            rng: Rng::new(self::seed(seed)?),
+            threads: args::threads(threads)?,
+            rng: Rng::new(args::seed(seed)?),
         })
     }
 
@@ -286,7 +254,7 @@ impl PyVectorEnv {
         match seed {
             Some(seed) => self
                 .games
-                .random_actions(&mut Rng::new(self::seed(Some(seed))?), &mut actions),
+                .random_actions(&mut Rng::new(args::seed(Some(seed))?), &mut actions),
             None => self.games.random_actions(&mut self.rng, &mut actions),
         }
         Ok(actions.into_pyarray(py))

@@ -461,9 +461,9 @@ impl PyPosition {
         max_plies: i128,
     ) -> PyResult<Self> {
         crate::grading::allowed("Position.playout")?;
-        let policy = crate::play::policy(policy)?;
-        let seed = crate::play::seed(seed)?;
-        let max_plies = crate::play::plies("max_plies", max_plies)?;
+        let policy = crate::args::policy(policy)?;
+        let seed = crate::args::seed(seed)?;
+        let max_plies = crate::args::plies("max_plies", max_plies)?;
         let mut next = Clone::clone(self);
         py.detach(|| {
             let mut playout = Playout::new(&next.position, policy);

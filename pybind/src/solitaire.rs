@@ -4,27 +4,14 @@
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use pyo3::create_exception;
 use pyo3::prelude::*;
 use sternhalma::Board;
 use sternhalma::solitaire::{self, Method, Problem, Progress, SolveError, SolveOptions};
 
+use crate::args;
 use crate::board::PyBoard;
-use crate::errors::{self, SternhalmaError};
+use crate::errors::{self, SolveLimitError, UnsolvableError};
 use crate::moves::PyMove;
-
-create_exception!(
-    _core,
-    SolveLimitError,
-    SternhalmaError,
-    "The solver stopped at its node limit before proving a solution. `.lower_bound` is the fewest moves any crossing can take, as proven so far; `.nodes` the positions visited."
-);
-create_exception!(
-    _core,
-    UnsolvableError,
-    SternhalmaError,
-    "No sequence of moves crosses the board (possible with hops only)."
-);
 
 /// A snapshot of a running solve, given to the `progress` callback.
 #[pyclass(module = "sternhalma._core", name = "SolveProgress", frozen)]
@@ -134,7 +121,7 @@ pub fn solve_solitaire(
 ) -> PyResult<PySolution> {
     crate::grading::allowed("sternhalma.solve_solitaire")?;
     let max_nodes: Option<u64> = max_nodes
-        .map(|n| errors::whole("max_nodes", n, u128::from(u64::MAX)))
+        .map(|n| args::whole("max_nodes", n, u128::from(u64::MAX)))
         .transpose()?;
     let method = match method {
         "meet" => Method::Meet,
@@ -229,18 +216,10 @@ pub fn solve_solitaire(
     }
 }
 
-/// Adds the solver's function, classes and exceptions to the module.
+/// Adds the solver's function and classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
     m.add_class::<PySolution>()?;
     m.add_class::<PySolveProgress>()?;
     m.add_function(wrap_pyfunction!(solve_solitaire, m)?)?;
-    for (name, exception) in [
-        ("SolveLimitError", py.get_type::<SolveLimitError>()),
-        ("UnsolvableError", py.get_type::<UnsolvableError>()),
-    ] {
-        exception.setattr("__module__", "sternhalma")?;
-        m.add(name, exception)?;
-    }
     Ok(())
 }

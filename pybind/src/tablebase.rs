@@ -1,15 +1,15 @@
 //! Solved tables for Python: `Tablebase` (opened from a file, or solved on
 //! first use for a small game), what it answers (`Probe`, `MoveProbe`),
-//! `analyse` and its report, and `TablebaseError`. Every answer is the
-//! core's (`sternhalma::solve`); a table opened here is installed in the
-//! core's registry, where `Bot("perfect")` finds it.
+//! `analyse` and its report; their refusals are `TablebaseError`s
+//! (`errors.rs`). Every answer is the core's (`sternhalma::solve`); a
+//! table opened here is installed in the core's registry, where
+//! `Bot("perfect")` finds it.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
-use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sternhalma::solve::analysis::{self, AnalysisError};
@@ -19,34 +19,23 @@ use sternhalma::solve::{
 };
 use sternhalma::{ParseError, ParseErrorKind, Position};
 
+use crate::args;
 use crate::board::PyBoard;
-use crate::errors::{self, SternhalmaError};
+use crate::errors::{self, TablebaseError};
 use crate::moves::PyMove;
 use crate::position::PyPosition;
-
-create_exception!(
-    _core,
-    TablebaseError,
-    SternhalmaError,
-    "A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`."
-);
-
-/// The codes of `TablebaseError` that are the tables' alone (`game_over`
-/// is also an illegal move's): how `sternhalma.client` knows the HTTP API's
-/// refusals of a table.
-pub const CODES: [&str; 5] = [
-    "no_tablebase",
-    "tablebase_other_game",
-    "tablebase_without_depths",
-    "tablebase_file",
-    "tablebase_unsolvable",
-];
 
 /// How often a build's progress is shown at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// Tables solved by `Tablebase.load` in this process (rather than read).
 static BUILT: Mutex<Vec<Weak<Tablebase>>> = Mutex::new(Vec::new());
+
+/// The folder tables are kept in when `load` is given none: the core's
+/// choice, given the user's cache folder as the platform names it.
+fn default_folder() -> PathBuf {
+    tables::cache_folder(dirs::cache_dir().as_deref())
+}
 
 /// A `TablebaseError` with `.code`.
 fn raise(code: &str, message: String) -> PyErr {
@@ -356,17 +345,19 @@ fn build_into(
 impl PyTablebase {
     /// The folder `load` reads and solves tables in when given none:
     /// `$STERNHALMA_TABLES`, else `sternhalma/tables` under the user's
-    /// cache folder.
+    /// cache folder as the platform names it (on Linux `$XDG_CACHE_HOME`,
+    /// else `~/.cache`), else under the temporary folder.
     #[staticmethod]
     fn cache_folder() -> PathBuf {
-        tables::cache_folder()
+        default_folder()
     }
 
-    /// The table of a game: read from ``folder`` (default: the cache folder,
-    /// ``$STERNHALMA_TABLES`` or ``~/.cache/sternhalma/tables``) or, for a
-    /// small game, solved there on first use (a few seconds for
-    /// ``rhombus7p2``, on every core, the GIL released) and written for next
-    /// time. Installs it for ``Bot("perfect")`` and ``analyse``.
+    /// The table of a game: read from ``folder`` (default:
+    /// ``cache_folder()``: ``$STERNHALMA_TABLES``, else, on Linux,
+    /// ``~/.cache/sternhalma/tables``) or, for a small game, solved there
+    /// on first use (a few seconds for ``rhombus7p2``, on every core, the
+    /// GIL released) and written for next time. Installs it for
+    /// ``Bot("perfect")`` and ``analyse``.
     ///
     /// ``board`` is the board (``"rhombus7p2"``, a ``Board``) or a square
     /// rhombus with ``pegs`` (``"rhombus7x7"``, ``pegs=2``). ``progress``
@@ -402,10 +393,10 @@ impl PyTablebase {
             Err(_) => board.extract::<String>()?,
         };
         let pegs: Option<u8> = pegs
-            .map(|n| errors::whole("pegs", n, u128::from(u8::MAX)))
+            .map(|n| args::whole("pegs", n, u128::from(u8::MAX)))
             .transpose()?;
         let game = game_of(&name, pegs)?;
-        let folder = folder.unwrap_or_else(tables::cache_folder);
+        let folder = folder.unwrap_or_else(default_folder);
         let (values, depths) = tables::paths(&folder, &game);
         // A file an older engine wrote cannot be read: it is removed and
         // the table counts as missing (solved again as a missing one is).
@@ -554,7 +545,7 @@ impl PyTablebase {
     #[pyo3(signature = (position, seed = 0))]
     fn best_move(&self, position: PyRef<'_, PyPosition>, seed: i128) -> PyResult<PyMoveProbe> {
         crate::grading::allowed("sternhalma.Tablebase")?;
-        let seed: u64 = errors::whole("seed", seed, u128::from(u64::MAX))?;
+        let seed: u64 = args::whole("seed", seed, u128::from(u64::MAX))?;
         let best = self
             .table
             .best_move(position.current(), seed)
@@ -931,7 +922,7 @@ pub fn analyse(
     })
 }
 
-/// Adds the classes, the function and the exception to the module.
+/// Adds the classes and the function to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTablebase>()?;
     m.add_class::<PyProbe>()?;
@@ -940,8 +931,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPlyAnalysis>()?;
     m.add_class::<PySeatAnalysis>()?;
     m.add_function(wrap_pyfunction!(analyse, m)?)?;
-    let exception = m.py().get_type::<TablebaseError>();
-    exception.setattr("__module__", "sternhalma")?;
-    m.add("TablebaseError", exception)?;
     Ok(())
 }

@@ -1305,7 +1305,8 @@ class Tablebase:
     def cache_folder() -> Path:
         """The folder `load` reads and solves tables in when given none:
         `$STERNHALMA_TABLES`, else `sternhalma/tables` under the user's
-        cache folder.
+        cache folder as the platform names it (on Linux `$XDG_CACHE_HOME`,
+        else `~/.cache`), else under the temporary folder.
         """
     @staticmethod
     def load(
@@ -1316,11 +1317,12 @@ class Tablebase:
         progress: bool = True,
         build: bool = False,
     ) -> Tablebase:
-        """The table of a game: read from ``folder`` (default: the cache folder,
-        ``$STERNHALMA_TABLES`` or ``~/.cache/sternhalma/tables``) or, for a
-        small game, solved there on first use (a few seconds for
-        ``rhombus7p2``, on every core, the GIL released) and written for next
-        time. Installs it for ``Bot("perfect")`` and ``analyse``.
+        """The table of a game: read from ``folder`` (default:
+        ``cache_folder()``: ``$STERNHALMA_TABLES``, else, on Linux,
+        ``~/.cache/sternhalma/tables``) or, for a small game, solved there
+        on first use (a few seconds for ``rhombus7p2``, on every core, the
+        GIL released) and written for next time. Installs it for
+        ``Bot("perfect")`` and ``analyse``.
 
         ``board`` is the board (``"rhombus7p2"``, a ``Board``) or a square
         rhombus with ``pegs`` (``"rhombus7x7"``, ``pegs=2``). ``progress``

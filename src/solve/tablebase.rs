@@ -25,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -124,6 +125,25 @@ pub enum TablebaseError {
 }
 
 impl TablebaseError {
+    /// Every [`TablebaseError::code`], so that a client can tell a table's
+    /// refusal from another by its code alone. `game_over` is also an
+    /// illegal move's code ([`IllegalMove::CODES`](crate::IllegalMove::CODES)):
+    /// a client that tells the two apart asks about illegal moves first.
+    ///
+    /// ```
+    /// use sternhalma::solve::TablebaseError;
+    /// assert!(TablebaseError::CODES.contains(&TablebaseError::GameOver.code()));
+    /// assert!(!TablebaseError::CODES.contains(&"hole_occupied"));
+    /// ```
+    pub const CODES: [&'static str; 6] = [
+        "tablebase_other_game",
+        "no_tablebase",
+        "tablebase_without_depths",
+        "game_over",
+        "tablebase_file",
+        "tablebase_unsolvable",
+    ];
+
     /// The stable code every surface reports: `tablebase_other_game`,
     /// `no_tablebase`, `tablebase_without_depths`, `game_over`,
     /// `tablebase_file`, `tablebase_unsolvable`.
@@ -591,23 +611,37 @@ pub fn installed() -> &'static Tablebases {
 }
 
 /// Where tables built on first use are kept: `$STERNHALMA_TABLES`, else
-/// `sternhalma/tables` under the user's cache folder (`$XDG_CACHE_HOME`,
-/// else `~/.cache`, else the system's temporary folder).
+/// `sternhalma/tables` under `user_cache`, else under the system's
+/// temporary folder.
+///
+/// `user_cache` is the user's cache folder, which the surface that asks
+/// finds as its platform names it (the Python module with the `dirs`
+/// crate: `$XDG_CACHE_HOME` or `~/.cache` on Linux), or `None` where
+/// there is none.
+///
+/// ```
+/// use std::path::Path;
+/// use sternhalma::solve::tablebase::cache_folder;
+///
+/// let folder = cache_folder(Some(Path::new("/home/ada/.cache")));
+/// if std::env::var_os("STERNHALMA_TABLES").is_none() {
+///     assert_eq!(folder, Path::new("/home/ada/.cache/sternhalma/tables"));
+/// }
+/// ```
 #[must_use]
-pub fn cache_folder() -> PathBuf {
-    if let Some(folder) = std::env::var_os("STERNHALMA_TABLES").filter(|f| !f.is_empty()) {
+pub fn cache_folder(user_cache: Option<&Path>) -> PathBuf {
+    tables_folder(std::env::var_os("STERNHALMA_TABLES"), user_cache)
+}
+
+/// [`cache_folder`] given `$STERNHALMA_TABLES` (`setting`).
+fn tables_folder(setting: Option<OsString>, user_cache: Option<&Path>) -> PathBuf {
+    if let Some(folder) = setting.filter(|f| !f.is_empty()) {
         return PathBuf::from(folder);
     }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|f| !f.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|f| !f.is_empty())
-                .map(|home| PathBuf::from(home).join(".cache"))
-        })
-        .unwrap_or_else(std::env::temp_dir);
-    cache.join("sternhalma").join("tables")
+    user_cache
+        .map_or_else(std::env::temp_dir, Path::to_owned)
+        .join("sternhalma")
+        .join("tables")
 }
 
 #[cfg(test)]
@@ -658,6 +692,56 @@ mod tests {
         rules.target_lock = true;
         assert!(!is_solved_game(&rules));
         assert!(!is_solved_game(&Rules::classic()));
+    }
+
+    #[test]
+    fn the_tables_setting_wins_over_the_cache_folder() {
+        let cache = Path::new("/home/ada/.cache");
+        let set = Some(OsString::from("/srv/tables"));
+        assert_eq!(
+            tables_folder(set.clone(), Some(cache)),
+            Path::new("/srv/tables")
+        );
+        assert_eq!(tables_folder(set, None), Path::new("/srv/tables"));
+        let under_cache = Path::new("/home/ada/.cache/sternhalma/tables");
+        assert_eq!(tables_folder(None, Some(cache)), under_cache);
+        // An empty setting is no setting.
+        assert_eq!(
+            tables_folder(Some(OsString::new()), Some(cache)),
+            under_cache
+        );
+        assert_eq!(
+            tables_folder(None, None),
+            std::env::temp_dir().join("sternhalma").join("tables")
+        );
+    }
+
+    #[test]
+    fn codes_lists_every_code_once() {
+        let why = || "why".to_owned();
+        let path = || PathBuf::from("table.values");
+        // No wildcard: a new variant does not compile until it is listed
+        // here (and its code in `CODES`).
+        let all = [
+            TablebaseError::OtherGame(why()),
+            TablebaseError::NotCovered(why()),
+            TablebaseError::NoDepths(why()),
+            TablebaseError::GameOver,
+            TablebaseError::File(FileError::Invalid(path(), why())),
+            TablebaseError::Unsolvable(why()),
+        ];
+        for error in &all {
+            match error {
+                TablebaseError::OtherGame(_)
+                | TablebaseError::NotCovered(_)
+                | TablebaseError::NoDepths(_)
+                | TablebaseError::GameOver
+                | TablebaseError::File(_)
+                | TablebaseError::Unsolvable(_) => {}
+            }
+        }
+        let codes: Vec<&str> = all.iter().map(TablebaseError::code).collect();
+        assert_eq!(codes, TablebaseError::CODES);
     }
 
     #[test]

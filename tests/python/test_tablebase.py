@@ -103,6 +103,21 @@ def test_the_default_folder_is_the_environments(tables_folder: Path) -> None:
     assert loaded.path == tables_folder / "rhombus7x1.depths"
 
 
+def test_the_tables_setting_wins_over_the_users_cache_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("STERNHALMA_TABLES", str(tmp_path / "tables"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert Tablebase.cache_folder() == tmp_path / "tables"
+    if sys.platform != "linux":
+        return
+    monkeypatch.delenv("STERNHALMA_TABLES")
+    assert Tablebase.cache_folder() == tmp_path / "cache" / "sternhalma" / "tables"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert Tablebase.cache_folder() == tmp_path / "home" / ".cache" / "sternhalma" / "tables"
+
+
 def test_open_reads_a_file_and_installs_it(table: Tablebase) -> None:
     opened = Tablebase.open(table.path)
     assert not opened.built
