@@ -1,0 +1,52 @@
+//! What the `/v1/tournaments` operations check and do, and what the
+//! director needs to run tournaments: start the games whose entrants are
+//! free, follow them, record timeouts.
+//!
+//! A tournament game is an ordinary stored match (so every match route
+//! works on it: the state, the long-poll, the history, the export), linked
+//! from the tournament's schedule. An open entrant's seats carry its token
+//! hash, so its one token plays all its games through
+//! `POST /v1/matches/{id}/moves`.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::page::Page;
+use crate::sql::Db;
+use sternhalma::Position;
+
+use crate::bots::{self, SeatBot};
+use crate::committed::Committed;
+use crate::error::{Conflict, Error};
+use crate::matches::dto::{Ending, Forfeit, ForfeitReason, MatchStatus, SeatKind};
+use crate::matches::storage::{self as match_storage, MoveRow, SeatPlan, corrupt};
+use crate::matches::tokens::{Authority, TokenHash};
+use crate::matches::{game, views};
+use crate::tournaments::dto::{
+    EntrantTurns, EntrantView, GameCounts, GameResult, GameSeat, GameStatus, PlaceView, Presence,
+    TournamentGame, TournamentGames, TournamentList, TournamentStatus, TournamentView, Turn,
+};
+use crate::tournaments::schedule::Format;
+use crate::tournaments::standings::{
+    self, EntrantRef, FinishedGame, Judged, LiveGame, Points, Standings,
+};
+use crate::tournaments::storage::{self, EntrantRow, GameRow, TournamentRow};
+use sternhalma::wire::view::{MoveView, PositionView};
+
+mod following;
+mod lifecycle;
+mod reads;
+mod results;
+mod scheduling;
+
+pub use following::*;
+pub use lifecycle::*;
+pub use reads::*;
+pub use results::*;
+pub use scheduling::*;
+
+fn load(connection: &Db, id: i64) -> Result<TournamentRow, Error> {
+    storage::load_tournament(connection, id)?
+        .ok_or_else(|| Error::NotFound(format!("no tournament {id}")))
+}
