@@ -535,140 +535,45 @@ pub async fn list_downloads(
         crate::pages::secured(&mut response);
         return Ok(response
             .content_type("text/html; charset=utf-8")
-            .body(page(&list, &origin, &base_path)));
+            .body(page(&list, &origin, &base_path)?));
     }
     Ok(response.json(list))
 }
 
-/// The listing as a page: the install commands, the example clients, and
-/// a table of links (the module's wheels, then the dependencies' under a
-/// summary). Links are relative, with their digests, so pip's
-/// `--find-links` follows them.
-fn page(list: &DownloadList, origin: &str, base_path: &BasePath) -> String {
-    let mut html = crate::pages::under(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"utf-8\">\n  \
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n  \
-         <title>Downloads · Sternhalma</title>\n  \
-         <link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\">\n  \
-         <link rel=\"stylesheet\" href=\"/assets/site.css\">\n</head>\n<body>\n  \
-         <header class=\"site\">\n    <nav aria-label=\"Site\">\n      \
-         <a class=\"brand\" href=\"/\">Sternhalma</a>\n      <a href=\"/explorer\">Explorer</a>\n      \
-         <a href=\"/downloads/\" aria-current=\"page\">Downloads</a>\n      \
-         <a href=\"/docs/\">API</a>\n    </nav>\n  </header>\n  <main id=\"main\">\n    \
-         <h1>The Python module</h1>\n",
-        base_path,
-    );
+/// The listing as a page (`api/templates/downloads.html`): the install
+/// commands, the example clients, and a table of links (the module's
+/// wheels, then the dependencies' under a summary). Links are relative,
+/// with their digests, so pip's `--find-links` follows them.
+#[derive(askama::Template)]
+#[template(path = "downloads.html")]
+struct DownloadsPage<'a> {
+    /// The server's address as the client reached it, under its base path.
+    origin: &'a str,
+    offline: &'a OfflineCommands,
+    examples: &'a [ExampleClient],
+    /// The module's own wheels.
+    module: Vec<&'a Download>,
+    /// Every other wheel.
+    dependencies: Vec<&'a Download>,
+    /// The dependencies' size in MiB.
+    dependency_mib: f64,
+}
+
+/// The listing as a page, its absolute links under `base_path`.
+fn page(list: &DownloadList, origin: &str, base_path: &BasePath) -> Result<String, ApiError> {
     let (module, dependencies): (Vec<&Download>, Vec<&Download>) =
         list.files.iter().partition(|file| ours(&file.name));
-    if module.is_empty() {
-        html.push_str(
-            "    <p>No wheels here yet. The teacher builds one with <code>scripts/wheel</code> \
-             and serves its folder (<code>sternhalma serve --downloads-dir dist</code>).</p>\n",
-        );
-    }
-    html.push_str(&format!(
-        "    <h2>Install from this server, no internet needed</h2>\n    \
-         <p>With the pip of a new venv (<code>python3 -m venv sternhalma</code>, then \
-         <code>sternhalma/bin/pip</code>), for the teaching notebooks:</p>\n    \
-         <p><code>{notebooks}</code></p>\n    <p>The module alone (with numpy):</p>\n    \
-         <p><code>{plain}</code></p>\n",
-        notebooks = escape(&list.offline.notebooks),
-        plain = escape(&list.offline.plain),
-    ));
-    if dependencies.is_empty() {
-        html.push_str(
-            "    <p class=\"muted\">This folder holds no dependencies yet, so these commands \
-             fail until the teacher runs <code>scripts/wheelhouse</code> on the wheel. \
-             Meanwhile, on a network with internet, install the wheel below with the command \
-             beside it: its dependencies then come from the package index.</p>\n",
-        );
-    } else {
-        html.push_str(
-            "    <p class=\"muted\">Every wheel comes from this server; it holds them for \
-             64-bit Linux on Intel or AMD, for the Pythons the teacher chose \
-             (<code>scripts/wheelhouse</code>).</p>\n",
-        );
-    }
-    html.push_str(
-        "    <h2>Example clients</h2>\n    <p>In Python, installed with the module:</p>\n    <ul>\n",
-    );
-    for (name, arguments) in [
-        ("random_bot", "MATCH_ID SEAT TOKEN"),
-        ("tournament_entrant", "TOURNAMENT_ID TOKEN"),
-    ] {
-        html.push_str(&format!(
-            "      <li><code>python -m sternhalma.examples.{name} {origin} {arguments}</code></li>\n",
-            origin = escape(origin),
-        ));
-    }
-    html.push_str(
-        "    </ul>\n    <p>In JavaScript (Node 18 or later, no packages): download, then run.</p>\n    <ul>\n",
-    );
-    for example in &list.examples {
-        html.push_str(&format!(
-            "      <li><a href=\"examples/{name}\">{name}</a>: <code>{run}</code></li>\n",
-            name = escape(&example.name),
-            run = escape(&example.run),
-        ));
-    }
-    html.push_str("    </ul>\n");
-    if !module.is_empty() {
-        html.push_str(
-            "    <h2>The module's wheels</h2>\n    <p>A file's name ends with where it works: \
-             <code>cp311-abi3</code> is CPython 3.11 or newer, \
-             <code>manylinux_2_17_x86_64</code> 64-bit Linux on Intel or AMD with glibc 2.17 \
-             or newer. Each installs with one command, its dependencies from the package \
-             index.</p>\n",
-        );
-        table(&mut html, &module, true);
-    }
-    if !dependencies.is_empty() {
-        let bytes: u64 = dependencies.iter().map(|file| file.size).sum();
-        html.push_str(&format!(
-            "    <details>\n    <summary>The dependencies: {count} wheels, {mib:.1} MiB</summary>\n",
-            count = dependencies.len(),
-            mib = bytes as f64 / f64::from(1 << 20),
-        ));
-        table(&mut html, &dependencies, false);
-        html.push_str("    </details>\n");
-    }
-    html.push_str("  </main>\n</body>\n</html>\n");
-    html
-}
-
-/// A table of wheels, with their pip commands if `commands`.
-fn table(html: &mut String, files: &[&Download], commands: bool) {
-    html.push_str(
-        "    <div class=\"table-wrap\">\n    <table>\n      \
-         <thead><tr><th scope=\"col\">File</th><th scope=\"col\" class=\"num\">Bytes</th>",
-    );
-    if commands {
-        html.push_str("<th scope=\"col\">Install</th>");
-    }
-    html.push_str("<th scope=\"col\">SHA-256</th></tr></thead>\n      <tbody>\n");
-    for file in files {
-        html.push_str(&format!(
-            "        <tr><td><a href=\"{name}#sha256={sha}\">{name}</a></td>\
-             <td class=\"num\">{size}</td>",
-            name = escape(&file.name),
-            sha = file.sha256,
-            size = file.size,
-        ));
-        if commands {
-            html.push_str(&format!("<td><code>{}</code></td>", escape(&file.pip)));
-        }
-        html.push_str(&format!("<td><code>{}</code></td></tr>\n", file.sha256));
-    }
-    html.push_str("      </tbody>\n    </table>\n    </div>\n");
-}
-
-/// Text for HTML: the host in the pip command comes from the request.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
+    let bytes: u64 = dependencies.iter().map(|file| file.size).sum();
+    let page = DownloadsPage {
+        origin,
+        offline: &list.offline,
+        examples: &list.examples,
+        module,
+        dependencies,
+        dependency_mib: bytes as f64 / f64::from(1 << 20),
+    };
+    let html = askama::Template::render(&page).map_err(|e| ApiError::internal(e.to_string()))?;
+    Ok(crate::pages::under(&html, base_path))
 }
 
 /// A file's bytes, as they are on the disk.
