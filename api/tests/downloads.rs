@@ -116,10 +116,7 @@ fn stocked(name: &str) -> (PathBuf, Vec<u8>) {
 }
 
 fn sha256(data: &[u8]) -> String {
-    Sha256::digest(data)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(data))
 }
 
 #[test]

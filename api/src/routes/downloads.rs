@@ -194,7 +194,7 @@ impl DownloadsDir {
         // is hashed again once it is done.
         let wheel = Wheel {
             stamp: before,
-            sha256: hex(&hasher.finalize()),
+            sha256: hex::encode(hasher.finalize()),
             tags,
         };
         self.read
@@ -374,7 +374,7 @@ const EXAMPLES: [(&str, &str, &str); 2] = [
 static EXAMPLE_DIGESTS: LazyLock<Vec<String>> = LazyLock::new(|| {
     EXAMPLES
         .iter()
-        .map(|(_, text, _)| hex(&Sha256::digest(text.as_bytes())))
+        .map(|(_, text, _)| hex::encode(Sha256::digest(text.as_bytes())))
         .collect()
 });
 
@@ -413,10 +413,6 @@ pub fn offered(name: &str) -> Option<WheelTags> {
         abi: abi.to_owned(),
         platform: platform.to_owned(),
     })
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Whether the client prefers HTML (a browser) to JSON: `text/html` ranks
