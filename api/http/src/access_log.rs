@@ -20,7 +20,9 @@
 //!   waiting (stderr drained slower than lines come), a line is dropped and
 //!   counted ([`dropped_lines`], `sternhalma_log_lines_dropped_total` in
 //!   `/metrics`); dropping the [`WorkerGuard`] writes what is left (it waits
-//!   for that about a second at most, `tracing-appender`'s bound).
+//!   for that about a second at most, `tracing-appender`'s bound; a writer
+//!   still stuck then, stderr not drained at all, makes `tracing-appender`
+//!   print `Failed to send shutdown signal to logging worker` on stdout).
 //! - A request line is cut to [`MAX_LOGGED_URI`] bytes, its length said:
 //!   a client cannot make the log write 64 KiB a request.
 
