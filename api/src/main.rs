@@ -13,7 +13,7 @@ use sternhalma_api::{
     AdminKey, Background, BasePath, BodyTimeout, ClientLimits, CorsPolicy, Heavy, HeavyPool,
     Metrics, RateLimit, ServerConfig, Store, app_configured, openapi,
 };
-use sternhalma_http::access_log::{AccessLog, LogSink};
+use sternhalma_http::access_log::{self, AccessLog};
 use sternhalma_http::body_timeout::DEFAULT_BODY_TIMEOUT_SECONDS;
 use sternhalma_http::clients::{
     DEFAULT_HEAVY_BURST, DEFAULT_HEAVY_PER_MINUTE, DEFAULT_LONG_POLLS_PER_CLIENT,
@@ -416,7 +416,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     // address line, for scripts that start the server on port 0. One thread
     // writes them, a batch at a time; `_flush` writes what is left when
     // `run` returns.
-    let (sink, _flush) = LogSink::stderr();
+    let (sink, _flush) = access_log::stderr();
     let subscriber = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(sink)

@@ -49,10 +49,7 @@ impl WebAssets {
         match self {
             WebAssets::Embedded => {
                 let file = Embedded::get(name)?;
-                let hash: String = file.metadata.sha256_hash()[..12]
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
+                let hash = hex::encode(&file.metadata.sha256_hash()[..12]);
                 Some((file.data, hash))
             }
             WebAssets::Dir(dir) => {

@@ -116,10 +116,7 @@ fn stocked(name: &str) -> (PathBuf, Vec<u8>) {
 }
 
 fn sha256(data: &[u8]) -> String {
-    Sha256::digest(data)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(data))
 }
 
 #[test]
@@ -196,7 +193,8 @@ fn a_browser_gets_a_page_of_links_that_pip_can_follow() {
     let address = base.strip_prefix("http://").unwrap();
     let offline =
         format!("pip install --no-index --find-links {base}/downloads/ --trusted-host {address}");
-    assert!(page.contains(&format!("{offline} &quot;sternhalma[notebooks]&quot;")));
+    // (askama escapes with numeric character references: `&#34;` is `"`.)
+    assert!(page.contains(&format!("{offline} &#34;sternhalma[notebooks]&#34;")));
     assert!(page.contains(&format!("{offline} sternhalma<")));
     // No dependencies here yet: the page says what the commands need.
     assert!(page.contains("scripts/wheelhouse"));
@@ -219,7 +217,7 @@ fn a_browser_gets_a_page_of_links_that_pip_can_follow() {
     stream.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(!answer.contains("<b>x</b>"));
-    assert!(answer.contains("&lt;b&gt;x&lt;/b&gt;"));
+    assert!(answer.contains("&#60;b&#62;x&#60;/b&#62;"));
 }
 
 #[test]
@@ -244,6 +242,95 @@ fn a_download_is_the_file_byte_for_byte() {
     assert_eq!(reply.status, 404);
     let (reply, ..) = get(&format!("{base}/downloads/"), None);
     assert_eq!(reply.json()["files"].as_array().unwrap().len(), 1);
+}
+
+/// The status, the named headers and the body of `GET url` with `headers`.
+fn get_with(
+    url: &str,
+    headers: &[(&str, &str)],
+    wanted: &[&str],
+) -> (u16, Vec<Option<String>>, Vec<u8>) {
+    let mut request = agent().get(url);
+    for &(name, value) in headers {
+        request = request.header(name, value);
+    }
+    let mut response = request.call().unwrap();
+    let found = common::header_values(&response, wanted);
+    let status = response.status().as_u16();
+    (status, found, response.body_mut().read_to_vec().unwrap())
+}
+
+#[test]
+fn a_download_goes_on_from_a_range_and_revalidates_with_its_etag() {
+    let (dir, wheel) = stocked("ranges");
+    let base = serve("downloads-ranges", &dir);
+    let url = format!("{base}/downloads/{WHEEL}");
+    let (status, found, bytes) = get_with(&url, &[], &["etag", "last-modified", "accept-ranges"]);
+    assert_eq!(status, 200);
+    assert_eq!(bytes, wheel);
+    let [Some(etag), Some(_), Some(ranges)] = &found[..] else {
+        panic!("{found:?}");
+    };
+    assert_eq!(ranges, "bytes");
+    // One range: those bytes only, with the headers of the whole file.
+    let wanted = [
+        "content-range",
+        "content-length",
+        "content-type",
+        "content-disposition",
+        "x-content-type-options",
+    ];
+    let (status, found, bytes) = get_with(&url, &[("Range", "bytes=1000-1999")], &wanted);
+    assert_eq!(status, 206);
+    assert_eq!(bytes, wheel[1000..2000]);
+    let size = wheel.len();
+    assert_eq!(
+        found,
+        [
+            Some(format!("bytes 1000-1999/{size}")),
+            Some("1000".to_owned()),
+            Some("application/octet-stream".to_owned()),
+            Some(format!("attachment; filename=\"{WHEEL}\"")),
+            Some("nosniff".to_owned()),
+        ]
+        .to_vec()
+    );
+    // Going on after a cut: from a byte to the end.
+    let (status, _, bytes) = get_with(&url, &[("Range", &format!("bytes={}-", size - 10))], &[]);
+    assert_eq!((status, bytes.as_slice()), (206, &wheel[size - 10..]));
+    // The copy the client has is the file: 304, no body.
+    let (status, found, bytes) = get_with(&url, &[("If-None-Match", etag)], &["etag"]);
+    assert_eq!(status, 304);
+    assert!(bytes.is_empty());
+    assert_eq!(found, [Some(etag.clone())]);
+    let (status, _, bytes) = get_with(&url, &[("If-None-Match", "\"other\"")], &[]);
+    assert_eq!((status, bytes.len()), (200, size));
+    // A range out of the file, a condition that fails: problem details.
+    let (status, found, bytes) = get_with(
+        &url,
+        &[("Range", &format!("bytes={size}-"))],
+        &["content-range", "content-type"],
+    );
+    assert_eq!(status, 416);
+    assert_eq!(
+        found,
+        [
+            Some(format!("bytes */{size}")),
+            Some("application/problem+json".to_owned())
+        ]
+    );
+    let problem: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(problem["code"], "range_not_satisfiable");
+    let (status, _, bytes) = get_with(&url, &[("If-Match", "\"other\"")], &[]);
+    assert_eq!(status, 412);
+    let problem: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(problem["code"], "precondition_failed");
+    // A wheel rebuilt is another version: the old ETag gets the new bytes.
+    let newer = b"rebuilt".repeat(1000);
+    std::fs::write(dir.join(WHEEL), &newer).unwrap();
+    let (status, found, bytes) = get_with(&url, &[("If-None-Match", etag)], &["etag"]);
+    assert_eq!((status, bytes), (200, newer));
+    assert_ne!(found[0].as_ref(), Some(etag));
 }
 
 #[test]

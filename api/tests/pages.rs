@@ -31,15 +31,7 @@ fn fetch(path: &str, headers: &[(&str, &str)]) -> (u16, Vec<Option<String>>, Str
         "etag",
         "cache-control",
     ];
-    let values = wanted
-        .iter()
-        .map(|name| {
-            response
-                .headers()
-                .get(*name)
-                .map(|v| v.to_str().unwrap().to_owned())
-        })
-        .collect();
+    let values = common::header_values(&response, &wanted);
     let body = response.body_mut().read_to_string().unwrap_or_default();
     (response.status().as_u16(), values, body)
 }

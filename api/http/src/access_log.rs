@@ -10,33 +10,37 @@
 //!   method, URI, version, a start time) instead of rendering strings and
 //!   parsing the forwarding headers up front, and it formats the line once,
 //!   straight into the log event.
-//! - [`LogSink`]: the log's writer. Worker threads append each formatted
-//!   line to a buffer in memory; one thread writes the buffer to stderr a
-//!   batch at a time (at most [`FLUSH_INTERVAL`] after a line was logged, at
-//!   once when the buffer is large), so a busy server makes tens of writes a
-//!   second instead of one system call per request, and its workers never
-//!   wait for each other on the stderr lock. A request never waits for the
-//!   log: when [`MAX_PENDING`] bytes are already waiting (stderr drained
-//!   slower than lines come), a line is dropped and counted
-//!   ([`dropped_lines`], `sternhalma_log_lines_dropped_total` in
-//!   `/metrics`); dropping the [`LogFlush`] guard writes everything left.
+//! - [`stderr`]: the log's writer, `tracing-appender`'s non-blocking
+//!   writer in its lossy mode. Worker threads hand each formatted line to a
+//!   bounded channel; one thread (`log-writer`) writes them to stderr, as
+//!   many as are waiting through one buffer and one `write(2)`, so a busy
+//!   server makes a write per batch instead of one a request, and its
+//!   workers never wait for each other on the stderr lock. A request never
+//!   waits for the log: when [`MAX_PENDING_LINES`] lines are already
+//!   waiting (stderr drained slower than lines come), a line is dropped and
+//!   counted ([`dropped_lines`], `sternhalma_log_lines_dropped_total` in
+//!   `/metrics`); dropping the [`WorkerGuard`] writes what is left (it waits
+//!   for that about a second at most, `tracing-appender`'s bound; a writer
+//!   still stuck then, stderr not drained at all, makes `tracing-appender`
+//!   print `Failed to send shutdown signal to logging worker` on stdout).
 //! - A request line is cut to [`MAX_LOGGED_URI`] bytes, its length said:
 //!   a client cannot make the log write 64 KiB a request.
 
 use std::future::{Ready, ready};
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::OnceLock;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use actix_web::Error;
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::{Method, Uri, Version};
 use actix_web::web::Bytes;
+use tracing_appender::non_blocking::{ErrorCounter, NonBlockingBuilder};
+pub use tracing_appender::non_blocking::{NonBlocking, WorkerGuard};
 
 /// The log target of the access log.
 pub const TARGET: &str = "sternhalma::http";
@@ -263,185 +267,55 @@ impl std::fmt::Display for HttpVersion {
     }
 }
 
-/// How long a logged line may wait in memory before it is written.
-pub const FLUSH_INTERVAL: Duration = Duration::from_millis(20);
+/// Log lines that may wait for the writer; beyond them a line is dropped
+/// and counted ([`dropped_lines`]): warnings and errors too, since every
+/// line of the process goes through the sink. Access lines are about 130
+/// bytes (a request line is cut to [`MAX_LOGGED_URI`]), so this holds about
+/// 4 MiB of them, some 20 MiB of the longest.
+pub const MAX_PENDING_LINES: usize = 32 * 1024;
 
-/// Bytes of log lines that may wait for the writer; beyond them a line is
-/// dropped and counted ([`dropped_lines`]): warnings and errors too, since
-/// every line of the process goes through the sink.
-pub const MAX_PENDING: usize = 4 << 20;
+/// The bytes the writer gathers before it writes: the lines waiting are
+/// written through one buffer, flushed once none is left.
+const WRITE_BUFFER: usize = 64 << 10;
 
-/// Above this many bytes waiting the writer is woken at once.
-const WAKE_AT: usize = 64 << 10;
-
-/// The log's writer for `tracing_subscriber` (a `MakeWriter`): lines go to
-/// a buffer, written to stderr by one thread (see the module's summary).
-/// Clones share the buffer.
-#[derive(Clone)]
-pub struct LogSink {
-    shared: Arc<Shared>,
-}
-
-struct Shared {
-    state: Mutex<State>,
-    /// The writer waits here for lines (or the end).
-    wake_writer: Condvar,
-}
-
-/// Log lines dropped because the log's buffer was full, by every sink of
-/// the process.
-static DROPPED: AtomicU64 = AtomicU64::new(0);
+/// The stderr sink's count of dropped lines, once [`stderr`] has made it.
+static STDERR_DROPPED: OnceLock<ErrorCounter> = OnceLock::new();
 
 /// Log lines dropped so far because stderr could not keep up (the
-/// buffer held [`MAX_PENDING`] bytes).
+/// [`stderr`] sink held [`MAX_PENDING_LINES`] lines); 0 before it exists.
 pub fn dropped_lines() -> u64 {
-    DROPPED.load(Ordering::Relaxed)
+    STDERR_DROPPED
+        .get()
+        .map_or(0, |counter| counter.dropped_lines() as u64)
 }
 
-#[derive(Default)]
-struct State {
-    pending: Vec<u8>,
-    /// The writer is asleep with nothing to write: wake it for a line.
-    idle: bool,
-    closing: bool,
+/// The process's log writer for `tracing_subscriber` (a `MakeWriter`):
+/// lines go to stderr through one thread, dropped and counted
+/// ([`dropped_lines`]) rather than waited for (see the module's summary).
+/// Keep the guard alive as long as anything may log: dropping it writes
+/// what is left.
+pub fn stderr() -> (NonBlocking, WorkerGuard) {
+    let (sink, guard) = sink(std::io::stderr());
+    // The first stderr sink is the one `/metrics` reports.
+    let _ = STDERR_DROPPED.set(sink.error_counter());
+    (sink, guard)
 }
 
-/// Writes what is left and stops the writer thread when dropped: keep it
-/// alive as long as anything may log.
-#[must_use = "the log is written only while the guard lives"]
-pub struct LogFlush {
-    shared: Arc<Shared>,
-    writer: Option<std::thread::JoinHandle<()>>,
-}
-
-impl LogSink {
-    /// A sink writing to stderr, its writer thread started.
-    pub fn stderr() -> (LogSink, LogFlush) {
-        LogSink::new(std::io::stderr())
-    }
-
-    /// A sink writing to `out` (the tests write to memory).
-    pub fn new(mut out: impl Write + Send + 'static) -> (LogSink, LogFlush) {
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State::default()),
-            wake_writer: Condvar::new(),
-        });
-        let writer = {
-            let shared = Arc::clone(&shared);
-            std::thread::Builder::new()
-                .name("log-writer".to_owned())
-                .spawn(move || shared.write_until_closed(&mut out))
-                .expect("the log writer thread starts")
-        };
-        (
-            LogSink {
-                shared: Arc::clone(&shared),
-            },
-            LogFlush {
-                shared,
-                writer: Some(writer),
-            },
-        )
-    }
-}
-
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn write_until_closed(&self, out: &mut impl Write) {
-        let mut batch = Vec::new();
-        loop {
-            let closing = {
-                let mut state = self.lock();
-                while state.pending.is_empty() && !state.closing {
-                    state.idle = true;
-                    state = self
-                        .wake_writer
-                        .wait(state)
-                        .unwrap_or_else(PoisonError::into_inner);
-                }
-                state.idle = false;
-                std::mem::swap(&mut batch, &mut state.pending);
-                state.closing
-            };
-            // A log that cannot be written (stderr closed) is lost, as
-            // with a direct write; the server goes on.
-            let _ = out.write_all(&batch).and_then(|()| out.flush());
-            batch.clear();
-            if closing && self.lock().pending.is_empty() {
-                return;
-            }
-            // Let lines gather, unless there are many or the end comes.
-            let state = self.lock();
-            let _ = self
-                .wake_writer
-                .wait_timeout_while(state, FLUSH_INTERVAL, |state| {
-                    state.pending.len() < WAKE_AT && !state.closing
-                })
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    fn append(&self, line: &[u8]) {
-        let mut state = self.lock();
-        if state.pending.len() >= MAX_PENDING && !state.closing {
-            // The sink is slower than the lines: drop this one rather than
-            // make a request wait for stderr.
-            DROPPED.fetch_add(1, Ordering::Relaxed);
-            return;
-        }
-        state.pending.extend_from_slice(line);
-        let wake = state.idle || state.pending.len() >= WAKE_AT;
-        if wake {
-            state.idle = false;
-        }
-        drop(state);
-        if wake {
-            self.wake_writer.notify_one();
-        }
-    }
-}
-
-impl Drop for LogFlush {
-    fn drop(&mut self) {
-        self.shared.lock().closing = true;
-        self.shared.wake_writer.notify_one();
-        if let Some(writer) = self.writer.take() {
-            let _ = writer.join();
-        }
-    }
-}
-
-/// One event's writer, handed out by [`LogSink`].
-pub struct SinkWriter<'a> {
-    shared: &'a Shared,
-}
-
-impl Write for SinkWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.shared.append(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogSink {
-    type Writer = SinkWriter<'a>;
-
-    fn make_writer(&'a self) -> SinkWriter<'a> {
-        SinkWriter {
-            shared: &self.shared,
-        }
-    }
+/// A lossy, non-blocking sink writing to `out` (the tests write to memory);
+/// its own count of dropped lines is `sink.error_counter()`.
+pub fn sink(out: impl Write + Send + 'static) -> (NonBlocking, WorkerGuard) {
+    NonBlockingBuilder::default()
+        .lossy(true)
+        .buffered_lines_limit(MAX_PENDING_LINES)
+        .thread_name("log-writer")
+        .finish(BufWriter::with_capacity(WRITE_BUFFER, out))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
     use super::*;
 
     #[derive(Clone, Default)]
@@ -460,7 +334,7 @@ mod tests {
     #[test]
     fn every_line_is_written_in_order_by_the_time_the_guard_is_dropped() {
         let memory = Memory::default();
-        let (sink, flush) = LogSink::new(memory.clone());
+        let (sink, flush) = sink(memory.clone());
         let threads: Vec<_> = (0..4)
             .map(|t| {
                 let sink = sink.clone();
@@ -497,7 +371,7 @@ mod tests {
     async fn one_line_a_request_as_actix_logger_wrote_it() {
         use actix_web::{App, HttpResponse, test, web};
         let memory = Memory::default();
-        let (sink, flush) = LogSink::new(memory.clone());
+        let (sink, flush) = sink(memory.clone());
         let subscriber = tracing_subscriber::fmt()
             .with_writer(sink)
             .with_ansi(false)
@@ -544,7 +418,7 @@ mod tests {
     #[test]
     fn a_lone_line_is_written_without_waiting_for_the_end() {
         let memory = Memory::default();
-        let (sink, _flush) = LogSink::new(memory.clone());
+        let (sink, _flush) = sink(memory.clone());
         let mut writer = tracing_subscriber::fmt::MakeWriter::make_writer(&sink);
         writer.write_all(b"one line\n").unwrap();
         for _ in 0..500 {
@@ -575,33 +449,29 @@ mod tests {
     fn a_full_buffer_drops_lines_and_counts_them_instead_of_waiting() {
         let (release, stuck) = std::sync::mpsc::channel();
         let memory = Memory::default();
-        let (sink, flush) = LogSink::new(Stuck(stuck, memory.clone()));
-        let line = vec![b'x'; 1023];
-        let line = [line.as_slice(), b"\n"].concat();
-        // Far more than the buffer holds while nothing is written: every
-        // call returns (a worker never waits), the excess is counted.
-        let before = dropped_lines();
-        let lines = 3 * MAX_PENDING / line.len();
+        let (sink, flush) = sink(Stuck(stuck, memory.clone()));
+        let counter = sink.error_counter();
+        let line = [[b'x'; 63].as_slice(), b"\n"].concat();
+        // Far more lines than the channel holds while nothing is written:
+        // every call returns (a worker never waits), the excess is counted.
+        let lines = 3 * MAX_PENDING_LINES;
         for _ in 0..lines {
             let mut writer = tracing_subscriber::fmt::MakeWriter::make_writer(&sink);
             writer.write_all(&line).unwrap();
         }
-        let dropped = dropped_lines() - before;
+        let dropped = counter.dropped_lines();
         // Released before any assertion: a failing one must not leave the
         // writer stuck while the guard waits for it.
         drop(release);
         drop(flush);
-        // The writer took at most one buffer before it stuck, and the
-        // buffer then held at most MAX_PENDING bytes: the rest was dropped.
-        let held = MAX_PENDING / line.len() + 1;
-        assert!(dropped as usize >= lines - 2 * held, "{dropped} of {lines}");
-        assert!((dropped as usize) < lines);
+        // The writer took at most a buffer's worth of lines before it
+        // stuck, and the channel then held at most MAX_PENDING_LINES: the
+        // rest was dropped.
+        let held = MAX_PENDING_LINES + WRITE_BUFFER / line.len() + 2;
+        assert!(dropped >= lines - held, "{dropped} of {lines}");
+        assert!(dropped < lines);
         let written = memory.0.lock().unwrap().len() / line.len();
-        assert_eq!(
-            written + dropped as usize,
-            lines,
-            "each line written or counted"
-        );
+        assert_eq!(written + dropped, lines, "each line written or counted");
     }
 
     #[test]

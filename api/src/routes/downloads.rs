@@ -24,11 +24,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use std::time::SystemTime;
 
+use actix_files::NamedFile;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{
-    self, Accept, ContentDisposition, DispositionParam, DispositionType,
+    self, Accept, ContentDisposition, DispositionParam, DispositionType, HeaderValue,
 };
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, ResponseError as _, get, mime, web};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
@@ -109,7 +110,7 @@ struct Wheel {
     tags: WheelTags,
 }
 
-/// The bytes read from a file at a time, for its digest and its download.
+/// The bytes read from a file at a time, for its digest.
 const CHUNK: usize = 256 * 1024;
 
 /// The file `name` of `folder` opened for reading if it is one the folder
@@ -145,12 +146,21 @@ impl DownloadsDir {
         &self.folder
     }
 
-    /// The wheel named `name` opened for download, with its size, if this
-    /// folder offers it.
-    fn open(&self, name: &str) -> Option<(File, u64)> {
+    /// The wheel named `name` opened for download, if this folder offers
+    /// it: an attachment of bytes, whatever its name says.
+    fn open(&self, name: &str) -> Option<NamedFile> {
         offered(name)?;
-        let (file, metadata) = open_regular(&self.folder, name)?;
-        Some((file, metadata.len()))
+        let (file, _) = open_regular(&self.folder, name)?;
+        // `from_file` reads the open file's metadata again (its ETag and
+        // Last-Modified), which cannot fail where the opening did not.
+        let file = NamedFile::from_file(file, name).ok()?;
+        Some(
+            file.set_content_type(mime::APPLICATION_OCTET_STREAM)
+                .set_content_disposition(ContentDisposition {
+                    disposition: DispositionType::Attachment,
+                    parameters: vec![DispositionParam::Filename(name.to_owned())],
+                }),
+        )
     }
 
     /// The digest of the wheel named `name` if this folder offers it.
@@ -184,7 +194,7 @@ impl DownloadsDir {
         // is hashed again once it is done.
         let wheel = Wheel {
             stamp: before,
-            sha256: hex(&hasher.finalize()),
+            sha256: hex::encode(hasher.finalize()),
             tags,
         };
         self.read
@@ -364,7 +374,7 @@ const EXAMPLES: [(&str, &str, &str); 2] = [
 static EXAMPLE_DIGESTS: LazyLock<Vec<String>> = LazyLock::new(|| {
     EXAMPLES
         .iter()
-        .map(|(_, text, _)| hex(&Sha256::digest(text.as_bytes())))
+        .map(|(_, text, _)| hex::encode(Sha256::digest(text.as_bytes())))
         .collect()
 });
 
@@ -403,10 +413,6 @@ pub fn offered(name: &str) -> Option<WheelTags> {
         abi: abi.to_owned(),
         platform: platform.to_owned(),
     })
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Whether the client prefers HTML (a browser) to JSON: `text/html` ranks
@@ -525,140 +531,45 @@ pub async fn list_downloads(
         crate::pages::secured(&mut response);
         return Ok(response
             .content_type("text/html; charset=utf-8")
-            .body(page(&list, &origin, &base_path)));
+            .body(page(&list, &origin, &base_path)?));
     }
     Ok(response.json(list))
 }
 
-/// The listing as a page: the install commands, the example clients, and
-/// a table of links (the module's wheels, then the dependencies' under a
-/// summary). Links are relative, with their digests, so pip's
-/// `--find-links` follows them.
-fn page(list: &DownloadList, origin: &str, base_path: &BasePath) -> String {
-    let mut html = crate::pages::under(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"utf-8\">\n  \
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n  \
-         <title>Downloads · Sternhalma</title>\n  \
-         <link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\">\n  \
-         <link rel=\"stylesheet\" href=\"/assets/site.css\">\n</head>\n<body>\n  \
-         <header class=\"site\">\n    <nav aria-label=\"Site\">\n      \
-         <a class=\"brand\" href=\"/\">Sternhalma</a>\n      <a href=\"/explorer\">Explorer</a>\n      \
-         <a href=\"/downloads/\" aria-current=\"page\">Downloads</a>\n      \
-         <a href=\"/docs/\">API</a>\n    </nav>\n  </header>\n  <main id=\"main\">\n    \
-         <h1>The Python module</h1>\n",
-        base_path,
-    );
+/// The listing as a page (`api/templates/downloads.html`): the install
+/// commands, the example clients, and a table of links (the module's
+/// wheels, then the dependencies' under a summary). Links are relative,
+/// with their digests, so pip's `--find-links` follows them.
+#[derive(askama::Template)]
+#[template(path = "downloads.html")]
+struct DownloadsPage<'a> {
+    /// The server's address as the client reached it, under its base path.
+    origin: &'a str,
+    offline: &'a OfflineCommands,
+    examples: &'a [ExampleClient],
+    /// The module's own wheels.
+    module: Vec<&'a Download>,
+    /// Every other wheel.
+    dependencies: Vec<&'a Download>,
+    /// The dependencies' size in MiB.
+    dependency_mib: f64,
+}
+
+/// The listing as a page, its absolute links under `base_path`.
+fn page(list: &DownloadList, origin: &str, base_path: &BasePath) -> Result<String, ApiError> {
     let (module, dependencies): (Vec<&Download>, Vec<&Download>) =
         list.files.iter().partition(|file| ours(&file.name));
-    if module.is_empty() {
-        html.push_str(
-            "    <p>No wheels here yet. The teacher builds one with <code>scripts/wheel</code> \
-             and serves its folder (<code>sternhalma serve --downloads-dir dist</code>).</p>\n",
-        );
-    }
-    html.push_str(&format!(
-        "    <h2>Install from this server, no internet needed</h2>\n    \
-         <p>With the pip of a new venv (<code>python3 -m venv sternhalma</code>, then \
-         <code>sternhalma/bin/pip</code>), for the teaching notebooks:</p>\n    \
-         <p><code>{notebooks}</code></p>\n    <p>The module alone (with numpy):</p>\n    \
-         <p><code>{plain}</code></p>\n",
-        notebooks = escape(&list.offline.notebooks),
-        plain = escape(&list.offline.plain),
-    ));
-    if dependencies.is_empty() {
-        html.push_str(
-            "    <p class=\"muted\">This folder holds no dependencies yet, so these commands \
-             fail until the teacher runs <code>scripts/wheelhouse</code> on the wheel. \
-             Meanwhile, on a network with internet, install the wheel below with the command \
-             beside it: its dependencies then come from the package index.</p>\n",
-        );
-    } else {
-        html.push_str(
-            "    <p class=\"muted\">Every wheel comes from this server; it holds them for \
-             64-bit Linux on Intel or AMD, for the Pythons the teacher chose \
-             (<code>scripts/wheelhouse</code>).</p>\n",
-        );
-    }
-    html.push_str(
-        "    <h2>Example clients</h2>\n    <p>In Python, installed with the module:</p>\n    <ul>\n",
-    );
-    for (name, arguments) in [
-        ("random_bot", "MATCH_ID SEAT TOKEN"),
-        ("tournament_entrant", "TOURNAMENT_ID TOKEN"),
-    ] {
-        html.push_str(&format!(
-            "      <li><code>python -m sternhalma.examples.{name} {origin} {arguments}</code></li>\n",
-            origin = escape(origin),
-        ));
-    }
-    html.push_str(
-        "    </ul>\n    <p>In JavaScript (Node 18 or later, no packages): download, then run.</p>\n    <ul>\n",
-    );
-    for example in &list.examples {
-        html.push_str(&format!(
-            "      <li><a href=\"examples/{name}\">{name}</a>: <code>{run}</code></li>\n",
-            name = escape(&example.name),
-            run = escape(&example.run),
-        ));
-    }
-    html.push_str("    </ul>\n");
-    if !module.is_empty() {
-        html.push_str(
-            "    <h2>The module's wheels</h2>\n    <p>A file's name ends with where it works: \
-             <code>cp311-abi3</code> is CPython 3.11 or newer, \
-             <code>manylinux_2_17_x86_64</code> 64-bit Linux on Intel or AMD with glibc 2.17 \
-             or newer. Each installs with one command, its dependencies from the package \
-             index.</p>\n",
-        );
-        table(&mut html, &module, true);
-    }
-    if !dependencies.is_empty() {
-        let bytes: u64 = dependencies.iter().map(|file| file.size).sum();
-        html.push_str(&format!(
-            "    <details>\n    <summary>The dependencies: {count} wheels, {mib:.1} MiB</summary>\n",
-            count = dependencies.len(),
-            mib = bytes as f64 / f64::from(1 << 20),
-        ));
-        table(&mut html, &dependencies, false);
-        html.push_str("    </details>\n");
-    }
-    html.push_str("  </main>\n</body>\n</html>\n");
-    html
-}
-
-/// A table of wheels, with their pip commands if `commands`.
-fn table(html: &mut String, files: &[&Download], commands: bool) {
-    html.push_str(
-        "    <div class=\"table-wrap\">\n    <table>\n      \
-         <thead><tr><th scope=\"col\">File</th><th scope=\"col\" class=\"num\">Bytes</th>",
-    );
-    if commands {
-        html.push_str("<th scope=\"col\">Install</th>");
-    }
-    html.push_str("<th scope=\"col\">SHA-256</th></tr></thead>\n      <tbody>\n");
-    for file in files {
-        html.push_str(&format!(
-            "        <tr><td><a href=\"{name}#sha256={sha}\">{name}</a></td>\
-             <td class=\"num\">{size}</td>",
-            name = escape(&file.name),
-            sha = file.sha256,
-            size = file.size,
-        ));
-        if commands {
-            html.push_str(&format!("<td><code>{}</code></td>", escape(&file.pip)));
-        }
-        html.push_str(&format!("<td><code>{}</code></td></tr>\n", file.sha256));
-    }
-    html.push_str("      </tbody>\n    </table>\n    </div>\n");
-}
-
-/// Text for HTML: the host in the pip command comes from the request.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
+    let bytes: u64 = dependencies.iter().map(|file| file.size).sum();
+    let page = DownloadsPage {
+        origin,
+        offline: &list.offline,
+        examples: &list.examples,
+        module,
+        dependencies,
+        dependency_mib: bytes as f64 / f64::from(1 << 20),
+    };
+    let html = askama::Template::render(&page).map_err(|e| ApiError::internal(e.to_string()))?;
+    Ok(crate::pages::under(&html, base_path))
 }
 
 /// A file's bytes, as they are on the disk.
@@ -682,6 +593,14 @@ pub struct DownloadPath {
 /// What `pip install http://<server>/downloads/<wheel>` fetches, and pip
 /// with `--find-links http://<server>/downloads/`. Any name the listing
 /// does not offer (another file, a hidden one, `..`, a path) is a 404.
+///
+/// A download that was cut can go on where it stopped: `Range` with one
+/// range of bytes (`bytes=1000-` for all after the first 1,000; `If-Range`
+/// with the ETag or Last-Modified) is answered 206 with those bytes, 416
+/// if the range is not within the file. A client that has the file
+/// already revalidates it: `If-None-Match` with its ETag (or
+/// `If-Modified-Since`) is answered 304 while the file on disk is the
+/// same. `If-Match` and `If-Unmodified-Since` are honoured too (412).
 #[utoipa::path(
     tag = "downloads",
     params(DownloadPath),
@@ -690,68 +609,88 @@ pub struct DownloadPath {
             headers(
                 ("Content-Length" = u64, description = "The file's size in bytes"),
                 ("Content-Disposition" = String, description = "`attachment` with the file name"),
+                ("ETag" = String, description = "The file's version on disk (its inode, size and modification time)"),
+                ("Last-Modified" = String, description = "When the file was last written"),
+                ("Accept-Ranges" = String, description = "`bytes`: a download may ask for a range"),
             )),
+        (status = 206, description = "The range of the wheel's bytes asked for (`Range`)", content_type = "application/octet-stream", body = FileBytes,
+            headers(
+                ("Content-Range" = String, description = "The bytes sent and the file's size, e.g. `bytes 0-1023/795141`"),
+                ("Content-Length" = u64, description = "The range's size in bytes"),
+                ("Content-Disposition" = String, description = "`attachment` with the file name"),
+                ("ETag" = String, description = "The file's version on disk"),
+                ("Last-Modified" = String, description = "When the file was last written"),
+            )),
+        (status = 304, description = "Not modified: the client's copy (`If-None-Match`, `If-Modified-Since`) is the file on disk; no body",
+            headers(
+                ("ETag" = String, description = "The file's version on disk"),
+            )),
+        (status = 400, description = "A `Range` header that is not ASCII text (`malformed_range`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such wheel here (`not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "The file on disk is not the version `If-Match` or `If-Unmodified-Since` names (`precondition_failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 416, description = "The range is not within the file (`range_not_satisfiable`)", body = Problem, content_type = "application/problem+json",
+            headers(
+                ("Content-Range" = String, description = "The file's size, e.g. `bytes */795141`"),
+            )),
     )
 )]
 #[get("/downloads/{file}")]
 pub async fn download_file(
+    request: HttpRequest,
     path: web::Path<DownloadPath>,
     dir: web::Data<DownloadsDir>,
 ) -> Result<HttpResponse, ApiError> {
     let name = path.into_inner().file;
     let downloads = dir.get_ref().clone();
-    let wanted = name.clone();
-    let (file, size) = web::block(move || downloads.open(&wanted))
+    let file = web::block(move || downloads.open(&name))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?
         .ok_or_else(|| {
             ApiError::not_found("no such file here; the wheels are listed at /downloads/")
         })?;
-    Ok(HttpResponse::Ok()
-        .content_type("application/octet-stream")
-        .insert_header(ContentDisposition {
-            disposition: DispositionType::Attachment,
-            parameters: vec![DispositionParam::Filename(name)],
-        })
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .no_chunking(size)
-        .streaming(chunks(file, size)))
+    // actix-files answers the range and the conditions, and reads the file
+    // a chunk at a time on the blocking pool. A file that shrinks meanwhile
+    // ends the answer with an error (the client sees it cut short, never
+    // other bytes).
+    let mut response = refusal_as_problem(file.into_response(&request));
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    Ok(response)
 }
 
-/// The `size` bytes of `file`, read a chunk at a time on the blocking pool.
-/// A file that shrinks meanwhile ends the answer with an error (the client
-/// sees it cut short, never other bytes).
-fn chunks(
-    file: File,
-    size: u64,
-) -> impl futures_util::Stream<Item = Result<web::Bytes, std::io::Error>> {
-    futures_util::stream::try_unfold((file, size), |(mut file, left)| async move {
-        if left == 0 {
-            return Ok(None);
+/// actix-files refuses a failed condition, a range out of the file and an
+/// unreadable `Range` with an empty body: here they are problem details,
+/// as every error of the API, with actix-files' headers (`Content-Range`,
+/// `ETag`, `Last-Modified`) kept.
+fn refusal_as_problem(response: HttpResponse) -> HttpResponse {
+    let status = response.status();
+    let error = match status {
+        StatusCode::PRECONDITION_FAILED => ApiError::new(
+            status,
+            "precondition_failed",
+            "Precondition failed",
+            "the file on disk is not the version If-Match or If-Unmodified-Since names",
+        ),
+        StatusCode::RANGE_NOT_SATISFIABLE => ApiError::new(
+            status,
+            "range_not_satisfiable",
+            "Range not satisfiable",
+            "the range is not within the file; Content-Range gives its size",
+        ),
+        StatusCode::BAD_REQUEST => {
+            ApiError::bad_request("malformed_range", "the Range header is not ASCII text")
         }
-        let (file, chunk) = web::block(move || {
-            let mut chunk = vec![0; usize::try_from(left).map_or(CHUNK, |left| left.min(CHUNK))];
-            let read = loop {
-                match file.read(&mut chunk) {
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    other => break other,
-                }
-            }?;
-            chunk.truncate(read);
-            Ok::<_, std::io::Error>((file, chunk))
-        })
-        .await
-        .map_err(std::io::Error::other)??;
-        if chunk.is_empty() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::UnexpectedEof,
-                "the file shrank while it was sent",
-            ));
+        _ => return response,
+    };
+    let mut problem = error.error_response();
+    for name in [header::CONTENT_RANGE, header::ETAG, header::LAST_MODIFIED] {
+        if let Some(value) = response.headers().get(&name) {
+            problem.headers_mut().insert(name, value.clone());
         }
-        let left = left - chunk.len() as u64;
-        Ok(Some((web::Bytes::from(chunk), (file, left))))
-    })
+    }
+    problem
 }
 
 /// The example client to download.

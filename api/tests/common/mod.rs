@@ -118,6 +118,22 @@ pub fn finish(mut response: ureq::http::Response<ureq::Body>) -> Reply {
     }
 }
 
+/// The values of the headers `names` of `response`, in their order.
+pub fn header_values(
+    response: &ureq::http::Response<ureq::Body>,
+    names: &[&str],
+) -> Vec<Option<String>> {
+    names
+        .iter()
+        .map(|name| {
+            response
+                .headers()
+                .get(*name)
+                .map(|v| v.to_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
 /// A `sternhalma serve` process, killed when dropped (also when a test
 /// panics, so that no server outlives its test).
 pub struct ServerProcess(pub std::process::Child);

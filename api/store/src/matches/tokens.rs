@@ -41,7 +41,7 @@ pub fn new_token() -> Result<(String, TokenHash), Error> {
         tracing::error!(error = %e, "no randomness for a token");
         Error::Unavailable(Unavailable::NoRandomness)
     })?;
-    let text = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let text = hex::encode(bytes);
     Ok((text, hash(&bytes)))
 }
 
@@ -63,15 +63,9 @@ fn hash(bytes: &[u8]) -> TokenHash {
 /// The hash of a token given as text: `None` unless it is 64 hexadecimal
 /// digits (either case).
 pub fn parse(token: &str) -> Option<TokenHash> {
-    // Checked first: `from_str_radix` alone would take a `+` sign.
-    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
     let mut bytes = [0_u8; 32];
-    for (byte, pair) in bytes.iter_mut().zip(token.as_bytes().chunks(2)) {
-        let pair = std::str::from_utf8(pair).ok()?;
-        *byte = u8::from_str_radix(pair, 16).ok()?;
-    }
+    // Exactly 64 digits, or an error: no sign, no other length.
+    hex::decode_to_slice(token, &mut bytes).ok()?;
     Some(hash(&bytes))
 }
 
@@ -86,7 +80,15 @@ mod tests {
         assert_eq!(parse(&text), Some(hash));
         assert_eq!(parse(&text.to_uppercase()), Some(hash), "either case");
         assert_ne!(new_token().unwrap().0, text);
-        for bad in ["", "abc", &"z".repeat(64), &format!("+{}", &text[1..])] {
+        for bad in [
+            "",
+            "abc",
+            &"z".repeat(64),
+            &format!("+{}", &text[1..]),
+            &format!("{text}00"),
+            &text[2..],
+            &format!("é{}", &text[2..]),
+        ] {
             assert_eq!(parse(bad), None, "{bad}");
         }
     }
