@@ -17,6 +17,7 @@
 
 pub mod bots;
 pub mod bus;
+pub mod clock;
 pub mod commands;
 pub mod committed;
 pub mod db;

@@ -26,6 +26,7 @@ use std::time::Duration;
 
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
+use crate::clock::Clock;
 use crate::committed::{Changes, Committed};
 use crate::error::{Error, corrupt};
 
@@ -282,6 +283,8 @@ pub struct Db {
     /// What the transaction under way has changed so far
     /// ([`Db::transaction`]).
     changes: RefCell<Changes>,
+    /// The clock [`Db::now`] reads instead of the database's, if set.
+    clock: Option<Clock>,
 }
 
 enum Kind {
@@ -303,6 +306,7 @@ impl Db {
             kind: Kind::Sqlite(connection),
             writing: Cell::new(false),
             changes: RefCell::default(),
+            clock: None,
         }
     }
 
@@ -320,6 +324,7 @@ impl Db {
             })),
             writing: Cell::new(false),
             changes: RefCell::default(),
+            clock: None,
         })
     }
 
@@ -459,6 +464,9 @@ impl Db {
     /// # Errors
     /// A database failure.
     pub fn now(&self) -> Result<String, Error> {
+        if let Some(clock) = &self.clock {
+            return Ok(clock.text());
+        }
         let sql = match self.kind {
             Kind::Sqlite(_) => "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now",
             Kind::Postgres(_) => {
@@ -467,6 +475,12 @@ impl Db {
             }
         };
         self.query_one(sql, &[])?.text("now")
+    }
+
+    /// Every time this connection stores from now on is `clock`'s, not the
+    /// database's: for tests and tools that decide when things happen.
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = Some(clock);
     }
 
     /// What a write appends to the query of a row it is about to check

@@ -39,6 +39,8 @@ mod lifecycle;
 mod reads;
 mod results;
 mod scheduling;
+#[cfg(test)]
+mod tests;
 
 pub use following::*;
 pub use lifecycle::*;
