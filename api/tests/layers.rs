@@ -328,6 +328,22 @@ fn the_server_writes_only_through_the_stores_commands() {
 }
 
 #[test]
+fn query_strings_are_the_http_layers() {
+    // The HTTP contract leaves the store piece by piece (issue 49): its
+    // query strings already have, and none comes back.
+    let store = modules(&workspace().join("api/store/src"));
+    assert!(store.contains_key("matches::dto"), "api/store/src was read");
+    for (module, code) in &store {
+        for forbidden in ["IntoParams", "actix"] {
+            assert!(
+                !names(code, forbidden) && !code.contains(&format!("{forbidden}_")),
+                "api/store/src/{module} names `{forbidden}`: the HTTP contract is the routes'"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_word_finder_sees_whole_words_only() {
     assert!(names("fn f(c: &mut Db) {}", "Db"));
     assert!(names("use sternhalma_store::sql::Db;", "Db"));

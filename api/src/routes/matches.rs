@@ -18,6 +18,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use crate::admin::Admin;
 use crate::admin::AdminKey;
 use crate::admin::authority;
+use crate::routes::queries::{BoardQuery, DEFAULT_WAIT_MS, ListQuery, MAX_WAIT_MS, WaitQuery};
 use crate::routes::{AdminKeyErrors, TokenErrors, page};
 use crate::runner::BotRunner;
 use crate::tokens::bearer;
@@ -26,9 +27,8 @@ use sternhalma_http::clients::LongPollSlot;
 use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use sternhalma_store::matches::dto::{
-    BoardQuery, CreatedMatch, DEFAULT_WAIT_MS, ExportedGame, History, ListQuery, MAX_NAME_CHARS,
-    MAX_WAIT_MS, MatchList, MatchStatus, MatchView, MoveSubmission, MovesAccepted, NewMatch,
-    NewMatchRequest, SeatKind, SeatToken, WaitQuery,
+    CreatedMatch, ExportedGame, History, MAX_NAME_CHARS, MatchList, MatchStatus, MatchView,
+    MoveSubmission, MovesAccepted, NewMatch, NewMatchRequest, SeatKind, SeatToken,
 };
 use sternhalma_store::matches::game;
 use sternhalma_store::matches::storage::SeatPlan;

@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod downloads;
 pub mod matches;
+pub mod queries;
 pub mod tournaments;
 
 use sternhalma_http::error::{ApiError, Problem};

@@ -20,19 +20,18 @@ use crate::admin::Admin;
 use crate::admin::AdminKey;
 use crate::admin::authority;
 use crate::director::Tournaments;
+use crate::routes::queries::{DEFAULT_WAIT_MS, MAX_WAIT_MS, TournamentListQuery, TurnsQuery};
 use crate::routes::{AdminKeyErrors, TokenErrors, page};
 use crate::tokens::bearer;
 use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
 use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
-use sternhalma_store::matches::dto::{DEFAULT_WAIT_MS, MAX_WAIT_MS};
 use sternhalma_store::matches::tokens::new_token;
 use sternhalma_store::store::Store;
 use sternhalma_store::tournaments::dto::{
     CreatedTournament, EntrantTurns, NewTournament, NewTournamentRequest, TournamentEvent,
-    TournamentGames, TournamentList, TournamentListQuery, TournamentSseEvent, TournamentView,
-    TurnsQuery,
+    TournamentGames, TournamentList, TournamentSseEvent, TournamentView,
 };
 use sternhalma_store::tournaments::logic::{self, Action};
 use sternhalma_store::tournaments::plan::{self, TournamentLimits};

@@ -1,7 +1,7 @@
 //! Wire types of stored matches.
 
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
 use crate::bots::BotSpec;
 pub use crate::matches::status::{Ending, ForfeitReason, MatchStatus};
@@ -9,10 +9,6 @@ use sternhalma::wire::schema::{PlayerIndex, PlyCount};
 use sternhalma::wire::view::{MoveInput, MoveView, PositionView, RulesInput};
 use sternhalma::wire::whole::Object;
 
-/// The longest a long-poll waits, in milliseconds.
-pub const MAX_WAIT_MS: u32 = 30_000;
-/// How long a long-poll waits when `timeout_ms` is not given.
-pub const DEFAULT_WAIT_MS: u32 = 25_000;
 /// The longest seat name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 
@@ -336,57 +332,6 @@ pub struct MatchList {
     pub matches: Vec<MatchSummary>,
     /// Pass as `before` for the next page; absent on the last page.
     pub next_before: Option<i64>,
-}
-
-/// Which matches to list.
-#[derive(Clone, Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct ListQuery {
-    /// Only matches with this status.
-    #[param(value_type = Option<MatchStatus>)]
-    pub status: Option<MatchStatus>,
-    /// At most this many (1 to 200; default 50).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 200)]
-    pub limit: Option<u32>,
-    /// Only matches with a smaller id (the previous page's `next_before`).
-    #[param(value_type = Option<u64>, minimum = 0, maximum = 9223372036854775807.0)]
-    pub before: Option<u64>,
-}
-
-/// Long-poll: wait until the match has passed a ply.
-#[derive(Clone, Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct WaitQuery {
-    /// Answer only once the match's `ply` is greater than this, or the
-    /// match is over, or it changed without a move while waiting (a seat
-    /// resigned a game of three or more, which may pass the turn), or
-    /// `timeout_ms` has passed (then with the unchanged state; check `ply`
-    /// and `to_move`).
-    #[param(value_type = Option<u64>, minimum = 0, maximum = 4294967295.0)]
-    pub wait_ply: Option<u32>,
-    /// How long to wait at most, in milliseconds (0 to 30000; default
-    /// 25000). Used only with `wait_ply`.
-    #[param(value_type = Option<u64>, minimum = 0, maximum = 30000)]
-    pub timeout_ms: Option<u32>,
-}
-
-/// How to draw a match's board (`GET /v1/matches/{id}/board.svg`).
-#[derive(Clone, Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct BoardQuery {
-    /// The position after this many plies (default: the current one).
-    #[param(value_type = Option<u64>, minimum = 0, maximum = 4294967295.0)]
-    pub ply: Option<u32>,
-    /// Image width in pixels (64 to 4096; default 480).
-    #[param(value_type = Option<u64>, minimum = 64, maximum = 4096)]
-    pub size: Option<u32>,
-    /// Print hole ids in the holes.
-    pub ids: Option<bool>,
-    /// Turn the board so this triangle is at the bottom (default `south`).
-    pub bottom: Option<sternhalma::Triangle>,
 }
 
 /// A seat's place in a match's result.

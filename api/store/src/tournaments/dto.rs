@@ -1,7 +1,7 @@
 //! Wire types of tournaments.
 
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
 use crate::bots::BotSpec;
 use crate::matches::dto::{Ending, SeatKind};
@@ -327,22 +327,6 @@ pub struct TournamentList {
     pub next_before: Option<i64>,
 }
 
-/// The list's filters.
-#[derive(Clone, Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct TournamentListQuery {
-    /// Only tournaments with this status.
-    #[param(value_type = Option<TournamentStatus>)]
-    pub status: Option<TournamentStatus>,
-    /// At most this many (1 to 200, default 50).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 200)]
-    pub limit: Option<u32>,
-    /// Only ids below this one (the previous page's `next_before`).
-    #[param(value_type = Option<u64>, minimum = 0, maximum = 9223372036854775807.0)]
-    pub before: Option<u64>,
-}
-
 /// Where a game of the schedule stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -462,16 +446,6 @@ pub struct EntrantTurns {
     pub done: bool,
     /// The games waiting for its move now (empty at a timeout).
     pub turns: Vec<Turn>,
-}
-
-/// The entrant long-poll's query.
-#[derive(Clone, Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct TurnsQuery {
-    /// Wait at most this long for a turn (0 to 30000, default 25000).
-    #[param(value_type = Option<u64>, minimum = 0, maximum = 30000)]
-    pub timeout_ms: Option<u32>,
 }
 
 /// A seat of a game that starts, for events.
