@@ -98,6 +98,7 @@ done
 student "$python" - "$url" "$name" "$(sha256sum "$wheel" | cut -d' ' -f1)" "$root/examples/clients" \
   "$scratch/downloads" > "$scratch/commands" <<'EOF'
 import hashlib
+import html
 import json
 import pathlib
 import sys
@@ -128,7 +129,10 @@ with urllib.request.urlopen(request) as response:
     page = response.read().decode()
 for f in files:
     assert f'href="{f["name"]}#sha256={f["sha256"]}"' in page, f["name"]
-assert prefix + " &quot;sternhalma[notebooks]&quot;" in page
+# The commands as the browser shows them (the page escapes their quotes:
+# no raw `"` of a command is left in it).
+assert f'{prefix} "sternhalma[notebooks]"' in html.unescape(page)
+assert '"sternhalma[notebooks]"' not in page
 assert prefix + " sternhalma<" in page
 assert "python -m sternhalma.examples.random_bot " + url in page
 # The JavaScript examples, byte for byte, and their digests.
