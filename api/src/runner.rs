@@ -94,7 +94,13 @@ impl BotRunner {
         };
         while let Some(event) = events.recv().await {
             match event {
-                Event::Match { id, here: true, .. } | Event::Created(id) => self.kick(id),
+                Event::Match {
+                    id,
+                    here: true,
+                    by_bot: false,
+                    ..
+                }
+                | Event::Created(id) => self.kick(id),
                 Event::Match { .. } | Event::Tournament(_) | Event::Resync => {}
             }
         }
@@ -200,8 +206,21 @@ impl BotRunner {
         let stored = match chosen {
             Ok(mv) => self.store.play_bot(turn, mv).await?,
             // It cannot move (a perfect bot without its table): the match
-            // ends, saying so, rather than wait or see another bot play.
-            Err(why) => self.store.bot_unavailable(turn, why).await?,
+            // ends, rather than wait or see another bot play; the log
+            // says why.
+            Err(why) => {
+                let seat = turn.position.side_to_move();
+                let ended = self.store.bot_unavailable(turn).await?;
+                if ended.is_some() {
+                    tracing::warn!(
+                        match_id = id,
+                        seat,
+                        code = why.code,
+                        "a built-in bot cannot move; its match ended: {why}"
+                    );
+                }
+                ended
+            }
         };
         // Stored, or the match changed meanwhile: either way, look again.
         // With several replicas a change meanwhile may be another replica

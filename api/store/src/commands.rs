@@ -14,7 +14,6 @@
 
 use sternhalma::{Move, MoveText, Position};
 
-use crate::bots::CannotMove;
 use crate::error::Error;
 use crate::matches::dto::MatchView;
 use crate::matches::game::{self, BotTurn};
@@ -85,18 +84,14 @@ impl Store {
         self.commit(move |db| game::play_bot(db, &turn, mv)).await
     }
 
-    /// The bot of `turn` cannot move (`why`): the match ends
-    /// (`bot_unavailable`) if it has not changed since
+    /// The bot of `turn` cannot move ([`BotTurn::choose`]): the match
+    /// ends (`bot_unavailable`) if it has not changed since
     /// ([`game::bot_unavailable`]); answers its new version, or `None`.
     ///
     /// # Errors
     /// Database failures.
-    pub async fn bot_unavailable(
-        &self,
-        turn: BotTurn,
-        why: CannotMove,
-    ) -> Result<Option<i64>, Error> {
-        self.commit(move |db| game::bot_unavailable(db, &turn, &why))
+    pub async fn bot_unavailable(&self, turn: BotTurn) -> Result<Option<i64>, Error> {
+        self.commit(move |db| game::bot_unavailable(db, &turn))
             .await
     }
 

@@ -25,6 +25,10 @@ pub struct Changes {
     /// told to the other replicas only (the director that settled them
     /// knows from the command's answer).
     scheduled: Vec<i64>,
+    /// Whether the bot runner made these changes (a bot's move, or the end
+    /// of a match whose bot could not move): the runner, which goes on by
+    /// itself, is not kicked by its own writes.
+    by_bot: bool,
 }
 
 impl Changes {
@@ -59,6 +63,16 @@ impl Changes {
         if !self.scheduled.contains(&id) {
             self.scheduled.push(id);
         }
+    }
+
+    /// The changes are the bot runner's own.
+    pub(crate) fn record_by_bot(&mut self) {
+        self.by_bot = true;
+    }
+
+    /// Whether the bot runner made these changes.
+    pub fn by_bot(&self) -> bool {
+        self.by_bot
     }
 
     /// The matches changed, as (id, version after the transaction).

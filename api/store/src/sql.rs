@@ -540,6 +540,11 @@ impl Db {
         self.changes.borrow_mut().record_match(id, version);
     }
 
+    /// The transaction under way is the bot runner's (a bot's move).
+    pub(crate) fn played_by_bot(&self) {
+        self.changes.borrow_mut().record_by_bot();
+    }
+
     /// Match `id` was created, inside a transaction.
     pub(crate) fn match_created(&self, id: i64) {
         self.changes.borrow_mut().record_created(id);

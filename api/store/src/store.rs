@@ -47,6 +47,9 @@ pub enum Event {
         version: i64,
         /// Whether this replica committed it (its bots are played here).
         here: bool,
+        /// Whether the bot runner did (a bot's move): the runner goes on by
+        /// itself, and is not kicked by its own writes.
+        by_bot: bool,
     },
     /// Match `id` was created here.
     Created(i64),
@@ -267,7 +270,7 @@ impl Store {
     fn tell_committed(&self, changes: &Changes) {
         let bus = self.inner.bus.get();
         for &(id, version) in changes.matches() {
-            self.wake(id, version, true);
+            self.wake(id, version, true, changes.by_bot());
             if let Some(bus) = bus {
                 bus.announce(Change::Match { id, version });
             }
@@ -304,13 +307,18 @@ impl Store {
 
     /// Wakes this replica's waiters on match `id` and its listeners;
     /// `here` when this replica committed the change.
-    fn wake(&self, id: i64, version: i64, here: bool) {
+    fn wake(&self, id: i64, version: i64, here: bool, by_bot: bool) {
         let watchers = lock(&self.inner.watchers);
         if let Some(sender) = watchers.get(&id) {
             sender.send_replace(version);
         }
         drop(watchers);
-        self.tell(Event::Match { id, version, here });
+        self.tell(Event::Match {
+            id,
+            version,
+            here,
+            by_bot,
+        });
     }
 }
 
@@ -322,7 +330,7 @@ fn on_remote(store: &Weak<Inner>, remote: Remote) {
     };
     let store = Store { inner };
     match remote {
-        Remote::Change(Change::Match { id, version }) => store.wake(id, version, false),
+        Remote::Change(Change::Match { id, version }) => store.wake(id, version, false, false),
         Remote::Change(Change::Tournament(id)) => store.tell(Event::Tournament(id)),
         Remote::Reconnected => {
             // Notifications may have been lost: every waiter reads again.

@@ -17,8 +17,9 @@ pub struct BotTurn {
     pub ply: u32,
     /// The position to move in.
     pub position: Position,
-    /// The bot to move (with its seed).
-    pub bot: SeatBot,
+    /// The bot to move (with its seed), or why the seat's stored spec no
+    /// longer makes one (the server's caps changed since it was stored).
+    pub bot: Result<SeatBot, CannotMove>,
     /// Plies the bots have played in a row before this one.
     pub bot_plies: u32,
     /// Whether an open seat still takes turns, and so waits for this move;
@@ -34,12 +35,16 @@ impl BotTurn {
     ///
     /// # Errors
     /// The bot cannot move ([`SeatBot::choose`]: a `perfect` bot whose
-    /// table is not installed); [`bot_unavailable`] ends the match then.
+    /// table is not installed; or the seat's stored spec no longer makes a
+    /// bot); [`bot_unavailable`] ends the match then.
     pub fn choose(&self) -> Result<sternhalma::Move, CannotMove> {
         if self.bot_plies >= MAX_BOT_PLIES {
             return Ok(sternhalma::Move::Pass);
         }
-        self.bot.choose(&self.position, self.ply)
+        match &self.bot {
+            Ok(bot) => bot.choose(&self.position, self.ply),
+            Err(why) => Err(why.clone()),
+        }
     }
 }
 
@@ -63,12 +68,12 @@ pub fn bot_turn(store: &Db, id: i64) -> Result<Option<BotTurn>, Error> {
         return Ok(None);
     };
     // Checked when the match was made: a stored spec that no longer makes
-    // a bot is an error, never another bot.
-    let bot = SeatBot::new(spec).map_err(|e| {
-        corrupt(format!(
-            "the stored bot of seat {seat} of match {id} cannot be made: {e}"
-        ))
-    })?;
+    // a bot (the caps changed since) cannot move, and the match ends
+    // saying so; no other bot plays in its place.
+    let bot = SeatBot::new(spec).map_err(|e| CannotMove {
+        code: e.code(),
+        message: format!("the stored bot of seat {seat} cannot be made: {e}"),
+    });
     let since = storage::last_open_seat_ply(store, id)?.map_or(0, |ply| ply + 1);
     let open_seat_waits = seats
         .iter()
@@ -98,6 +103,7 @@ pub fn play_bot(
     mv: sternhalma::Move,
 ) -> Result<Committed<Option<i64>>, Error> {
     store.transaction(|store| {
+        store.played_by_bot();
         let row = load_match(store, turn.id)?;
         if row.version != turn.version || row.status != MatchStatus::InProgress {
             return Ok(None);
@@ -120,7 +126,7 @@ pub fn play_bot(
     })
 }
 
-/// The bot of `turn` cannot move (`why`): the match ends
+/// The bot of `turn` cannot move ([`BotTurn::choose`]): the match ends
 /// (`bot_unavailable`, abandoned, no result) if it is still at
 /// `turn.version`, rather than wait for ever or see another bot play in
 /// its place. Answers the match's new version, or `None` when it had
@@ -128,22 +134,13 @@ pub fn play_bot(
 ///
 /// # Errors
 /// Database failures.
-pub fn bot_unavailable(
-    store: &mut Db,
-    turn: &BotTurn,
-    why: &CannotMove,
-) -> Result<Committed<Option<i64>>, Error> {
+pub fn bot_unavailable(store: &mut Db, turn: &BotTurn) -> Result<Committed<Option<i64>>, Error> {
     store.transaction(|store| {
         let row = load_match(store, turn.id)?;
         if row.version != turn.version || row.status != MatchStatus::InProgress {
             return Ok(None);
         }
-        tracing::warn!(
-            match_id = turn.id,
-            seat = turn.position.side_to_move(),
-            code = why.code,
-            "a built-in bot cannot move; the match ends: {why}"
-        );
+        store.played_by_bot();
         let now = store.now()?;
         let ending = Ending::BotUnavailable;
         let seat = turn.position.side_to_move();
@@ -208,7 +205,7 @@ pub fn play_bots(store: &mut Db, id: i64) -> Result<(), Error> {
         // Nobody listens here: a tool's or a test's own thread.
         let _ = match turn.choose() {
             Ok(mv) => play_bot(store, &turn, mv)?,
-            Err(why) => bot_unavailable(store, &turn, &why)?,
+            Err(_) => bot_unavailable(store, &turn)?,
         };
     }
     Ok(())

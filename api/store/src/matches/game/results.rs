@@ -99,7 +99,7 @@ pub(crate) fn result(
                 }
                 Ending::BotUnavailable => match row.resigned_seat {
                     Some(seat) => format!(
-                        "abandoned: the bot of seat {seat}{} could not move (its table is not installed on this server)",
+                        "abandoned: the bot of seat {seat}{} could not move on this server",
                         named(seats, seat)
                     ),
                     None => "abandoned: a bot could not move".to_owned(),
