@@ -199,11 +199,6 @@ impl SeatBot {
         }
     }
 
-    /// Its kind.
-    pub fn kind(&self) -> BotKind {
-        self.config.kind
-    }
-
     /// Its seed (each ply's choices are seeded from it and the ply).
     pub fn seed(&self) -> u64 {
         self.config.seed

@@ -158,11 +158,6 @@ impl Store {
         self.inner.bus.get().is_some()
     }
 
-    /// The bus to the other replicas, if the database is shared.
-    pub fn bus(&self) -> Option<Bus> {
-        self.inner.bus.get().cloned()
-    }
-
     /// Runs `command` on the writer thread, tells its changes once it has
     /// committed (`Store::tell_committed`, still on the writer thread:
     /// waiters are woken even if the caller has gone away meanwhile), and
