@@ -111,3 +111,47 @@ impl Bot for PerfectBot {
         self.config
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{BotKind, new_bot};
+    use crate::{Board, Layout, Move, Rules};
+
+    /// A game over by its move limit after two plies.
+    fn finished() -> Position {
+        let rules: Rules = "classic,max_plies=2".parse().unwrap();
+        let mut position =
+            Position::start(Board::STANDARD, Layout::standard(2).unwrap(), rules).unwrap();
+        for _ in 0..2 {
+            let mv = position.legal_moves()[0];
+            position = position.play(mv).unwrap();
+        }
+        assert!(position.is_game_over());
+        position
+    }
+
+    #[test]
+    fn a_finished_game_gets_a_pass_never_a_panic() {
+        let config = BotConfig::new(BotKind::Perfect).with_seed(3);
+        let chosen = PerfectBot::new(config).choose(&finished()).unwrap();
+        assert_eq!(chosen.best_move, Move::Pass);
+        assert!(chosen.principal_variation.is_empty());
+        assert_eq!(new_bot(&config).search(&finished()).best_move, Move::Pass);
+    }
+
+    #[test]
+    fn without_a_table_it_says_why_and_plays_nothing() {
+        // No table of the standard board is installed in this test program.
+        let start = Position::start(
+            Board::STANDARD,
+            Layout::standard(2).unwrap(),
+            Rules::classic(),
+        )
+        .unwrap();
+        let refused = PerfectBot::new(BotConfig::new(BotKind::Perfect))
+            .choose(&start)
+            .unwrap_err();
+        assert_eq!(refused.code(), "no_tablebase");
+    }
+}
