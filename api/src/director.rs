@@ -54,6 +54,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use crate::failure::Failure;
 use crate::runner::BotRunner;
 use sternhalma_pool::{Group, HeavyPool};
+use sternhalma_store::clock::stored;
 use sternhalma_store::store::{Event, Store};
 use sternhalma_store::tournaments::dto::{Presence, TournamentEvent, TournamentView};
 use sternhalma_store::tournaments::logic::{self, Tracked};
@@ -924,7 +925,7 @@ impl Timeout {
                 "an entrant missed its turns in a row: absent, its turns forfeited at once until it asks for them again"
             );
             self.hub
-                .tell_presence(self.tracked.tournament, entrant, Some(since));
+                .tell_presence(self.tracked.tournament, entrant, Some(stored(since)));
         }
         // The `timeout` event is told by `on_match` from the stored row, on
         // every replica alike (the store told them all of the change); the

@@ -215,7 +215,7 @@ mod tests {
                 .commit(move |db| {
                     db.transaction(|db| {
                         let now = db.now()?;
-                        storage::save_state(db, id, &text, 0, MatchStatus::InProgress, None, &now)?;
+                        storage::save_state(db, id, &text, 0, MatchStatus::InProgress, None, now)?;
                         Err::<(), _>(Error::Internal("a failure after the write".to_owned()))
                     })
                 })

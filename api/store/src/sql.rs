@@ -157,6 +157,19 @@ impl From<&String> for Value {
     }
 }
 
+/// A time, as a row stores it ([`crate::clock::stored`]).
+impl From<jiff::Timestamp> for Value {
+    fn from(v: jiff::Timestamp) -> Value {
+        Value::Text(crate::clock::stored(v))
+    }
+}
+
+impl From<&jiff::Timestamp> for Value {
+    fn from(v: &jiff::Timestamp) -> Value {
+        Value::Text(crate::clock::stored(*v))
+    }
+}
+
 impl From<&[u8]> for Value {
     fn from(v: &[u8]) -> Value {
         Value::Blob(v.to_vec())
@@ -250,6 +263,28 @@ impl Row {
             Value::Text(v) => Ok(Some(v.clone())),
             other => Err(corrupt(format!("column {name} is {other:?}, not text"))),
         }
+    }
+
+    /// A time column ([`crate::clock::stored`]), which must not be null.
+    ///
+    /// # Errors
+    /// Another type, null, or text that is not a time.
+    pub fn time(&self, name: &str) -> Result<jiff::Timestamp, Error> {
+        self.opt_time(name)?
+            .ok_or_else(|| corrupt(format!("column {name} is null")))
+    }
+
+    /// A time column, or null.
+    ///
+    /// # Errors
+    /// Another type, or text that is not a time.
+    pub fn opt_time(&self, name: &str) -> Result<Option<jiff::Timestamp>, Error> {
+        self.opt_text(name)?
+            .map(|text| {
+                crate::clock::parse_stored(&text)
+                    .map_err(|e| corrupt(format!("column {name}: {text:?} is not a time: {e}")))
+            })
+            .transpose()
     }
 
     /// A bytes column, which must not be null.
@@ -458,14 +493,14 @@ impl Db {
             .ok_or_else(|| corrupt("a query that answers one row answered none"))
     }
 
-    /// The database's current time as the rows store it: UTC, RFC 3339
-    /// with milliseconds (`2026-11-24T10:00:00.123Z`).
+    /// The database's current time, to the millisecond (what a row keeps
+    /// of it: [`crate::clock`]), or the [`Clock`] set on this connection.
     ///
     /// # Errors
     /// A database failure.
-    pub fn now(&self) -> Result<String, Error> {
+    pub fn now(&self) -> Result<jiff::Timestamp, Error> {
         if let Some(clock) = &self.clock {
-            return Ok(clock.text());
+            return Ok(clock.now());
         }
         let sql = match self.kind {
             Kind::Sqlite(_) => "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now",
@@ -474,7 +509,7 @@ impl Db {
                                 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS now"
             }
         };
-        self.query_one(sql, &[])?.text("now")
+        self.query_one(sql, &[])?.time("now")
     }
 
     /// Every time this connection stores from now on is `clock`'s, not the

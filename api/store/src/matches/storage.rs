@@ -7,6 +7,8 @@
 //! inside [`Db::write`] (so each runs in that job's transaction), reads on
 //! the blocking pool.
 
+use jiff::Timestamp;
+
 use crate::bots::BotSpec;
 use crate::error::Error;
 pub use crate::error::corrupt;
@@ -31,10 +33,10 @@ pub struct SeatPlan {
 pub struct MatchRow {
     /// The match id.
     pub id: i64,
-    /// When it was created (UTC, RFC 3339).
-    pub created_at: String,
-    /// When it last changed (UTC, RFC 3339).
-    pub updated_at: String,
+    /// When it was created.
+    pub created_at: Timestamp,
+    /// When it last changed.
+    pub updated_at: Timestamp,
     /// The start position string.
     pub start_position: String,
     /// The current position string.
@@ -79,8 +81,8 @@ pub struct MoveRow {
     pub seat: usize,
     /// Its full path (`95-75-57`) or `pass`.
     pub path: String,
-    /// When it was stored (UTC, RFC 3339).
-    pub played_at: String,
+    /// When it was stored.
+    pub played_at: Timestamp,
 }
 
 fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, Error> {
@@ -113,8 +115,8 @@ pub fn load_match(db: &Db, id: i64) -> Result<Option<MatchRow>, Error> {
     };
     Ok(Some(MatchRow {
         id: row.int("id")?,
-        created_at: row.text("created_at")?,
-        updated_at: row.text("updated_at")?,
+        created_at: row.time("created_at")?,
+        updated_at: row.time("updated_at")?,
         start_position: row.text("start_position")?,
         position: row.text("position")?,
         ply: count(row.int("ply")?, "ply")?,
@@ -163,7 +165,7 @@ pub fn load_forfeits(db: &Db, id: i64) -> Result<Vec<Forfeit>, Error> {
 ///
 /// # Errors
 /// A database failure.
-pub fn insert_forfeit(db: &Db, id: i64, forfeit: &Forfeit, now: &str) -> Result<(), Error> {
+pub fn insert_forfeit(db: &Db, id: i64, forfeit: &Forfeit, now: Timestamp) -> Result<(), Error> {
     db.execute(
         "INSERT INTO forfeits (match_id, seat, ply, reason, timeouts, recorded_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -219,7 +221,7 @@ pub fn load_moves_from(db: &Db, id: i64, ply: u32) -> Result<Vec<MoveRow>, Error
                 ply: count(row.int("ply")?, "ply")?,
                 seat: count(row.int("seat")?, "seat")?,
                 path: row.text("path")?,
-                played_at: row.text("played_at")?,
+                played_at: row.time("played_at")?,
             })
         })
         .collect()
@@ -280,7 +282,7 @@ pub fn insert_match(
     db: &Db,
     start_position: &str,
     admin_token_hash: &[u8],
-    now: &str,
+    now: Timestamp,
 ) -> Result<i64, Error> {
     db.query_one(
         "INSERT INTO matches (created_at, updated_at, start_position, position, admin_token_hash)
@@ -337,7 +339,7 @@ pub fn save_state(
     ply: u32,
     status: MatchStatus,
     ending: Option<Ending>,
-    now: &str,
+    now: Timestamp,
 ) -> Result<(), Error> {
     let changed = db.query_opt(
         "UPDATE matches SET position = ?2, ply = ?3, status = ?4, ending = ?5,
@@ -372,7 +374,7 @@ pub fn close(
     status: MatchStatus,
     ending: Ending,
     resigned_seat: Option<usize>,
-    now: &str,
+    now: Timestamp,
 ) -> Result<(), Error> {
     // Only a match still in progress closes: on PostgreSQL another
     // replica may have finished it since the caller looked.

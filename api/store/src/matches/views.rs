@@ -3,6 +3,8 @@
 
 use sternhalma::{Played, Position};
 
+use crate::clock::stored;
+
 use crate::bots::BotSpec;
 use crate::matches::dto::{
     MatchResult, MatchStatus, MatchSummary, MatchView, MoveRecord, SeatKind, SeatView,
@@ -62,8 +64,8 @@ pub fn state(
         id: row.id,
         status: row.status,
         version: row.version,
-        created_at: row.created_at.clone(),
-        updated_at: row.updated_at.clone(),
+        created_at: stored(row.created_at),
+        updated_at: stored(row.updated_at),
         seats: seats.iter().map(|s| seat(s, !in_progress)).collect(),
         ply: row.ply,
         to_move: in_progress.then(|| position.side_to_move()),
@@ -84,18 +86,18 @@ pub fn summary(row: MatchRow, seats: &[SeatRow], result: Option<MatchResult>) ->
         ply: row.ply,
         seats: seats.iter().map(|s| seat(s, reveal)).collect(),
         start_position: row.start_position,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
+        created_at: stored(row.created_at),
+        updated_at: stored(row.updated_at),
         result,
     }
 }
 
 /// A move of the history, or one a request stored.
-pub fn record(ply: u32, seat: usize, played: &Played, played_at: String) -> MoveRecord {
+pub fn record(ply: u32, seat: usize, played: &Played, played_at: jiff::Timestamp) -> MoveRecord {
     MoveRecord {
         ply,
         seat,
         mv: MoveView::from(played),
-        played_at,
+        played_at: stored(played_at),
     }
 }

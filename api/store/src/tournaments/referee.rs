@@ -608,7 +608,7 @@ mod tests {
                     ply,
                     seat,
                     path: format!("m{ply}"),
-                    played_at: String::new(),
+                    played_at: jiff::Timestamp::UNIX_EPOCH,
                 })
                 .collect(),
             open_to_move,

@@ -2,6 +2,8 @@
 //! is in [`super::logic`]. Every function runs on the connection it is
 //! given (SQLite or PostgreSQL): inside a write job on the writer thread, or on a read connection.
 
+use jiff::Timestamp;
+
 use crate::bots::BotSpec;
 use crate::error::Error;
 use crate::matches::dto::MatchStatus;
@@ -17,9 +19,9 @@ pub struct TournamentRow {
     /// Its id.
     pub id: i64,
     /// When it was created.
-    pub created_at: String,
+    pub created_at: Timestamp,
     /// When its status last changed.
-    pub updated_at: String,
+    pub updated_at: Timestamp,
     /// Display name.
     pub name: String,
     /// Every game's start position string.
@@ -58,9 +60,9 @@ pub struct EntrantRow {
     /// The gauntlet's reference bot.
     pub reference: bool,
     /// When it was withdrawn, if it was.
-    pub withdrawn_at: Option<String>,
+    pub withdrawn_at: Option<Timestamp>,
     /// Since when an open entrant is absent, if it is.
-    pub absent_since: Option<String>,
+    pub absent_since: Option<Timestamp>,
 }
 
 /// A game of the schedule, with its match's status once started.
@@ -99,7 +101,7 @@ pub fn insert_tournament(
     points: Points,
     status: TournamentStatus,
     admin_token_hash: &[u8],
-    now: &str,
+    now: Timestamp,
 ) -> Result<i64, Error> {
     db.query_one(
         "INSERT INTO tournaments (created_at, updated_at, name, start_position, format,
@@ -170,8 +172,8 @@ pub fn load_tournament(db: &Db, id: i64) -> Result<Option<TournamentRow>, Error>
     let status = row.text("status")?;
     Ok(Some(TournamentRow {
         id: row.int("id")?,
-        created_at: row.text("created_at")?,
-        updated_at: row.text("updated_at")?,
+        created_at: row.time("created_at")?,
+        updated_at: row.time("updated_at")?,
         name: row.text("name")?,
         start_position: row.text("start_position")?,
         format: Format::from_name(&format).ok_or_else(|| corrupt(format!("format {format:?}")))?,
@@ -205,8 +207,8 @@ pub fn load_entrants(db: &Db, id: i64) -> Result<Vec<EntrantRow>, Error> {
                 .transpose()?,
             token_hash: row.opt_blob("token_hash")?,
             reference: row.bool("reference")?,
-            withdrawn_at: row.opt_text("withdrawn_at")?,
-            absent_since: row.opt_text("absent_since")?,
+            withdrawn_at: row.opt_time("withdrawn_at")?,
+            absent_since: row.opt_time("absent_since")?,
         })
     })
     .collect()
@@ -252,7 +254,7 @@ pub fn set_outcome(db: &Db, id: i64, game: usize, outcome: &str) -> Result<(), E
 
 /// Entrant `entrant` of tournament `id` withdrawn at `now`: its games not
 /// started are marked unplayed. Answers whether it was taking part.
-pub fn withdraw(db: &Db, id: i64, entrant: usize, now: &str) -> Result<bool, Error> {
+pub fn withdraw(db: &Db, id: i64, entrant: usize, now: Timestamp) -> Result<bool, Error> {
     let changed = db.execute(
         "UPDATE entrants SET withdrawn_at = ?3, absent_since = NULL
          WHERE tournament_id = ?1 AND entrant = ?2 AND withdrawn_at IS NULL",
@@ -274,7 +276,7 @@ pub fn withdraw(db: &Db, id: i64, entrant: usize, now: &str) -> Result<bool, Err
 
 /// Marks open entrant `entrant` of tournament `id` absent since `now`, or
 /// present again (`None`). Answers whether that changed anything.
-pub fn set_absent(db: &Db, id: i64, entrant: usize, now: Option<&str>) -> Result<bool, Error> {
+pub fn set_absent(db: &Db, id: i64, entrant: usize, now: Option<Timestamp>) -> Result<bool, Error> {
     let changed = match now {
         Some(now) => db.execute(
             "UPDATE entrants SET absent_since = ?3
@@ -293,12 +295,12 @@ pub fn set_absent(db: &Db, id: i64, entrant: usize, now: Option<&str>) -> Result
 
 /// When entrant `entrant` of tournament `id` last came back from being
 /// absent, if it did.
-pub fn returned_at(db: &Db, id: i64, entrant: usize) -> Result<Option<String>, Error> {
+pub fn returned_at(db: &Db, id: i64, entrant: usize) -> Result<Option<Timestamp>, Error> {
     db.query_one(
         "SELECT returned_at FROM entrants WHERE tournament_id = ?1 AND entrant = ?2",
         params![id, entrant],
     )?
-    .opt_text("returned_at")
+    .opt_time("returned_at")
 }
 
 /// Whether entrant `entrant` of tournament `id` is absent or withdrawn:
@@ -316,7 +318,7 @@ pub fn gone(db: &Db, id: i64, entrant: usize) -> Result<bool, Error> {
 
 /// When seat `seat` of match `match_id` last moved itself (a move that is
 /// not a timeout's), if it did.
-pub fn last_own_move_at(db: &Db, match_id: i64, seat: usize) -> Result<Option<String>, Error> {
+pub fn last_own_move_at(db: &Db, match_id: i64, seat: usize) -> Result<Option<Timestamp>, Error> {
     db.query_one(
         "SELECT MAX(m.played_at) AS at FROM moves m
          WHERE m.match_id = ?1 AND m.seat = ?2
@@ -324,17 +326,17 @@ pub fn last_own_move_at(db: &Db, match_id: i64, seat: usize) -> Result<Option<St
                            WHERE t.match_id = m.match_id AND t.ply = m.ply AND t.seat = m.seat)",
         params![match_id, seat],
     )?
-    .opt_text("at")
+    .opt_time("at")
 }
 
 /// When each timeout of seat `seat` of match `match_id` was recorded.
-pub fn timeout_times(db: &Db, match_id: i64, seat: usize) -> Result<Vec<String>, Error> {
+pub fn timeout_times(db: &Db, match_id: i64, seat: usize) -> Result<Vec<Timestamp>, Error> {
     db.query(
         "SELECT recorded_at FROM timeouts WHERE match_id = ?1 AND seat = ?2",
         params![match_id, seat],
     )?
     .iter()
-    .map(|row| row.text("recorded_at"))
+    .map(|row| row.time("recorded_at"))
     .collect()
 }
 
@@ -359,7 +361,7 @@ pub fn link_game(db: &Db, id: i64, game: usize, match_id: i64) -> Result<(), Err
 }
 
 /// Sets tournament `id`'s status; the version grows by one.
-pub fn set_status(db: &Db, id: i64, status: TournamentStatus, now: &str) -> Result<(), Error> {
+pub fn set_status(db: &Db, id: i64, status: TournamentStatus, now: Timestamp) -> Result<(), Error> {
     db.execute(
         "UPDATE tournaments SET status = ?2, version = version + 1, updated_at = ?3 WHERE id = ?1",
         params![id, status.as_str(), now],
@@ -406,7 +408,7 @@ pub fn insert_timeout(
     match_id: i64,
     ply: u32,
     seat: usize,
-    now: &str,
+    now: Timestamp,
 ) -> Result<(), Error> {
     db.execute(
         "INSERT INTO timeouts (match_id, ply, seat, recorded_at) VALUES (?1, ?2, ?3, ?4)",

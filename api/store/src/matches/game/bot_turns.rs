@@ -111,7 +111,7 @@ pub fn play_bot(
         let now = store.now()?;
         if turn.bot_plies >= MAX_BOT_PLIES {
             let ending = Ending::BotLimit;
-            storage::close(store, turn.id, ending.status(), ending, None, &now)?;
+            storage::close(store, turn.id, ending.status(), ending, None, now)?;
             return Ok(Some(row.version + 1));
         }
         if !turn.position.is_legal(mv) {
@@ -121,7 +121,7 @@ pub fn play_bot(
                 turn.id
             )));
         }
-        play_checked(store, turn.id, &turn.position, turn.ply, mv, &now)?;
+        play_checked(store, turn.id, &turn.position, turn.ply, mv, now)?;
         Ok(Some(row.version + 1))
     })
 }
@@ -144,7 +144,7 @@ pub fn bot_unavailable(store: &mut Db, turn: &BotTurn) -> Result<Committed<Optio
         let now = store.now()?;
         let ending = Ending::BotUnavailable;
         let seat = turn.position.side_to_move();
-        storage::close(store, turn.id, ending.status(), ending, Some(seat), &now)?;
+        storage::close(store, turn.id, ending.status(), ending, Some(seat), now)?;
         Ok(Some(row.version + 1))
     })
 }
@@ -161,7 +161,7 @@ pub fn play_checked(
     position: &Position,
     ply: u32,
     mv: sternhalma::Move,
-    now: &str,
+    now: Timestamp,
 ) -> Result<(), Error> {
     let mut progress = Progress::new(position.clone(), ply);
     progress.record(store, id, &position.played(mv), now)?;

@@ -14,6 +14,7 @@
 //! [`Outcome`]: the board's, or a resignation's (a forfeit is scored as
 //! one, and stored and shown as a forfeit).
 
+use jiff::Timestamp;
 use sternhalma::search::eval::progress_ranking;
 use sternhalma::solve::analysis::{self, Analysis};
 use sternhalma::solve::installed;

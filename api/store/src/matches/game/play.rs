@@ -30,7 +30,7 @@ impl Progress {
         store: &Db,
         id: i64,
         played: &Played,
-        now: &str,
+        now: Timestamp,
     ) -> Result<(), Error> {
         let played = &self.position.played(played.mv);
         storage::insert_move(
@@ -40,15 +40,11 @@ impl Progress {
                 ply: self.ply,
                 seat: played.player,
                 path: path_text(&played.path),
-                played_at: now.to_owned(),
+                played_at: now,
             },
         )?;
-        self.played.push(views::record(
-            self.ply,
-            played.player,
-            played,
-            now.to_owned(),
-        ));
+        self.played
+            .push(views::record(self.ply, played.player, played, now));
         self.position = self.position.after(played);
         self.ply += 1;
         Ok(())
@@ -60,7 +56,7 @@ impl Progress {
         store: &Db,
         id: i64,
         ending: Option<Ending>,
-        now: &str,
+        now: Timestamp,
     ) -> Result<(), Error> {
         storage::save_state(
             store,
@@ -106,7 +102,7 @@ pub fn insert(
     admin_token_hash: &TokenHash,
 ) -> Result<i64, Error> {
     let now = store.now()?;
-    let id = storage::insert_match(store, &start.to_string(), admin_token_hash.as_slice(), &now)?;
+    let id = storage::insert_match(store, &start.to_string(), admin_token_hash.as_slice(), now)?;
     for (seat, plan) in seats.iter().enumerate() {
         storage::insert_seat(store, id, seat, plan)?;
     }
@@ -187,8 +183,8 @@ pub fn submit(
         let played = position.resolve(text)?;
         let now = store.now()?;
         let mut progress = Progress::new(position, row.ply);
-        progress.record(store, id, &played, &now)?;
-        progress.save(store, id, board_ending(&progress.position), &now)?;
+        progress.record(store, id, &played, now)?;
+        progress.save(store, id, board_ending(&progress.position), now)?;
         Ok(row.version + 1)
     })
 }
@@ -209,7 +205,7 @@ pub fn resign(store: &mut Db, id: i64, token: &TokenHash) -> Result<Committed<Ma
         let seat = seat_of(&seats, token)?;
         ensure_open(&row)?;
         let now = store.now()?;
-        resign_seat(store, &row, seats.len(), seat, &now)?;
+        resign_seat(store, &row, seats.len(), seat, now)?;
         view(store, id)
     })
 }
@@ -226,7 +222,7 @@ pub fn resign_seat(
     row: &MatchRow,
     players: usize,
     seat: usize,
-    now: &str,
+    now: Timestamp,
 ) -> Result<(), Error> {
     if players < 3 {
         let ending = Ending::Resignation;
@@ -250,7 +246,7 @@ pub fn forfeit_seat(
     row: &MatchRow,
     players: usize,
     forfeit: &Forfeit,
-    now: &str,
+    now: Timestamp,
 ) -> Result<(), Error> {
     if players < 3 {
         let ending = Ending::Forfeit;
@@ -270,7 +266,7 @@ pub fn forfeit_seat(
 
 /// Seat `seat` leaves match `row`, a game of three or more that goes on
 /// without it (`Position::resign`), inside the caller's write.
-pub(super) fn leave(store: &Db, row: &MatchRow, seat: usize, now: &str) -> Result<(), Error> {
+pub(super) fn leave(store: &Db, row: &MatchRow, seat: usize, now: Timestamp) -> Result<(), Error> {
     let position = parse_position(&row.position)?;
     if position.is_resigned(seat) {
         return Err(Error::conflict(
@@ -302,7 +298,7 @@ pub fn abandon(store: &mut Db, id: i64, by: &Authority) -> Result<Committed<Matc
         ensure_open(&row)?;
         let now = store.now()?;
         let ending = Ending::Abandoned;
-        storage::close(store, id, ending.status(), ending, None, &now)?;
+        storage::close(store, id, ending.status(), ending, None, now)?;
         view(store, id)
     })
 }

@@ -1,6 +1,10 @@
 use super::*;
 use crate::bots::BotSpec;
 use crate::sql::Db;
+
+fn at(text: &str) -> Timestamp {
+    text.parse().unwrap()
+}
 use sternhalma::{Layout, Rules};
 
 /// A fresh database: SQLite, or PostgreSQL when the suite names a
@@ -258,7 +262,7 @@ fn a_forfeit_is_stored_as_a_forfeit() {
     connection
         .write(|store| {
             let row = load_match(store, id)?;
-            forfeit_seat(store, &row, 2, &forfeit(0, 0), "2026-03-01T10:00:00.000Z")
+            forfeit_seat(store, &row, 2, &forfeit(0, 0), at("2026-03-01T10:00:00Z"))
         })
         .unwrap();
     let state = view(&connection, id).unwrap();
@@ -300,7 +304,7 @@ fn a_forfeit_is_stored_as_a_forfeit() {
     let leave = |connection: &mut Db| {
         connection.write(|store| {
             let row = load_match(store, id)?;
-            forfeit_seat(store, &row, 3, &forfeit(1, 0), "2026-03-01T10:00:00.000Z")
+            forfeit_seat(store, &row, 3, &forfeit(1, 0), at("2026-03-01T10:00:00Z"))
         })
     };
     leave(&mut connection).unwrap();

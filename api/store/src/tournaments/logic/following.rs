@@ -114,7 +114,7 @@ pub struct TimeoutRecord {
     pub forfeited: bool,
     /// The seat's entrant, and since when it is absent if this timeout
     /// made it so (its `max_timeouts`-th in a row over its games).
-    pub absent: Option<(usize, String)>,
+    pub absent: Option<(usize, Timestamp)>,
 }
 
 /// Seat `seat` of match `match_id` missed its deadline at `version`:
@@ -149,7 +149,7 @@ pub fn record_timeout(
             )));
         }
         let now = connection.now()?;
-        storage::insert_timeout(connection, match_id, row.ply, seat, &now)?;
+        storage::insert_timeout(connection, match_id, row.ply, seat, now)?;
         let timeouts = storage::timeouts(connection, match_id)?
             .into_iter()
             .find_map(|(s, n)| (s == seat).then_some(n))
@@ -189,17 +189,17 @@ pub fn record_timeout(
                     timeouts: Some(timeouts),
                 }
             };
-            game::forfeit_seat(connection, &row, players, &forfeit, &now)?;
+            game::forfeit_seat(connection, &row, players, &forfeit, now)?;
         } else {
-            game::play_checked(connection, match_id, &position, row.ply, mv, &now)?;
+            game::play_checked(connection, match_id, &position, row.ply, mv, now)?;
         }
         let mut absent = None;
         if let (false, Some((tournament, entrant, games))) = (gone, &entrant) {
             let back = storage::returned_at(connection, *tournament, *entrant)?;
             if timeouts_in_a_row(connection, games, *entrant, back)? >= max_timeouts
-                && storage::set_absent(connection, *tournament, *entrant, Some(&now))?
+                && storage::set_absent(connection, *tournament, *entrant, Some(now))?
             {
-                absent = Some((*entrant, now.clone()));
+                absent = Some((*entrant, now));
             }
         }
         Ok(Some(TimeoutRecord {
@@ -219,9 +219,9 @@ pub(super) fn timeouts_in_a_row(
     connection: &Db,
     games: &[GameRow],
     entrant: usize,
-    back: Option<String>,
+    back: Option<Timestamp>,
 ) -> Result<u32, Error> {
-    let mut last_own: Option<String> = back;
+    let mut last_own: Option<Timestamp> = back;
     let mut timeouts = Vec::new();
     for game in games {
         let (Some(match_id), Some(seat)) = (
@@ -235,10 +235,9 @@ pub(super) fn timeouts_in_a_row(
         }
         timeouts.extend(storage::timeout_times(connection, match_id, seat)?);
     }
-    // The times are the database's, one format, so they compare as text.
     let in_a_row = timeouts
         .iter()
-        .filter(|&at| last_own.as_ref().is_none_or(|own| at > own))
+        .filter(|&&at| last_own.is_none_or(|own| at > own))
         .count();
     Ok(u32::try_from(in_a_row).unwrap_or(u32::MAX))
 }

@@ -56,7 +56,7 @@ pub fn create(
             plan.points,
             plan.status,
             admin_token_hash,
-            &now,
+            now,
         )?;
         for entrant in &plan.entrants {
             storage::insert_entrant(connection, id, entrant)?;
@@ -150,14 +150,14 @@ pub fn act(
                             ending.status(),
                             ending,
                             None,
-                            &now,
+                            now,
                         )?;
                     }
                 }
                 TournamentStatus::Abandoned
             }
         };
-        storage::set_status(connection, id, status, &now)?;
+        storage::set_status(connection, id, status, now)?;
         connection.tournament_changed(id);
         Ok(())
     })
@@ -189,7 +189,7 @@ pub fn withdraw(
             )));
         };
         let now = connection.now()?;
-        if !storage::withdraw(connection, id, entrant, &now)? {
+        if !storage::withdraw(connection, id, entrant, now)? {
             return Err(Error::conflict(
                 Conflict::AlreadyWithdrawn,
                 format!(
@@ -197,8 +197,7 @@ pub fn withdraw(
                     taking_part.name,
                     taking_part
                         .withdrawn_at
-                        .as_deref()
-                        .unwrap_or("an earlier time")
+                        .map_or_else(|| "an earlier time".to_owned(), crate::clock::stored)
                 ),
             ));
         }
@@ -223,7 +222,7 @@ pub fn withdraw(
                 reason: ForfeitReason::Withdrawn,
                 timeouts: None,
             };
-            match game::forfeit_seat(connection, &state, players, &forfeit, &now) {
+            match game::forfeit_seat(connection, &state, players, &forfeit, now) {
                 Ok(()) => {}
                 // A game of three or more it has left already (forfeited,
                 // resigned) or finished in: the others play on without it.
@@ -235,7 +234,7 @@ pub fn withdraw(
         }
         // Its status unchanged, its version moves: the other replicas'
         // directors read it again.
-        storage::set_status(connection, id, row.status, &now)?;
+        storage::set_status(connection, id, row.status, now)?;
         connection.tournament_changed(id);
         Ok(())
     })

@@ -10,6 +10,8 @@
 
 use std::collections::HashSet;
 
+use jiff::Timestamp;
+
 use serde::{Deserialize, Serialize};
 
 use crate::page::Page;

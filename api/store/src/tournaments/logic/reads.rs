@@ -2,6 +2,7 @@
 //! entrants, the list, and an open entrant's turns.
 
 use super::*;
+use crate::clock::stored;
 
 pub(super) fn game_status(row: &GameRow) -> GameStatus {
     if row.unplayed {
@@ -23,9 +24,9 @@ pub(super) fn entrant_view(row: &EntrantRow, reveal: bool) -> EntrantView {
         kind,
         bot,
         reference: row.reference,
-        withdrawn_at: row.withdrawn_at.clone(),
+        withdrawn_at: row.withdrawn_at.map(stored),
         presence: row.bot.is_none().then(|| Presence {
-            absent_since: row.absent_since.clone(),
+            absent_since: row.absent_since.map(stored),
             ..Presence::default()
         }),
     }
@@ -53,8 +54,8 @@ pub(super) fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentV
         name: row.name,
         status: row.status,
         version: row.version,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
+        created_at: stored(row.created_at),
+        updated_at: stored(row.updated_at),
         players: start.layout().player_count(),
         start_position: row.start_position,
         format: row.format,

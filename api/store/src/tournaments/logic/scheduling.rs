@@ -198,7 +198,7 @@ pub(super) fn start_ready(connection: &Db, id: i64) -> Result<Scheduled, Error> 
     });
     if !left && scheduled.started.is_empty() {
         let now = connection.now()?;
-        storage::set_status(connection, id, TournamentStatus::Finished, &now)?;
+        storage::set_status(connection, id, TournamentStatus::Finished, now)?;
         scheduled.finished = true;
     }
     Ok(scheduled)
