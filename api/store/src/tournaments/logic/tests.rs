@@ -88,7 +88,7 @@ fn turns_missed_in_a_row_make_an_entrant_absent_until_it_asks_again() {
     clock.advance(Duration::from_secs(60));
     let first = time_out(&mut db, &game, 2);
     assert_eq!(
-        (first.timeouts, first.forfeited, first.absent.clone()),
+        (first.timeouts, first.forfeited, first.absent),
         (1, false, None)
     );
     // The other entrant moves itself; then the late one misses again: its
