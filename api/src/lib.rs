@@ -13,6 +13,7 @@ pub mod pages;
 pub mod routes;
 pub mod runner;
 pub mod tokens;
+pub mod wire;
 
 use actix_cors::Cors;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
