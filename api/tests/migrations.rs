@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use rusqlite::params;
 use sternhalma::Position;
+use sternhalma_api::wire::matches::{History, MatchView};
 use sternhalma_store::db::{self, CURRENT_VERSION};
 use sternhalma_store::matches::game;
 use sternhalma_store::sql::{Database, Db};
@@ -117,7 +118,7 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
 
     let (mut connection, version) = db::open(&database).unwrap();
     assert_eq!(version, CURRENT_VERSION);
-    let state = game::view(&connection, 7).unwrap();
+    let state = MatchView::from(&game::view(&connection, 7).unwrap());
     assert_eq!(state.ply, 2);
     assert_eq!(state.version, 3);
     assert_eq!(state.seats[0].name, "ada");
@@ -125,7 +126,7 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
     assert_eq!(state.seats[1].bot.as_ref().unwrap().seed, None);
     assert_eq!(state.to_move, Some(0));
     assert_eq!(state.created_at, "2026-02-01T10:00:00.000Z");
-    let history = game::history(&connection, 7).unwrap();
+    let history = History::from(&game::history(&connection, 7).unwrap());
     let texts: Vec<&str> = history.moves.iter().map(|m| m.mv.text.as_str()).collect();
     assert_eq!(texts, ["22-19", "1-4"]);
     assert_eq!(
@@ -274,7 +275,7 @@ fn a_version_2_postgres_database_is_upgraded_and_keeps_its_matches() {
     drop(db);
     let (mut db, version) = db::open(&database).unwrap();
     assert_eq!(version, CURRENT_VERSION);
-    let state = game::view(&db, 7).unwrap();
+    let state = MatchView::from(&game::view(&db, 7).unwrap());
     assert_eq!((state.ply, state.version, state.to_move), (1, 2, Some(1)));
     assert_eq!(game::export(&db, 7).unwrap().moves, ["22-19"]);
     let _ = game::submit(
@@ -473,7 +474,8 @@ fn row_counts(db: &Db) -> Vec<i64> {
 /// Upgrades `database` (at version 3, [`version_3_with_forfeits`]) and
 /// checks what it became.
 fn upgrade_version_3_with_forfeits(database: &Database) {
-    use sternhalma_store::matches::dto::{Ending, Forfeit, ForfeitReason};
+    use sternhalma_api::wire::matches::{Ending, Forfeit as WireForfeit, legend};
+    use sternhalma_store::matches::model::{Forfeit, ForfeitReason};
     use sternhalma_store::matches::storage;
 
     let (db, version) = db::open_with_version(database, 3).unwrap();
@@ -496,7 +498,7 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
     assert_eq!(row_counts(&db), before, "nothing cascaded, nothing lost");
 
     // The forfeit stored as a resignation is a forfeit now.
-    let forfeited = game::view(&db, 7).unwrap();
+    let forfeited = MatchView::from(&game::view(&db, 7).unwrap());
     let result = forfeited.result.unwrap();
     assert_eq!(result.ending, Ending::Forfeit);
     assert_eq!(
@@ -509,17 +511,21 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
         reason: ForfeitReason::Timeouts,
         timeouts: Some(2),
     };
-    assert_eq!(result.forfeits, std::slice::from_ref(&forfeit));
+    assert_eq!(result.forfeits, [WireForfeit::from(&forfeit)]);
     assert_eq!(result.summary, "seat 0 (ada) forfeited (2 timeouts)");
     assert_eq!(result.winners, [1]);
     assert_eq!((forfeited.ply, forfeited.version), (2, 4));
     assert_eq!(game::export(&db, 7).unwrap().moves, ["22-19", "1-4"]);
 
     // A resignation after fewer timeouts stays one.
-    let result = game::view(&db, 8).unwrap().result.unwrap();
+    let result = MatchView::from(&game::view(&db, 8).unwrap())
+        .result
+        .unwrap();
     assert_eq!(result.ending, Ending::Resignation);
     assert_eq!((result.resigned_seat, result.forfeits.len()), (Some(1), 0));
-    let result = game::view(&db, 10).unwrap().result.unwrap();
+    let result = MatchView::from(&game::view(&db, 10).unwrap())
+        .result
+        .unwrap();
     assert_eq!(
         (result.ending, result.resigned_seat),
         (Ending::Resignation, Some(0))
@@ -534,7 +540,7 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
             ..forfeit.clone()
         }]
     );
-    let state = game::view(&db, 9).unwrap();
+    let state = MatchView::from(&game::view(&db, 9).unwrap());
     assert_eq!((state.to_move, state.ply), (Some(1), 3));
     let _ = game::submit(
         &mut db,
@@ -546,10 +552,13 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
     .unwrap();
     // Cy resigns: bea is left, the game is over.
     let state = game::resign(&mut db, 9, &[4_u8; 32]).unwrap().into_value();
-    let result = state.result.unwrap();
+    let result = MatchView::from(&state).result.unwrap();
     assert_eq!(result.ending, Ending::Outcome);
     assert_eq!(result.winners, [1]);
-    assert_eq!(result.forfeits, [Forfeit { ply: 3, ..forfeit }]);
+    assert_eq!(
+        result.forfeits,
+        [WireForfeit::from(&Forfeit { ply: 3, ..forfeit })]
+    );
     assert!(
         result
             .summary
@@ -557,7 +566,8 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
         "{}",
         result.summary
     );
-    let legend = game::board_at(&db, 9, None).unwrap().legend.unwrap();
+    let at = game::board_at(&db, 9, None).unwrap();
+    let legend = legend(at.result.as_ref().unwrap(), &at.seats, &at.position);
     assert_eq!(
         legend.text,
         "finished: seat 1 won; seat 2 resigned; seat 0 forfeited (2 timeouts)"

@@ -22,15 +22,17 @@ use crate::routes::queries::{BoardQuery, DEFAULT_WAIT_MS, ListQuery, MAX_WAIT_MS
 use crate::routes::{AdminKeyErrors, TokenErrors, page};
 use crate::runner::BotRunner;
 use crate::tokens::bearer;
+use crate::wire::bots::SeatKind;
+use crate::wire::matches::{
+    CreatedMatch, ExportedGame, History, MatchList, MatchView, MoveRecord, MoveSubmission,
+    MovesAccepted, NewMatch, NewMatchRequest, SeatToken, legend,
+};
 use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
 use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
-use sternhalma_store::matches::dto::{
-    CreatedMatch, ExportedGame, History, MAX_NAME_CHARS, MatchList, MatchStatus, MatchView,
-    MoveSubmission, MovesAccepted, NewMatch, NewMatchRequest, SeatKind, SeatToken,
-};
 use sternhalma_store::matches::game;
+use sternhalma_store::matches::model::{MAX_NAME_CHARS, MatchStatus};
 use sternhalma_store::matches::storage::SeatPlan;
 use sternhalma_store::matches::tokens::{new_token, random_u64};
 use sternhalma_store::names;
@@ -154,7 +156,8 @@ pub async fn create_match(
     for (seat, Object(request)) in request.seats.into_iter().enumerate() {
         let name = check_name(seat, request.name.as_deref())?;
         match request.bot {
-            Some(Object(mut spec)) => {
+            Some(Object(spec)) => {
+                let mut spec = sternhalma_store::bots::BotSpec::from(spec);
                 spec.validate_at(&start)?;
                 if spec.seed.is_none() {
                     spec.seed = Some(random_u64()?);
@@ -189,9 +192,11 @@ pub async fn create_match(
     let (admin_token, admin_hash) = new_token()?;
     let id = store.create_match(start, plans, admin_hash).await?.id;
     settle(&store, id).await?;
-    let state = store
-        .read(move |connection| game::view(connection, id))
-        .await?;
+    let state = MatchView::from(
+        &store
+            .read(move |connection| game::view(connection, id))
+            .await?,
+    );
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/matches/{}", state.id)))
         .json(CreatedMatch {
@@ -218,12 +223,12 @@ pub async fn list_matches(
 ) -> Result<web::Json<MatchList>, ApiError> {
     let query = query.into_inner();
     let page = page(query.limit, query.before)?;
-    let status = query.status;
-    Ok(web::Json(
-        store
+    let status = query.status.map(MatchStatus::from);
+    Ok(web::Json(MatchList::from(
+        &store
             .read(move |connection| game::list(connection, status, page))
             .await?,
-    ))
+    )))
 }
 
 fn etag(state: &MatchView) -> EntityTag {
@@ -307,9 +312,11 @@ pub async fn get_match(
         })
         .await?;
     }
-    let state = store
-        .read(move |connection| game::view(connection, id))
-        .await?;
+    let state = MatchView::from(
+        &store
+            .read(move |connection| game::view(connection, id))
+            .await?,
+    );
     // A bot to move and nobody playing it (a run gave up on a database
     // failure): reading the match starts it again. Cheap when it runs.
     if state
@@ -377,17 +384,21 @@ pub async fn submit_move(
     store.submit_move(id, token, ply, text).await?;
     token_verified(&request);
     settle(&store, id).await?;
-    let accepted = store
+    let (state, mut played) = store
         .read(move |connection| {
-            let state = game::view(connection, id)?;
-            let mut played = game::moves_since(connection, id, ply)?;
-            // Bots may have moved between the two reads: answer what the
-            // state shows.
-            played.retain(|record| record.ply < state.ply);
-            Ok(MovesAccepted { played, state })
+            Ok((
+                game::view(connection, id)?,
+                game::moves_since(connection, id, ply)?,
+            ))
         })
         .await?;
-    Ok(web::Json(accepted))
+    // Bots may have moved between the two reads: answer what the state
+    // shows.
+    played.retain(|stored| stored.ply < state.ply);
+    Ok(web::Json(MovesAccepted {
+        played: played.iter().map(MoveRecord::from).collect(),
+        state: MatchView::from(&state),
+    }))
 }
 
 /// Every move of a match, in order, with the seat and the time it was
@@ -407,11 +418,11 @@ pub async fn history(
     id: web::Path<u64>,
 ) -> Result<web::Json<History>, ApiError> {
     let id = match_id(id.into_inner())?;
-    Ok(web::Json(
-        store
+    Ok(web::Json(History::from(
+        &store
             .read(move |connection| game::history(connection, id))
             .await?,
-    ))
+    )))
 }
 
 /// The match as a game record (start position and move texts): the body
@@ -433,11 +444,11 @@ pub async fn export(
     id: web::Path<u64>,
 ) -> Result<web::Json<ExportedGame>, ApiError> {
     let id = match_id(id.into_inner())?;
-    Ok(web::Json(
+    Ok(web::Json(ExportedGame::from(
         store
             .read(move |connection| game::export(connection, id))
             .await?,
-    ))
+    )))
 }
 
 /// The board of a match as an SVG picture, the last move's path drawn:
@@ -514,9 +525,13 @@ pub async fn board(
             header::CacheDirective::Extension("immutable".into(), None),
         ]));
     }
-    Ok(response.body(match &at.legend {
+    Ok(response.body(match &at.result {
         // Over: how it ended, not whose turn the position still shows.
-        Some(legend) => sternhalma::render_svg_with_legend(&at.position, &options, legend),
+        Some(result) => sternhalma::render_svg_with_legend(
+            &at.position,
+            &options,
+            &legend(result, &at.seats, &at.position),
+        ),
         None => sternhalma::render_svg(&at.position, &options),
     }))
 }
@@ -554,11 +569,11 @@ pub async fn resign(
     token_verified(&request);
     // With three or more seats the game goes on, perhaps with a bot to move.
     settle(&store, id).await?;
-    Ok(web::Json(
-        store
+    Ok(web::Json(MatchView::from(
+        &store
             .read(move |connection| game::view(connection, id))
             .await?,
-    ))
+    )))
 }
 
 /// The creator abandons the match (admin token), or the server's operator
@@ -588,5 +603,5 @@ pub async fn abandon(
     let by = authority(&request, key.as_ref().map(|key| key.get_ref()))?;
     let state = store.abandon(id, by).await?;
     token_verified(&request);
-    Ok(web::Json(state))
+    Ok(web::Json(MatchView::from(&state)))
 }

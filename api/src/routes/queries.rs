@@ -3,9 +3,10 @@
 //! routes that read them, and not in the store.
 
 use serde::Deserialize;
-use sternhalma_store::matches::dto::MatchStatus;
 use sternhalma_store::tournaments::dto::TournamentStatus;
 use utoipa::IntoParams;
+
+use crate::wire::matches::MatchStatus;
 
 /// The longest a long-poll waits, in milliseconds.
 pub const MAX_WAIT_MS: u32 = 30_000;

@@ -19,7 +19,6 @@ use serde::{Deserialize, Serialize};
 use sternhalma::search::perfect::PerfectBot;
 use sternhalma::search::{self, BotConfig, BotKind, Budget};
 use sternhalma::{Move, Position};
-use utoipa::ToSchema;
 
 use crate::error::{Error, Invalid};
 
@@ -36,55 +35,42 @@ pub const MAX_SEAT_PLAYOUTS: u64 = 5_000;
 /// The deepest a seat's search may go.
 pub const MAX_SEAT_DEPTH: u32 = 64;
 
-/// A built-in bot: its kind and settings. Settings a kind does not use are
-/// kept (and ignored).
-#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+/// A built-in bot as a seat or an entrant asks for it: its kind and
+/// settings, stored with the seat as JSON (settings a kind does not use
+/// are kept, and ignored). The wire's form, with its documentation, is the
+/// server's (`api/src/wire/bots.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"kind": "random", "seed": 7}))]
 pub struct BotSpec {
-    /// The kind of bot: `random`, `greedy`, `alphabeta`, `paranoid`,
-    /// `mcts` or `perfect` (`GET /v1/bots` describes them; `perfect` only
-    /// on a game an installed table with depths covers).
-    #[schema(example = "random", value_type = sternhalma::search::BotKind)]
+    /// The kind of bot, by name ([`parse_kind`]).
     pub kind: String,
-    /// The seed of its choices; a random one is chosen (and stored) when
-    /// absent. The same seed replays the same choices. A match's state
-    /// shows it only once the match is over.
+    /// The seed of its choices (chosen when the seat is made, if absent).
     #[serde(
         default,
         deserialize_with = "sternhalma::wire::whole::optional",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
     pub seed: Option<u64>,
-    /// Search budget per move: positions for `alphabeta` and `paranoid`
-    /// (default 20000, at most 200000), playouts for `mcts` (default 1000,
-    /// at most 5000); unused by `random` and `greedy`.
+    /// Positions (`alphabeta`, `paranoid`) or playouts (`mcts`) per move.
     #[serde(
         default,
         deserialize_with = "sternhalma::wire::whole::optional",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
     pub nodes: Option<u64>,
-    /// Not allowed for a seat (a 422 `budget_not_allowed`): a seat's moves
-    /// must replay the same from its seed, which a clock would break. Use
-    /// `nodes`.
+    /// A time budget: refused for a seat ([`BotSpec::validate`]).
     #[serde(
         default,
         deserialize_with = "sternhalma::wire::whole::optional",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schema(value_type = Option<u64>, minimum = 0, maximum = 18446744073709551615.0)]
     pub millis: Option<u64>,
-    /// Search depth limit in plies, at most 64 (the node budget applies
-    /// too).
+    /// Search depth limit in plies.
     #[serde(
         default,
         deserialize_with = "sternhalma::wire::whole::optional",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schema(value_type = Option<u64>, minimum = 0, maximum = 4294967295.0)]
     pub depth: Option<u32>,
 }
 

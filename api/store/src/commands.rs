@@ -15,8 +15,8 @@
 use sternhalma::{Move, MoveText, Position};
 
 use crate::error::Error;
-use crate::matches::dto::MatchView;
 use crate::matches::game::{self, BotTurn};
+use crate::matches::model::Match;
 use crate::matches::storage::SeatPlan;
 use crate::matches::tokens::{Authority, TokenHash};
 use crate::store::Store;
@@ -34,7 +34,7 @@ impl Store {
         start: Position,
         seats: Vec<SeatPlan>,
         admin: TokenHash,
-    ) -> Result<MatchView, Error> {
+    ) -> Result<Match, Error> {
         self.commit(move |db| game::create(db, &start, &seats, &admin))
             .await
     }
@@ -61,7 +61,7 @@ impl Store {
     ///
     /// # Errors
     /// As [`game::resign`].
-    pub async fn resign(&self, id: i64, token: TokenHash) -> Result<MatchView, Error> {
+    pub async fn resign(&self, id: i64, token: TokenHash) -> Result<Match, Error> {
         self.commit(move |db| game::resign(db, id, &token)).await
     }
 
@@ -70,7 +70,7 @@ impl Store {
     ///
     /// # Errors
     /// As [`game::abandon`].
-    pub async fn abandon(&self, id: i64, by: Authority) -> Result<MatchView, Error> {
+    pub async fn abandon(&self, id: i64, by: Authority) -> Result<Match, Error> {
         self.commit(move |db| game::abandon(db, id, &by)).await
     }
 

@@ -12,7 +12,7 @@ use jiff::Timestamp;
 use crate::bots::BotSpec;
 use crate::error::Error;
 pub use crate::error::corrupt;
-use crate::matches::dto::Forfeit;
+use crate::matches::model::Forfeit;
 use crate::matches::status::{Ending, ForfeitReason, MatchStatus};
 use crate::matches::tokens::TokenHash;
 use crate::sql::{Db, params};

@@ -23,13 +23,12 @@ use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 use crate::bots::{CannotMove, SeatBot};
 use crate::committed::Committed;
 use crate::error::{Conflict, Error, Invalid};
-use crate::matches::dto::{
-    Ending, ExportedGame, Forfeit, History, MatchList, MatchResult, MatchStatus, MatchView,
-    MoveRecord, Place,
+use crate::matches::model::{
+    Ending, Forfeit, GameRecord, History, Match, MatchPage, MatchResult, MatchStatus, Place,
+    PlayedMove, Seat,
 };
 use crate::matches::storage::{self, MatchRow, MoveRow, SeatPlan, SeatRow, corrupt};
 use crate::matches::tokens::{Authority, TokenHash};
-use crate::matches::views;
 use crate::page::Page;
 use crate::sql::Db;
 
@@ -67,4 +66,4 @@ mod tests;
 pub use bot_turns::*;
 pub use play::*;
 pub use reads::*;
-pub use results::*;
+pub(crate) use results::*;

@@ -4,21 +4,15 @@
 
 use super::*;
 
-/// A match while a request plays moves on it: the position, the ply, and
-/// the moves this request has stored.
+/// A match while a request plays moves on it: the position and the ply.
 pub(super) struct Progress {
     pub(super) position: Position,
     pub(super) ply: u32,
-    pub(super) played: Vec<MoveRecord>,
 }
 
 impl Progress {
     pub(super) fn new(position: Position, ply: u32) -> Progress {
-        Progress {
-            position,
-            ply,
-            played: Vec::new(),
-        }
+        Progress { position, ply }
     }
 
     /// Stores `played`, a move of the current position, and plays it. The
@@ -43,8 +37,6 @@ impl Progress {
                 played_at: now,
             },
         )?;
-        self.played
-            .push(views::record(self.ply, played.player, played, now));
         self.position = self.position.after(played);
         self.ply += 1;
         Ok(())
@@ -82,7 +74,7 @@ pub fn create(
     start: &Position,
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
-) -> Result<Committed<MatchView>, Error> {
+) -> Result<Committed<Match>, Error> {
     store.transaction(|store| {
         let id = insert(store, start, seats, admin_token_hash)?;
         store.match_created(id);
@@ -198,7 +190,7 @@ pub fn submit(
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, 409
 /// `already_resigned`.
-pub fn resign(store: &mut Db, id: i64, token: &TokenHash) -> Result<Committed<MatchView>, Error> {
+pub fn resign(store: &mut Db, id: i64, token: &TokenHash) -> Result<Committed<Match>, Error> {
     store.transaction(|store| {
         let row = load_match(store, id)?;
         let seats = storage::load_seats(store, id)?;
@@ -287,7 +279,7 @@ pub(super) fn leave(store: &Db, row: &MatchRow, seat: usize, now: Timestamp) -> 
 ///
 /// # Errors
 /// 404 unknown match, 403 `wrong_token`, 409 `match_closed`.
-pub fn abandon(store: &mut Db, id: i64, by: &Authority) -> Result<Committed<MatchView>, Error> {
+pub fn abandon(store: &mut Db, id: i64, by: &Authority) -> Result<Committed<Match>, Error> {
     store.transaction(|store| {
         let row = load_match(store, id)?;
         if !by.allows(&row.admin_token_hash) {

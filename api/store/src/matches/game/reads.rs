@@ -3,20 +3,40 @@
 
 use super::*;
 
-pub(super) fn state_of(row: &MatchRow, seats: &[SeatRow]) -> Result<MatchView, Error> {
+/// Match `row` with its `seats`, as the store answers it.
+pub(super) fn match_of(row: MatchRow, seats: &[SeatRow]) -> Result<Match, Error> {
     let position = parse_position(&row.position)?;
-    let result = result(row, seats, &position);
-    Ok(views::state(row, seats, &position, result))
+    let result = result(&row, seats, &position);
+    Ok(Match {
+        id: row.id,
+        status: row.status,
+        version: row.version,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        seats: seats
+            .iter()
+            .map(|s| Seat {
+                seat: s.seat,
+                name: s.name.clone(),
+                bot: s.bot.clone(),
+            })
+            .collect(),
+        ply: row.ply,
+        start_position: row.start_position,
+        position,
+        ending: row.ending,
+        result,
+    })
 }
 
-/// The state of match `id`.
+/// Match `id`.
 ///
 /// # Errors
-/// 404 for an unknown match.
-pub fn view(store: &Db, id: i64) -> Result<MatchView, Error> {
+/// [`Error::NotFound`] for an unknown match.
+pub fn view(store: &Db, id: i64) -> Result<Match, Error> {
     let row = load_match(store, id)?;
     let seats = storage::load_seats(store, id)?;
-    state_of(&row, &seats)
+    match_of(row, &seats)
 }
 
 /// The ply and status of match `id` (what a long-poll compares).
@@ -40,8 +60,11 @@ pub fn history(store: &Db, id: i64) -> Result<History, Error> {
         start_position: row.start_position,
         moves: played
             .into_iter()
-            .map(|(stored, played)| {
-                views::record(stored.ply, stored.seat, &played, stored.played_at)
+            .map(|(stored, played)| PlayedMove {
+                ply: stored.ply,
+                seat: stored.seat,
+                played,
+                played_at: stored.played_at,
             })
             .collect(),
     })
@@ -103,8 +126,10 @@ pub struct BoardAt {
     /// The match's version.
     pub version: i64,
     /// How the match ended, for the legend under its last position once it
-    /// is over ([`legend`]); `None` otherwise (the position's own legend).
-    pub legend: Option<sternhalma::Legend>,
+    /// is over; `None` otherwise (the position's own legend).
+    pub result: Option<MatchResult>,
+    /// The match's seats, with `result` (empty without it).
+    pub seats: Vec<Seat>,
 }
 
 /// Match `id` after `ply` plies ([`BoardAt`]).
@@ -152,17 +177,25 @@ pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error>
         None => Vec::new(),
     };
     if target == row.ply {
-        let legend = match row.status {
-            MatchStatus::InProgress => None,
-            _ => result(&row, &storage::load_seats(store, id)?, &current)
-                .map(|result| legend(&result, &current)),
-        };
+        if row.status == MatchStatus::InProgress {
+            return Ok(BoardAt {
+                position: current,
+                last_path,
+                current: true,
+                version: row.version,
+                result: None,
+                seats: Vec::new(),
+            });
+        }
+        let version = row.version;
+        let over = match_of(row, &storage::load_seats(store, id)?)?;
         return Ok(BoardAt {
-            position: current,
+            position: over.position,
             last_path,
             current: true,
-            version: row.version,
-            legend,
+            version,
+            result: over.result,
+            seats: over.seats,
         });
     }
     let resignations = current.resignations();
@@ -182,7 +215,8 @@ pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error>
         last_path,
         current: false,
         version: row.version,
-        legend: None,
+        result: None,
+        seats: Vec::new(),
     })
 }
 
@@ -190,9 +224,9 @@ pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error>
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn moves_since(store: &Db, id: i64, ply: u32) -> Result<Vec<MoveRecord>, Error> {
+pub fn moves_since(store: &Db, id: i64, ply: u32) -> Result<Vec<PlayedMove>, Error> {
     let mut moves = history(store, id)?.moves;
-    moves.retain(|record| record.ply >= ply);
+    moves.retain(|played| played.ply >= ply);
     Ok(moves)
 }
 
@@ -200,9 +234,9 @@ pub fn moves_since(store: &Db, id: i64, ply: u32) -> Result<Vec<MoveRecord>, Err
 ///
 /// # Errors
 /// 404 for an unknown match.
-pub fn export(store: &Db, id: i64) -> Result<ExportedGame, Error> {
+pub fn export(store: &Db, id: i64) -> Result<GameRecord, Error> {
     let row = load_match(store, id)?;
-    Ok(ExportedGame {
+    Ok(GameRecord {
         resigned: parse_position(&row.position)?.resignations(),
         start: row.start_position,
         moves: storage::load_moves(store, id)?
@@ -216,20 +250,16 @@ pub fn export(store: &Db, id: i64) -> Result<ExportedGame, Error> {
 ///
 /// # Errors
 /// Only database failures.
-pub fn list(store: &Db, status: Option<MatchStatus>, page: Page) -> Result<MatchList, Error> {
+pub fn list(store: &Db, status: Option<MatchStatus>, page: Page) -> Result<MatchPage, Error> {
     let ids = storage::list_ids(store, status, page.before, page.fetch())?;
     let (ids, next_before) = page.split(ids);
     let mut matches = Vec::new();
     for id in ids {
         let row = load_match(store, id)?;
         let seats = storage::load_seats(store, id)?;
-        let result = match row.status {
-            MatchStatus::InProgress => None,
-            _ => result(&row, &seats, &parse_position(&row.position)?),
-        };
-        matches.push(views::summary(row, &seats, result));
+        matches.push(match_of(row, &seats)?);
     }
-    Ok(MatchList {
+    Ok(MatchPage {
         next_before,
         matches,
     })

@@ -50,7 +50,16 @@ fn start(rules: &str) -> Position {
 }
 
 /// Creates a match and plays its bots as the server's runner does.
-fn create_and_play(connection: &mut Db, start: &Position, seats: &[SeatPlan]) -> MatchView {
+/// The first legal move of `state`, as a client would type it.
+fn first_legal(state: &Match) -> MoveText {
+    let mv = state.position.legal_moves()[0];
+    sternhalma::wire::view::MoveView::new(&state.position, mv)
+        .text
+        .parse()
+        .unwrap()
+}
+
+fn create_and_play(connection: &mut Db, start: &Position, seats: &[SeatPlan]) -> Match {
     let id = create(connection, start, seats, &[0; 32])
         .unwrap()
         .into_value()
@@ -134,8 +143,8 @@ fn bots_that_do_not_finish_are_stopped_at_the_limit() {
     let state = view(&connection, id).unwrap();
     assert_eq!(state.status, MatchStatus::Abandoned);
     assert_eq!(state.ply, 3);
-    assert_eq!(state.result.unwrap().ending, Ending::BotLimit);
-    assert!(state.legal_moves.is_empty());
+    assert_eq!(state.result.as_ref().unwrap().ending, Ending::BotLimit);
+    assert_eq!(state.to_move(), None);
     assert_eq!(export(&connection, id).unwrap().moves.len(), 3);
     assert!(bot_turn(&connection, id).unwrap().is_none());
 }
@@ -150,8 +159,8 @@ fn a_bot_move_for_a_stale_version_is_dropped() {
         .unwrap()
         .into_value()
         .id;
-    let first = view(&connection, id).unwrap().legal_moves[0].text.clone();
-    let version = submit(&mut connection, id, &[1; 32], 0, &first.parse().unwrap())
+    let first = first_legal(&view(&connection, id).unwrap());
+    let version = submit(&mut connection, id, &[1; 32], 0, &first)
         .unwrap()
         .into_value();
     let turn = bot_turn(&connection, id).unwrap().unwrap();
@@ -202,7 +211,8 @@ fn a_move_is_stored_with_its_canonical_path() {
         .into_value();
     assert_eq!(export(&connection, id).unwrap().moves, ["115-104"]);
     let moves = history(&connection, id).unwrap().moves;
-    assert_eq!(moves[0].mv.path, [115, 104]);
+    let path: Vec<usize> = moves[0].played.path.iter().map(|c| c.id()).collect();
+    assert_eq!(path, [115, 104]);
 }
 
 // With one or two seats a resignation ends the match: the resigner -1,
@@ -232,10 +242,6 @@ fn a_resignation_with_one_or_two_seats_ends_the_match() {
         assert_eq!(result.resigned_seat, Some(resigner));
         assert_eq!(result.winners, winners, "{players} players");
         assert_eq!(result.results, results, "{players} players");
-        assert_eq!(
-            result.summary,
-            format!("seat {resigner} (open {resigner}) resigned")
-        );
     }
 }
 
@@ -247,7 +253,7 @@ fn a_forfeit_is_stored_as_a_forfeit() {
     let forfeit = |seat, ply| Forfeit {
         seat,
         ply,
-        reason: crate::matches::dto::ForfeitReason::Timeouts,
+        reason: crate::matches::model::ForfeitReason::Timeouts,
         timeouts: Some(3),
     };
     let id = create(
@@ -274,16 +280,18 @@ fn a_forfeit_is_stored_as_a_forfeit() {
         (Some(0), None)
     );
     assert_eq!(result.forfeits, [forfeit(0, 0)]);
-    assert_eq!((result.winners, result.results), (vec![1], vec![-1.0, 1.0]));
-    assert_eq!(result.summary, "seat 0 (open 0) forfeited (3 timeouts)");
-    let legend = board_at(&connection, id, None).unwrap().legend.unwrap();
     assert_eq!(
-        (legend.players, legend.text.as_str()),
-        (
-            vec![1],
-            "finished: seat 1 won; seat 0 forfeited (3 timeouts)"
-        )
+        (&result.winners, &result.results),
+        (&vec![1], &vec![-1.0, 1.0])
     );
+    let board = board_at(&connection, id, None).unwrap();
+    assert_eq!(
+        board.result,
+        Some(result.clone()),
+        "the last board shows it"
+    );
+    let names: Vec<&str> = board.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["open 0", "open 1"]);
     let listed = list(
         &connection,
         None,
@@ -310,7 +318,7 @@ fn a_forfeit_is_stored_as_a_forfeit() {
     leave(&mut connection).unwrap();
     let state = view(&connection, id).unwrap();
     assert_eq!(state.status, MatchStatus::InProgress);
-    assert_eq!(state.position.position.resigned.len(), 1);
+    assert_eq!(state.position.resignations().len(), 1);
     let refused = leave(&mut connection).unwrap_err();
     assert_eq!(refused.code(), "already_resigned");
     assert_eq!(
@@ -332,7 +340,7 @@ fn a_resignation_with_three_seats_leaves_the_others_playing() {
     let state = resign(&mut connection, id, &[1; 32]).unwrap().into_value();
     assert_eq!(state.status, MatchStatus::InProgress);
     assert!(state.result.is_none());
-    assert_eq!(state.to_move, Some(1), "seat 0 resigned on its turn");
+    assert_eq!(state.to_move(), Some(1), "seat 0 resigned on its turn");
     let refused = resign(&mut connection, id, &[1; 32]).unwrap_err();
     assert_eq!(refused.code(), "already_resigned");
     let state = resign(&mut connection, id, &[3; 32]).unwrap().into_value();

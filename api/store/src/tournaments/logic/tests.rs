@@ -65,15 +65,19 @@ fn time_out(db: &mut Db, game: &Tracked, max_timeouts: u32) -> TimeoutRecord {
 /// The entrant to move in `game` moves itself (its first legal move).
 fn moves_itself(db: &mut Db, game: &Tracked, tokens: &[TokenHash]) {
     let view = game::view(db, game.match_id).unwrap();
-    let seat = view.to_move.unwrap();
-    let text = view.legal_moves[0].text.parse().unwrap();
+    let seat = view.to_move().unwrap();
+    let mv = view.position.legal_moves()[0];
+    let text = sternhalma::wire::view::MoveView::new(&view.position, mv)
+        .text
+        .parse()
+        .unwrap();
     let entrant = game.entrants[seat];
     let _ = game::submit(db, game.match_id, &tokens[entrant], view.ply, &text).unwrap();
 }
 
 fn entrant_to_move(db: &Db, game: &Tracked) -> usize {
     let view = game::view(db, game.match_id).unwrap();
-    game.entrants[view.to_move.unwrap()]
+    game.entrants[view.to_move().unwrap()]
 }
 
 #[test]
