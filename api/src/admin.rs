@@ -11,7 +11,7 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use sha2::{Digest, Sha256};
 
-use sternhalma_store::matches::tokens::Authority;
+use sternhalma_store::matches::tokens::{Authority, new_token};
 
 use crate::tokens::{bearer, bearer_text};
 use sternhalma_http::error::ApiError;
@@ -22,20 +22,49 @@ pub struct AdminKey {
     hash: [u8; 32],
 }
 
+/// The least randomness an admin key must hold, in bits.
+pub const MIN_KEY_BITS: u32 = 128;
+
+/// The fewest distinct characters an admin key may have (a key of one
+/// character repeated is long but guessable).
+const MIN_DISTINCT_CHARS: usize = 8;
+
+/// What `--help` and a refusal say of a key.
+pub const KEY_RULE: &str = "at least 128 bits of randomness: 32 hex digits, \
+    22 letters and digits, or 20 with punctuation; `sternhalma admin-key` prints a new one";
+
 impl AdminKey {
-    /// The key `text` (any non-empty text without spaces; 32 random bytes
-    /// in hex are a good one).
+    /// The key `text`: text without spaces that holds at least
+    /// [`MIN_KEY_BITS`] of randomness, as far as its length and alphabet
+    /// can tell ([`key_bits`]; `sternhalma admin-key` makes one).
     ///
     /// # Errors
     /// The text is empty or holds whitespace (it could not be sent as a
-    /// bearer token).
+    /// bearer token), or is too short or too repetitive to hold 128 bits.
     pub fn new(text: &str) -> Result<AdminKey, String> {
         if text.is_empty() || text.chars().any(char::is_whitespace) {
             return Err("the admin key must be non-empty text without spaces".to_owned());
         }
+        let bits = key_bits(text);
+        if bits < f64::from(MIN_KEY_BITS) {
+            return Err(format!(
+                "the admin key holds at most {bits:.0} bits of randomness, and a class's \
+                 students could guess it: it needs {KEY_RULE}"
+            ));
+        }
         Ok(AdminKey {
             hash: Sha256::digest(text.as_bytes()).into(),
         })
+    }
+
+    /// A new key of 256 random bits, as 64 hex digits.
+    ///
+    /// # Errors
+    /// The system has no randomness to give.
+    pub fn generate() -> Result<String, String> {
+        // A token's text is 32 random bytes in hex: a key as good.
+        let (text, _) = new_token().map_err(|_| "the system gave no randomness for a key")?;
+        Ok(text)
     }
 
     /// Whether `text` is the key, in time that does not depend on where
@@ -71,6 +100,47 @@ impl AdminKey {
             ))
         }
     }
+}
+
+/// The most randomness `text` can hold: its length times the bits of one
+/// character drawn from the alphabets it uses (hex digits 4, lower-case
+/// letters and digits 5.2, both cases and digits 6, any printable ASCII
+/// 6.6), or nothing when it has fewer than 8 distinct characters. An upper
+/// bound: a word repeated to length passes the count, which is why the
+/// help asks for a key a machine made.
+pub fn key_bits(text: &str) -> f64 {
+    let mut distinct: Vec<char> = text.chars().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < MIN_DISTINCT_CHARS {
+        return 0.0;
+    }
+    let hex = text.chars().all(|c| c.is_ascii_hexdigit())
+        && (text.chars().all(|c| !c.is_ascii_uppercase())
+            || text.chars().all(|c| !c.is_ascii_lowercase()));
+    let alphabet = if hex {
+        16
+    } else {
+        let has = |test: fn(&char) -> bool| text.chars().any(|c| test(&c));
+        let mut size = 0;
+        if has(char::is_ascii_digit) {
+            size += 10;
+        }
+        if has(char::is_ascii_lowercase) {
+            size += 26;
+        }
+        if has(char::is_ascii_uppercase) {
+            size += 26;
+        }
+        if has(|c| !c.is_ascii_alphanumeric()) {
+            size += 33;
+        }
+        size
+    };
+    // At most a few hundred characters reach here (a header's length).
+    #[allow(clippy::cast_precision_loss)]
+    let length = text.chars().count() as f64;
+    length * f64::from(alphabet).log2()
 }
 
 impl std::fmt::Debug for AdminKey {
@@ -120,11 +190,13 @@ mod tests {
     use actix_web::http::header::AUTHORIZATION;
     use actix_web::test::TestRequest;
 
+    const KEY: &str = "7f3a9c2e4b1d8f6a0c5e9b3d7a1f4c8e";
+
     #[test]
     fn the_key_is_checked_with_its_codes() {
-        let key = AdminKey::new("s3cret-class-key").unwrap();
-        assert!(key.matches("s3cret-class-key"));
-        assert!(!key.matches("s3cret-class-kez"));
+        let key = AdminKey::new(KEY).unwrap();
+        assert!(key.matches(KEY));
+        assert!(!key.matches("7f3a9c2e4b1d8f6a0c5e9b3d7a1f4c8f"));
         let code = |header: Option<&str>| {
             let mut request = TestRequest::default();
             if let Some(header) = header {
@@ -134,7 +206,7 @@ mod tests {
                 .err()
                 .map(|e| e.problem().code.clone())
         };
-        assert_eq!(code(Some("Bearer s3cret-class-key")), None);
+        assert_eq!(code(Some(&format!("Bearer {KEY}"))), None);
         assert_eq!(code(None).as_deref(), Some("missing_token"));
         assert_eq!(code(Some("Basic abc")).as_deref(), Some("malformed_token"));
         assert_eq!(
@@ -144,5 +216,39 @@ mod tests {
         assert_eq!(format!("{key:?}"), "AdminKey(..)");
         assert!(AdminKey::new("").is_err());
         assert!(AdminKey::new("two words").is_err());
+    }
+
+    #[test]
+    fn a_key_a_class_could_guess_is_refused_with_the_way_to_make_one() {
+        for weak in [
+            "class-key",
+            "s3cret-class-key",
+            // 31 hex digits: 124 bits.
+            "7f3a9c2e4b1d8f6a0c5e9b3d7a1f4c8",
+            // Long, but one character (or a few) repeated.
+            &"a".repeat(100),
+            &"abcabc".repeat(10),
+        ] {
+            let refused = AdminKey::new(weak).unwrap_err();
+            assert!(refused.contains("sternhalma admin-key"), "{refused}");
+        }
+        for strong in [
+            KEY,
+            // `openssl rand -base64 16`, `-hex 16` upper-cased, a UUID.
+            "q2Zc8V+r0/kT1mWx9bLp4A==",
+            "7F3A9C2E4B1D8F6A0C5E9B3D7A1F4C8E",
+            "2f1b6a8e-93c4-4d7a-b0e5-6c9f13a7d482",
+        ] {
+            assert!(AdminKey::new(strong).is_ok(), "{strong}");
+        }
+        assert_eq!(key_bits(KEY), 128.0);
+    }
+
+    #[test]
+    fn a_generated_key_is_strong_and_new_each_time() {
+        let (a, b) = (AdminKey::generate().unwrap(), AdminKey::generate().unwrap());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 64);
+        assert!(key_bits(&a) >= 256.0 && AdminKey::new(&a).is_ok());
     }
 }

@@ -52,6 +52,9 @@ enum Command {
     SolveGame(tablebase::SolveGame),
     /// Read and check table files written by `solve-game`.
     Tablebase(tablebase::Tablebase),
+    /// Print a new admin key for `serve --admin-key` (256 random bits, as
+    /// 64 hex digits).
+    AdminKey,
 }
 
 #[derive(Parser)]
@@ -190,8 +193,11 @@ struct Serve {
     no_limits: bool,
     /// When set, creating a match or a tournament needs `Authorization:
     /// Bearer <key>` (everything else a match's or a tournament's own
-    /// tokens guard). Prefer the environment variable: arguments are
-    /// visible to every user of the machine. Never logged.
+    /// tokens guard). The key must hold at least 128 bits of randomness
+    /// (32 hex digits, 22 letters and digits, or 20 with punctuation): a
+    /// shorter one is refused; `sternhalma admin-key` prints a new one.
+    /// Prefer the environment variable: arguments are visible to every
+    /// user of the machine. Never logged.
     #[arg(long, env = "STERNHALMA_ADMIN_KEY", hide_env_values = true)]
     admin_key: Option<String>,
     /// The address of a reverse proxy in front of this server (repeat, or
@@ -293,6 +299,16 @@ fn main() -> std::process::ExitCode {
         Command::Solve(options) => solve(&options),
         Command::SolveGame(options) => tablebase::solve_game(&options),
         Command::Tablebase(options) => tablebase::tablebase(&options),
+        Command::AdminKey => match AdminKey::generate() {
+            Ok(key) => {
+                println!("{key}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sternhalma: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        },
         Command::Serve(serve) => match run(serve) {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(e) => {
@@ -410,6 +426,14 @@ fn raise_open_files_limit() -> u64 {
 }
 
 fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
+    // Checked first: a key a class could guess is refused before anything
+    // is opened.
+    let admin_key = serve
+        .admin_key
+        .as_deref()
+        .map(AdminKey::new)
+        .transpose()
+        .map_err(|e| format!("invalid --admin-key: {e}"))?;
     let filter = EnvFilter::try_new(&serve.log_level)
         .map_err(|e| format!("invalid --log-level {:?}: {e}", serve.log_level))?;
     // Logs go to stderr (colours only on a terminal); stdout carries just the
@@ -454,12 +478,6 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         .with_write_tokens_per_client(Some(serve.write_tokens_per_client))
         .with_connections_per_client(Some(serve.connections_per_client))
     };
-    let admin_key = serve
-        .admin_key
-        .as_deref()
-        .map(AdminKey::new)
-        .transpose()
-        .map_err(|e| format!("invalid --admin-key: {e}"))?;
     tracing::info!(
         cors = ?cors,
         write_rate = if serve.no_limits { 0 } else { serve.write_rate },

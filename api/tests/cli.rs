@@ -151,6 +151,49 @@ fn solve_reports_the_lower_bound_at_the_node_limit() {
 }
 
 #[test]
+fn a_guessable_admin_key_is_refused_and_admin_key_prints_a_good_one() {
+    let serve = |key: &str| {
+        binary()
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--database",
+                "/nonexistent/x.sqlite3",
+            ])
+            .env("STERNHALMA_ADMIN_KEY", key)
+            .output()
+            .unwrap()
+    };
+    let refused = serve("teacher");
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("invalid --admin-key") && stderr.contains("sternhalma admin-key"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("teacher"),
+        "the key is never printed: {stderr}"
+    );
+
+    let printed = binary().arg("admin-key").output().unwrap();
+    assert!(printed.status.success());
+    let key = String::from_utf8(printed.stdout).unwrap();
+    let key = key.trim_end();
+    assert!(
+        key.len() == 64 && key.chars().all(|c| c.is_ascii_hexdigit()),
+        "{key}"
+    );
+    // Accepted: the start goes on to the database, which does not exist.
+    let stderr = String::from_utf8_lossy(&serve(key).stderr).into_owned();
+    assert!(
+        !stderr.contains("--admin-key") && stderr.contains("cannot open database"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn serve_help_says_what_the_admin_key_and_the_proxies_guard() {
     let output = binary().args(["serve", "--help"]).output().unwrap();
     assert!(output.status.success());
@@ -158,6 +201,11 @@ fn serve_help_says_what_the_admin_key_and_the_proxies_guard() {
     let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         flat.contains("creating a match or a tournament needs"),
+        "{help}"
+    );
+    assert!(
+        flat.contains("at least 128 bits of randomness")
+            && flat.contains("`sternhalma admin-key` prints a new one"),
         "{help}"
     );
     assert!(flat.contains("--trusted-proxy"), "{help}");
@@ -245,7 +293,7 @@ fn an_operator_restarts_without_resuming_and_stops_a_runaway_tournament() {
             .args(["serve", "--port", "0", "--log-level", "info"])
             .args(extra)
             .env("STERNHALMA_DATABASE", &database)
-            .env("STERNHALMA_ADMIN_KEY", "class-key")
+            .env("STERNHALMA_ADMIN_KEY", "class-key-7f3a9c2e4b1d8f6a")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -254,7 +302,7 @@ fn an_operator_restarts_without_resuming_and_stops_a_runaway_tournament() {
     let post = |url: &str, path: &str, body: serde_json::Value| -> serde_json::Value {
         common::agent()
             .post(format!("{url}{path}"))
-            .header("Authorization", "Bearer class-key")
+            .header("Authorization", "Bearer class-key-7f3a9c2e4b1d8f6a")
             .send_json(body)
             .unwrap()
             .body_mut()

@@ -521,7 +521,8 @@ fn bad_tournaments_are_refused_with_their_reason() {
 #[test]
 fn a_server_with_an_admin_key_requires_it_to_create_a_tournament() {
     let mut config = sternhalma_api::ServerConfig::unlimited(sternhalma_api::CorsPolicy::Any);
-    config.admin_key = Some(sternhalma_api::admin::AdminKey::new("class-key").unwrap());
+    config.admin_key =
+        Some(sternhalma_api::admin::AdminKey::new("class-key-7f3a9c2e4b1d8f6a").unwrap());
     let url = common::start_server_configured("tournaments-key", 2, config);
     let body = json!({"entrants": [{"name": "a"}, {"name": "b"}]});
     let send = |token: Option<&str>| {
@@ -533,7 +534,7 @@ fn a_server_with_an_admin_key_requires_it_to_create_a_tournament() {
     };
     assert_eq!(code(&send(None)), "missing_token");
     assert_eq!(code(&send(Some("other"))), "wrong_admin_key");
-    assert_eq!(send(Some("class-key")).status, 201);
+    assert_eq!(send(Some("class-key-7f3a9c2e4b1d8f6a")).status, 201);
 }
 
 // With three or more players a forfeit is a resignation: the entrant
@@ -606,7 +607,8 @@ fn a_forfeit_in_a_three_player_game_leaves_the_others_playing() {
 #[test]
 fn the_servers_admin_key_pauses_and_abandons_any_tournament_and_match() {
     let mut config = sternhalma_api::ServerConfig::unlimited(sternhalma_api::CorsPolicy::Any);
-    config.admin_key = Some(sternhalma_api::admin::AdminKey::new("class-key").unwrap());
+    config.admin_key =
+        Some(sternhalma_api::admin::AdminKey::new("class-key-7f3a9c2e4b1d8f6a").unwrap());
     let url = common::start_server_configured("tournaments-operator", 2, config);
     let send = |path: &str, token: &str, body: Value| {
         finish(
@@ -620,7 +622,7 @@ fn the_servers_admin_key_pauses_and_abandons_any_tournament_and_match() {
     // A student's tournament of bots that would play on for a long time.
     let created = send(
         "/v1/tournaments",
-        "class-key",
+        "class-key-7f3a9c2e4b1d8f6a",
         json!({
             "board": "star2", "layout": "2", "start": true, "move_ms": 600000,
             "entrants": [
@@ -642,14 +644,14 @@ fn the_servers_admin_key_pauses_and_abandons_any_tournament_and_match() {
     // The operator pauses it, then stops it, without its admin token.
     let paused = send(
         &format!("/v1/tournaments/{id}/pause"),
-        "class-key",
+        "class-key-7f3a9c2e4b1d8f6a",
         json!({}),
     );
     assert_eq!(paused.status, 200, "{}", paused.body);
     assert_eq!(paused.json()["status"], "paused");
     let abandoned = send(
         &format!("/v1/tournaments/{id}/abandon"),
-        "class-key",
+        "class-key-7f3a9c2e4b1d8f6a",
         json!({}),
     );
     assert_eq!(abandoned.status, 200, "{}", abandoned.body);
@@ -657,7 +659,7 @@ fn the_servers_admin_key_pauses_and_abandons_any_tournament_and_match() {
     // A match someone else created: the operator abandons it too.
     let made = send(
         "/v1/matches",
-        "class-key",
+        "class-key-7f3a9c2e4b1d8f6a",
         json!({"board": "star2", "layout": "2", "seats": [{"name": "x"}, {"name": "y"}]}),
     )
     .json();
@@ -670,7 +672,7 @@ fn the_servers_admin_key_pauses_and_abandons_any_tournament_and_match() {
     assert_eq!(refused.status, 403);
     let over = send(
         &format!("/v1/matches/{match_id}/abandon"),
-        "class-key",
+        "class-key-7f3a9c2e4b1d8f6a",
         json!({}),
     );
     assert_eq!(over.status, 200, "{}", over.body);

@@ -4,7 +4,8 @@
 //! the seat, so a match's bot moves are reproducible from the seat's seed
 //! and the ply) and played as a [`SeatBot`]: a kind, a budget and a seed,
 //! made once from a checked spec ([`SeatBot::new`]). A spec that cannot
-//! make one is refused when the match or tournament is made (422), and a
+//! make one is refused when the match or tournament is made (an
+//! [`Invalid`] error), and a
 //! stored one that no longer can is an error, never another bot. Its moves
 //! go through [`SeatBot::choose`], which runs the crate's bots
 //! (`sternhalma::search`) and says why when it cannot move.
@@ -75,9 +76,9 @@ pub struct BotSpec {
 }
 
 impl BotSpec {
-    /// Checks the spec: a 422 `unknown_bot` names the known kinds, a 422
-    /// `budget_not_allowed` refuses a time budget and a 422
-    /// `budget_too_large` a budget over a seat's caps.
+    /// Checks the spec: [`Invalid::UnknownBot`] names the known kinds,
+    /// [`Invalid::BudgetNotAllowed`] refuses a time budget and
+    /// [`Invalid::BudgetTooLarge`] a budget over a seat's caps.
     ///
     /// # Errors
     /// As above.

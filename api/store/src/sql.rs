@@ -622,7 +622,7 @@ impl Drop for Open<'_> {
 ///   is gone (a replica's machine or the network cut, not only its process)
 ///   is noticed within about a minute (TCP keepalives from 30 s idle);
 /// - a statement waits at most 10 s for a row lock (`lock_timeout`: the
-///   request answers 503 and stores nothing), and a transaction left open
+///   write fails as [`Error::Unavailable`] and stores nothing), and a transaction left open
 ///   by a replica that stopped mid-way is ended by the server after 60 s
 ///   (`idle_in_transaction_session_timeout`), so one replica's trouble
 ///   cannot hold the rows every other replica needs.

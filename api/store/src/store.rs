@@ -165,7 +165,8 @@ impl Store {
     /// ([`crate::commands`]).
     ///
     /// # Errors
-    /// The command's own error, or 503 when the writer is gone.
+    /// The command's own error, or [`Error::Unavailable`] when the writer
+    /// is gone.
     pub(crate) async fn commit<T, F>(&self, command: F) -> Result<T, Error>
     where
         T: Send + 'static,
@@ -203,7 +204,8 @@ impl Store {
     /// Runs `job` with a read connection on the blocking thread pool.
     ///
     /// # Errors
-    /// The job's own error, or 503 when no connection can be opened.
+    /// The job's own error, or [`Error::Unavailable`] when no connection
+    /// can be opened.
     pub async fn read<T, F>(&self, job: F) -> Result<T, Error>
     where
         T: Send + 'static,

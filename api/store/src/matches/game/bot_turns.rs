@@ -52,7 +52,7 @@ impl BotTurn {
 /// a bot seat is to move.
 ///
 /// # Errors
-/// 404 for an unknown match; database failures.
+/// [`Error::NotFound`] for an unknown match; database failures.
 pub fn bot_turn(store: &Db, id: i64) -> Result<Option<BotTurn>, Error> {
     let row = load_match(store, id)?;
     if row.status != MatchStatus::InProgress {
@@ -174,7 +174,7 @@ pub fn play_checked(
 /// by themselves and nobody waits for them.)
 ///
 /// # Errors
-/// 404 for an unknown match; database failures.
+/// [`Error::NotFound`] for an unknown match; database failures.
 pub fn waits_for_bots(store: &Db, id: i64) -> Result<bool, Error> {
     Ok(bot_turn(store, id)?.is_some_and(|turn| turn.open_seat_waits))
 }

@@ -139,8 +139,9 @@ pub(super) fn ensure_open(row: &MatchRow) -> Result<(), Error> {
 /// after, from [`bot_turn`] and [`play_bot`]).
 ///
 /// # Errors
-/// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, `stale_ply` or
-/// `not_your_turn`, 422 illegal move.
+/// [`Error::NotFound`] (an unknown match), [`Error::WrongToken`], a
+/// [`Conflict`] (`match_closed`, `stale_ply`, `not_your_turn`), an
+/// [`Error::Move`] (an illegal move).
 pub fn submit(
     store: &mut Db,
     id: i64,
@@ -188,7 +189,8 @@ pub fn submit(
 /// left or the game ends by the rules.
 ///
 /// # Errors
-/// 404 unknown match, 403 `wrong_token`, 409 `match_closed`, 409
+/// [`Error::NotFound`] (an unknown match), [`Error::WrongToken`], a
+/// [`Conflict`] (`match_closed`,
 /// `already_resigned`.
 pub fn resign(store: &mut Db, id: i64, token: &TokenHash) -> Result<Committed<Match>, Error> {
     store.transaction(|store| {
@@ -207,7 +209,7 @@ pub fn resign(store: &mut Db, id: i64, token: &TokenHash) -> Result<Committed<Ma
 /// seat leaves the game with more.
 ///
 /// # Errors
-/// 409 `already_resigned`, or `cannot_resign` for a seat that finished;
+/// A [`Conflict`]: `already_resigned`, or `cannot_resign` for a seat that finished;
 /// database failures.
 pub fn resign_seat(
     store: &Db,
@@ -231,7 +233,7 @@ pub fn resign_seat(
 /// match's ply (`row.ply`).
 ///
 /// # Errors
-/// 409 `already_resigned`, or `cannot_resign` for a seat that finished;
+/// A [`Conflict`]: `already_resigned`, or `cannot_resign` for a seat that finished;
 /// database failures.
 pub fn forfeit_seat(
     store: &Db,
@@ -278,7 +280,8 @@ pub(super) fn leave(store: &Db, row: &MatchRow, seat: usize, now: Timestamp) -> 
 /// The creator (admin token) or the server's operator abandons the match.
 ///
 /// # Errors
-/// 404 unknown match, 403 `wrong_token`, 409 `match_closed`.
+/// [`Error::NotFound`] (an unknown match), [`Error::WrongToken`], a
+/// [`Conflict`] (`match_closed`).
 pub fn abandon(store: &mut Db, id: i64, by: &Authority) -> Result<Committed<Match>, Error> {
     store.transaction(|store| {
         let row = load_match(store, id)?;

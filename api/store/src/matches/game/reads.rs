@@ -42,7 +42,7 @@ pub fn view(store: &Db, id: i64) -> Result<Match, Error> {
 /// The ply and status of match `id` (what a long-poll compares).
 ///
 /// # Errors
-/// 404 for an unknown match.
+/// [`Error::NotFound`] for an unknown match.
 pub fn progress(store: &Db, id: i64) -> Result<(u32, MatchStatus, i64), Error> {
     let row = load_match(store, id)?;
     Ok((row.ply, row.status, row.version))
@@ -52,7 +52,7 @@ pub fn progress(store: &Db, id: i64) -> Result<(u32, MatchStatus, i64), Error> {
 /// kind and path).
 ///
 /// # Errors
-/// 404 for an unknown match.
+/// [`Error::NotFound`] for an unknown match.
 pub fn history(store: &Db, id: i64) -> Result<History, Error> {
     let (row, _, played) = replay(store, id)?;
     Ok(History {
@@ -102,7 +102,8 @@ pub(super) fn replay(store: &Db, id: i64) -> Result<(MatchRow, Position, Vec<Rep
 /// covers its game (another board, other rules, or no table installed).
 ///
 /// # Errors
-/// 404 for an unknown match; a stored move that does not replay.
+/// [`Error::NotFound`] for an unknown match; [`Error::Corrupt`] for a
+/// stored move that does not replay.
 pub fn analysed(store: &Db, id: i64) -> Result<Option<Analysis>, Error> {
     let (_, start, played) = replay(store, id)?;
     let Ok(table) = installed().for_position(&start) else {
@@ -135,7 +136,8 @@ pub struct BoardAt {
 /// Match `id` after `ply` plies ([`BoardAt`]).
 ///
 /// # Errors
-/// 404 for an unknown match; 422 `no_such_ply` past the match's ply.
+/// [`Error::NotFound`] for an unknown match; [`Invalid::NoSuchPly`] past
+/// the match's ply.
 pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error> {
     let row = load_match(store, id)?;
     let target = ply.unwrap_or(row.ply);
@@ -223,7 +225,7 @@ pub fn board_at(store: &Db, id: i64, ply: Option<u32>) -> Result<BoardAt, Error>
 /// The moves of match `id` from `ply` on, as [`history`] shows them.
 ///
 /// # Errors
-/// 404 for an unknown match.
+/// [`Error::NotFound`] for an unknown match.
 pub fn moves_since(store: &Db, id: i64, ply: u32) -> Result<Vec<PlayedMove>, Error> {
     let mut moves = history(store, id)?.moves;
     moves.retain(|played| played.ply >= ply);
@@ -233,7 +235,7 @@ pub fn moves_since(store: &Db, id: i64, ply: u32) -> Result<Vec<PlayedMove>, Err
 /// Match `id` as a game record for `POST /v1/replay`.
 ///
 /// # Errors
-/// 404 for an unknown match.
+/// [`Error::NotFound`] for an unknown match.
 pub fn export(store: &Db, id: i64) -> Result<GameRecord, Error> {
     let row = load_match(store, id)?;
     Ok(GameRecord {

@@ -30,7 +30,7 @@ pub struct GameProgress {
 /// Match `tracked.match_id` since ply `since`.
 ///
 /// # Errors
-/// 404 for an unknown match; database failures.
+/// [`Error::NotFound`] for an unknown match; database failures.
 pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GameProgress, Error> {
     let row = game::load_match(connection, tracked.match_id)?;
     let moves = match_storage::load_moves_from(connection, tracked.match_id, since)?;
@@ -76,7 +76,7 @@ pub fn progress(connection: &Db, tracked: &Tracked, since: u32) -> Result<GamePr
 /// progress, with `seat` to move: what a missed deadline plays in.
 ///
 /// # Errors
-/// 404 for an unknown match; database failures.
+/// [`Error::NotFound`] for an unknown match; database failures.
 pub fn timeout_position(
     connection: &Db,
     match_id: i64,

@@ -85,7 +85,8 @@ pub enum Action {
 /// tournament not over.
 ///
 /// # Errors
-/// 404 unknown tournament, 403 `wrong_token`, 409 `tournament_closed`.
+/// [`Error::NotFound`] (an unknown tournament), [`Error::WrongToken`], a
+/// [`Conflict`] (`tournament_closed`).
 pub(super) fn load_to_run(
     connection: &Db,
     id: i64,
@@ -111,7 +112,8 @@ pub(super) fn load_to_run(
 /// change are told after the commit.
 ///
 /// # Errors
-/// 404 unknown tournament, 403 `wrong_token`, 409 `tournament_closed`
+/// [`Error::NotFound`] (an unknown tournament), [`Error::WrongToken`], a
+/// [`Conflict`] (`tournament_closed`
 /// (over), `already_running` (start while running), `not_running` (pause
 /// while not running).
 pub fn act(
@@ -171,7 +173,8 @@ pub fn act(
 /// told after the commit.
 ///
 /// # Errors
-/// 404 unknown tournament or entrant, 403 `wrong_token`, 409
+/// [`Error::NotFound`] (an unknown tournament or entrant),
+/// [`Error::WrongToken`], a [`Conflict`]
 /// `tournament_closed` (over) or `already_withdrawn`.
 pub fn withdraw(
     connection: &mut Db,

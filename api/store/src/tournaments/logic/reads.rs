@@ -72,7 +72,7 @@ pub(super) fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentV
 /// Tournament `id`.
 ///
 /// # Errors
-/// 404 for an unknown tournament.
+/// [`Error::NotFound`] for an unknown tournament.
 pub fn view(connection: &Db, id: i64) -> Result<TournamentView, Error> {
     view_of(connection, load(connection, id)?)
 }
@@ -121,7 +121,8 @@ pub(super) fn entrant_by_token(
 /// says so).
 ///
 /// # Errors
-/// 404 unknown tournament, 403 `wrong_token`; database failures.
+/// [`Error::NotFound`] (an unknown tournament), [`Error::WrongToken`];
+/// database failures.
 pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<(EntrantTurns, bool), Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;

@@ -81,7 +81,7 @@ pub(super) fn game_result(
 /// Tournament `id`'s schedule with every game's state and result.
 ///
 /// # Errors
-/// 404 for an unknown tournament; database failures.
+/// [`Error::NotFound`] for an unknown tournament; database failures.
 pub fn games(connection: &Db, id: i64) -> Result<TournamentGames, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
@@ -215,7 +215,7 @@ pub(super) fn tournament_game(
 /// The game `game` of tournament `id` as the schedule shows it.
 ///
 /// # Errors
-/// 404 for an unknown tournament; database failures.
+/// [`Error::NotFound`] for an unknown tournament; database failures.
 pub fn one_game(connection: &Db, id: i64, game: usize) -> Result<TournamentGame, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
@@ -229,7 +229,7 @@ pub fn one_game(connection: &Db, id: i64, game: usize) -> Result<TournamentGame,
 /// Tournament `id`'s standings, computed from the stored results.
 ///
 /// # Errors
-/// 404 for an unknown tournament; database failures.
+/// [`Error::NotFound`] for an unknown tournament; database failures.
 pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;

@@ -77,7 +77,7 @@ pub struct Settled {
 /// the end (this replica's director knows from the answer).
 ///
 /// # Errors
-/// 404 for an unknown tournament; database failures.
+/// [`Error::NotFound`] for an unknown tournament; database failures.
 pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Committed<Settled>, Error> {
     connection.transaction(|connection| {
         let mut settled = Settled::default();
@@ -221,7 +221,7 @@ pub fn tracked_games(connection: &Db) -> Result<Vec<Tracked>, Error> {
 /// The games under way of tournament `id`.
 ///
 /// # Errors
-/// 404 for an unknown tournament; database failures.
+/// [`Error::NotFound`] for an unknown tournament; database failures.
 pub fn tracked_games_of(connection: &Db, id: i64) -> Result<Vec<Tracked>, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
@@ -245,7 +245,7 @@ pub fn tracked_games_of(connection: &Db, id: i64) -> Result<Vec<Tracked>, Error>
 /// with what it last told), without the rest of its view.
 ///
 /// # Errors
-/// 404 for an unknown tournament; database failures.
+/// [`Error::NotFound`] for an unknown tournament; database failures.
 pub fn status_and_version(connection: &Db, id: i64) -> Result<(TournamentStatus, i64), Error> {
     let row = load(connection, id)?;
     Ok((row.status, row.version))
