@@ -124,6 +124,23 @@ struct Serve {
     /// Log filter: error, warn, info, debug, trace, or a tracing directive.
     #[arg(long, env = "STERNHALMA_LOG", default_value = "info")]
     log_level: String,
+    /// Write the log to this file instead of stderr, rotated by size
+    /// (`--log-file-max-mb` in all, over 5 files: FILE, FILE.1, ... FILE.4,
+    /// the oldest removed).
+    #[arg(long, env = "STERNHALMA_LOG_FILE", value_name = "FILE")]
+    log_file: Option<std::path::PathBuf>,
+    /// The most the log file and its older files hold together, in MB
+    /// (with `--log-file`).
+    #[arg(long, env = "STERNHALMA_LOG_FILE_MAX_MB", default_value_t = 100.0,
+          value_parser = positive_megabytes)]
+    log_file_max_mb: f64,
+    /// Access-log lines a second each client address may write (five
+    /// times as many at once); past it its lines are counted, and one line
+    /// says how many were left out. 0: no budget. Behind a proxy or
+    /// JupyterHub, where a class shares one address, the class shares it.
+    #[arg(long, env = "STERNHALMA_LOG_LINES_PER_SECOND",
+          default_value_t = access_log::DEFAULT_LINES_PER_SECOND)]
+    log_lines_per_second: u32,
     /// Log format.
     #[arg(
         long,
@@ -286,6 +303,18 @@ enum LogFormat {
     Json,
 }
 
+/// `--log-file-max-mb`: a size from 0.01 MB (10 kB) up.
+fn positive_megabytes(text: &str) -> Result<f64, String> {
+    let mb: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of megabytes"))?;
+    if mb.is_finite() && (0.01..=1e9).contains(&mb) {
+        Ok(mb)
+    } else {
+        Err(format!("{text} MB: give 0.01 to 1000000000"))
+    }
+}
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -436,15 +465,26 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         .map_err(|e| format!("invalid --admin-key: {e}"))?;
     let filter = EnvFilter::try_new(&serve.log_level)
         .map_err(|e| format!("invalid --log-level {:?}: {e}", serve.log_level))?;
-    // Logs go to stderr (colours only on a terminal); stdout carries just the
-    // address line, for scripts that start the server on port 0. One thread
-    // writes them, a batch at a time; `_flush` writes what is left when
-    // `run` returns.
-    let (sink, _flush) = access_log::stderr();
+    // Logs go to stderr (colours only on a terminal) or to `--log-file`;
+    // stdout carries just the address line, for scripts that start the
+    // server on port 0. One thread writes them, a batch at a time;
+    // `_flush` writes what is left when `run` returns.
+    let (sink, _flush) = match &serve.log_file {
+        Some(path) => {
+            // Whole bytes: the flag is at least 0.01 MB and below 2^53.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let max_bytes = (serve.log_file_max_mb * 1e6) as u64;
+            access_log::file(path, max_bytes)
+                .map_err(|e| format!("cannot write the log file {}: {e}", path.display()))?
+        }
+        None => access_log::stderr(),
+    };
     let subscriber = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(sink)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
+        .with_ansi(
+            serve.log_file.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        );
     match serve.log_format {
         LogFormat::Text => subscriber.init(),
         LogFormat::Json => subscriber.json().init(),
@@ -531,6 +571,10 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     // that accepting never fails for want of a file (new connections wait
     // in the listen queue instead).
     let budget = ConnectionBudget::new(open_files, workers);
+    let access_log = match serve.log_lines_per_second {
+        0 => AccessLog::default(),
+        n => AccessLog::with_budget(std::sync::Arc::new(access_log::LogBudget::new(n))),
+    };
     tracing::info!(
         open_files = budget.open_files,
         reserved = budget.reserved,
@@ -585,7 +629,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
                 heavy.clone(),
                 background.clone(),
             )
-            .wrap(AccessLog)
+            .wrap(access_log.clone())
         })
         .workers(workers)
         .max_connections(budget.per_worker)

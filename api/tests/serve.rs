@@ -146,3 +146,106 @@ fn a_long_poll_left_by_its_client_frees_its_slot() {
     drop(server);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every log file of `folder` (the current one and the rotated ones):
+/// their text together, and their size in all.
+fn log_files(folder: &std::path::Path) -> (String, u64) {
+    let mut text = String::new();
+    let mut size = 0;
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        size += bytes.len() as u64;
+        text.push_str(&String::from_utf8_lossy(&bytes));
+    }
+    (text, size)
+}
+
+/// The binary logging at `info` (access lines) with `args`.
+fn serve_logging(args: &[&str], database: &std::path::Path) -> (ServerProcess, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sternhalma"))
+        .args(["serve", "--port", "0", "--log-level", "info"])
+        .args(args)
+        .env("STERNHALMA_DATABASE", database)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = common::listening_url(&mut child);
+    (ServerProcess(child), url)
+}
+
+#[test]
+fn one_address_flooding_the_log_is_left_out_and_counted_and_the_file_stays_small() {
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-log-flood-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A long request line: each would log over 500 bytes.
+    let long = format!("/healthz?{}", "a".repeat(4000));
+    let flood = |url: &str| {
+        let agent = agent();
+        for _ in 0..1500 {
+            assert_eq!(
+                agent.get(format!("{url}{long}")).call().unwrap().status(),
+                200
+            );
+        }
+    };
+
+    // Within a budget of 5 lines a second (25 at once): most of the flood
+    // is left out, and a later line says how much.
+    let budgeted = dir.join("budgeted");
+    let file = budgeted.join("server.log");
+    let (server, url) = serve_logging(
+        &[
+            "--log-file",
+            file.to_str().unwrap(),
+            "--log-lines-per-second",
+            "5",
+        ],
+        &dir.join("budgeted.sqlite3"),
+    );
+    flood(&url);
+    let told = common::wait_until("a line counting what the budget left out", || {
+        agent().get(format!("{url}/healthz")).call().unwrap();
+        let (text, _) = log_files(&budgeted);
+        text.lines()
+            .find(|l| l.contains("access-log lines suppressed"))
+            .map(str::to_owned)
+    });
+    assert!(told.contains("127.0.0.1 - "), "{told}");
+    let (text, _) = log_files(&budgeted);
+    let written = text.lines().filter(|l| l.contains("GET /healthz?")).count();
+    assert!(
+        (25..200).contains(&written),
+        "{written} of 1500 flood lines written"
+    );
+    drop(server);
+
+    // Without a budget, the file rotates: 50 kB in all, however much is
+    // written.
+    let rotated = dir.join("rotated");
+    let (server, url) = serve_logging(
+        &[
+            "--log-file",
+            rotated.join("server.log").to_str().unwrap(),
+            "--log-file-max-mb",
+            "0.05",
+            "--log-lines-per-second",
+            "0",
+        ],
+        &dir.join("rotated.sqlite3"),
+    );
+    flood(&url);
+    drop(server);
+    let (text, size) = log_files(&rotated);
+    let files = std::fs::read_dir(&rotated).unwrap().count();
+    assert!(files <= 5, "{files} files");
+    // Each file may pass its share by one write of the log's buffer.
+    assert!(size <= 50_000 + 5 * 65_536, "{size} bytes kept");
+    assert!(
+        text.lines().filter(|l| l.contains("GET /healthz?")).count() < 1500,
+        "older lines were removed"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

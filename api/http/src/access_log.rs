@@ -25,14 +25,25 @@
 //!   print `Failed to send shutdown signal to logging worker` on stdout).
 //! - A request line is cut to [`MAX_LOGGED_URI`] bytes, its length said:
 //!   a client cannot make the log write 64 KiB a request.
+//! - Each address has a budget of lines ([`LogBudget`]: so many a second,
+//!   with a burst); past it its lines are counted, not written, and one
+//!   line says how many were left out (`203.0.113.7 - 1520 access-log
+//!   lines suppressed`) when the address is within its budget again, or
+//!   at the next sweep (every 10 s). One student's flood writes a few
+//!   kilobytes a second, not megabytes.
+//! - [`file`]: the log in a file instead of stderr (`serve --log-file`),
+//!   rotated by size: a few files of bounded size in all, the oldest
+//!   removed.
 
+use std::collections::HashMap;
 use std::future::{Ready, ready};
 use std::io::{BufWriter, Write};
 use std::net::IpAddr;
+use std::path::Path;
 use std::pin::Pin;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use actix_web::Error;
 use actix_web::body::{BodySize, MessageBody};
@@ -47,8 +58,139 @@ pub const TARGET: &str = "sternhalma::http";
 
 /// The middleware that writes the access log (see the module's summary).
 /// Wrap it outermost, so that its time and size are the whole request's.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AccessLog;
+#[derive(Clone, Debug, Default)]
+pub struct AccessLog {
+    budget: Option<Arc<LogBudget>>,
+}
+
+impl AccessLog {
+    /// The access log with each address's lines within `budget`.
+    pub fn with_budget(budget: Arc<LogBudget>) -> AccessLog {
+        AccessLog {
+            budget: Some(budget),
+        }
+    }
+}
+
+/// The lines an address may write to the access log: `per_second` on
+/// average, `burst` at once; past it they are counted and left out, and
+/// the count written in one line. Addresses are forgotten once idle (at a
+/// sweep, every [`SWEEP_EVERY`]), so its memory holds the addresses of the
+/// last few seconds.
+#[derive(Debug)]
+pub struct LogBudget {
+    per_second: f64,
+    burst: f64,
+    state: Mutex<BudgetState>,
+}
+
+#[derive(Debug)]
+struct BudgetState {
+    addresses: HashMap<Option<IpAddr>, Bucket>,
+    swept: Instant,
+}
+
+#[derive(Debug)]
+struct Bucket {
+    lines: f64,
+    at: Instant,
+    suppressed: u64,
+}
+
+/// How often the budget writes the counts of addresses still over it and
+/// forgets idle ones.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(10);
+
+/// Lines a second an address may write, by default.
+pub const DEFAULT_LINES_PER_SECOND: u32 = 20;
+
+/// What the budget says of a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admit {
+    /// Write it, after a line saying this many of the address's lines were
+    /// left out before it (when not 0).
+    Write { suppressed: u64 },
+    /// Leave it out (counted).
+    Suppress,
+}
+
+impl LogBudget {
+    /// `per_second` lines a second for each address, `5 * per_second` at
+    /// once (at least 1).
+    pub fn new(per_second: u32) -> LogBudget {
+        LogBudget {
+            per_second: f64::from(per_second),
+            burst: f64::from(per_second.saturating_mul(5).max(1)),
+            state: Mutex::new(BudgetState {
+                addresses: HashMap::new(),
+                swept: Instant::now(),
+            }),
+        }
+    }
+
+    /// Whether `peer` may write a line at `now`.
+    pub fn admit(&self, peer: Option<IpAddr>, now: Instant) -> Admit {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let bucket = state.addresses.entry(peer).or_insert(Bucket {
+            lines: self.burst,
+            at: now,
+            suppressed: 0,
+        });
+        let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
+        bucket.lines = (bucket.lines + elapsed * self.per_second).min(self.burst);
+        bucket.at = now;
+        if bucket.lines >= 1.0 {
+            bucket.lines -= 1.0;
+            Admit::Write {
+                suppressed: std::mem::take(&mut bucket.suppressed),
+            }
+        } else {
+            bucket.suppressed += 1;
+            Admit::Suppress
+        }
+    }
+
+    /// Every [`SWEEP_EVERY`]: the addresses with lines left out and their
+    /// counts (to be written now; the counts start again), and idle
+    /// addresses forgotten. Empty between sweeps.
+    pub fn sweep(&self, now: Instant) -> Vec<(Option<IpAddr>, u64)> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if now.saturating_duration_since(state.swept) < SWEEP_EVERY {
+            return Vec::new();
+        }
+        state.swept = now;
+        let full = self.burst;
+        let rate = self.per_second;
+        let mut counts = Vec::new();
+        state.addresses.retain(|peer, bucket| {
+            if bucket.suppressed > 0 {
+                counts.push((*peer, std::mem::take(&mut bucket.suppressed)));
+            }
+            let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
+            bucket.lines + elapsed * rate < full
+        });
+        counts.sort_unstable();
+        counts
+    }
+
+    /// Addresses it remembers.
+    pub fn addresses(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .addresses
+            .len()
+    }
+}
+
+/// The line that says `count` lines of `peer` were left out.
+fn log_suppressed(peer: Option<IpAddr>, count: u64) {
+    tracing::info!(
+        target: TARGET,
+        "{} - {count} access-log lines suppressed",
+        Peer(peer)
+    );
+}
 
 impl<S, B> Transform<S, ServiceRequest> for AccessLog
 where
@@ -62,13 +204,17 @@ where
     type Future = Ready<Result<AccessLogService<S>, ()>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        ready(Ok(AccessLogService { service }))
+        ready(Ok(AccessLogService {
+            service,
+            budget: self.budget.clone(),
+        }))
     }
 }
 
 /// [`AccessLog`] around a service.
 pub struct AccessLogService<S> {
     service: S,
+    budget: Option<Arc<LogBudget>>,
 }
 
 /// What one line says about its request, kept from its start.
@@ -78,6 +224,7 @@ struct Entry {
     method: Method,
     uri: Uri,
     version: Version,
+    budget: Option<Arc<LogBudget>>,
 }
 
 impl<S, B> Service<ServiceRequest> for AccessLogService<S>
@@ -100,6 +247,7 @@ where
                 method: head.method.clone(),
                 uri: head.uri.clone(),
                 version: head.version,
+                budget: self.budget.clone(),
             }
         });
         LoggedResponse {
@@ -190,6 +338,17 @@ impl<B: MessageBody> MessageBody for Logged<B> {
 
 impl Entry {
     fn log(&self, status: u16, size: usize) {
+        if let Some(budget) = &self.budget {
+            let now = Instant::now();
+            for (peer, count) in budget.sweep(now) {
+                log_suppressed(peer, count);
+            }
+            match budget.admit(self.peer, now) {
+                Admit::Suppress => return,
+                Admit::Write { suppressed: 0 } => {}
+                Admit::Write { suppressed } => log_suppressed(self.peer, suppressed),
+            }
+        }
         // `%D`: milliseconds with six decimals, from whole nanoseconds.
         let nanos = self.started.elapsed().as_nanos();
         tracing::info!(
@@ -279,12 +438,12 @@ pub const MAX_PENDING_LINES: usize = 32 * 1024;
 const WRITE_BUFFER: usize = 64 << 10;
 
 /// The stderr sink's count of dropped lines, once [`stderr`] has made it.
-static STDERR_DROPPED: OnceLock<ErrorCounter> = OnceLock::new();
+static SINK_DROPPED: OnceLock<ErrorCounter> = OnceLock::new();
 
 /// Log lines dropped so far because stderr could not keep up (the
 /// [`stderr`] sink held [`MAX_PENDING_LINES`] lines); 0 before it exists.
 pub fn dropped_lines() -> u64 {
-    STDERR_DROPPED
+    SINK_DROPPED
         .get()
         .map_or(0, |counter| counter.dropped_lines() as u64)
 }
@@ -297,8 +456,46 @@ pub fn dropped_lines() -> u64 {
 pub fn stderr() -> (NonBlocking, WorkerGuard) {
     let (sink, guard) = sink(std::io::stderr());
     // The first stderr sink is the one `/metrics` reports.
-    let _ = STDERR_DROPPED.set(sink.error_counter());
+    let _ = SINK_DROPPED.set(sink.error_counter());
     (sink, guard)
+}
+
+/// Files a log file keeps (the current one and the older ones).
+pub const LOG_FILES: usize = 5;
+
+/// The process's log writer into `path`, rotated by size: at most
+/// `max_bytes` in all, over [`LOG_FILES`] files (`path`, `path.1`, ...,
+/// the oldest removed), otherwise as [`stderr`].
+///
+/// # Errors
+/// The file's folder cannot be made or the file opened.
+pub fn file(path: &Path, max_bytes: u64) -> std::io::Result<(NonBlocking, WorkerGuard)> {
+    use file_rotate::compression::Compression;
+    use file_rotate::suffix::AppendCount;
+    use file_rotate::{ContentLimit, FileRotate};
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)?;
+    }
+    // Opened here, so that a path that cannot be written is an error now.
+    drop(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?,
+    );
+    let per_file = usize::try_from(max_bytes / LOG_FILES as u64)
+        .unwrap_or(usize::MAX)
+        .max(1);
+    let rotating = FileRotate::new(
+        path,
+        AppendCount::new(LOG_FILES - 1),
+        ContentLimit::BytesSurpassed(per_file),
+        Compression::None,
+        None,
+    );
+    let (sink, guard) = sink(rotating);
+    let _ = SINK_DROPPED.set(sink.error_counter());
+    Ok((sink, guard))
 }
 
 /// A lossy, non-blocking sink writing to `out` (the tests write to memory);
@@ -378,7 +575,7 @@ mod tests {
             .without_time()
             .finish();
         let _default = tracing::subscriber::set_default(subscriber);
-        let app = test::init_service(App::new().wrap(AccessLog).route(
+        let app = test::init_service(App::new().wrap(AccessLog::default()).route(
             "/x",
             web::get().to(|| async { HttpResponse::Ok().body("hello") }),
         ))
@@ -492,5 +689,70 @@ mod tests {
         // Cut at a character boundary (a path of two-byte characters).
         let wide: Uri = format!("/{}", "%C3%A9".repeat(200)).parse().unwrap();
         assert!(LoggedUri(&wide).to_string().contains("...["));
+    }
+
+    fn at(start: Instant, millis: u64) -> Instant {
+        start + Duration::from_millis(millis)
+    }
+
+    #[test]
+    fn an_address_over_its_budget_is_counted_then_told_in_one_line() {
+        let budget = LogBudget::new(10);
+        let start = Instant::now();
+        let flooder = Some("10.0.0.7".parse().unwrap());
+        let polite = Some("10.0.0.8".parse().unwrap());
+        // A burst of 50 lines at once, then nothing more this instant.
+        let written = (0..1000)
+            .filter(|_| budget.admit(flooder, start) != Admit::Suppress)
+            .count();
+        assert_eq!(written, 50);
+        // Another address is not charged for it.
+        assert_eq!(budget.admit(polite, start), Admit::Write { suppressed: 0 });
+        // A tenth of a second later: one line, after the 950 left out.
+        assert_eq!(
+            budget.admit(flooder, at(start, 100)),
+            Admit::Write { suppressed: 950 }
+        );
+        assert_eq!(budget.admit(flooder, at(start, 100)), Admit::Suppress);
+        // Within a sweep's time nothing is swept; after it, the counts of
+        // those still over are told, and idle addresses forgotten.
+        assert!(budget.sweep(at(start, 5_000)).is_empty());
+        // Full again by then: its burst, and ten more left out.
+        for _ in 0..60 {
+            budget.admit(flooder, at(start, 9_999));
+        }
+        let told = budget.sweep(at(start, 10_000));
+        assert_eq!(told, [(flooder, 10)]);
+        assert_eq!(budget.addresses(), 1, "the polite address is forgotten");
+        assert!(budget.sweep(at(start, 10_001)).is_empty());
+        assert_eq!(budget.sweep(at(start, 60_000)), []);
+        assert_eq!(budget.addresses(), 0, "idle: forgotten");
+    }
+
+    #[test]
+    fn a_log_file_rotates_and_stays_within_its_size() {
+        let dir = std::env::temp_dir().join(format!("sternhalma-log-file-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("logs/server.log");
+        let max = 200_000;
+        let (sink, flush) = file(&path, max).unwrap();
+        let line = [[b'x'; 99].as_slice(), b"\n"].concat();
+        // Ten times what it may keep.
+        for _ in 0..(10 * max / 100) {
+            let mut writer = tracing_subscriber::fmt::MakeWriter::make_writer(&sink);
+            writer.write_all(&line).unwrap();
+        }
+        drop(flush);
+        let files: Vec<_> = std::fs::read_dir(dir.join("logs"))
+            .unwrap()
+            .map(|entry| entry.unwrap())
+            .collect();
+        assert!(files.len() <= LOG_FILES, "{} files", files.len());
+        let total: u64 = files.iter().map(|f| f.metadata().unwrap().len()).sum();
+        // Each file may pass its share by the last write (a buffer).
+        let bound = max + LOG_FILES as u64 * WRITE_BUFFER as u64;
+        assert!(total <= bound, "{total} bytes kept, at most {bound}");
+        assert!(total >= max / 2, "the newest lines are kept: {total}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
