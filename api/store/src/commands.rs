@@ -10,7 +10,9 @@
 //! [`crate::sql::Db::transaction`] (and records a tournament's change with
 //! `Db::tournament_changed` if it makes one; a match's
 //! version is recorded by the statements that change it), plus a method
-//! here.
+//! here. A player's turn (a move, a resignation, a bot's move, a timeout)
+//! runs through `Store::commit_turn`, ahead of the other writes waiting
+//! ([`crate::writer`]); every other command through `Store::commit`.
 
 use sternhalma::{Move, MoveText, Position};
 
@@ -52,7 +54,7 @@ impl Store {
         ply: u32,
         text: MoveText,
     ) -> Result<i64, Error> {
-        self.commit(move |db| game::submit(db, id, &token, ply, &text))
+        self.commit_turn(move |db| game::submit(db, id, &token, ply, &text))
             .await
     }
 
@@ -62,7 +64,8 @@ impl Store {
     /// # Errors
     /// As [`game::resign`].
     pub async fn resign(&self, id: i64, token: TokenHash) -> Result<Match, Error> {
-        self.commit(move |db| game::resign(db, id, &token)).await
+        self.commit_turn(move |db| game::resign(db, id, &token))
+            .await
     }
 
     /// Match `id` abandoned `by` its creator or the operator
@@ -81,7 +84,8 @@ impl Store {
     /// # Errors
     /// As [`game::play_bot`].
     pub async fn play_bot(&self, turn: BotTurn, mv: Move) -> Result<Option<i64>, Error> {
-        self.commit(move |db| game::play_bot(db, &turn, mv)).await
+        self.commit_turn(move |db| game::play_bot(db, &turn, mv))
+            .await
     }
 
     /// The bot of `turn` cannot move ([`BotTurn::choose`]): the match
@@ -167,8 +171,10 @@ impl Store {
         mv: Move,
         max_timeouts: u32,
     ) -> Result<Option<TimeoutRecord>, Error> {
-        self.commit(move |db| logic::record_timeout(db, match_id, version, seat, mv, max_timeouts))
-            .await
+        self.commit_turn(move |db| {
+            logic::record_timeout(db, match_id, version, seat, mv, max_timeouts)
+        })
+        .await
     }
 }
 

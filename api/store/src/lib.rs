@@ -28,6 +28,7 @@ pub mod page;
 pub mod sql;
 pub mod store;
 pub mod tournaments;
+pub mod writer;
 
 pub use committed::{Changes, Committed};
 pub use error::{Conflict, Error, Invalid, Unavailable};

@@ -2,8 +2,9 @@
 //! on an async worker thread.
 //!
 //! - Writes go to one dedicated thread that owns the writing connection and
-//!   runs commands one at a time, in arrival order (`Store::commit`; the
-//!   commands themselves are the store's methods in [`crate::commands`]). A
+//!   runs commands one at a time (`Store::commit`; the commands themselves
+//!   are the store's methods in [`crate::commands`]): a player's turn ahead
+//!   of other writes, each lane in arrival order ([`crate::writer`]). A
 //!   command opens its transaction, checks, writes and commits, and answers
 //!   a [`Committed`]: its value and the changes it made; the handler awaits
 //!   the value. On SQLite, one writer means two requests racing for the
@@ -24,7 +25,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
 use tokio::sync::{mpsc as async_mpsc, oneshot, watch};
 
@@ -33,6 +34,7 @@ use crate::committed::{Changes, Committed};
 use crate::db;
 use crate::error::{Error, Unavailable};
 use crate::sql::{Database, Db};
+use crate::writer::{Priority, WriteQueue};
 
 /// A committed change, as the store tells the subscribers of
 /// [`Store::events`].
@@ -72,7 +74,7 @@ pub struct Store {
 
 struct Inner {
     database: Database,
-    writer: Mutex<mpsc::Sender<Job>>,
+    writer: Arc<WriteQueue<Job>>,
     readers: Mutex<Vec<Db>>,
     /// On PostgreSQL, reads under way (at most [`POSTGRES_READERS`]: the
     /// database's connections are shared by every replica).
@@ -105,11 +107,12 @@ impl Store {
     /// The database cannot be opened or migrated (the message says why).
     pub fn open(database: &Database) -> Result<(Store, usize), String> {
         let (mut connection, version) = db::open(database)?;
-        let (sender, receiver) = mpsc::channel::<Job>();
+        let queue = Arc::new(WriteQueue::<Job>::default());
+        let jobs = Arc::clone(&queue);
         std::thread::Builder::new()
             .name("sternhalma-db-writer".to_owned())
             .spawn(move || {
-                for job in receiver {
+                while let Some(job) = jobs.pop() {
                     if connection.is_closed() {
                         // PostgreSQL restarted or dropped us: connect again
                         // (a job meanwhile answers 503 and stores nothing).
@@ -129,7 +132,7 @@ impl Store {
         let store = Store {
             inner: Arc::new(Inner {
                 database: database.clone(),
-                writer: Mutex::new(sender),
+                writer: queue,
                 readers: Mutex::new(Vec::new()),
                 reading: matches!(database, Database::Postgres(_))
                     .then(|| Slots::new(POSTGRES_READERS)),
@@ -161,13 +164,34 @@ impl Store {
     /// Runs `command` on the writer thread, tells its changes once it has
     /// committed (`Store::tell_committed`, still on the writer thread:
     /// waiters are woken even if the caller has gone away meanwhile), and
-    /// awaits its answer. Every store command goes through here
-    /// ([`crate::commands`]).
+    /// awaits its answer. Every store command but a player's turn goes
+    /// through here ([`crate::commands`]).
     ///
     /// # Errors
     /// The command's own error, or [`Error::Unavailable`] when the writer
     /// is gone.
     pub(crate) async fn commit<T, F>(&self, command: F) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Db) -> Result<Committed<T>, Error> + Send + 'static,
+    {
+        self.commit_as(Priority::Other, command).await
+    }
+
+    /// [`Store::commit`] for a player's turn (a move, a resignation, a
+    /// bot's move, a timeout): ahead of the other writes waiting.
+    ///
+    /// # Errors
+    /// As [`Store::commit`].
+    pub(crate) async fn commit_turn<T, F>(&self, command: F) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Db) -> Result<Committed<T>, Error> + Send + 'static,
+    {
+        self.commit_as(Priority::Turn, command).await
+    }
+
+    async fn commit_as<T, F>(&self, priority: Priority, command: F) -> Result<T, Error>
     where
         T: Send + 'static,
         F: FnOnce(&mut Db) -> Result<Committed<T>, Error> + Send + 'static,
@@ -187,12 +211,9 @@ impl Store {
             });
             let _ = answer.send(result);
         });
-        self.inner
-            .writer
-            .lock()
-            .map_err(|_| unavailable())?
-            .send(job)
-            .map_err(|_| unavailable())?;
+        if !self.inner.writer.push(priority, job) {
+            return Err(unavailable());
+        }
         answered.await.map_err(|_| internal())?
     }
 
@@ -316,6 +337,13 @@ impl Store {
             here,
             by_bot,
         });
+    }
+}
+
+impl Drop for Inner {
+    /// The last handle is gone: the writer runs what waits, then stops.
+    fn drop(&mut self) {
+        self.writer.close();
     }
 }
 
