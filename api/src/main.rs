@@ -203,6 +203,12 @@ struct Serve {
     /// connection.
     #[arg(long, env = "STERNHALMA_BODY_TIMEOUT_SECONDS", default_value_t = DEFAULT_BODY_TIMEOUT_SECONDS)]
     body_timeout_seconds: u64,
+    /// Free space to keep on the disk under a SQLite database, in MB: below
+    /// it, new matches and tournaments are refused (507 `disk_full`) while
+    /// games under way go on; 0 stores until the disk is full (then every
+    /// write is refused, and nothing stored before is lost).
+    #[arg(long, env = "STERNHALMA_MIN_FREE_DISK_MB", default_value_t = 256)]
+    min_free_disk_mb: u64,
     /// Turn every per-client limit off (rates, the long-poll cap, the
     /// heavy-work cap and the connection cap), e.g. behind a proxy or
     /// JupyterHub where all clients share one address.
@@ -491,6 +497,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     }
     let (store, version) = Store::open(&serve.database)
         .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
+    store.set_min_free_disk(serve.min_free_disk_mb.saturating_mul(1_000_000));
     tracing::info!(database = %serve.database.display(), schema_version = version, shared = store.is_shared(), "database ready");
     if let Some(folder) = &serve.tablebases {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);

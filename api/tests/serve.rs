@@ -249,3 +249,57 @@ fn one_address_flooding_the_log_is_left_out_and_counted_and_the_file_stays_small
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_nearly_full_disk_refuses_new_matches_keeps_the_games_going_and_loses_nothing() {
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-disk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = dir.join("class.sqlite3");
+    let create = |url: &str| {
+        agent()
+            .post(format!("{url}/v1/matches"))
+            .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))
+            .unwrap()
+    };
+    let (server, url) = serve_binary(&[], &database);
+    let created: Value = create(&url).body_mut().read_json().unwrap();
+    drop(server);
+    let id = created["match"]["id"].as_i64().unwrap();
+    let token = created["seat_tokens"][0]["token"].as_str().unwrap();
+
+    // More free space asked for than any disk has: the disk is "full".
+    let (server, url) = serve_binary(&["--min-free-disk-mb", "1000000000000"], &database);
+    let mut refused = create(&url);
+    assert_eq!(refused.status(), 507);
+    let problem: Value = refused.body_mut().read_json().unwrap();
+    assert_eq!(problem["code"], "disk_full");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("nothing stored before is lost"),
+        "{problem}"
+    );
+    // The game under way goes on, and what was stored reads back.
+    let moved = agent()
+        .post(format!("{url}/v1/matches/{id}/moves"))
+        .header("Authorization", format!("Bearer {token}"))
+        .send_json(json!({"ply": 0, "move": created["match"]["legal_moves"][0]["text"]}))
+        .unwrap();
+    assert_eq!(moved.status(), 200);
+    let state: Value = agent()
+        .get(format!("{url}/v1/matches/{id}"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    assert_eq!(state["ply"], 1);
+    drop(server);
+
+    // Space again: new matches are taken.
+    let (_server, url) = serve_binary(&[], &database);
+    assert_eq!(create(&url).status(), 201);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -98,6 +98,19 @@ pub enum StorageErrors {
     Unavailable(Problem),
 }
 
+/// The refusal of a write when the server's disk is full, documented once
+/// for every route that stores something.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum DiskErrors {
+    /// The server's disk is full, or nearly (a new match or tournament is
+    /// refused while less than `--min-free-disk-mb` is free): nothing was
+    /// stored, and nothing stored before is lost (`disk_full`). The
+    /// server's operator must free space.
+    #[response(status = 507, content_type = "application/problem+json")]
+    Full(Problem),
+}
+
 /// The errors of every operation that runs on the heavy-work pool counted
 /// against the client's cap (`crate::heavy`), documented once. The 429
 /// names the rate's refusal too: an operation documents one answer per

@@ -30,7 +30,7 @@ use crate::wire::matches::{
 use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
 use sternhalma_http::clients::token_verified;
-use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
+use sternhalma_http::error::{ApiError, BodyErrors, DiskErrors, Problem, StorageErrors};
 use sternhalma_store::matches::game;
 use sternhalma_store::matches::model::{MAX_NAME_CHARS, MatchStatus};
 use sternhalma_store::matches::storage::SeatPlan;
@@ -129,6 +129,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
         (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`); a `perfect` seat on a game no installed table with depths covers (`no_tablebase`, `tablebase_other_game`, `tablebase_without_depths`: the detail names the tables installed and how a server gets one); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/matches")]
@@ -365,6 +366,7 @@ pub async fn get_match(
         (status = 409, description = "The match has moved on: `stale_ply` (another move came first), `not_your_turn`, `match_closed`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Malformed or illegal move; `code` gives the reason (`hole_occupied`, `leaves_target`, ...); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/matches/{id}/moves")]
@@ -555,6 +557,7 @@ pub async fn board(
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match is already over (`match_closed`), the seat has resigned already (`already_resigned`), or it has finished (`cannot_resign`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/matches/{id}/resign")]
@@ -590,6 +593,7 @@ pub async fn resign(
         (status = 404, description = "No such match (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match is already over (`match_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/matches/{id}/abandon")]

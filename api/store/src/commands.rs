@@ -37,6 +37,7 @@ impl Store {
         seats: Vec<SeatPlan>,
         admin: TokenHash,
     ) -> Result<Match, Error> {
+        self.room_for_new()?;
         self.commit(move |db| game::create(db, &start, &seats, &admin))
             .await
     }
@@ -104,6 +105,7 @@ impl Store {
     /// # Errors
     /// Database failures.
     pub async fn create_tournament(&self, plan: Plan, admin: TokenHash) -> Result<i64, Error> {
+        self.room_for_new()?;
         self.commit(move |db| logic::create(db, &plan, &admin))
             .await
     }

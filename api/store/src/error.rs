@@ -158,6 +158,10 @@ pub enum Unavailable {
     Down,
     /// The system gave no randomness for a token or a seed.
     NoRandomness,
+    /// The disk holding the database is full, or so nearly full that
+    /// nothing new is stored (`Store::set_min_free_disk`): nothing was
+    /// stored, and nothing stored before is lost.
+    DiskFull,
 }
 
 impl Unavailable {
@@ -171,6 +175,9 @@ impl Unavailable {
             }
             Unavailable::Down => "the database is not available; try again",
             Unavailable::NoRandomness => "no randomness available for a token; try again",
+            Unavailable::DiskFull => {
+                "the server's disk is nearly full, so nothing new is stored (nothing stored before is lost); ask the server's operator to free space"
+            }
         }
     }
 }
@@ -191,6 +198,7 @@ impl Error {
                 PositionError::Malformed(e) => e.code(),
                 PositionError::Invalid(e) => e.code(),
             },
+            Error::Unavailable(Unavailable::DiskFull) => "disk_full",
             Error::Unavailable(_) => "unavailable",
             Error::Corrupt(_) | Error::Storage => "storage_error",
             Error::Internal(_) => "internal",
@@ -294,6 +302,9 @@ impl From<rusqlite::Error> for Error {
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
                 Error::Unavailable(Unavailable::Busy)
             }
+            // The disk (or the database's page limit) is full: SQLite
+            // rolled the statement back, the file is whole.
+            Some(rusqlite::ErrorCode::DiskFull) => Error::Unavailable(Unavailable::DiskFull),
             _ => Error::Storage,
         }
     }
@@ -327,7 +338,10 @@ impl From<postgres::Error> for Error {
             || matches!(code, "57P01" | "57P02" | "57P03")
             || (code.is_empty()
                 && std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()));
-        if contended {
+        if code == "53100" {
+            // disk_full: the transaction is rolled back.
+            Error::Unavailable(Unavailable::DiskFull)
+        } else if contended {
             Error::Unavailable(Unavailable::Contended)
         } else if lost {
             Error::Unavailable(Unavailable::Lost)

@@ -21,6 +21,7 @@ pub mod clock;
 pub mod commands;
 pub mod committed;
 pub mod db;
+pub mod disk;
 pub mod error;
 pub mod matches;
 pub mod names;

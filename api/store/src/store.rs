@@ -32,6 +32,7 @@ use tokio::sync::{mpsc as async_mpsc, oneshot, watch};
 use crate::bus::{Bus, Change, Remote};
 use crate::committed::{Changes, Committed};
 use crate::db;
+use crate::disk::{self, DiskGuard};
 use crate::error::{Error, Unavailable};
 use crate::sql::{Database, Db};
 use crate::writer::{Priority, WriteQueue};
@@ -87,6 +88,8 @@ struct Inner {
     pending_writes: Arc<AtomicUsize>,
     /// The other replicas (PostgreSQL only).
     bus: OnceLock<Bus>,
+    /// The disk under a SQLite file (PostgreSQL's is its server's).
+    disk: Option<DiskGuard>,
 }
 
 /// Idle read connections kept for reuse.
@@ -140,6 +143,10 @@ impl Store {
                 listeners: Mutex::new(Vec::new()),
                 pending_writes: Arc::default(),
                 bus: OnceLock::new(),
+                disk: match database {
+                    Database::Sqlite(file) => Some(DiskGuard::new(file, disk::free_space)),
+                    Database::Postgres(_) => None,
+                },
             }),
         };
         if let Database::Postgres(url) = database {
@@ -215,6 +222,26 @@ impl Store {
             return Err(unavailable());
         }
         answered.await.map_err(|_| internal())?
+    }
+
+    /// Keeps `bytes` free on the disk under a SQLite database: below it,
+    /// new matches and tournaments are refused ([`DiskGuard`]); 0 stores
+    /// until the disk is full. Nothing on PostgreSQL.
+    pub fn set_min_free_disk(&self, bytes: u64) {
+        if let Some(disk) = &self.inner.disk {
+            disk.set_min_free(bytes);
+        }
+    }
+
+    /// Whether there is room for something new (a match, a tournament).
+    ///
+    /// # Errors
+    /// [`crate::Unavailable::DiskFull`] below the free space kept.
+    pub(crate) fn room_for_new(&self) -> Result<(), Error> {
+        match &self.inner.disk {
+            Some(disk) => disk.check(std::time::Instant::now()),
+            None => Ok(()),
+        }
     }
 
     /// Write jobs sent to the writer thread and not finished yet.

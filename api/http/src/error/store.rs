@@ -2,7 +2,7 @@
 //! [`sternhalma_store::Error`] gets its status and problem body here.
 
 use actix_web::http::StatusCode;
-use sternhalma_store::{Error, Invalid};
+use sternhalma_store::{Error, Invalid, Unavailable};
 
 use super::ApiError;
 
@@ -17,6 +17,12 @@ impl From<Error> for ApiError {
             Error::Invalid(_, detail) => ApiError::unprocessable(code, detail),
             Error::Move(e) => e.into(),
             Error::Position(e) => e.into(),
+            Error::Unavailable(why @ Unavailable::DiskFull) => ApiError::new(
+                StatusCode::INSUFFICIENT_STORAGE,
+                code,
+                "Insufficient storage",
+                why.message(),
+            ),
             Error::Unavailable(why) => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 code,
@@ -36,7 +42,7 @@ impl From<Error> for ApiError {
 
 #[cfg(test)]
 mod tests {
-    use sternhalma_store::{Conflict, Invalid, Unavailable};
+    use sternhalma_store::Conflict;
 
     use super::*;
 
@@ -67,6 +73,7 @@ mod tests {
             ),
             (Error::Unavailable(Unavailable::Lost), 503, "unavailable"),
             (Error::Unavailable(Unavailable::Busy), 503, "unavailable"),
+            (Error::Unavailable(Unavailable::DiskFull), 507, "disk_full"),
             (Error::Corrupt("column 2".into()), 500, "storage_error"),
             (Error::Storage, 500, "storage_error"),
             (Error::Failed, 500, "internal_error"),

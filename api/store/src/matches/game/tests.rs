@@ -354,3 +354,58 @@ fn a_resignation_with_three_seats_leaves_the_others_playing() {
         "the later resigner ranks higher"
     );
 }
+
+// A full disk (here SQLite's page limit, which fails a write as a full
+// disk does): the write is refused and rolled back, everything stored
+// before reads back the same, and writes go on once there is room.
+#[test]
+fn a_full_database_refuses_a_write_and_loses_nothing() {
+    let folder = crate::db::scratch_root().join("full");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("full.sqlite3");
+    let _ = std::fs::remove_file(&file);
+    let database = crate::sql::Database::Sqlite(file.clone());
+    let mut connection = crate::db::open(&database).unwrap().0;
+    let start = start("classic");
+    let first = create(&mut connection, &start, &[open(0), open(1)], &[0; 32])
+        .unwrap()
+        .into_value();
+    let moved = first_legal(&first);
+    submit(&mut connection, first.id, &[1; 32], 0, &moved).unwrap();
+    let before = view(&connection, first.id).unwrap();
+    let pages = connection
+        .query_one("PRAGMA page_count", &[])
+        .unwrap()
+        .int("page_count")
+        .unwrap();
+    connection
+        .batch(&format!("PRAGMA max_page_count = {pages}"))
+        .unwrap();
+    let mut stored = vec![first.id];
+    let refused = loop {
+        match create(&mut connection, &start, &[open(0), open(1)], &[0; 32]) {
+            Ok(created) => stored.push(created.into_value().id),
+            Err(error) => break error,
+        }
+        assert!(stored.len() < 10_000, "the page limit never filled");
+    };
+    assert_eq!(refused.code(), "disk_full");
+    // The match under way reads back as it was, and so does every match
+    // stored before the refusal.
+    let after = view(&connection, first.id).unwrap();
+    assert_eq!(
+        (after.ply, after.version, after.position.to_string()),
+        (before.ply, before.version, before.position.to_string())
+    );
+    for id in &stored {
+        assert!(view(&connection, *id).is_ok(), "match {id}");
+    }
+    // Room again: writes go on.
+    connection
+        .batch("PRAGMA max_page_count = 1073741823")
+        .unwrap();
+    let again = create(&mut connection, &start, &[open(0), open(1)], &[0; 32]).unwrap();
+    assert!(again.into_value().id > *stored.last().unwrap());
+    drop(connection);
+    let _ = std::fs::remove_dir_all(&folder);
+}
