@@ -371,7 +371,7 @@ fn a_full_database_refuses_a_write_and_loses_nothing() {
         .unwrap()
         .into_value();
     let moved = first_legal(&first);
-    submit(&mut connection, first.id, &[1; 32], 0, &moved).unwrap();
+    let _ = submit(&mut connection, first.id, &[1; 32], 0, &moved).unwrap();
     let before = view(&connection, first.id).unwrap();
     let pages = connection
         .query_one("PRAGMA page_count", &[])
