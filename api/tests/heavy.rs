@@ -262,10 +262,10 @@ fn one_client_filling_the_pool_does_not_keep_another_waiting() {
     assert_eq!(full.status, 503, "{}", full.body);
     assert_eq!(full.json()["code"], "busy");
 
-    // Free the thread: it takes the flooder's first job, then the polite
-    // client's move (its turn), then the test's gate, and only then the
-    // rest of the flood. First come, first served would have run the whole
-    // flood before the move.
+    // Free the thread: it takes the polite client's move (a question asked
+    // alone goes ahead of a backlog), then the flooder's first job and the
+    // test's gate in turn, and only then the rest of the flood. First
+    // come, first served would have run the whole flood before the move.
     held.release();
     let answered = asked.join().unwrap();
     assert_eq!(answered.status, 200, "{}", answered.body);
@@ -299,4 +299,84 @@ fn one_client_filling_the_pool_does_not_keep_another_waiting() {
         metrics.contains("sternhalma_refused_total{limit=\"heavy_per_client\"} 4"),
         "{metrics}"
     );
+}
+
+/// The heavy mix from three addresses: each keeps its cap of bot
+/// searches in the pool, so the pool's queue is full. A polite client
+/// asking for one small bot move is still taken (it holds nothing; an
+/// attacker's newest waiting search gives its place, 429 to that
+/// attacker), and answered first once the thread is free: ahead of every
+/// attacker's backlog. Nobody hears 503.
+#[test]
+fn a_polite_client_is_served_while_three_addresses_fill_the_pool() {
+    // One thread and a queue of six: three attackers at two each fill it.
+    let pool = HeavyPool::new(1, 6).per_client_cap(Some(2));
+    let base = common::start_server_with("heavy-three", 2, Heavy::new(pool.clone()));
+    let held = pool.occupy().unwrap();
+    let bot = json!({"position": START, "bot": {"kind": "alphabeta", "seed": 1, "nodes": 2000}});
+    let mut attacks = Vec::new();
+    for (n, attacker) in [2, 3, 4].into_iter().enumerate() {
+        for k in 0..2 {
+            let (base, bot) = (base.clone(), bot.clone());
+            let from = Ipv4Addr::new(127, 0, 0, attacker);
+            attacks.push(std::thread::spawn(move || {
+                send_from(from, &base, "POST", "/v1/bots/move", Some(&bot))
+            }));
+            until_waiting(&pool, 2 * n + k + 1);
+        }
+    }
+    assert_eq!((pool.outstanding(), pool.waiting()), (7, 6), "full");
+    // An attacker asking for more is at its cap: 429, its own doing.
+    let more = send_from(
+        Ipv4Addr::new(127, 0, 0, 2),
+        &base,
+        "POST",
+        "/v1/bots/move",
+        Some(&bot),
+    );
+    assert_eq!(more.status, 429, "{}", more.body);
+
+    let polite = {
+        let (base, bot) = (base.clone(), bot.clone());
+        std::thread::spawn(move || {
+            send_from(
+                Ipv4Addr::new(127, 0, 0, 9),
+                &base,
+                "POST",
+                "/v1/bots/move",
+                Some(&bot),
+            )
+        })
+    };
+    common::wait_until("the polite move to take a place", || {
+        (pool.displaced() == 1).then_some(())
+    });
+    assert_eq!((pool.outstanding(), pool.waiting()), (7, 6));
+    // Then a task of the test's own, behind everything: once it runs, what
+    // ran before it is over.
+    let gate = pool.hold(None);
+    assert!(gate.is_err(), "the pool is full for work of no client");
+    held.release();
+    let answered = polite.join().unwrap();
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    let replies: Vec<Reply> = attacks.into_iter().map(|a| a.join().unwrap()).collect();
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status).collect();
+    let refused: Vec<&Reply> = replies.iter().filter(|r| r.status != 200).collect();
+    assert_eq!(
+        refused.len(),
+        1,
+        "one attacker's search gave its place: {statuses:?}"
+    );
+    assert_eq!(refused[0].status, 429, "{}", refused[0].body);
+    assert_eq!(refused[0].json()["code"], "too_many_heavy_requests");
+    assert_eq!(refused[0].retry_after.as_deref(), Some("5"));
+    assert!(
+        refused[0].json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("gave its place"),
+        "{}",
+        refused[0].body
+    );
+    pool.wait_until_idle();
 }

@@ -121,17 +121,21 @@ pub enum HeavyErrors {
     /// This client (its IP address) already has as many heavy requests
     /// running or waiting as it may (`too_many_heavy_requests`;
     /// `--heavy-per-client`, 2 by default): wait for one of them to answer.
-    /// Or it has sent more heavy requests than its rate allows
-    /// (`rate_limited`; `--heavy-rate`). Nothing was started; try again
-    /// after `Retry-After` seconds.
+    /// The same code when the queue is full and this client holds a share
+    /// of it, or when its waiting request gave its place to a client
+    /// holding fewer (a polite client's one question is never refused for
+    /// others' backlogs). Or it has sent more heavy requests than its rate
+    /// allows (`rate_limited`; `--heavy-rate`). Nothing was started; try
+    /// again after `Retry-After` seconds.
     #[response(
         status = 429,
         content_type = "application/problem+json",
         headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))
     )]
     TooMany(Problem),
-    /// Every heavy-work thread is busy and the queue is full (`busy`):
-    /// nothing was started; try again after `Retry-After` seconds.
+    /// Every heavy-work thread is busy and the queue is full of requests
+    /// no client holds a backlog of (`busy`): nothing was started; try
+    /// again after `Retry-After` seconds.
     #[response(
         status = 503,
         content_type = "application/problem+json",

@@ -24,7 +24,7 @@ impl From<Refused> for ApiError {
     fn from(refused: Refused) -> ApiError {
         let detail = refused.to_string();
         match refused {
-            Refused::ClientAtCap { .. } => {
+            Refused::ClientAtCap { .. } | Refused::Crowded { .. } | Refused::Displaced { .. } => {
                 ApiError::too_many_requests("too_many_heavy_requests", detail, RETRY_AFTER_SECONDS)
             }
             Refused::Busy { .. } => ApiError::busy(detail, RETRY_AFTER_SECONDS),

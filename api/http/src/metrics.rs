@@ -8,7 +8,10 @@
 //!   `actix-web-prom` made before it); refusals by a per-client limit count
 //!   there as 429s, and by limit in `sternhalma_refused_total` (`writes`,
 //!   `heavy` and `long_polls`, from [`ClientLimits`]; `heavy_per_client`,
-//!   the heavy-work pool's cap of a client's tasks in flight).
+//!   the heavy-work pool's cap of a client's tasks in flight, and its
+//!   refusals of a client holding a share of a full queue;
+//!   `heavy_displaced`, waiting tasks that gave their place in a full
+//!   queue to a client with fewer).
 //! - Gauges read at each scrape: `sternhalma_heavy_outstanding` (heavy
 //!   tasks running or waiting), `sternhalma_heavy_waiting` (the heavy
 //!   queue's depth), `sternhalma_heavy_urgent` (stored matches' bot moves
@@ -230,6 +233,7 @@ impl Metrics {
                 ("heavy", refused.heavy),
                 ("long_polls", refused.long_polls),
                 ("heavy_per_client", heavy.refused_per_client()),
+                ("heavy_displaced", heavy.displaced()),
             ] {
                 let counter = gauges.refused.with_label_values(&[limit]);
                 counter.inc_by(total.saturating_sub(counter.get()));

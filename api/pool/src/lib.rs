@@ -16,10 +16,23 @@
 //! request's peer address, keyed as the per-client limits key it). The
 //! queue is fair between clients:
 //!
-//! - **Round robin.** Each client's tasks wait in a queue of their own, and
-//!   the workers take the next task of each client that has work waiting
-//!   in turn. A client's backlog makes another client wait for at most one
-//!   of its tasks per turn, never for all of them.
+//! - **One question first, then backlogs in turn.** Each client's tasks
+//!   wait in a queue of their own. A free worker takes first the task of a
+//!   client that holds no other (one question: a polite student's bot
+//!   move), then the clients with backlogs in turn, one task each: a
+//!   client asking for one answer goes ahead of every backlog, however
+//!   many clients hold one, and a backlog delays another backlog by one
+//!   task per turn.
+//! - **A full queue refuses those who fill it.** When every worker is busy
+//!   and the queue is full, a client still gets in if another holds at
+//!   least two more tasks than it: it takes the place of the newest
+//!   waiting task of the client holding the most, whose requester is
+//!   refused ([`Refused::Displaced`]; the server answers 429 with
+//!   `Retry-After`). Else a client holding some is refused itself
+//!   ([`Refused::Crowded`], 429), and 503 `busy` is left for a client
+//!   holding none when nobody holds a backlog that can give its place
+//!   (every client one question, or solve jobs, which no requester awaits
+//!   and which keep their place).
 //! - **A cap per client** ([`HeavyPool::per_client_cap`]; `sternhalma
 //!   serve --heavy-per-client`, [`DEFAULT_HEAVY_PER_CLIENT`] by default):
 //!   the tasks one client has running or waiting, checked before a task is
@@ -84,6 +97,19 @@ pub enum Refused {
         /// The most tasks that wait.
         queue: usize,
     },
+    /// Every worker is busy and the queue is full, and this client holds
+    /// `held` of the tasks in it: the remedy is its own (wait for its
+    /// answers), and a client holding none would still be taken.
+    Crowded {
+        /// Its tasks running or waiting.
+        held: usize,
+    },
+    /// The task waited in a full queue and gave its place to the task of
+    /// a client that held none; its client holds `held` others.
+    Displaced {
+        /// Its client's other tasks running or waiting.
+        held: usize,
+    },
     /// The task panicked (or the pool closed before it ran).
     Failed,
 }
@@ -102,6 +128,14 @@ impl std::fmt::Display for Refused {
             } => write!(
                 f,
                 "the server is busy: {outstanding} heavy requests are running or waiting ({workers} workers, a queue of {queue}); try again in {RETRY_AFTER_SECONDS} s"
+            ),
+            Refused::Crowded { held } => write!(
+                f,
+                "the server's heavy-work queue is full and this client already has {held} heavy requests running or waiting in it: wait for one of them to answer, or try again in {RETRY_AFTER_SECONDS} s"
+            ),
+            Refused::Displaced { held } => write!(
+                f,
+                "the server's heavy-work queue is full: this request gave its place to a client with none waiting, since this client has {held} other heavy requests running or waiting; try again in {RETRY_AFTER_SECONDS} s"
             ),
             Refused::Failed => f.write_str("the request's work failed on the server"),
         }
@@ -128,6 +162,24 @@ pub const DEFAULT_HEAVY_PER_CLIENT: usize = 2;
 type Task = Box<dyn FnOnce() -> Deliver + Send + 'static>;
 
 type Deliver = Box<dyn FnOnce() + Send + 'static>;
+
+/// What tells a waiting task's requester that it will not run (its place
+/// given to another client's task): its answer is the refusal.
+type Refuse = Box<dyn FnOnce(Refused) + Send + 'static>;
+
+/// A task waiting in a client's queue.
+struct Waiting {
+    task: Task,
+    /// Whether it counts against the client's cap.
+    counted: bool,
+    /// Whether its client held no other task when it came: a question
+    /// asked alone, which goes ahead of backlogs.
+    first: bool,
+    /// For a task whose requester awaits its answer: how to refuse it if
+    /// its place is given away. A task spawned without an answer keeps its
+    /// place.
+    refuse: Option<Refuse>,
+}
 
 /// Whom a task of the clients' queues is for: a client's key, or `None`
 /// for work without a peer address (in-process requests, tools, tests),
@@ -243,6 +295,8 @@ struct State {
     per_client: Option<usize>,
     /// Tasks refused because their client was at its cap.
     refused_per_client: u64,
+    /// Waiting tasks that gave their place to a client holding none.
+    displaced: u64,
     /// Urgent tasks, taken before the clients' queues, groups in turn.
     urgent: Turns<Group, Task>,
     /// Urgent tasks accepted and not finished.
@@ -264,9 +318,8 @@ struct State {
 /// One client's ordinary tasks.
 #[derive(Default)]
 struct ClientQueue {
-    /// Its tasks waiting, oldest first, each with whether it counts
-    /// against the cap.
-    waiting: VecDeque<(Task, bool)>,
+    /// Its tasks waiting, oldest first.
+    waiting: VecDeque<Waiting>,
     /// Its tasks accepted and not finished: waiting or running.
     outstanding: usize,
     /// Of those, the ones running.
@@ -301,6 +354,7 @@ impl HeavyPool {
                 outstanding: 0,
                 per_client: None,
                 refused_per_client: 0,
+                displaced: 0,
                 running_per_client: running_per_client(workers),
                 urgent: Turns::new(),
                 urgent_outstanding: 0,
@@ -384,9 +438,16 @@ impl HeavyPool {
             .map_or(0, |queue| queue.outstanding)
     }
 
-    /// Tasks refused so far because their client was at its cap.
+    /// Tasks refused so far because their client was at its cap, or held
+    /// a share of a full queue ([`Refused::Crowded`]).
     pub fn refused_per_client(&self) -> u64 {
         lock(&self.handle.shared.state).refused_per_client
+    }
+
+    /// Waiting tasks refused so far because a client holding none took
+    /// their place in a full pool.
+    pub fn displaced(&self) -> u64 {
+        lock(&self.handle.shared.state).displaced
     }
 
     /// Urgent tasks accepted and not finished (running or waiting).
@@ -455,8 +516,18 @@ impl HeavyPool {
     }
 
     /// Queues `task` in `client`'s queue, after checking the client's cap
-    /// (when `counted`) and then the pool's room.
-    fn submit(&self, client: Client, counted: bool, task: Task) -> Result<(), Refused> {
+    /// (when `counted`) and then the pool's room: in a full pool a client
+    /// takes the place of the newest waiting task of the client that holds
+    /// the most, if that one holds at least two more than it (refused with
+    /// [`Refused::Displaced`]); else a client holding some is refused
+    /// ([`Refused::Crowded`]), one holding none is told the pool is busy.
+    fn submit(
+        &self,
+        client: Client,
+        counted: bool,
+        task: Task,
+        refuse: Option<Refuse>,
+    ) -> Result<(), Refused> {
         let shared = &self.handle.shared;
         let mut guard = lock(&shared.state);
         let state = &mut *guard;
@@ -475,18 +546,51 @@ impl HeavyPool {
             }
         }
         if state.outstanding >= shared.workers + shared.queue {
-            return Err(Refused::Busy {
-                outstanding: state.outstanding,
-                workers: shared.workers,
-                queue: shared.queue,
-            });
+            let held = state
+                .clients
+                .get(&client)
+                .map_or(0, |queue| queue.outstanding);
+            // Work without an address (tools, tests) is no client's: it
+            // takes no place and is refused as the pool's.
+            let heaviest = client.and_then(|_| state.heaviest_but(client));
+            match heaviest {
+                _ if client.is_none() => {
+                    return Err(Refused::Busy {
+                        outstanding: state.outstanding,
+                        workers: shared.workers,
+                        queue: shared.queue,
+                    });
+                }
+                // Only from a client holding at least two more: never one
+                // question for another.
+                Some((victim, victim_held)) if victim_held > held + 1 => {
+                    state.displace(victim);
+                }
+                _ if held > 0 => {
+                    state.refused_per_client += 1;
+                    return Err(Refused::Crowded { held });
+                }
+                _ => {
+                    return Err(Refused::Busy {
+                        outstanding: state.outstanding,
+                        workers: shared.workers,
+                        queue: shared.queue,
+                    });
+                }
+            }
         }
         state.outstanding += 1;
         state.waiting += 1;
         let queue = state.clients.entry(client).or_default();
+        let first = queue.outstanding == 0 && client.is_some();
         queue.outstanding += 1;
         queue.counted += usize::from(counted);
-        queue.waiting.push_back((task, counted));
+        queue.waiting.push_back(Waiting {
+            task,
+            counted,
+            first,
+            refuse,
+        });
         if queue.waiting.len() == 1 {
             state.turns.push_back(client);
         }
@@ -553,7 +657,7 @@ impl HeavyPool {
         group: Group,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, Refused> {
-        let (task, answer) = answering(task);
+        let (task, _, answer) = answering(task);
         let shared = &self.handle.shared;
         {
             let mut state = lock(&shared.state);
@@ -601,6 +705,7 @@ impl PoolClient {
                 task();
                 Box::new(|| {})
             }),
+            None,
         )
     }
 
@@ -615,8 +720,8 @@ impl PoolClient {
         &self,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, Refused> {
-        let (task, answer) = answering(task);
-        self.pool.submit(self.client, true, task)?;
+        let (task, refuse, answer) = answering(task);
+        self.pool.submit(self.client, true, task, Some(refuse))?;
         answer.await
     }
 
@@ -632,13 +737,58 @@ impl PoolClient {
         &self,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, Refused> {
-        let (task, answer) = answering(task);
-        self.pool.submit(self.client, false, task)?;
+        let (task, refuse, answer) = answering(task);
+        self.pool.submit(self.client, false, task, Some(refuse))?;
         answer.await
     }
 }
 
 impl State {
+    /// The client other than `but` holding the most tasks (running or
+    /// waiting) with one waiting that may give its place, and how many it
+    /// holds.
+    fn heaviest_but(&self, but: Client) -> Option<(Client, usize)> {
+        self.clients
+            .iter()
+            .filter(|(client, queue)| {
+                client.is_some()
+                    && **client != but
+                    && queue.waiting.iter().any(|w| w.refuse.is_some())
+            })
+            .map(|(client, queue)| (queue.outstanding, *client))
+            .max()
+            .map(|(held, client)| (client, held))
+    }
+
+    /// Refuses the newest waiting task of `client` that may give its place
+    /// ([`Refused::Displaced`]), and counts it out.
+    fn displace(&mut self, client: Client) {
+        let Some(queue) = self.clients.get_mut(&client) else {
+            return;
+        };
+        let Some(at) = queue.waiting.iter().rposition(|w| w.refuse.is_some()) else {
+            return;
+        };
+        let waiting = queue.waiting.remove(at).expect("found above");
+        queue.outstanding -= 1;
+        queue.counted -= usize::from(waiting.counted);
+        let held = queue.outstanding;
+        let idle = queue.outstanding == 0;
+        let empty = queue.waiting.is_empty();
+        if idle {
+            self.clients.remove(&client);
+        }
+        if empty {
+            self.turns.retain(|c| *c != client);
+        }
+        self.outstanding -= 1;
+        self.waiting -= 1;
+        self.displaced += 1;
+        if let Some(refuse) = waiting.refuse {
+            refuse(Refused::Displaced { held });
+        }
+    }
+
     /// Tasks accepted and not finished, in every lane.
     fn all_outstanding(&self) -> usize {
         self.outstanding + self.urgent_outstanding + self.background_outstanding
@@ -649,14 +799,25 @@ impl State {
     /// turns); then the oldest task of the client whose turn it is;
     /// background only when nothing else waits.
     fn next(&mut self) -> Option<(Task, Lane)> {
-        // The first client in turn that may run one more task now.
-        let ready = self.turns.iter().position(|client| {
-            client.is_none()
-                || self
-                    .clients
-                    .get(client)
-                    .is_some_and(|queue| queue.running < self.running_per_client)
-        });
+        // Of the clients that may run one more task now, the first in turn
+        // that holds one task only, asked when it held no other (a question
+        // asked alone), else the first in turn: a client with one question
+        // goes ahead of every backlog, however many clients have one.
+        let may_run = |client: &Client| {
+            self.clients
+                .get(client)
+                .is_some_and(|queue| client.is_none() || queue.running < self.running_per_client)
+        };
+        let holds_one = |client: &Client| {
+            self.clients.get(client).is_some_and(|queue| {
+                queue.outstanding == 1 && queue.waiting.front().is_some_and(|w| w.first)
+            })
+        };
+        let ready = self
+            .turns
+            .iter()
+            .position(|client| may_run(client) && holds_one(client))
+            .or_else(|| self.turns.iter().position(may_run));
         let urgent = !self.urgent.is_empty() && (!self.last_urgent || ready.is_none());
         let (task, lane) = if urgent {
             (self.urgent.pop()?, Lane::Urgent)
@@ -666,7 +827,7 @@ impl State {
                 .get_mut(&client)
                 .expect("a client in turn has a queue");
             queue.running += 1;
-            let (task, counted) = queue
+            let Waiting { task, counted, .. } = queue
                 .waiting
                 .pop_front()
                 .expect("a client in turn has a task waiting");
@@ -726,27 +887,49 @@ impl Occupied {
     }
 }
 
-/// `task` as the pool runs it, and the answer its requester awaits: the
-/// task's value, or [`Refused::Failed`] if it panicked.
+/// `task` as the pool runs it, what refuses it if its place is given away,
+/// and the answer its requester awaits: the task's value, the refusal, or
+/// [`Refused::Failed`] if it panicked.
 fn answering<R: Send + 'static>(
     task: impl FnOnce() -> R + Send + 'static,
-) -> (Task, impl Future<Output = Result<R, Refused>>) {
-    let (sender, receiver) = tokio::sync::oneshot::channel();
+) -> (Task, Refuse, impl Future<Output = Result<R, Refused>>) {
+    let (sender, receiver) = tokio::sync::oneshot::channel::<Result<R, Refused>>();
+    // Whoever answers first (the task, or its refusal) takes the sender.
+    let sender = Arc::new(Mutex::new(Some(sender)));
+    let refused = Arc::clone(&sender);
     let task: Task = Box::new(move || {
         // Caught here, so the sender outlives a panic until delivery: the
         // requester hears of the failure after the count drops too.
         let answer = std::panic::catch_unwind(AssertUnwindSafe(task));
-        Box::new(move || match answer {
-            // The requester may have gone away: nobody to tell.
-            Ok(answer) => drop(sender.send(answer)),
-            Err(_) => {
-                tracing::error!("a heavy task panicked");
-                drop(sender);
+        Box::new(move || {
+            let sender = sender.lock().unwrap_or_else(PoisonError::into_inner).take();
+            match (answer, sender) {
+                // The requester may have gone away: nobody to tell.
+                (Ok(answer), Some(sender)) => drop(sender.send(Ok(answer))),
+                (Ok(_), None) => {}
+                (Err(_), sender) => {
+                    tracing::error!("a heavy task panicked");
+                    drop(sender);
+                }
             }
         })
     });
-    let answer = async move { receiver.await.map_err(|_| Refused::Failed) };
-    (task, answer)
+    let refuse: Refuse = Box::new(move |why| {
+        let sender = refused
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(sender) = sender {
+            let _ = sender.send(Err(why));
+        }
+    });
+    let answer = async move {
+        match receiver.await {
+            Ok(answer) => answer,
+            Err(_) => Err(Refused::Failed),
+        }
+    };
+    (task, refuse, answer)
 }
 
 impl Drop for Handle {
@@ -1065,11 +1248,10 @@ mod tests {
         Some(text.parse().unwrap())
     }
 
-    // Each client's tasks wait in a queue of their own, and the one worker
-    // takes one task of each client in turn: the backlog of the first
-    // client to ask delays the others by one of its tasks, not by all.
+    // Each client's tasks wait in a queue of their own; the worker takes
+    // the questions asked alone first, then the backlogs in turn.
     #[test]
-    fn clients_are_served_in_turn() {
+    fn questions_asked_alone_go_first_then_backlogs_in_turn() {
         let pool = HeavyPool::new(1, 10);
         let held = pool.occupy().unwrap();
         let (order, ran) = mpsc::channel::<String>();
@@ -1085,17 +1267,18 @@ mod tests {
         assert_eq!(pool.client_outstanding(ip("10.0.0.1").unwrap()), 3);
         held.release();
         let seen: Vec<String> = (0..6).map(|_| ran.recv().unwrap()).collect();
-        assert_eq!(seen, ["11", "21", "31", "12", "22", "13"]);
+        // 3's one question first, then the backlogs in turn.
+        assert_eq!(seen, ["31", "11", "21", "12", "22", "13"]);
         pool.wait_until_idle();
         // Forgotten once idle.
         assert_eq!(pool.client_outstanding(ip("10.0.0.1").unwrap()), 0);
         assert!(lock(&pool.handle.shared.state).clients.is_empty());
     }
 
-    // A client that joins later is served after the client whose turn it
-    // is, ahead of the rest of that client's backlog.
+    // A client that joins later with one task is served ahead of a
+    // client's backlog, however long.
     #[test]
-    fn a_newcomer_waits_for_one_task_of_a_backlog_not_all() {
+    fn a_newcomer_goes_ahead_of_a_backlog() {
         let pool = HeavyPool::new(1, 10);
         let held = pool.occupy().unwrap();
         let (order, ran) = mpsc::channel::<&str>();
@@ -1111,8 +1294,98 @@ mod tests {
         let seen: Vec<&str> = (0..6).map(|_| ran.recv().unwrap()).collect();
         assert_eq!(
             seen,
-            ["flood", "polite", "flood", "flood", "flood", "flood"]
+            ["polite", "flood", "flood", "flood", "flood", "flood"]
         );
+    }
+
+    // A polite client's one question goes ahead of every backlog, however
+    // many clients hold one.
+    #[test]
+    fn one_question_goes_ahead_of_many_backlogs() {
+        let pool = HeavyPool::new(1, 20);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<String>();
+        for flooder in 1..=3 {
+            let client = pool.client(ip(&format!("10.0.0.{flooder}")));
+            for n in 0..4 {
+                let order = order.clone();
+                let name = format!("flood {flooder}.{n}");
+                client.spawn(move || order.send(name).unwrap()).unwrap();
+            }
+        }
+        pool.client(ip("10.0.0.9"))
+            .spawn(move || order.send("polite".to_owned()).unwrap())
+            .unwrap();
+        held.release();
+        let seen: Vec<String> = (0..13).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen[0], "polite");
+        assert_eq!(seen[1..4], ["flood 1.0", "flood 2.0", "flood 3.0"]);
+    }
+
+    // Equal clients take turns: two flooders at their cap of two alternate.
+    #[test]
+    fn equal_clients_take_turns() {
+        let pool = HeavyPool::new(1, 10);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<&str>();
+        for _ in 0..2 {
+            for name in ["a", "b"] {
+                let order = order.clone();
+                pool.client(ip(if name == "a" { "10.0.0.1" } else { "10.0.0.2" }))
+                    .spawn(move || order.send(name).unwrap())
+                    .unwrap();
+            }
+        }
+        held.release();
+        let seen: Vec<&str> = (0..4).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen, ["a", "b", "a", "b"]);
+    }
+
+    /// Queues a task of `client` that answers `name` once it runs, from a
+    /// thread of its own (its requester awaits the answer); waits until
+    /// the pool holds it.
+    fn asked(
+        pool: &HeavyPool,
+        client: &str,
+        name: &'static str,
+    ) -> std::thread::JoinHandle<Result<&'static str, Refused>> {
+        let before = pool.outstanding();
+        let displaced = pool.displaced();
+        let client = pool.client(ip(client));
+        let waiter = std::thread::spawn(move || runtime().block_on(client.run(move || name)));
+        while pool.outstanding() == before && pool.displaced() == displaced {
+            std::thread::yield_now();
+        }
+        waiter
+    }
+
+    // In a full pool a client holding no task takes the place of the newest
+    // waiting task of the client holding the most, which is refused (429);
+    // one holding some is refused itself (429), never answered 503.
+    #[test]
+    fn in_a_full_pool_the_refusals_fall_on_those_holding_the_backlog() {
+        let pool = HeavyPool::new(1, 3).per_client_cap(Some(3));
+        let held = pool.occupy().unwrap();
+        // Three waiting: full. The flooder holds two, its neighbour one.
+        let first = asked(&pool, "10.0.0.1", "flood 1");
+        let second = asked(&pool, "10.0.0.1", "flood 2");
+        let neighbour = asked(&pool, "10.0.0.2", "neighbour");
+        assert_eq!(pool.outstanding(), 4);
+        // The neighbour asks again: it holds one, the flooder only one
+        // more: refused, 429.
+        let again = pool.client(ip("10.0.0.2")).spawn(|| {}).unwrap_err();
+        assert_eq!(again, Refused::Crowded { held: 1 });
+        // A polite client with none: taken, in the place of the flooder's
+        // newest.
+        let polite = asked(&pool, "10.0.0.3", "polite");
+        assert_eq!(pool.displaced(), 1);
+        assert_eq!(second.join().unwrap(), Err(Refused::Displaced { held: 1 }));
+        held.release();
+        assert_eq!(polite.join().unwrap(), Ok("polite"));
+        assert_eq!(first.join().unwrap(), Ok("flood 1"));
+        assert_eq!(neighbour.join().unwrap(), Ok("neighbour"));
+        pool.wait_until_idle();
+        assert_eq!(pool.outstanding(), 0);
     }
 
     // The cap counts a client's tasks running and waiting, and is checked
@@ -1183,8 +1456,9 @@ mod tests {
         assert_eq!(uncapped.per_client(), None);
         let held_too = uncapped.hold(ip("10.0.0.1")).unwrap();
         uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap();
+        // It holds the whole queue: refused as the one filling it (429).
         let full = uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap_err();
-        assert!(matches!(full, Refused::Busy { .. }), "{full:?}");
+        assert_eq!(full, Refused::Crowded { held: 2 });
         held.release();
         held_too.release();
     }
