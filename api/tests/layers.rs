@@ -344,6 +344,37 @@ fn query_strings_are_the_http_layers() {
 }
 
 #[test]
+fn the_tournaments_contract_is_the_servers() {
+    // A tournament's requests, answers and events, their OpenAPI schemas
+    // and their words are the server's (`api/src/wire/tournaments`): the
+    // store's tournaments are domain values. (The matches follow, then
+    // the whole store drops utoipa.)
+    let store = modules(&workspace().join("api/store/src"));
+    let tournaments: Vec<(&String, &String)> = store
+        .iter()
+        .filter(|(module, _)| module.starts_with("tournaments"))
+        .collect();
+    assert!(tournaments.len() > 5, "api/store/src/tournaments was read");
+    for (module, code) in tournaments {
+        for forbidden in ["utoipa", "ToSchema", "IntoParams", "actix"] {
+            assert!(
+                !names(code, forbidden),
+                "api/store/src/{module} names `{forbidden}`: the HTTP contract is the server's"
+            );
+        }
+        assert!(
+            !code.contains("#[schema("),
+            "api/store/src/{module} has an OpenAPI schema attribute"
+        );
+    }
+    let server = modules(&workspace().join("api/src"));
+    assert!(
+        server.contains_key("wire::tournaments"),
+        "the tournaments' wire is in api/src/wire"
+    );
+}
+
+#[test]
 fn the_word_finder_sees_whole_words_only() {
     assert!(names("fn f(c: &mut Db) {}", "Db"));
     assert!(names("use sternhalma_store::sql::Db;", "Db"));
