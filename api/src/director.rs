@@ -53,12 +53,14 @@ use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::failure::Failure;
 use crate::runner::BotRunner;
+use jiff::Timestamp;
 use sternhalma_pool::{Group, HeavyPool};
-use sternhalma_store::clock::stored;
 use sternhalma_store::store::{Event, Store};
-use sternhalma_store::tournaments::dto::{Presence, TournamentEvent, TournamentView};
 use sternhalma_store::tournaments::logic::{self, Tracked};
 use sternhalma_store::tournaments::referee::{Effect, Referee};
+
+use crate::wire;
+use crate::wire::tournaments::{Presence, TournamentEvent, TournamentView};
 
 /// Events kept for a slow SSE reader before it is told it lagged.
 const EVENT_BUFFER: usize = 1024;
@@ -268,9 +270,9 @@ impl Hub {
 
     /// Tells the event stream of `tournament` that open entrant `entrant`
     /// is back (`absent_since` none) or absent since then.
-    pub fn tell_presence(&self, tournament: i64, entrant: usize, absent_since: Option<String>) {
+    pub fn tell_presence(&self, tournament: i64, entrant: usize, absent_since: Option<Timestamp>) {
         let presence = Presence {
-            absent_since,
+            absent_since: absent_since.map(wire::time),
             ..self.presence(tournament, entrant)
         };
         self.emit(tournament, TournamentEvent::Presence { entrant, presence });
@@ -585,19 +587,10 @@ impl Director {
         // The other replicas hear of the games started (the store tells
         // them); this director knows them from the answer.
         let settled = self.store.settle_games(tournament, numbers).await?;
-        for view in settled.over {
-            let Some(match_id) = view.match_id else {
-                continue;
-            };
-            self.hub.emit(
-                tournament,
-                TournamentEvent::GameOver {
-                    game: view.game,
-                    match_id,
-                    status: view.status,
-                    result: view.result,
-                },
-            );
+        for game in &settled.over {
+            if let Some(event) = TournamentEvent::game_over(game) {
+                self.hub.emit(tournament, event);
+            }
         }
         let scheduled = settled.scheduled;
         if scheduled.finished {
@@ -625,7 +618,7 @@ impl Director {
     async fn apply(&mut self, effects: Vec<Effect>) -> Result<(), Failure> {
         for effect in effects {
             match effect {
-                Effect::Emit { tournament, event } => self.hub.emit(tournament, event),
+                Effect::Emit { tournament, event } => self.hub.emit(tournament, event.into()),
                 Effect::SetDeadline { match_id, ply, at } => {
                     self.hub.set_deadline(match_id, Some((ply, at)));
                 }
@@ -812,7 +805,7 @@ impl Director {
             self.hub.emit(
                 tournament,
                 TournamentEvent::Standings {
-                    standings: Box::new(standings),
+                    standings: Box::new(standings.into()),
                 },
             );
         }
@@ -820,10 +813,9 @@ impl Director {
     }
 
     async fn on_tournament(&mut self, id: i64) -> Result<(), Failure> {
-        let view = self
-            .hub
-            .with_presence(self.store.read(move |c| logic::view(c, id)).await?);
-        let status = view.status;
+        let tournament = self.store.read(move |c| logic::view(c, id)).await?;
+        let status = tournament.status;
+        let view = self.hub.with_presence(TournamentView::from(tournament));
         if status.is_over() {
             // Its games are told over before it is: read (and settle) the
             // ones still followed first.
@@ -925,7 +917,7 @@ impl Timeout {
                 "an entrant missed its turns in a row: absent, its turns forfeited at once until it asks for them again"
             );
             self.hub
-                .tell_presence(self.tracked.tournament, entrant, Some(stored(since)));
+                .tell_presence(self.tracked.tournament, entrant, Some(since));
         }
         // The `timeout` event is told by `on_match` from the stored row, on
         // every replica alike (the store told them all of the change); the

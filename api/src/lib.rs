@@ -138,7 +138,7 @@ impl ServerConfig {
         (name = "tournaments", description = "Tournaments: entrants with one token each, round robins and gauntlets played by the server, deadlines, events, standings with ratings"),
         (name = "downloads", description = "Wheels of the Python module and its dependencies, to install with pip without a Rust toolchain or internet; the JavaScript example clients"),
     ),
-    components(schemas(sternhalma_store::tournaments::dto::TournamentEvent)),
+    components(schemas(crate::wire::tournaments::TournamentEvent)),
     modifiers(&Servers, &Security)
 )]
 struct ApiDoc;

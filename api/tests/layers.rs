@@ -332,7 +332,10 @@ fn query_strings_are_the_http_layers() {
     // The HTTP contract leaves the store piece by piece (issue 49): its
     // query strings already have, and none comes back.
     let store = modules(&workspace().join("api/store/src"));
-    assert!(store.contains_key("matches::dto"), "api/store/src was read");
+    assert!(
+        store.contains_key("matches::model"),
+        "api/store/src was read"
+    );
     for (module, code) in &store {
         for forbidden in ["IntoParams", "actix"] {
             assert!(
@@ -340,6 +343,40 @@ fn query_strings_are_the_http_layers() {
                 "api/store/src/{module} names `{forbidden}`: the HTTP contract is the routes'"
             );
         }
+    }
+}
+
+#[test]
+fn the_http_contract_is_the_servers() {
+    // Requests, answers and events, their OpenAPI schemas and their words
+    // are the server's (`api/src/wire`): the store answers domain values,
+    // and builds without utoipa.
+    let store = normal_dependencies("sternhalma-store");
+    assert!(store.contains("rusqlite"), "the tree was read: {store:?}");
+    assert!(
+        !store.iter().any(|name| name.starts_with("utoipa")),
+        "sternhalma-store depends on utoipa"
+    );
+    let sources = modules(&workspace().join("api/store/src"));
+    assert!(
+        sources.contains_key("tournaments::model"),
+        "api/store/src was read"
+    );
+    for (module, code) in &sources {
+        for forbidden in ["utoipa", "ToSchema", "IntoParams", "actix"] {
+            assert!(
+                !names(code, forbidden),
+                "api/store/src/{module} names `{forbidden}`: the HTTP contract is the server's"
+            );
+        }
+        assert!(
+            !code.contains("#[schema("),
+            "api/store/src/{module} has an OpenAPI schema attribute"
+        );
+    }
+    let server = modules(&workspace().join("api/src"));
+    for wire in ["wire::matches", "wire::tournaments", "wire::bots"] {
+        assert!(server.contains_key(wire), "api/src/{wire} is the wire");
     }
 }
 

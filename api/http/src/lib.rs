@@ -21,8 +21,6 @@ pub mod limits;
 pub mod metrics;
 pub mod peers;
 pub mod routes;
-#[cfg(feature = "store")]
-pub mod standings_csv;
 
 use std::sync::OnceLock;
 

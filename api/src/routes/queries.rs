@@ -3,10 +3,10 @@
 //! routes that read them, and not in the store.
 
 use serde::Deserialize;
-use sternhalma_store::tournaments::dto::TournamentStatus;
 use utoipa::IntoParams;
 
 use crate::wire::matches::MatchStatus;
+use crate::wire::tournaments::TournamentStatus;
 
 /// The longest a long-poll waits, in milliseconds.
 pub const MAX_WAIT_MS: u32 = 30_000;

@@ -29,13 +29,14 @@ use sternhalma_http::clients::token_verified;
 use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
 use sternhalma_store::matches::tokens::new_token;
 use sternhalma_store::store::Store;
-use sternhalma_store::tournaments::dto::{
-    CreatedTournament, EntrantTurns, NewTournament, NewTournamentRequest, TournamentEvent,
-    TournamentGames, TournamentList, TournamentSseEvent, TournamentView,
-};
 use sternhalma_store::tournaments::logic::{self, Action};
 use sternhalma_store::tournaments::plan::{self, TournamentLimits};
-use sternhalma_store::tournaments::standings::Standings;
+
+use crate::wire::tournaments::standings_csv::to_csv;
+use crate::wire::tournaments::{
+    CreatedTournament, EntrantTurns, NewTournament, NewTournamentRequest, Standings,
+    TournamentEvent, TournamentGames, TournamentList, TournamentSseEvent, TournamentView,
+};
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
@@ -95,7 +96,7 @@ pub async fn create_tournament(
         Some(_) => TournamentLimits::operator(),
         None => TournamentLimits::classroom(),
     };
-    let (plan, entrant_tokens) = plan::plan(body.into_inner().0, limits)?;
+    let (plan, entrant_tokens) = plan::plan(body.into_inner().0.into(), limits)?;
     let (admin_token, admin_hash) = new_token()?;
     // The director hears of it from the store once it is committed.
     let id = store.create_tournament(plan, admin_hash).await?;
@@ -103,9 +104,9 @@ pub async fn create_tournament(
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/tournaments/{id}")))
         .json(CreatedTournament {
-            tournament,
+            tournament: tournament.into(),
             admin_token,
-            entrant_tokens,
+            entrant_tokens: entrant_tokens.into_iter().map(Into::into).collect(),
         }))
 }
 
@@ -126,10 +127,9 @@ pub async fn list_tournaments(
 ) -> Result<web::Json<TournamentList>, ApiError> {
     let query = query.into_inner();
     let page = page(query.limit, query.before)?;
-    let status = query.status;
-    Ok(web::Json(
-        store.read(move |c| logic::list(c, status, page)).await?,
-    ))
+    let status = query.status.map(Into::into);
+    let list = store.read(move |c| logic::list(c, status, page)).await?;
+    Ok(web::Json(list.into()))
 }
 
 /// A tournament: its settings, entrants and how many games stand where.
@@ -149,8 +149,10 @@ pub async fn get_tournament(
     id: web::Path<u64>,
 ) -> Result<web::Json<TournamentView>, ApiError> {
     let id = tournament_id(id.into_inner())?;
-    let view = store.read(move |c| logic::view(c, id)).await?;
-    Ok(web::Json(tournaments.hub().with_presence(view)))
+    let tournament = store.read(move |c| logic::view(c, id)).await?;
+    Ok(web::Json(
+        tournaments.hub().with_presence(tournament.into()),
+    ))
 }
 
 /// The schedule: every game with its seats (entrants), its match once
@@ -170,7 +172,8 @@ pub async fn tournament_games(
     id: web::Path<u64>,
 ) -> Result<web::Json<TournamentGames>, ApiError> {
     let id = tournament_id(id.into_inner())?;
-    Ok(web::Json(store.read(move |c| logic::games(c, id)).await?))
+    let games = store.read(move |c| logic::games(c, id)).await?;
+    Ok(web::Json(TournamentGames::of(id, &games)))
 }
 
 /// The standings, computed from the stored results of the finished games:
@@ -193,9 +196,8 @@ pub async fn standings_json(
     id: web::Path<u64>,
 ) -> Result<web::Json<Standings>, ApiError> {
     let id = tournament_id(id.into_inner())?;
-    Ok(web::Json(
-        store.read(move |c| logic::standings(c, id)).await?,
-    ))
+    let standings = store.read(move |c| logic::standings(c, id)).await?;
+    Ok(web::Json(standings.into()))
 }
 
 /// The standings as CSV (RFC 4180): one row per entrant in rank order,
@@ -222,7 +224,7 @@ pub async fn standings_csv(
             header::CONTENT_DISPOSITION,
             format!("attachment; filename=\"tournament-{id}-standings.csv\""),
         ))
-        .body(sternhalma_http::standings_csv::to_csv(&table)))
+        .body(to_csv(&table)))
 }
 
 /// An entrant's long-poll (entrant token): its games waiting for its move
@@ -270,7 +272,8 @@ pub async fn entrant_turns(
     let mut timed_out = false;
     let mut polling = None;
     loop {
-        let (mut answer, absent) = store.read(move |c| logic::turns(c, id, &token)).await?;
+        let read = store.read(move |c| logic::turns(c, id, &token)).await?;
+        let (absent, mut answer) = (read.absent, EntrantTurns::from(&read));
         let entrant = answer.entrant;
         if polling.is_none() {
             // Connected while this request lasts (and seen for a while).
@@ -347,9 +350,8 @@ pub async fn tournament_events(
 ) -> Result<HttpResponse, ApiError> {
     let id = tournament_id(id.into_inner())?;
     let receiver = tournaments.hub().events(id);
-    let view = tournaments
-        .hub()
-        .with_presence(store.read(move |c| logic::view(c, id)).await?);
+    let tournament = store.read(move |c| logic::view(c, id)).await?;
+    let view = tournaments.hub().with_presence(tournament.into());
     let over = view.status.is_over();
     let mut first = vec![sse(&TournamentEvent::Tournament {
         tournament: Box::new(view),
@@ -357,7 +359,7 @@ pub async fn tournament_events(
     if over {
         let table = store.read(move |c| logic::standings(c, id)).await?;
         first.push(sse(&TournamentEvent::Standings {
-            standings: Box::new(table),
+            standings: Box::new(table.into()),
         }));
     }
     let slot = if over { None } else { long_poll.enter()? };
@@ -418,8 +420,10 @@ async fn answer(
     tournaments: &Tournaments,
     id: i64,
 ) -> Result<web::Json<TournamentView>, ApiError> {
-    let view = store.read(move |c| logic::view(c, id)).await?;
-    Ok(web::Json(tournaments.hub().with_presence(view)))
+    let tournament = store.read(move |c| logic::view(c, id)).await?;
+    Ok(web::Json(
+        tournaments.hub().with_presence(tournament.into()),
+    ))
 }
 
 /// Withdraws an entrant (the tournament's admin token, or the server's

@@ -7,6 +7,7 @@
 
 pub mod bots;
 pub mod matches;
+pub mod tournaments;
 
 use jiff::Timestamp;
 

@@ -40,7 +40,7 @@ pub const MAX_SEAT_DEPTH: u32 = 64;
 /// settings, stored with the seat as JSON (settings a kind does not use
 /// are kept, and ignored). The wire's form, with its documentation, is the
 /// server's (`api/src/wire/bots.rs`).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BotSpec {
     /// The kind of bot, by name ([`parse_kind`]).

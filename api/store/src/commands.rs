@@ -185,7 +185,7 @@ mod tests {
     use sternhalma::{Layout, Position};
 
     use crate::error::Error;
-    use crate::matches::dto::MatchStatus;
+    use crate::matches::status::MatchStatus;
     use crate::matches::{game, storage};
     use crate::store::{Event, Store};
 

@@ -16,9 +16,10 @@ use sternhalma_store::bots::BotSpec;
 use sternhalma_store::matches::game;
 use sternhalma_store::matches::storage::SeatPlan;
 use sternhalma_store::matches::tokens::{Authority, TokenHash};
-use sternhalma_store::tournaments::dto::NewTournamentRequest;
 use sternhalma_store::tournaments::logic::{self, Action};
-use sternhalma_store::tournaments::plan::{self, TournamentLimits};
+use sternhalma_store::tournaments::plan::{
+    self, EntrantRequest, TournamentLimits, TournamentRequest,
+};
 use sternhalma_store::{Conflict, Error, Event, Store};
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -231,16 +232,20 @@ fn a_bots_move_is_told_and_a_move_for_a_match_that_moved_on_is_not() {
 }
 
 fn tournament(name: &str, start: bool) -> logic::Plan {
-    let request: NewTournamentRequest = serde_json::from_value(json!({
-        "name": name,
-        "board": "star2",
-        "layout": "2",
-        "move_ms": 60_000,
-        "max_timeouts": 2,
-        "entrants": [{"name": "ada"}, {"name": "grace"}],
-        "start": start,
-    }))
-    .unwrap();
+    let entrant = |name: &str| EntrantRequest {
+        name: name.to_owned(),
+        bot: None,
+    };
+    let game = json!({"board": "star2", "layout": "2"});
+    let request = TournamentRequest {
+        name: Some(name.to_owned()),
+        game: game.as_object().unwrap().clone(),
+        move_ms: Some(60_000),
+        max_timeouts: Some(2),
+        entrants: vec![entrant("ada"), entrant("grace")],
+        start,
+        ..TournamentRequest::default()
+    };
     plan::plan(request, TournamentLimits::classroom())
         .unwrap()
         .0

@@ -11,10 +11,8 @@
 //!   functions on a [`crate::sql::Db`], as the tournaments' storage.
 //! - [`tokens`]: seat and admin tokens, stored only as SHA-256 hashes.
 
-pub mod dto;
 pub mod game;
 pub mod model;
 pub mod status;
 pub mod storage;
 pub mod tokens;
-pub mod views;

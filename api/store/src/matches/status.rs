@@ -1,11 +1,11 @@
 //! Where a stored match stands, how it ended and why a seat forfeited:
-//! stored by their names, and shown on the wire as they are.
+//! stored by their names (the server's wire mirrors them,
+//! `api/src/wire/matches.rs`).
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 /// Where a match stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchStatus {
     /// Moves are being played.
@@ -40,7 +40,7 @@ impl MatchStatus {
 }
 
 /// How a match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ending {
     /// The game reached its outcome on the board (won, tie, ranking, draw).
@@ -104,7 +104,7 @@ impl Ending {
 }
 
 /// Why a seat forfeited a match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ForfeitReason {
     /// It missed its deadline the tournament's `max_timeouts` times in the

@@ -1,7 +1,8 @@
 //! Tournaments: a class enters its bots, the server plays every pairing
 //! and ranks them.
 //!
-//! - [`dto`]: what the `/v1/tournaments` routes take and answer.
+//! - [`model`]: tournaments, their games, turns and results as the store
+//!   answers them (the server's wire shows them).
 //! - [`schedule`]: who plays whom (round robin, gauntlet), seats rotated.
 //! - [`storage`]: the SQL.
 //! - [`plan`]: a creation request checked into a plan.
@@ -10,8 +11,8 @@
 //!   game over, stalls) as a pure step over its state and a given time.
 //! - [`standings`]: points, cross-table and ratings from the results.
 
-pub mod dto;
 pub mod logic;
+pub mod model;
 pub mod plan;
 pub mod referee;
 pub mod schedule;

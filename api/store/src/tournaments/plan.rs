@@ -1,25 +1,93 @@
-//! A tournament as its creator asks for it, checked and turned into a
-//! [`Plan`]: the game, the format, the settings within their ranges, the
-//! entrants (bots checked, seeds drawn, a token minted for each open one)
-//! and the schedule. Nothing is stored here; [`super::logic::create`]
-//! stores the plan.
-
-use sternhalma::wire::whole::Object;
+//! A tournament as its creator asks for it ([`TournamentRequest`]),
+//! checked and turned into a [`Plan`]: the game, the format, the settings
+//! within their ranges, the entrants (bots checked, seeds drawn, a token
+//! minted for each open one) and the schedule. Nothing is stored here;
+//! [`super::logic::create`] stores the plan.
 
 use crate::bots::BotSpec;
 use crate::error::{Error, Invalid};
-use crate::matches::dto::MAX_NAME_CHARS;
 use crate::matches::game::MAX_BOT_PLIES;
+use crate::matches::model::MAX_NAME_CHARS;
 use crate::matches::tokens::{new_token, random_u64};
 use crate::names;
-use crate::tournaments::dto::{
-    DEFAULT_CONCURRENCY, DEFAULT_MAX_TIMEOUTS, DEFAULT_MOVE_MS, EntrantToken, MAX_CONCURRENCY,
-    MAX_ENTRANTS, MAX_GAMES, MAX_MOVE_MS, MIN_MOVE_MS, NewTournamentRequest, TournamentStatus,
-};
 use crate::tournaments::logic::Plan;
+use crate::tournaments::model::TournamentStatus;
 use crate::tournaments::schedule::{self, Format};
+use crate::tournaments::standings::Points;
 use crate::tournaments::storage::EntrantRow;
 use sternhalma::search::{BotKind, Budget};
+
+/// The per-move time limit of an open entrant when none is given.
+pub const DEFAULT_MOVE_MS: u32 = 10_000;
+/// The longest per-move time limit.
+pub const MAX_MOVE_MS: u32 = 600_000;
+/// The shortest per-move time limit.
+pub const MIN_MOVE_MS: u32 = 100;
+/// Timeouts in one game after which an entrant forfeits it, by default.
+pub const DEFAULT_MAX_TIMEOUTS: u32 = 3;
+/// Games played at once, by default.
+pub const DEFAULT_CONCURRENCY: u32 = 4;
+/// The most games played at once.
+pub const MAX_CONCURRENCY: u32 = 64;
+/// The most entrants in a tournament.
+pub const MAX_ENTRANTS: usize = 64;
+/// The most games in a tournament's schedule.
+pub const MAX_GAMES: usize = 10_000;
+
+/// A tournament as its creator asks for it: each setting as given, `None`
+/// for its default. The game's fields (board, layout, rules, first
+/// player) are left to the core's reader (`sternhalma::wire::new_game`),
+/// as for matches.
+#[derive(Clone, Debug, Default)]
+pub struct TournamentRequest {
+    /// Display name.
+    pub name: Option<String>,
+    /// Board, layout, rules, first player, as the core's reader takes them.
+    pub game: serde_json::Map<String, serde_json::Value>,
+    /// The move limit: `None` for the program's default, `Some(None)` for
+    /// none.
+    pub max_plies: Option<Option<u32>>,
+    /// The format.
+    pub format: Option<Format>,
+    /// Games per group of entrants.
+    pub games_per_pairing: Option<u32>,
+    /// The gauntlet's reference bot.
+    pub reference: Option<BotSpec>,
+    /// Per-move time limit.
+    pub move_ms: Option<u32>,
+    /// Timeouts before a forfeit.
+    pub max_timeouts: Option<u32>,
+    /// Games at once.
+    pub concurrency: Option<u32>,
+    /// Points per opponent.
+    pub points: Option<Points>,
+    /// The entrants.
+    pub entrants: Vec<EntrantRequest>,
+    /// Start at once.
+    pub start: bool,
+}
+
+/// An entrant as its creator asks for it.
+#[derive(Clone, Debug)]
+pub struct EntrantRequest {
+    /// Display name.
+    pub name: String,
+    /// A built-in bot (its seed drawn when absent); `None` for an open
+    /// entrant.
+    pub bot: Option<BotSpec>,
+}
+
+/// An open entrant's token, minted by [`plan`]: given to the creator
+/// once, only its hash kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntrantToken {
+    /// The entrant's number.
+    pub entrant: usize,
+    /// Display name.
+    pub name: String,
+    /// The token's text.
+    pub token: String,
+}
 
 /// The longest name of a tournament.
 pub const MAX_TOURNAMENT_NAME_CHARS: usize = 80;
@@ -114,7 +182,7 @@ fn raise_hint(limits: TournamentLimits) -> &'static str {
 /// Validates a creation request into a plan and the open entrants'
 /// tokens, within `limits`.
 pub fn plan(
-    request: NewTournamentRequest,
+    request: TournamentRequest,
     limits: TournamentLimits,
 ) -> Result<(Plan, Vec<EntrantToken>), Error> {
     let name = request.name.unwrap_or_else(|| "tournament".to_owned());
@@ -183,16 +251,13 @@ pub fn plan(
                 ),
             ));
         }
-        let mut reference = request.reference.map_or_else(
-            || BotSpec {
-                kind: "greedy".to_owned(),
-                seed: None,
-                nodes: None,
-                millis: None,
-                depth: None,
-            },
-            |Object(spec)| spec,
-        );
+        let mut reference = request.reference.unwrap_or_else(|| BotSpec {
+            kind: "greedy".to_owned(),
+            seed: None,
+            nodes: None,
+            millis: None,
+            depth: None,
+        });
         reference.validate_at(&start)?;
         reference.seed = Some(reference.seed.map_or_else(random_u64, Ok)?);
         entrants.push(EntrantRow {
@@ -224,7 +289,7 @@ pub fn plan(
     // The skeletons of the names so far: two names that look alike on the
     // projector are one name too many.
     let mut looks: Vec<(String, String)> = Vec::new();
-    for Object(mut entrant) in request.entrants {
+    for mut entrant in request.entrants {
         let number = entrants.len();
         entrant.name = names::normalize(&entrant.name, MAX_NAME_CHARS).map_err(|problem| {
             Error::invalid(
@@ -249,7 +314,7 @@ pub fn plan(
         }
         looks.push((entrant.name.clone(), look));
         match entrant.bot {
-            Some(Object(mut spec)) => {
+            Some(mut spec) => {
                 spec.validate_at(&start)?;
                 spec.seed = Some(spec.seed.map_or_else(random_u64, Ok)?);
                 entrants.push(EntrantRow {
@@ -340,7 +405,7 @@ pub fn plan(
             max_timeouts,
             concurrency,
             points,
-            status: if request.start == Some(true) {
+            status: if request.start {
                 TournamentStatus::Running
             } else {
                 TournamentStatus::Waiting
@@ -352,15 +417,57 @@ pub fn plan(
     ))
 }
 
+/// A request written as the JSON of `POST /v1/tournaments`, for the
+/// tests (the server's wire reads the real ones).
+#[cfg(test)]
+pub(crate) fn request(body: serde_json::Value) -> TournamentRequest {
+    use serde_json::Value;
+    let Value::Object(mut fields) = body else {
+        panic!("a request is an object");
+    };
+    let spec = |value: Value| -> BotSpec { serde_json::from_value(value).unwrap() };
+    let number =
+        |value: Option<Value>| value.map(|value| u32::try_from(value.as_u64().unwrap()).unwrap());
+    let name = fields.remove("name");
+    let format = fields.remove("format");
+    let games_per_pairing = fields.remove("games_per_pairing");
+    let reference = fields.remove("reference");
+    let move_ms = fields.remove("move_ms");
+    let max_timeouts = fields.remove("max_timeouts");
+    let concurrency = fields.remove("concurrency");
+    let points = fields.remove("points");
+    let entrants = fields.remove("entrants");
+    let start = fields.remove("start");
+    let max_plies = fields.remove("max_plies");
+    TournamentRequest {
+        name: name.map(|name| name.as_str().unwrap().to_owned()),
+        max_plies: max_plies.map(|limit| limit.as_u64().map(|n| u32::try_from(n).unwrap())),
+        format: format.map(|format| Format::from_name(format.as_str().unwrap()).unwrap()),
+        games_per_pairing: number(games_per_pairing),
+        reference: reference.map(spec),
+        move_ms: number(move_ms),
+        max_timeouts: number(max_timeouts),
+        concurrency: number(concurrency),
+        points: points.map(|points| serde_json::from_value(points).unwrap()),
+        entrants: entrants
+            .and_then(|list| list.as_array().cloned())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|entrant| EntrantRequest {
+                name: entrant["name"].as_str().unwrap().to_owned(),
+                bot: entrant.get("bot").cloned().map(spec),
+            })
+            .collect(),
+        start: start == Some(Value::Bool(true)),
+        game: fields,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
-
-    fn request(body: serde_json::Value) -> NewTournamentRequest {
-        serde_json::from_value(body).unwrap()
-    }
 
     fn class(body: serde_json::Value) -> Result<(Plan, Vec<EntrantToken>), Error> {
         plan(request(body), TournamentLimits::classroom())

@@ -33,8 +33,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use crate::matches::dto::MatchStatus;
-use crate::tournaments::dto::{EventSeat, TournamentEvent};
+use crate::matches::status::MatchStatus;
 use crate::tournaments::logic::{GameProgress, Tracked};
 
 /// With several replicas: how long a followed game may stand still before
@@ -44,6 +43,63 @@ use crate::tournaments::logic::{GameProgress, Tracked};
 /// nodes), and the other's is dropped by the version check.
 pub const STALL: Duration = Duration::from_secs(10);
 
+/// What happened in a game, for its tournament's event stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEvent {
+    /// A game started.
+    GameStarted {
+        /// Its number.
+        game: usize,
+        /// Its match.
+        match_id: i64,
+        /// Who sits where.
+        seats: Vec<EventSeat>,
+    },
+    /// A move was stored.
+    Move {
+        /// The game.
+        game: usize,
+        /// Its match.
+        match_id: i64,
+        /// The ply it was played at.
+        ply: u32,
+        /// The seat that played it.
+        seat: usize,
+        /// The entrant in that seat.
+        entrant: usize,
+        /// Its path (`95-75-57`) or `pass`, as stored.
+        text: String,
+    },
+    /// An entrant missed its deadline.
+    Timeout {
+        /// The game.
+        game: usize,
+        /// Its match.
+        match_id: i64,
+        /// The ply.
+        ply: u32,
+        /// The seat.
+        seat: usize,
+        /// The entrant.
+        entrant: usize,
+        /// Its timeouts in this game so far.
+        timeouts: u32,
+        /// Whether it forfeited the game with this one.
+        forfeited: bool,
+    },
+}
+
+/// A seat of a game that starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventSeat {
+    /// The seat.
+    pub seat: usize,
+    /// The entrant.
+    pub entrant: usize,
+    /// The entrant's name.
+    pub name: String,
+}
+
 /// What the director does after a decision, in the order given.
 #[derive(Clone, Debug)]
 pub enum Effect {
@@ -52,7 +108,7 @@ pub enum Effect {
         /// The tournament.
         tournament: i64,
         /// The event.
-        event: TournamentEvent,
+        event: GameEvent,
     },
     /// Show the deadline of match `match_id` at `ply`: the open entrant to
     /// move has until `at`.
@@ -345,7 +401,7 @@ impl Referee {
             );
             effects.push(Effect::Emit {
                 tournament,
-                event: TournamentEvent::Move {
+                event: GameEvent::Move {
                     game: tracked.game,
                     match_id,
                     ply: stored.ply,
@@ -504,8 +560,8 @@ impl Referee {
 }
 
 /// The `game_started` event of `tracked`.
-fn started(tracked: &Tracked) -> TournamentEvent {
-    TournamentEvent::GameStarted {
+fn started(tracked: &Tracked) -> GameEvent {
+    GameEvent::GameStarted {
         game: tracked.game,
         match_id: tracked.match_id,
         seats: tracked
@@ -545,7 +601,7 @@ fn tell_timeouts_before(
         let timeouts = u32::try_from(timeouts).unwrap_or(u32::MAX);
         effects.push(Effect::Emit {
             tournament: tracked.tournament,
-            event: TournamentEvent::Timeout {
+            event: GameEvent::Timeout {
                 game: tracked.game,
                 match_id: tracked.match_id,
                 ply: at,
@@ -625,10 +681,10 @@ mod tests {
             .iter()
             .map(|effect| match effect {
                 Effect::Emit { tournament, event } => match event {
-                    TournamentEvent::GameStarted { match_id, seats, .. } => {
+                    GameEvent::GameStarted { match_id, seats, .. } => {
                         format!("t{tournament} started {match_id} seats {}", seats.len())
                     }
-                    TournamentEvent::Move {
+                    GameEvent::Move {
                         match_id,
                         ply,
                         seat,
@@ -636,7 +692,7 @@ mod tests {
                         text,
                         ..
                     } => format!("t{tournament} move {match_id} ply {ply} seat {seat} e{entrant} {text}"),
-                    TournamentEvent::Timeout {
+                    GameEvent::Timeout {
                         match_id,
                         ply,
                         seat,
@@ -648,7 +704,6 @@ mod tests {
                         "t{tournament} timeout {match_id} ply {ply} seat {seat} e{entrant} #{timeouts}{}",
                         if *forfeited { " forfeited" } else { "" }
                     ),
-                    other => format!("t{tournament} {}", other.name()),
                 },
                 Effect::SetDeadline { match_id, ply, at: when } => {
                     format!("deadline {match_id} ply {ply} at {}", at(when))

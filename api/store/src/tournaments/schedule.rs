@@ -14,12 +14,8 @@
 //! the second, ...), so a tournament stopped early has played every group
 //! about equally.
 
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
-
 /// A tournament's format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Every group of entrants plays every other, seats rotated.
     RoundRobin,
@@ -28,7 +24,7 @@ pub enum Format {
 }
 
 impl Format {
-    /// The name stored and shown.
+    /// The name stored.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::RoundRobin => "round_robin",

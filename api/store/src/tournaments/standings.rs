@@ -55,9 +55,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
-use utoipa::ToSchema;
-
-use crate::matches::dto::SeatKind;
 
 /// The name of the rating system, as [`Standings::rating_system`] gives it.
 pub const RATING_SYSTEM: &str = "weng_lin";
@@ -70,8 +67,8 @@ pub struct EntrantRef {
     pub entrant: usize,
     /// Its display name.
     pub name: String,
-    /// Who plays it.
-    pub kind: SeatKind,
+    /// A built-in bot (else an open entrant, playing through its token).
+    pub bot: bool,
 }
 
 /// One finished (not abandoned) game: who sat where and how each seat did.
@@ -134,18 +131,14 @@ impl Standings {
 
 /// Points per opponent: a game is scored pairwise, seat against seat, and
 /// each seat earns these for each other seat it beat, drew or lost to.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-#[schema(example = json!({"win": 1.0, "draw": 0.5, "loss": 0.0}))]
 pub struct Points {
     /// For each opponent with a lower result; default 1.
-    #[schema(example = 1.0)]
     pub win: f64,
     /// For each opponent with an equal result; default 0.5.
-    #[schema(example = 0.5)]
     pub draw: f64,
     /// For each opponent with a higher result; default 0.
-    #[schema(example = 0.0)]
     pub loss: f64,
 }
 
@@ -161,7 +154,7 @@ impl Default for Points {
 }
 
 /// A tournament's standings: the ranked table and the cross table.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Standings {
     /// One row per entrant, ranked: points descending, then rating
     /// descending, then entrant index.
@@ -170,86 +163,65 @@ pub struct Standings {
     /// entrant it met.
     pub cross_table: Vec<CrossRow>,
     /// The finished games counted.
-    #[schema(example = 12)]
     pub games_counted: usize,
     /// The points per opponent used.
     pub points: Points,
-    /// The rating system: `weng_lin`, Weng-Lin (a Bayesian approximation
-    /// like TrueSkill) as computed by the `skillratings` crate. A rating is
-    /// the estimated skill (mu, 25 at the start) and its uncertainty the
-    /// standard deviation of that estimate (sigma, 25/3 ≈ 8.333 at the
-    /// start), which shrinks as an entrant plays.
-    #[schema(example = "weng_lin")]
+    /// The rating system, [`RATING_SYSTEM`]: Weng-Lin (a Bayesian
+    /// approximation like TrueSkill) as computed by the `skillratings`
+    /// crate.
     pub rating_system: String,
 }
 
 /// One entrant's line of the standings.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StandingRow {
     /// The rank, from 1; entrants equal on points and rating share a rank.
-    #[schema(example = 1)]
     pub rank: usize,
     /// The entrant's index in the tournament.
-    #[schema(example = 0)]
     pub entrant: usize,
     /// Its display name.
-    #[schema(example = "alice")]
     pub name: String,
-    /// Who plays it.
-    pub kind: SeatKind,
+    /// A built-in bot (else an open entrant).
+    pub bot: bool,
     /// Finished games it played.
-    #[schema(example = 4)]
     pub games: u32,
     /// Opponents it beat, counted pairwise per game (for 2-player games,
     /// games won).
-    #[schema(example = 3)]
     pub wins: u32,
     /// Opponents it drew with, counted pairwise per game.
-    #[schema(example = 0)]
     pub draws: u32,
     /// Opponents it lost to, counted pairwise per game.
-    #[schema(example = 1)]
     pub losses: u32,
     /// Its points: `wins·win + draws·draw + losses·loss`.
-    #[schema(example = 3.0)]
     pub points: f64,
     /// Timeouts recorded in its games, those under way included.
-    #[schema(example = 0)]
     pub timeouts: u32,
     /// Games it forfeited (too many timeouts), those under way included
     /// (with three or more players a game goes on without it).
-    #[schema(example = 0)]
     pub forfeits: u32,
     /// Its Weng-Lin rating (mu): the estimated skill, 25 at the start.
-    #[schema(example = 27.635)]
     pub rating: f64,
     /// The uncertainty of its rating (Weng-Lin sigma): 25/3 ≈ 8.333 at the
     /// start, smaller as it plays.
-    #[schema(example = 7.171)]
     pub uncertainty: f64,
     /// Its moves judged against perfect play: those of its finished games
     /// on a board a solved table covers (0 on other boards).
-    #[schema(example = 52)]
     pub judged_moves: u32,
     /// How many of them were mistakes: a win thrown to a draw or a loss, a
     /// draw to a loss.
-    #[schema(example = 3)]
     pub mistakes: u32,
     /// The share of its judged moves that kept the game-theoretic value
-    /// (the best move, or a slower one that kept it), from 0 to 1; `null`
+    /// (the best move, or a slower one that kept it), from 0 to 1; `None`
     /// when no move of its was judged.
-    #[schema(example = 0.942)]
     pub accuracy: Option<f64>,
 }
 
 /// One entrant's row of the cross table.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CrossRow {
     /// The entrant's index in the tournament.
-    #[schema(example = 0)]
     pub entrant: usize,
     /// Its display name.
-    #[schema(example = "alice")]
     pub name: String,
     /// One cell per other entrant that it met at least once, in entrant
     /// order.
@@ -257,17 +229,14 @@ pub struct CrossRow {
 }
 
 /// An entrant's results against one opponent.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CrossCell {
     /// The opponent's entrant index.
-    #[schema(example = 1)]
     pub opponent: usize,
     /// Finished games both played in.
-    #[schema(example = 2)]
     pub games: u32,
     /// The points this entrant scored against that opponent in those games
     /// (pairwise).
-    #[schema(example = 1.5)]
     pub points: f64,
 }
 
@@ -390,7 +359,7 @@ pub fn compute(entrants: &[EntrantRef], games: &[FinishedGame], points: Points) 
             rank,
             entrant: order[a].entrant,
             name: order[a].name.clone(),
-            kind: order[a].kind,
+            bot: order[a].bot,
             games: tally.games,
             wins: tally.wins,
             draws: tally.draws,
@@ -454,11 +423,7 @@ mod tests {
         EntrantRef {
             entrant,
             name: name.to_owned(),
-            kind: if entrant % 2 == 0 {
-                SeatKind::Open
-            } else {
-                SeatKind::Bot
-            },
+            bot: entrant % 2 == 1,
         }
     }
 

@@ -6,10 +6,10 @@ use jiff::Timestamp;
 
 use crate::bots::BotSpec;
 use crate::error::Error;
-use crate::matches::dto::MatchStatus;
+use crate::matches::status::MatchStatus;
 use crate::matches::storage::corrupt;
 use crate::sql::{Db, params};
-use crate::tournaments::dto::TournamentStatus;
+use crate::tournaments::model::TournamentStatus;
 use crate::tournaments::schedule::Format;
 use crate::tournaments::standings::Points;
 

@@ -5,7 +5,7 @@
 
 use super::*;
 
-/// A tournament as created: validated by the route.
+/// A tournament as created: checked by [`crate::tournaments::plan::plan`].
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// Display name.
@@ -85,8 +85,8 @@ pub enum Action {
 /// tournament not over.
 ///
 /// # Errors
-/// [`Error::NotFound`] (an unknown tournament), [`Error::WrongToken`], a
-/// [`Conflict`] (`tournament_closed`).
+/// [`Error::NotFound`] for an unknown tournament, [`Error::WrongToken`],
+/// [`Conflict::TournamentClosed`].
 pub(super) fn load_to_run(
     connection: &Db,
     id: i64,
@@ -112,10 +112,10 @@ pub(super) fn load_to_run(
 /// change are told after the commit.
 ///
 /// # Errors
-/// [`Error::NotFound`] (an unknown tournament), [`Error::WrongToken`], a
-/// [`Conflict`] (`tournament_closed`
-/// (over), `already_running` (start while running), `not_running` (pause
-/// while not running).
+/// [`Error::NotFound`] for an unknown tournament, [`Error::WrongToken`],
+/// [`Conflict::TournamentClosed`] (over), [`Conflict::AlreadyRunning`]
+/// (start while running), [`Conflict::NotRunning`] (pause while not
+/// running).
 pub fn act(
     connection: &mut Db,
     id: i64,
@@ -173,9 +173,9 @@ pub fn act(
 /// told after the commit.
 ///
 /// # Errors
-/// [`Error::NotFound`] (an unknown tournament or entrant),
-/// [`Error::WrongToken`], a [`Conflict`]
-/// `tournament_closed` (over) or `already_withdrawn`.
+/// [`Error::NotFound`] for an unknown tournament or entrant,
+/// [`Error::WrongToken`], [`Conflict::TournamentClosed`] (over) or
+/// [`Conflict::AlreadyWithdrawn`].
 pub fn withdraw(
     connection: &mut Db,
     id: i64,

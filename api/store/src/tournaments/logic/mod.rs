@@ -12,8 +12,6 @@ use std::collections::HashSet;
 
 use jiff::Timestamp;
 
-use serde::{Deserialize, Serialize};
-
 use crate::page::Page;
 use crate::sql::Db;
 use sternhalma::Position;
@@ -21,20 +19,20 @@ use sternhalma::Position;
 use crate::bots::{self, SeatBot};
 use crate::committed::Committed;
 use crate::error::{Conflict, Error};
-use crate::matches::dto::{Ending, Forfeit, ForfeitReason, MatchStatus, SeatKind};
+use crate::matches::game;
+use crate::matches::model::Forfeit;
+use crate::matches::status::{Ending, ForfeitReason, MatchStatus};
 use crate::matches::storage::{self as match_storage, MoveRow, SeatPlan, corrupt};
 use crate::matches::tokens::{Authority, TokenHash};
-use crate::matches::{game, views};
-use crate::tournaments::dto::{
-    EntrantTurns, EntrantView, GameCounts, GameResult, GameSeat, GameStatus, PlaceView, Presence,
-    TournamentGame, TournamentGames, TournamentList, TournamentStatus, TournamentView, Turn,
+use crate::tournaments::model::{
+    Entrant, EntrantTurns, GameCounts, GameResult, GameSeat, GameStatus, Place, Tournament,
+    TournamentGame, TournamentPage, TournamentStatus, Turn,
 };
 use crate::tournaments::schedule::Format;
 use crate::tournaments::standings::{
     self, EntrantRef, FinishedGame, Judged, LiveGame, Points, Standings,
 };
 use crate::tournaments::storage::{self, EntrantRow, GameRow, TournamentRow};
-use sternhalma::wire::view::{MoveView, PositionView};
 
 mod following;
 mod lifecycle;

@@ -2,7 +2,6 @@
 //! entrants, the list, and an open entrant's turns.
 
 use super::*;
-use crate::clock::stored;
 
 pub(super) fn game_status(row: &GameRow) -> GameStatus {
     if row.unplayed {
@@ -16,23 +15,18 @@ pub(super) fn game_status(row: &GameRow) -> GameStatus {
     }
 }
 
-pub(super) fn entrant_view(row: &EntrantRow, reveal: bool) -> EntrantView {
-    let (kind, bot) = views::shown_bot(row.bot.as_ref(), reveal);
-    EntrantView {
+pub(super) fn entrant(row: &EntrantRow) -> Entrant {
+    Entrant {
         entrant: row.entrant,
         name: row.name.clone(),
-        kind,
-        bot,
+        bot: row.bot.clone(),
         reference: row.reference,
-        withdrawn_at: row.withdrawn_at.map(stored),
-        presence: row.bot.is_none().then(|| Presence {
-            absent_since: row.absent_since.map(stored),
-            ..Presence::default()
-        }),
+        withdrawn_at: row.withdrawn_at,
+        absent_since: row.absent_since,
     }
 }
 
-pub(super) fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentView, Error> {
+pub(super) fn tournament_of(connection: &Db, row: TournamentRow) -> Result<Tournament, Error> {
     let entrants = storage::load_entrants(connection, row.id)?;
     let games = storage::load_games(connection, row.id)?;
     let mut counts = GameCounts {
@@ -48,14 +42,13 @@ pub(super) fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentV
         }
     }
     let start = game::parse_position(&row.start_position)?;
-    let reveal = row.status.is_over();
-    Ok(TournamentView {
+    Ok(Tournament {
         id: row.id,
         name: row.name,
         status: row.status,
         version: row.version,
-        created_at: stored(row.created_at),
-        updated_at: stored(row.updated_at),
+        created_at: row.created_at,
+        updated_at: row.updated_at,
         players: start.layout().player_count(),
         start_position: row.start_position,
         format: row.format,
@@ -64,7 +57,7 @@ pub(super) fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentV
         max_timeouts: row.max_timeouts,
         concurrency: row.concurrency,
         points: row.points,
-        entrants: entrants.iter().map(|e| entrant_view(e, reveal)).collect(),
+        entrants: entrants.iter().map(entrant).collect(),
         games: counts,
     })
 }
@@ -73,8 +66,8 @@ pub(super) fn view_of(connection: &Db, row: TournamentRow) -> Result<TournamentV
 ///
 /// # Errors
 /// [`Error::NotFound`] for an unknown tournament.
-pub fn view(connection: &Db, id: i64) -> Result<TournamentView, Error> {
-    view_of(connection, load(connection, id)?)
+pub fn view(connection: &Db, id: i64) -> Result<Tournament, Error> {
+    tournament_of(connection, load(connection, id)?)
 }
 
 /// A page of tournaments, newest first.
@@ -85,14 +78,14 @@ pub fn list(
     connection: &Db,
     status: Option<TournamentStatus>,
     page: Page,
-) -> Result<TournamentList, Error> {
+) -> Result<TournamentPage, Error> {
     let ids = storage::list_ids(connection, status, page.before, page.fetch())?;
     let (ids, next_before) = page.split(ids);
     let mut tournaments = Vec::new();
     for id in ids {
         tournaments.push(view(connection, id)?);
     }
-    Ok(TournamentList {
+    Ok(TournamentPage {
         next_before,
         tournaments,
     })
@@ -116,14 +109,14 @@ pub(super) fn entrant_by_token(
 }
 
 /// The games of tournament `id` waiting for the move of the entrant
-/// holding `token`, each with the whole `move_ms` left (the server's
-/// director knows the time left once it has seen the turn, and the route
-/// says so).
+/// holding `token`, and whether it was absent. Each has the whole
+/// `move_ms` left until the server's director has seen the turn (it knows
+/// the time left then).
 ///
 /// # Errors
-/// [`Error::NotFound`] (an unknown tournament), [`Error::WrongToken`];
+/// [`Error::NotFound`] for an unknown tournament, [`Error::WrongToken`];
 /// database failures.
-pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<(EntrantTurns, bool), Error> {
+pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<EntrantTurns, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let entrant = entrant_by_token(&entrants, id, token)?;
@@ -152,30 +145,21 @@ pub fn turns(connection: &Db, id: i64, token: &TokenHash) -> Result<(EntrantTurn
                     game: game.game,
                     seat,
                     ply: state.ply,
-                    legal_moves: position
-                        .legal_moves()
-                        .into_iter()
-                        .map(|mv| MoveView::new(&position, mv))
-                        .collect(),
-                    position: PositionView::from(&position),
-                    // Until the director has seen the turn its clock has
-                    // not started: the whole time is left.
-                    deadline_ms: Some(u64::from(row.move_ms)),
+                    position,
                     timeouts: timeouts[seat],
                 });
             }
             _ => {}
         }
     }
-    Ok((
-        EntrantTurns {
-            tournament_id: id,
-            entrant: entrant.entrant,
-            name: entrant.name,
-            status: row.status,
-            done: row.status.is_over() || !left,
-            turns,
-        },
+    Ok(EntrantTurns {
+        tournament_id: id,
+        entrant: entrant.entrant,
+        name: entrant.name,
+        status: row.status,
+        done: row.status.is_over() || !left,
+        move_ms: row.move_ms,
+        turns,
         absent,
-    ))
+    })
 }

@@ -1,15 +1,16 @@
 //! What the games came to: each game's result as the schedule shows it,
 //! judged once when it ends, and the standings.
 
+use serde::{Deserialize, Serialize};
+
 use super::*;
 
-/// A finished game's result naming entrants, with every seat's result.
+/// A finished game's result by entrant, with every seat's result.
 pub(super) fn game_result(
     connection: &Db,
     match_id: i64,
     seats_entrants: &[usize],
     entrants: &[EntrantRow],
-    forfeited: &[bool],
 ) -> Result<Option<(GameResult, Vec<f64>)>, Error> {
     let row = game::load_match(connection, match_id)?;
     let seats = match_storage::load_seats(connection, match_id)?;
@@ -20,93 +21,205 @@ pub(super) fn game_result(
     if result.ending.status() == MatchStatus::Abandoned {
         return Ok(None);
     }
-    let name = |seat: usize| {
-        seats_entrants
-            .get(seat)
-            .and_then(|&e| entrants.get(e))
-            .map_or_else(|| format!("seat {seat}"), |e| e.name.clone())
-    };
-    // The match's places, by seat name; the entrant of each seat added.
-    let places: Vec<PlaceView> = result
+    // The match's places; the entrant of each seat added, and its name.
+    let places: Vec<Place> = result
         .places
         .iter()
-        .map(|p| PlaceView {
+        .map(|p| Place {
             place: p.place,
             seat: p.seat,
             entrant: seats_entrants.get(p.seat).copied().unwrap_or(p.seat),
-            name: name(p.seat),
+            name: seats_entrants
+                .get(p.seat)
+                .and_then(|&e| entrants.get(e))
+                .map_or_else(|| format!("seat {}", p.seat), |e| e.name.clone()),
             result: p.result,
         })
         .collect();
-    let mut summary = if places.iter().all(|p| p.place == 1) {
-        format!(
-            "draw between {}",
-            places
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    } else if places.len() == 2 {
-        format!("{} beat {}", places[0].name, places[1].name)
-    } else {
-        places
-            .iter()
-            .map(|p| format!("{}. {}", p.place, p.name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let forfeits: Vec<String> = (0..seats_entrants.len())
-        .filter(|&s| forfeited.get(s).copied().unwrap_or(false))
-        .map(name)
-        .collect();
-    if !forfeits.is_empty() {
-        summary.push_str(&format!(" ({} forfeited)", forfeits.join(", ")));
-    } else if result.ending == Ending::Resignation {
-        summary.push_str(&format!(
-            " ({} resigned)",
-            name(result.resigned_seat.unwrap_or(0))
-        ));
-    }
     Ok(Some((
         GameResult {
             ending: result.ending,
-            summary,
+            resigned_seat: resigner(result.ending, &places),
             places,
         },
         result.results,
     )))
 }
 
+/// The seat that resigned a game that ended by a resignation: the one in
+/// last place (a resigner is last, every other seat shares first place).
+fn resigner(ending: Ending, places: &[Place]) -> Option<usize> {
+    (ending == Ending::Resignation)
+        .then(|| places.last().map(|p| p.seat))
+        .flatten()
+}
+
 /// Tournament `id`'s schedule with every game's state and result.
 ///
 /// # Errors
 /// [`Error::NotFound`] for an unknown tournament; database failures.
-pub fn games(connection: &Db, id: i64) -> Result<TournamentGames, Error> {
+pub fn games(connection: &Db, id: i64) -> Result<Vec<TournamentGame>, Error> {
     let row = load(connection, id)?;
     let entrants = storage::load_entrants(connection, id)?;
     let mut games = Vec::new();
     for game in storage::load_games(connection, id)? {
-        games.push(tournament_game(connection, &row, &entrants, &game)?.view);
+        games.push(tournament_game(connection, &row, &entrants, &game)?.game);
     }
-    Ok(TournamentGames {
-        tournament_id: id,
-        games,
-    })
+    Ok(games)
 }
 
-/// A game's outcome as [`settle`] records it when the game is over: what
-/// [`tournament_game`] would derive from the match, kept so that it is
-/// derived once.
+/// A game's outcome as [`settle`] records it when the game is over (as
+/// JSON, in its row): what [`tournament_game`] would derive from the
+/// match, kept so that it is derived once.
 #[derive(Serialize, Deserialize)]
 pub(super) struct Outcome {
-    pub(super) seats: Vec<GameSeat>,
-    pub(super) result: Option<GameResult>,
-    pub(super) results: Option<Vec<f64>>,
+    seats: Vec<RecordedSeat>,
+    result: Option<RecordedResult>,
+    results: Option<Vec<f64>>,
     /// Each seat's moves judged against perfect play, when a table covered
     /// the game as it was recorded (absent from outcomes recorded before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) judged: Option<Vec<Judged>>,
+    judged: Option<Vec<Judged>>,
+}
+
+/// A seat as an [`Outcome`] records it.
+#[derive(Serialize, Deserialize)]
+struct RecordedSeat {
+    seat: usize,
+    entrant: usize,
+    name: String,
+    timeouts: u32,
+    forfeited: bool,
+}
+
+/// A result as an [`Outcome`] records it. (Outcomes recorded before the
+/// words were the server's also hold a `summary`, read no more.)
+#[derive(Serialize, Deserialize)]
+struct RecordedResult {
+    #[serde(with = "ending_name")]
+    ending: Ending,
+    places: Vec<RecordedPlace>,
+}
+
+/// A place as an [`Outcome`] records it.
+#[derive(Serialize, Deserialize)]
+struct RecordedPlace {
+    place: usize,
+    seat: usize,
+    entrant: usize,
+    name: String,
+    result: f64,
+}
+
+/// An ending recorded by its name ([`Ending::as_str`]).
+mod ending_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::matches::status::Ending;
+
+    pub(super) fn serialize<S: Serializer>(ending: &Ending, to: S) -> Result<S::Ok, S::Error> {
+        to.serialize_str(ending.as_str())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Ending, D::Error> {
+        let name = String::deserialize(from)?;
+        Ending::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown ending {name:?}")))
+    }
+}
+
+impl Outcome {
+    /// The outcome of `game` to record.
+    fn of(
+        game: &TournamentGame,
+        results: Option<Vec<f64>>,
+        judged: Option<Vec<Judged>>,
+    ) -> Outcome {
+        Outcome {
+            seats: game
+                .seats
+                .iter()
+                .map(|s| RecordedSeat {
+                    seat: s.seat,
+                    entrant: s.entrant,
+                    name: s.name.clone(),
+                    timeouts: s.timeouts,
+                    forfeited: s.forfeited,
+                })
+                .collect(),
+            result: game.result.as_ref().map(|r| RecordedResult {
+                ending: r.ending,
+                places: r
+                    .places
+                    .iter()
+                    .map(|p| RecordedPlace {
+                        place: p.place,
+                        seat: p.seat,
+                        entrant: p.entrant,
+                        name: p.name.clone(),
+                        result: p.result,
+                    })
+                    .collect(),
+            }),
+            results,
+            judged,
+        }
+    }
+
+    /// Game `game` (where it stands: `status`; its match: `match_id`)
+    /// with the seats and result recorded.
+    fn read(self, game: usize, status: GameStatus, match_id: Option<i64>) -> GameRead {
+        let seats = self
+            .seats
+            .into_iter()
+            .map(|s| GameSeat {
+                seat: s.seat,
+                entrant: s.entrant,
+                name: s.name,
+                timeouts: s.timeouts,
+                forfeited: s.forfeited,
+            })
+            .collect();
+        let result = self.result.map(|r| {
+            let places: Vec<Place> = r
+                .places
+                .into_iter()
+                .map(|p| Place {
+                    place: p.place,
+                    seat: p.seat,
+                    entrant: p.entrant,
+                    name: p.name,
+                    result: p.result,
+                })
+                .collect();
+            GameResult {
+                ending: r.ending,
+                resigned_seat: resigner(r.ending, &places),
+                places,
+            }
+        });
+        GameRead {
+            game: TournamentGame {
+                game,
+                status,
+                match_id,
+                seats,
+                result,
+            },
+            results: self.results,
+            judged: self.judged,
+        }
+    }
+}
+
+/// The JSON of `game`'s outcome, as [`settle`] records it.
+pub(super) fn recorded(
+    game: &TournamentGame,
+    results: Option<Vec<f64>>,
+    judged: Option<Vec<Judged>>,
+) -> Result<String, Error> {
+    serde_json::to_string(&Outcome::of(game, results, judged))
+        .map_err(|e| Error::Internal(format!("an outcome as JSON: {e}")))
 }
 
 /// Match `match_id`'s moves judged against perfect play by a table this
@@ -131,8 +244,8 @@ pub(super) fn judge(connection: &Db, match_id: i64) -> Option<Vec<Judged>> {
 
 /// A game of the schedule as [`tournament_game`] reads it.
 pub(super) struct GameRead {
-    /// The game as the schedule shows it.
-    pub(super) view: TournamentGame,
+    /// The game.
+    pub(super) game: TournamentGame,
     /// Its seats' results, once finished.
     pub(super) results: Option<Vec<f64>>,
     /// Its seats' moves judged against perfect play, once recorded.
@@ -151,17 +264,7 @@ pub(super) fn tournament_game(
     if let Some(json) = &game.outcome {
         let outcome: Outcome = serde_json::from_str(json)
             .map_err(|e| corrupt(format!("the outcome of game {}: {e}", game.game)))?;
-        return Ok(GameRead {
-            view: TournamentGame {
-                game: game.game,
-                status,
-                match_id: game.match_id,
-                seats: outcome.seats,
-                result: outcome.result,
-            },
-            results: outcome.results,
-            judged: outcome.judged,
-        });
+        return Ok(outcome.read(game.game, status, game.match_id));
     }
     let (timeouts, forfeits) = match game.match_id {
         Some(match_id) => (
@@ -180,7 +283,7 @@ pub(super) fn tournament_game(
         .collect();
     let (result, results) = match (game.match_id, status) {
         (Some(match_id), GameStatus::Finished) => {
-            match game_result(connection, match_id, &game.entrants, entrants, &forfeited)? {
+            match game_result(connection, match_id, &game.entrants, entrants)? {
                 Some((result, results)) => (Some(result), Some(results)),
                 None => (None, None),
             }
@@ -200,7 +303,7 @@ pub(super) fn tournament_game(
         })
         .collect();
     Ok(GameRead {
-        view: TournamentGame {
+        game: TournamentGame {
             game: game.game,
             status,
             match_id: game.match_id,
@@ -212,7 +315,7 @@ pub(super) fn tournament_game(
     })
 }
 
-/// The game `game` of tournament `id` as the schedule shows it.
+/// The game `game` of tournament `id`.
 ///
 /// # Errors
 /// [`Error::NotFound`] for an unknown tournament; database failures.
@@ -223,7 +326,7 @@ pub fn one_game(connection: &Db, id: i64, game: usize) -> Result<TournamentGame,
     let game = games
         .get(game)
         .ok_or_else(|| Error::NotFound(format!("tournament {id} has no game {game}")))?;
-    Ok(tournament_game(connection, &row, &entrants, game)?.view)
+    Ok(tournament_game(connection, &row, &entrants, game)?.game)
 }
 
 /// Tournament `id`'s standings, computed from the stored results.
@@ -238,11 +341,11 @@ pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
     for game in storage::load_games(connection, id)? {
         let status = game_status(&game);
         if status == GameStatus::InProgress {
-            let view = tournament_game(connection, &row, &entrants, &game)?.view;
+            let read = tournament_game(connection, &row, &entrants, &game)?.game;
             live.push(LiveGame {
                 entrants: game.entrants.clone(),
-                timeouts: view.seats.iter().map(|s| s.timeouts).collect(),
-                forfeited: view.seats.iter().map(|s| s.forfeited).collect(),
+                timeouts: read.seats.iter().map(|s| s.timeouts).collect(),
+                forfeited: read.seats.iter().map(|s| s.forfeited).collect(),
             });
             continue;
         }
@@ -255,8 +358,8 @@ pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
                 game: game.game,
                 entrants: game.entrants.clone(),
                 results,
-                timeouts: read.view.seats.iter().map(|s| s.timeouts).collect(),
-                forfeited: read.view.seats.iter().map(|s| s.forfeited).collect(),
+                timeouts: read.game.seats.iter().map(|s| s.timeouts).collect(),
+                forfeited: read.game.seats.iter().map(|s| s.forfeited).collect(),
                 judged: read.judged,
             });
         }
@@ -266,14 +369,54 @@ pub fn standings(connection: &Db, id: i64) -> Result<Standings, Error> {
         .map(|e| EntrantRef {
             entrant: e.entrant,
             name: e.name.clone(),
-            kind: if e.bot.is_some() {
-                SeatKind::Bot
-            } else {
-                SeatKind::Open
-            },
+            bot: e.bot.is_some(),
         })
         .collect();
     let mut standings = standings::compute(&refs, &finished, row.points);
     standings.count_live(&live);
     Ok(standings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An outcome as recorded before the words were the server's: with
+    /// its `summary`, and no seat named as the resigner.
+    const RECORDED_WITH_WORDS: &str = r#"{"seats":[{"seat":0,"entrant":1,"name":"grace","timeouts":0,"forfeited":false},{"seat":1,"entrant":0,"name":"ada","timeouts":1,"forfeited":false}],"result":{"ending":"resignation","summary":"grace beat ada (ada resigned)","places":[{"place":1,"seat":0,"entrant":1,"name":"grace","result":1.0},{"place":2,"seat":1,"entrant":0,"name":"ada","result":-1.0}]},"results":[1.0,-1.0]}"#;
+
+    #[test]
+    fn an_outcome_recorded_with_its_words_reads_as_before_and_is_recorded_without() {
+        let outcome: Outcome = serde_json::from_str(RECORDED_WITH_WORDS).unwrap();
+        let read = outcome.read(0, GameStatus::Finished, Some(7));
+        let (seats, results, judged) = (read.game.seats, read.results, read.judged);
+        let result = read.game.result.expect("a result");
+        assert_eq!(result.ending, Ending::Resignation);
+        assert_eq!(result.resigned_seat, Some(1), "the resigner is last");
+        let names: Vec<(usize, usize, &str)> = result
+            .places
+            .iter()
+            .map(|p| (p.place, p.entrant, p.name.as_str()))
+            .collect();
+        assert_eq!(names, [(1, 1, "grace"), (2, 0, "ada")]);
+        assert_eq!(seats[1].timeouts, 1);
+        assert_eq!(results, Some(vec![1.0, -1.0]));
+        assert_eq!(judged, None);
+
+        let game = TournamentGame {
+            game: 0,
+            status: GameStatus::Finished,
+            match_id: Some(7),
+            seats,
+            result: Some(result),
+        };
+        let again = recorded(&game, results, None).unwrap();
+        assert!(!again.contains("summary"), "{again}");
+        assert!(again.contains(r#""ending":"resignation""#), "{again}");
+        let back =
+            serde_json::from_str::<Outcome>(&again)
+                .unwrap()
+                .read(0, GameStatus::Finished, Some(7));
+        assert_eq!(back.game, game);
+    }
 }

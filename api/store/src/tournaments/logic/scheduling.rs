@@ -62,7 +62,7 @@ pub struct Scheduled {
 /// What [`settle`] did.
 #[derive(Clone, Debug, Default)]
 pub struct Settled {
-    /// The games over that were asked about, as the schedule now shows
+    /// The games over that were asked about, as the schedule now has
     /// them (their outcome recorded).
     pub over: Vec<TournamentGame>,
     /// The games started, and whether the tournament finished.
@@ -90,26 +90,19 @@ pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Committed<
                     continue;
                 };
                 let read = tournament_game(connection, &row, &entrants, game)?;
-                let view = read.view;
+                let over = read.game;
                 if game.outcome.is_none()
-                    && matches!(view.status, GameStatus::Finished | GameStatus::Abandoned)
+                    && matches!(over.status, GameStatus::Finished | GameStatus::Abandoned)
                 {
                     // Judged once, here: the standings read it from then on.
-                    let judged = match (game.match_id, view.status) {
+                    let judged = match (game.match_id, over.status) {
                         (Some(match_id), GameStatus::Finished) => judge(connection, match_id),
                         _ => None,
                     };
-                    let outcome = Outcome {
-                        seats: view.seats.clone(),
-                        result: view.result.clone(),
-                        results: read.results,
-                        judged,
-                    };
-                    let json = serde_json::to_string(&outcome)
-                        .map_err(|e| Error::Internal(format!("an outcome as JSON: {e}")))?;
+                    let json = recorded(&over, read.results, judged)?;
                     storage::set_outcome(connection, id, number, &json)?;
                 }
-                settled.over.push(view);
+                settled.over.push(over);
             }
         }
         settled.scheduled = start_ready(connection, id)?;

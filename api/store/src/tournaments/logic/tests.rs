@@ -9,7 +9,6 @@ use super::*;
 use crate::clock::Clock;
 use crate::clock::stored;
 use crate::matches::tokens;
-use crate::tournaments::dto::NewTournamentRequest;
 use crate::tournaments::plan::{self, TournamentLimits};
 
 const START: &str = "2026-03-01T10:00:00Z";
@@ -24,7 +23,7 @@ fn scratch(name: &str, clock: &Clock) -> Db {
 /// A running tournament of two open entrants on star2, `games` games per
 /// pairing, one game at a time; its id and each entrant's token hash.
 fn two_entrants(db: &mut Db, games: u32, max_timeouts: u32) -> (i64, Vec<TokenHash>) {
-    let request: NewTournamentRequest = serde_json::from_value(serde_json::json!({
+    let request = plan::request(serde_json::json!({
         "board": "star2",
         "layout": "2",
         "games_per_pairing": games,
@@ -32,8 +31,7 @@ fn two_entrants(db: &mut Db, games: u32, max_timeouts: u32) -> (i64, Vec<TokenHa
         "max_timeouts": max_timeouts,
         "entrants": [{"name": "ada"}, {"name": "grace"}],
         "start": true,
-    }))
-    .unwrap();
+    }));
     let (plan, entrant_tokens) = plan::plan(request, TournamentLimits::classroom()).unwrap();
     let id = create(db, &plan, &[5; 32]).unwrap().into_value();
     let hashes = entrant_tokens
@@ -107,8 +105,8 @@ fn turns_missed_in_a_row_make_an_entrant_absent_until_it_asks_again() {
         second.absent,
         Some((late, "2026-03-01T10:02:05Z".parse().unwrap()))
     );
-    let (turns_now, absent) = turns(&db, id, &tokens[late]).unwrap();
-    assert!(absent, "{turns_now:?}");
+    let turns_now = turns(&db, id, &tokens[late]).unwrap();
+    assert!(turns_now.absent, "{turns_now:?}");
     assert!(storage::gone(&db, id, late).unwrap());
 
     // The forfeited game settled, the second starts.
@@ -130,7 +128,7 @@ fn turns_missed_in_a_row_make_an_entrant_absent_until_it_asks_again() {
             .as_deref(),
         Some("2026-03-01T10:12:05.000Z")
     );
-    assert!(!turns(&db, id, &tokens[late]).unwrap().1);
+    assert!(!turns(&db, id, &tokens[late]).unwrap().absent);
     // Missed turns are counted from its return: one more is not two in a
     // row.
     if entrant_to_move(&db, &next) != late {
@@ -167,7 +165,7 @@ fn a_withdrawn_entrant_forfeits_its_game_under_way_and_leaves_the_rest_unplayed(
     );
     let view = view(&db, id).unwrap();
     assert_eq!(
-        view.entrants[leaving].withdrawn_at.as_deref(),
+        view.entrants[leaving].withdrawn_at.map(stored).as_deref(),
         Some("2026-03-01T10:00:30.000Z")
     );
     let table = standings(&db, id).unwrap();

@@ -15,7 +15,6 @@
 //! return, as OWASP's "CSV injection" lists them) is written with a `'`
 //! before it, which spreadsheets show as text and do not evaluate.
 
-use sternhalma_store::matches::dto::SeatKind;
 use sternhalma_store::tournaments::standings::Standings;
 
 /// The standings as CSV (see the module's documentation).
@@ -55,11 +54,7 @@ pub fn to_csv(standings: &Standings) -> String {
             row.rank.to_string(),
             row.entrant.to_string(),
             text(&row.name),
-            match row.kind {
-                SeatKind::Open => "open",
-                SeatKind::Bot => "bot",
-            }
-            .to_owned(),
+            if row.bot { "bot" } else { "open" }.to_owned(),
             row.games.to_string(),
             row.wins.to_string(),
             row.draws.to_string(),
@@ -122,11 +117,7 @@ mod tests {
             .map(|(entrant, name)| EntrantRef {
                 entrant,
                 name: (*name).to_owned(),
-                kind: if entrant % 2 == 0 {
-                    SeatKind::Open
-                } else {
-                    SeatKind::Bot
-                },
+                bot: entrant % 2 == 1,
             })
             .collect()
     }
