@@ -155,7 +155,8 @@ pub async fn create_match(
         let name = check_name(seat, request.name.as_deref())?;
         match request.bot {
             Some(Object(mut spec)) => {
-                spec.validate_at(&start)?;
+                // The tables its moves will be played from.
+                spec.validate_at(&start, store.tables())?;
                 if spec.seed.is_none() {
                     spec.seed = Some(random_u64()?);
                 }

@@ -20,6 +20,7 @@ use crate::tournaments::logic::Plan;
 use crate::tournaments::schedule::{self, Format};
 use crate::tournaments::storage::EntrantRow;
 use sternhalma::search::{BotKind, Budget};
+use sternhalma::solve::Tablebases;
 
 /// The longest name of a tournament.
 pub const MAX_TOURNAMENT_NAME_CHARS: usize = 80;
@@ -112,10 +113,12 @@ fn raise_hint(limits: TournamentLimits) -> &'static str {
 }
 
 /// Validates a creation request into a plan and the open entrants'
-/// tokens, within `limits`.
+/// tokens, within `limits`; a `perfect` bot is checked against `tables`
+/// ([`BotSpec::validate_at`]).
 pub fn plan(
     request: NewTournamentRequest,
     limits: TournamentLimits,
+    tables: &Tablebases,
 ) -> Result<(Plan, Vec<EntrantToken>), Error> {
     let name = request.name.unwrap_or_else(|| "tournament".to_owned());
     let name = names::normalize(&name, MAX_TOURNAMENT_NAME_CHARS).map_err(|problem| {
@@ -193,7 +196,7 @@ pub fn plan(
             },
             |Object(spec)| spec,
         );
-        reference.validate_at(&start)?;
+        reference.validate_at(&start, tables)?;
         reference.seed = Some(reference.seed.map_or_else(random_u64, Ok)?);
         entrants.push(EntrantRow {
             entrant: 0,
@@ -250,7 +253,7 @@ pub fn plan(
         looks.push((entrant.name.clone(), look));
         match entrant.bot {
             Some(Object(mut spec)) => {
-                spec.validate_at(&start)?;
+                spec.validate_at(&start, tables)?;
                 spec.seed = Some(spec.seed.map_or_else(random_u64, Ok)?);
                 entrants.push(EntrantRow {
                     entrant: number,
@@ -363,11 +366,20 @@ mod tests {
     }
 
     fn class(body: serde_json::Value) -> Result<(Plan, Vec<EntrantToken>), Error> {
-        plan(request(body), TournamentLimits::classroom())
+        plan(
+            request(body),
+            TournamentLimits::classroom(),
+            &Tablebases::default(),
+        )
     }
 
     fn refusal(body: serde_json::Value) -> (&'static str, String) {
-        let error = plan(request(body), TournamentLimits::classroom()).unwrap_err();
+        let error = plan(
+            request(body),
+            TournamentLimits::classroom(),
+            &Tablebases::default(),
+        )
+        .unwrap_err();
         (error.code(), error.to_string())
     }
 
@@ -479,7 +491,12 @@ mod tests {
         }
         assert!(class(body).is_ok());
         // The operator's limits take the big one (8,064 games).
-        let (plan, _) = plan(request(big()), TournamentLimits::operator()).unwrap();
+        let (plan, _) = plan(
+            request(big()),
+            TournamentLimits::operator(),
+            &Tablebases::default(),
+        )
+        .unwrap();
         assert_eq!(plan.schedule.len(), 64 * 63 * 2);
     }
 

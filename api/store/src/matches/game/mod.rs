@@ -15,8 +15,8 @@
 //! one, and stored and shown as a forfeit).
 
 use sternhalma::search::eval::progress_ranking;
+use sternhalma::solve::Tablebases;
 use sternhalma::solve::analysis::{self, Analysis};
-use sternhalma::solve::installed;
 use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 
 use crate::bots::{CannotMove, SeatBot};

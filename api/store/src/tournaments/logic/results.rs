@@ -1,6 +1,8 @@
 //! What the games came to: each game's result as the schedule shows it,
 //! judged once when it ends, and the standings.
 
+use sternhalma::solve::Tablebases;
+
 use super::*;
 
 /// A finished game's result naming entrants, with every seat's result.
@@ -109,13 +111,15 @@ pub(super) struct Outcome {
     pub(super) judged: Option<Vec<Judged>>,
 }
 
-/// Match `match_id`'s moves judged against perfect play by a table this
-/// process has installed ([`game::analysed`]), per seat; `None` when no
-/// table covers its game. Only extra information for the standings: a
-/// failure to replay the match leaves the game unjudged rather than
-/// stopping the tournament.
-pub(super) fn judge(connection: &Db, match_id: i64) -> Option<Vec<Judged>> {
-    let analysis = game::analysed(connection, match_id).ok().flatten()?;
+/// Match `match_id`'s moves judged against perfect play by a table of
+/// `tables` ([`game::analysed`]), per seat; `None` when no table covers
+/// its game. Only extra information for the standings: a failure to
+/// replay the match leaves the game unjudged rather than stopping the
+/// tournament.
+pub(super) fn judge(connection: &Db, tables: &Tablebases, match_id: i64) -> Option<Vec<Judged>> {
+    let analysis = game::analysed(connection, tables, match_id)
+        .ok()
+        .flatten()?;
     Some(
         analysis
             .seats
