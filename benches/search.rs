@@ -47,12 +47,12 @@ fn searches(c: &mut Criterion) {
         let config = BotConfig::new(kind)
             .with_budget(Budget::nodes(nodes))
             .with_seed(1);
-        let expected = new_bot(&config).search(position);
+        let expected = new_bot(&config, None).search(position);
         assert_eq!(expected.nodes, nodes, "{name}: the budget is used in full");
         group.throughput(Throughput::Elements(nodes));
         group.bench_function(name, |b| {
             b.iter(|| {
-                let result = new_bot(&config).search(black_box(position));
+                let result = new_bot(&config, None).search(black_box(position));
                 assert_eq!(
                     (result.best_move, result.nodes),
                     (expected.best_move, nodes)

@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .with_budget(Budget::nodes(budget))
                     .with_seed(1);
                 let started = Instant::now();
-                let result = new_bot(&config).search(position);
+                let result = new_bot(&config, None).search(position);
                 let seconds = started.elapsed().as_secs_f64();
                 println!(
                     "| {board} | {players} | {rules} | {plies} | {} | {kind} | {budget} | {} | {seconds:.2} | {:.0} |",
@@ -66,7 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The position after `plies` moves of a seeded greedy bot for every seat.
 fn middle_game(start: &Position, plies: u32) -> Position {
-    let mut bot = new_bot(&BotConfig::new(BotKind::Greedy).with_seed(1));
+    let mut bot = new_bot(&BotConfig::new(BotKind::Greedy).with_seed(1), None);
     let mut position = start.clone();
     for _ in 0..plies {
         if position.legal_moves().is_empty() {

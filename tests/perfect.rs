@@ -3,21 +3,24 @@
 //! the plies the table says, against every opponent; a lost position is
 //! held as long as the table says; every move's value agrees with the
 //! position it leads to.
+//!
+//! Each test solves its table into tables of its own, which its bots are
+//! given: no test sees another's.
 
 use std::sync::Arc;
 
+use sternhalma::search::perfect::PerfectBot;
 use sternhalma::search::{BotConfig, BotKind, Rng, new_bot};
-use sternhalma::solve::{Game, Tablebase, Value, installed};
+use sternhalma::solve::{Game, Tablebase, Tablebases, Value};
 use sternhalma::{Layout, Move, Position, Rules};
 
-fn installed_7x7_2() -> (Game, Arc<Tablebase>) {
+/// 7×7 with 2 pegs, solved, in a set of tables of its own.
+fn tables_7x7_2() -> (Game, Arc<Tablebase>, Arc<Tablebases>) {
     let game = Game::new(7, 2).unwrap();
-    if let Some(table) = installed().get(game.board()) {
-        return (game, table);
-    }
     let table = Arc::new(Tablebase::build(&game, 2, &|_| {}).unwrap());
-    installed().install(table.clone());
-    (game, table)
+    let tables = Arc::new(Tablebases::default());
+    tables.install(Arc::clone(&table));
+    (game, table, tables)
 }
 
 fn start(game: &Game) -> Position {
@@ -51,12 +54,22 @@ fn sample(game: &Game, count: usize, seed: u64) -> Vec<Position> {
     out
 }
 
-/// Plays `position` out, `perfect` (a seat index) against `opponent`;
-/// returns the winner's seat and the plies played.
-fn play_out(position: &Position, perfect: usize, opponent: BotKind, seed: u64) -> (usize, u32) {
+/// Plays `position` out, `perfect` (a seat index) against `opponent`,
+/// both bots given `tables`; returns the winner's seat and the plies
+/// played.
+fn play_out(
+    tables: &Arc<Tablebases>,
+    position: &Position,
+    perfect: usize,
+    opponent: BotKind,
+    seed: u64,
+) -> (usize, u32) {
     let mut bots = [
-        new_bot(&BotConfig::new(BotKind::Perfect).with_seed(seed)),
-        new_bot(&BotConfig::new(opponent).with_seed(seed + 1)),
+        new_bot(
+            &BotConfig::new(BotKind::Perfect).with_seed(seed),
+            Some(tables),
+        ),
+        new_bot(&BotConfig::new(opponent).with_seed(seed + 1), Some(tables)),
     ];
     let mut position = position.clone();
     let mut plies = 0;
@@ -74,7 +87,7 @@ fn play_out(position: &Position, perfect: usize, opponent: BotKind, seed: u64) -
 
 #[test]
 fn the_perfect_bot_wins_every_won_position_in_the_plies_the_table_says() {
-    let (game, table) = installed_7x7_2();
+    let (game, table, tables) = tables_7x7_2();
     let mut positions = vec![start(&game)];
     positions.extend(sample(&game, 300, 7));
     let mut won = 0;
@@ -85,7 +98,7 @@ fn the_perfect_bot_wins_every_won_position_in_the_plies_the_table_says() {
             Value::Win => {
                 won += 1;
                 for opponent in [BotKind::Random, BotKind::Greedy, BotKind::Perfect] {
-                    let (winner, plies) = play_out(position, mover, opponent, i as u64);
+                    let (winner, plies) = play_out(&tables, position, mover, opponent, i as u64);
                     assert_eq!(winner, mover, "{position} against {opponent}");
                     // The fastest win: never slower than the table's depth,
                     // and exactly it against perfect defence.
@@ -97,7 +110,8 @@ fn the_perfect_bot_wins_every_won_position_in_the_plies_the_table_says() {
             }
             Value::Loss => {
                 // Against perfect attack, the loser holds out the longest.
-                let (winner, plies) = play_out(position, 1 - mover, BotKind::Perfect, i as u64);
+                let (winner, plies) =
+                    play_out(&tables, position, 1 - mover, BotKind::Perfect, i as u64);
                 assert_eq!(winner, 1 - mover);
                 assert_eq!(Some(plies), probe.depth, "{position}");
             }
@@ -109,7 +123,7 @@ fn the_perfect_bot_wins_every_won_position_in_the_plies_the_table_says() {
 
 #[test]
 fn every_move_is_worth_what_its_position_is_worth() {
-    let (game, table) = installed_7x7_2();
+    let (game, table, _tables) = tables_7x7_2();
     for position in sample(&game, 200, 11) {
         let moves = table.moves(&position).unwrap();
         assert_eq!(moves.len(), position.legal_moves().len());
@@ -138,9 +152,15 @@ fn every_move_is_worth_what_its_position_is_worth() {
 
 #[test]
 fn the_perfect_bot_is_reproducible_and_falls_back_where_no_table_covers() {
-    let (game, _table) = installed_7x7_2();
+    let (game, _table, tables) = tables_7x7_2();
     let position = &sample(&game, 1, 3)[0];
-    let run = |seed| new_bot(&BotConfig::new(BotKind::Perfect).with_seed(seed)).search(position);
+    let run = |seed| {
+        new_bot(
+            &BotConfig::new(BotKind::Perfect).with_seed(seed),
+            Some(&tables),
+        )
+        .search(position)
+    };
     let (a, b) = (run(4), run(4));
     assert_eq!(
         (
@@ -164,22 +184,31 @@ fn the_perfect_bot_is_reproducible_and_falls_back_where_no_table_covers() {
         Rules::classic(),
     )
     .unwrap();
-    let e = sternhalma::search::perfect::PerfectBot::covers(&classic).unwrap_err();
+    let e = PerfectBot::covers(&tables, &classic).unwrap_err();
     assert_eq!(e.code(), "no_tablebase", "{e}");
-    let result = new_bot(&BotConfig::new(BotKind::Perfect)).search(&classic);
+    let result = new_bot(&BotConfig::new(BotKind::Perfect), Some(&tables)).search(&classic);
     assert!(classic.is_legal(result.best_move));
+    // The table is in these tables only: a bot given none cannot play
+    // from it, and says so where it is asked to choose.
+    let refused = PerfectBot::new(BotConfig::new(BotKind::Perfect), Arc::default())
+        .choose(position)
+        .unwrap_err();
+    assert_eq!(refused.code(), "no_tablebase", "{refused}");
 }
 
 #[test]
 fn an_analysed_game_marks_the_random_sides_mistakes_and_none_of_perfect_play() {
     use sternhalma::solve::analysis::{AnalysisError, Verdict, analyse};
-    let (game, table) = installed_7x7_2();
+    let (game, table, tables) = tables_7x7_2();
     let mut mistakes_seen = 0;
     for seed in 0..20u64 {
         let start = start(&game);
         let mut bots = [
-            new_bot(&BotConfig::new(BotKind::Perfect).with_seed(seed)),
-            new_bot(&BotConfig::new(BotKind::Random).with_seed(seed)),
+            new_bot(
+                &BotConfig::new(BotKind::Perfect).with_seed(seed),
+                Some(&tables),
+            ),
+            new_bot(&BotConfig::new(BotKind::Random).with_seed(seed), None),
         ];
         // Seats alternate between games: perfect is seat `seed % 2`.
         let perfect = (seed % 2) as usize;

@@ -19,7 +19,12 @@ fn start(board: &str, players: usize, rules: &str) -> Position {
 fn middle_game(players: usize, plies: u32) -> Position {
     let mut position = start("star4", players, "classic");
     let mut bots: Vec<Box<dyn Bot>> = (0..players)
-        .map(|seat| new_bot(&BotConfig::new(BotKind::Greedy).with_seed(seat as u64 + 11)))
+        .map(|seat| {
+            new_bot(
+                &BotConfig::new(BotKind::Greedy).with_seed(seat as u64 + 11),
+                None,
+            )
+        })
         .collect();
     for _ in 0..plies {
         let mv = bots[position.side_to_move()].step(&position);
@@ -62,7 +67,7 @@ fn every_bot_is_deterministic_under_a_seed_and_a_node_budget() {
                 BotKind::Mcts => Budget::nodes(300),
                 _ => Budget::nodes(3_000),
             };
-            let run = |seed| new_bot(&config(kind, budget, seed)).search(&position);
+            let run = |seed| new_bot(&config(kind, budget, seed), None).search(&position);
             let (a, b) = (run(5), run(5));
             assert_eq!(a.best_move, b.best_move, "{kind} on {players} players");
             assert_eq!(a.principal_variation, b.principal_variation, "{kind}");
@@ -83,7 +88,7 @@ fn every_bot_is_deterministic_under_a_seed_and_a_node_budget() {
 fn the_principal_variation_is_a_legal_line() {
     let position = middle_game(2, 16);
     for kind in [BotKind::AlphaBeta, BotKind::Mcts] {
-        let result = new_bot(&config(kind, Budget::nodes(2_000), 1)).search(&position);
+        let result = new_bot(&config(kind, Budget::nodes(2_000), 1), None).search(&position);
         let mut line = position.clone();
         for &mv in &result.principal_variation {
             assert!(line.is_legal(mv), "{kind}: {mv} in {line}");
@@ -103,7 +108,8 @@ fn greedy_plays_a_move_of_the_best_evaluation() {
             .into_iter()
             .map(value)
             .fold(f64::NEG_INFINITY, f64::max);
-        let chosen = new_bot(&BotConfig::new(BotKind::Greedy).with_seed(seed)).step(&position);
+        let chosen =
+            new_bot(&BotConfig::new(BotKind::Greedy).with_seed(seed), None).step(&position);
         assert_eq!(value(chosen), best, "seed {seed}");
     }
 }
@@ -154,7 +160,7 @@ fn alphabeta_finds_a_win_in_one() {
         .unwrap();
     let position = nearly_home(last).unwrap();
     for kind in [BotKind::AlphaBeta, BotKind::Paranoid] {
-        let result = new_bot(&config(kind, Budget::nodes(5_000), 3)).search(&position);
+        let result = new_bot(&config(kind, Budget::nodes(5_000), 3), None).search(&position);
         let after = position.play(result.best_move).unwrap();
         assert_eq!(after.outcome().results(2), [1.0, -1.0], "{kind}");
         assert_eq!(result.score, 1.0 - 1e-6, "{kind}");
@@ -181,7 +187,7 @@ fn alphabeta_finds_a_win_in_two() {
                 })
         })
         .expect("a win in two exists");
-    let mut bot = new_bot(&config(BotKind::AlphaBeta, Budget::depth(3), 1));
+    let mut bot = new_bot(&config(BotKind::AlphaBeta, Budget::depth(3), 1), None);
     let result = bot.search(&position);
     assert!(result.score > 0.99, "{result:?}");
     let after = position.play(result.best_move).unwrap();
@@ -199,7 +205,7 @@ fn a_forced_pass_is_played() {
         .unwrap();
     for kind in BotKind::ALL {
         assert_eq!(
-            new_bot(&BotConfig::new(kind)).step(&stuck),
+            new_bot(&BotConfig::new(kind), None).step(&stuck),
             Move::Pass,
             "{kind}"
         );
@@ -209,8 +215,8 @@ fn a_forced_pass_is_played() {
 #[test]
 fn alphabeta_on_three_players_runs_the_paranoid_search() {
     let position = middle_game(3, 12);
-    let a = new_bot(&config(BotKind::AlphaBeta, Budget::nodes(4_000), 2)).search(&position);
-    let p = new_bot(&config(BotKind::Paranoid, Budget::nodes(4_000), 2)).search(&position);
+    let a = new_bot(&config(BotKind::AlphaBeta, Budget::nodes(4_000), 2), None).search(&position);
+    let p = new_bot(&config(BotKind::Paranoid, Budget::nodes(4_000), 2), None).search(&position);
     assert_eq!(a.best_move, p.best_move);
     assert_eq!(a.principal_variation, p.principal_variation);
     assert_eq!((a.nodes, a.depth), (p.nodes, p.depth));
@@ -230,7 +236,7 @@ fn bots_never_play_illegal_moves_and_mcts_answers_legal_moves() {
             let mut bots: Vec<Box<dyn Bot>> = (0..players)
                 .map(|seat| {
                     let kind = if seat == 0 { kind } else { BotKind::Random };
-                    new_bot(&config(kind, Budget::nodes(400), seat as u64))
+                    new_bot(&config(kind, Budget::nodes(400), seat as u64), None)
                 })
                 .collect();
             let mut position = first.clone();

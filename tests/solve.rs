@@ -354,12 +354,11 @@ fn a_values_file_lends_its_table_and_a_depths_file_derives_it() {
 /// A table's counts are scanned for once, on first use or when it is
 /// installed, and are those of a fresh count of its values: with depths
 /// (7×7 with 1 peg) and without, with the mirror folded (4×4 with 6 pegs)
-/// and not. The registry is this test's own, not the process's.
+/// and not. The tables are this test's own.
 #[test]
 fn a_tables_counts_are_scanned_for_once_and_equal_a_fresh_count() {
     use std::sync::Arc;
-    use sternhalma::solve::Tablebase;
-    use sternhalma::solve::tablebase::Tablebases;
+    use sternhalma::solve::{Tablebase, Tablebases};
     for (side, pegs) in [(7, 1), (4, 6)] {
         let game = Game::new(side, pegs).unwrap();
         let (values, _) = solve(&game, 1);
@@ -377,12 +376,12 @@ fn a_tables_counts_are_scanned_for_once_and_equal_a_fresh_count() {
         }
         // Installing counts the table, once; a listing then asks again for
         // free.
-        let registry = Tablebases::default();
+        let tables = Tablebases::default();
         let table = Arc::new(Tablebase::build(&game, 1, &|_| {}).unwrap());
         assert_eq!(table.count_scans(), 0, "{game}");
-        registry.install(Arc::clone(&table));
+        tables.install(Arc::clone(&table));
         assert_eq!(table.count_scans(), 1, "{game}");
-        for listed in registry.list().iter().chain(registry.list().iter()) {
+        for listed in tables.list().iter().chain(tables.list().iter()) {
             assert_eq!(listed.counts(), fresh, "{game}");
         }
         assert_eq!(table.count_scans(), 1, "{game}");

@@ -297,9 +297,11 @@ impl Background {
 /// The whole application: the stateless routes, the stored matches and
 /// tournaments over `store`, `/openapi.json`, Swagger UI at `/docs/`, the
 /// web pages, and problem details for unknown routes (404) and methods
-/// (405). Build `config`, `heavy` and `background` once per server and
-/// clone them into every worker's app, so that all workers share one
-/// heavy pool, one table of jobs, one registry, one director.
+/// (405). The solved tables every route reads are the store's
+/// ([`Store::tables`]). Build `config`, `heavy` and `background` once per
+/// server and clone them into every worker's app, so that all workers
+/// share one heavy pool, one table of jobs, one registry, one director,
+/// one set of tables.
 pub fn app_configured(
     config: ServerConfig,
     store: Store,
@@ -348,7 +350,7 @@ pub fn app_configured(
         WriterQueue::new(move || store.pending_writes())
     };
     app.configure(sternhalma_http::extractor_errors)
-        .configure(|app_config| sternhalma_http::data(app_config, &heavy))
+        .configure(|app_config| sternhalma_http::data(app_config, &heavy, store.tables()))
         .app_data(routes)
         .app_data(web::Data::new(background.runner))
         .app_data(web::Data::new(background.tournaments))

@@ -5,8 +5,10 @@ mod tablebase;
 
 use std::net::TcpListener;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
+use sternhalma::solve::Tablebases;
 use sternhalma_api::pages::WebAssets;
 use sternhalma_api::routes::downloads::{DownloadsDir, TrustedProxies};
 use sternhalma_api::{
@@ -495,16 +497,21 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         LogFormat::Text => subscriber.init(),
         LogFormat::Json => subscriber.json().init(),
     }
-    let (store, version) = Store::open(&serve.database)
+    // The server's one set of solved tables, filled below: the store
+    // plays and judges its games with it, and every worker's app reads it
+    // (the probe, the analysis, the perfect bot).
+    let tables = Arc::new(Tablebases::default());
+    let (store, version) = Store::open(&serve.database, Arc::clone(&tables))
         .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
     store.set_min_free_disk(serve.min_free_disk_mb.saturating_mul(1_000_000));
     tracing::info!(database = %serve.database.display(), schema_version = version, shared = store.is_shared(), "database ready");
     if let Some(folder) = &serve.tablebases {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        let tables = tablebase::install_folder(folder, serve.build_tablebases, threads)?;
+        let installed =
+            tablebase::install_folder(&tables, folder, serve.build_tablebases, threads)?;
         tracing::info!(
             folder = %folder.display(),
-            tables = tables.len(),
+            tables = installed.len(),
             "solved tables installed (GET /v1/tablebases)"
         );
     }

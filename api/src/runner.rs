@@ -191,15 +191,17 @@ impl BotRunner {
             return Ok(false);
         };
         let searched = turn.clone();
+        // A perfect bot plays from the store's tables (the server's).
+        let tables = Arc::clone(self.store.tables());
         // A reply an open seat waits for goes in the urgent lane; bots left
         // alone (a continuation nobody waits for) only use what is spare.
         let chosen = if turn.open_seat_waits {
             self.pool
-                .run_urgent(group, move || searched.choose())
+                .run_urgent(group, move || searched.choose(&tables))
                 .await?
         } else {
             self.pool
-                .run_background(group, move || searched.choose())
+                .run_background(group, move || searched.choose(&tables))
                 .await?
         };
         let _slot = self.writes.take(group).await;

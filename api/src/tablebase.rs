@@ -360,9 +360,9 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Opens every solved table in `folder` and installs it in the process's
-/// registry ([`solve::installed`]): per board a `<board>.depths` file
-/// rather than its `<board>.values` (the depths hold the values too);
+/// Opens every solved table in `folder` and installs it in `tables` (the
+/// server's one set, [`solve::Tablebases`]): per board a `<board>.depths`
+/// file rather than its `<board>.values` (the depths hold the values too);
 /// checkpoints, partial files and other files are skipped. With `build`,
 /// the [`SMALL_GAMES`](solve::tablebase::SMALL_GAMES) missing are then solved on `threads` threads and
 /// written to `folder` (created if missing). Each table is logged: board,
@@ -374,6 +374,7 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
 /// checkpoint, of other rules: the file and the reason named), or a table
 /// built that cannot be written.
 pub fn install_folder(
+    tables: &solve::Tablebases,
     folder: &Path,
     build: bool,
     threads: usize,
@@ -405,7 +406,7 @@ pub fn install_folder(
         }
         files.entry(stem).or_default()[slot] = Some(path);
     }
-    let mut tables = Vec::new();
+    let mut installed = Vec::new();
     for [values, depths] in files.into_values() {
         let Some(path) = depths.or(values) else {
             continue;
@@ -419,26 +420,31 @@ pub fn install_folder(
         let started = Instant::now();
         let table = solve::Tablebase::open(&path)
             .map_err(|e| format!("--tablebases: cannot open a table file: {e}"))?;
-        tables.push(install(table, "opened", started));
+        installed.push(install(tables, table, "opened", started));
     }
     if build {
         for (side, pegs) in solve::tablebase::SMALL_GAMES {
             let game = Game::new(side, pegs).map_err(|e| e.to_string())?;
-            if solve::installed().get(game.board()).is_some() {
+            if tables.get(game.board()).is_some() {
                 continue;
             }
             tracing::info!(board = %game.board(), pegs, "solving a small game missing from --tablebases");
             let started = Instant::now();
             let table = solve::Tablebase::open_or_build(folder, &game, threads, &|_| {})
                 .map_err(|e| format!("--build-tablebases: {game}: {e}"))?;
-            tables.push(install(table, "built", started));
+            installed.push(install(tables, table, "built", started));
         }
     }
-    Ok(tables)
+    Ok(installed)
 }
 
-/// Installs `table`, logging it.
-fn install(table: solve::Tablebase, how: &str, started: Instant) -> Arc<solve::Tablebase> {
+/// Installs `table` in `tables`, logging it.
+fn install(
+    tables: &solve::Tablebases,
+    table: solve::Tablebase,
+    how: &str,
+    started: Instant,
+) -> Arc<solve::Tablebase> {
     let game = table.game();
     tracing::info!(
         board = %game.board(),
@@ -450,7 +456,7 @@ fn install(table: solve::Tablebase, how: &str, started: Instant) -> Arc<solve::T
         "tablebase {how} and installed"
     );
     let table = Arc::new(table);
-    solve::installed().install(table.clone());
+    tables.install(Arc::clone(&table));
     table
 }
 

@@ -1,6 +1,7 @@
 //! The server's layers, as `docs/architecture.md` draws them: the store
-//! crate builds without the web framework, and no module of the server's
-//! crates, or of the Python binding's, imports, through others, itself.
+//! crate builds without the web framework, no module of the server's
+//! crates, or of the Python binding's, imports, through others, itself,
+//! and neither the core nor the server keeps a registry of solved tables.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -325,6 +326,44 @@ fn the_server_writes_only_through_the_stores_commands() {
             "api/src/{module} reaches into the store's SQL layer"
         );
     }
+}
+
+/// Whether `code` declares a `static` that holds solved tables.
+fn tables_in_a_static(code: &str) -> bool {
+    code.lines().any(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words.contains(&"static") && line.contains("Tablebase")
+    })
+}
+
+#[test]
+fn solved_tables_are_passed_never_kept_in_a_static() {
+    // Tables are a handle given to whoever reads them (`Store::open`, the
+    // app's data, `PerfectBot::new`, `new_bot`): the core and the server
+    // keep none of their own, so two servers (or tests) in one process
+    // never see each other's. The Python module keeps its one registry
+    // (`Tablebase.installed()`), which the check finds.
+    for root in [
+        "src",
+        "api/src",
+        "api/http/src",
+        "api/store/src",
+        "api/pool/src",
+    ] {
+        let crate_modules = modules(&workspace().join(root));
+        assert!(!crate_modules.is_empty(), "{root} was read");
+        for (module, code) in &crate_modules {
+            assert!(
+                !tables_in_a_static(code),
+                "{root}: `{module}` keeps solved tables in a static; pass them as a handle"
+            );
+        }
+    }
+    let binding = modules(&workspace().join("pybind/src"));
+    assert!(
+        tables_in_a_static(&binding["tablebase"]),
+        "the Python module's registry is where the check looks"
+    );
 }
 
 #[test]

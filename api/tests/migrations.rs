@@ -145,7 +145,7 @@ fn matches_stored_by_the_first_matches_schema_open_under_the_current_one() {
     // The bot seat replies with its stored seed.
     let turn = game::bot_turn(&connection, 7).unwrap().unwrap();
     assert_eq!((turn.ply, turn.bot.as_ref().unwrap().seed()), (3, 7));
-    game::play_bots(&mut connection, 7).unwrap();
+    game::play_bots(&mut connection, &std::sync::Arc::default(), 7).unwrap();
     assert_eq!(game::view(&connection, 7).unwrap().ply, 4);
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }

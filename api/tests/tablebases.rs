@@ -5,8 +5,10 @@
 //! winning where one does; and `sternhalma serve --tablebases DIR
 //! --build-tablebases` as an operator runs it.
 //!
-//! The in-process server's tables are the test process's: 7×7 with 2 pegs
-//! is installed, no other (7×7 with 1 peg is the board no table covers).
+//! The in-process server's tables are this test program's own, given to it
+//! when it starts: 7×7 with 2 pegs, no other (7×7 with 1 peg is the board
+//! no table covers). Another server of the program, given none, sees none
+//! of them.
 
 mod common;
 
@@ -17,24 +19,28 @@ use std::sync::{Arc, OnceLock};
 use common::{Reply, agent, finish};
 use serde_json::{Value, json};
 use sternhalma::search::Rng;
-use sternhalma::solve::{Game, Tablebase, installed};
+use sternhalma::solve::{Game, Tablebase, Tablebases};
 use sternhalma::{Layout, Position, Rules};
 
 const START: &str = "rhombus7p2 sturtevant south:47,48/north:0,1 0 0 -";
 const UNCOVERED: &str = "rhombus7x1 sturtevant south:48/north:0 0 0 -";
 
-/// The base URL of one server shared by the tests, with the table of 7×7
-/// with 2 pegs installed.
-fn server() -> &'static str {
-    static URL: OnceLock<String> = OnceLock::new();
-    URL.get_or_init(|| {
+/// One server shared by the tests: its base URL and its tables, which
+/// hold the table of 7×7 with 2 pegs.
+fn shared() -> &'static (String, Arc<Tablebases>) {
+    static SERVER: OnceLock<(String, Arc<Tablebases>)> = OnceLock::new();
+    SERVER.get_or_init(|| {
         let game = Game::new(7, 2).unwrap();
-        if installed().get(game.board()).is_none() {
-            let table = Tablebase::build(&game, 2, &|_| {}).unwrap();
-            installed().install(Arc::new(table));
-        }
-        common::start_server("tablebases", 2)
+        let tables = Arc::new(Tablebases::default());
+        tables.install(Arc::new(Tablebase::build(&game, 2, &|_| {}).unwrap()));
+        let url = common::start_server_with_tables("tablebases", 2, Arc::clone(&tables));
+        (url, tables)
     })
+}
+
+/// The shared server's base URL.
+fn server() -> &'static str {
+    &shared().0
 }
 
 fn get(path: &str) -> Reply {
@@ -122,8 +128,8 @@ fn the_installed_tables_are_listed_with_table_1s_counts() {
 /// each (a burst like the one that once held every worker for seconds) get
 /// the same answer every time, and no installed table is read whole for
 /// its counts again after it was installed (`Tablebases::install` counts
-/// it, once). Only this process's server installs tables here, so the
-/// answer cannot change meanwhile.
+/// it, once). Nothing installs tables in the server's set after its
+/// start, so the answer cannot change meanwhile.
 #[test]
 fn the_list_is_a_lookup_that_never_scans_a_table_again() {
     let first = get("/v1/tablebases");
@@ -142,7 +148,7 @@ fn the_list_is_a_lookup_that_never_scans_a_table_again() {
             });
         }
     });
-    let tables = installed().list();
+    let tables = shared().1.list();
     assert!(!tables.is_empty());
     for table in tables {
         assert_eq!(table.count_scans(), 1, "{table:?}");
@@ -582,6 +588,43 @@ fn the_perfect_bot_is_refused_where_no_table_covers_the_game() {
         422,
         "tablebase_other_game",
     );
+}
+
+#[test]
+fn a_server_sees_only_the_tables_it_was_given() {
+    // The shared server has its table; this one, in the same process,
+    // was given none and sees none of it.
+    assert_eq!(probe(START)["board"], "rhombus7p2");
+    let alone = common::start_server_with_tables("tablebases_alone", 1, Arc::default());
+    let reply = finish(
+        agent()
+            .get(format!("{alone}/v1/tablebases"))
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.json()["tablebases"], json!([]));
+    let ask = |path: &str, body: Value| {
+        finish(
+            agent()
+                .post(format!("{alone}{path}"))
+                .send_json(body)
+                .unwrap(),
+        )
+    };
+    let perfect = json!({"kind": "perfect", "seed": 1});
+    for (path, body) in [
+        ("/v1/tablebase/probe", json!({"position": START})),
+        ("/v1/bots/move", json!({"position": START, "bot": perfect})),
+        ("/v1/analysis", json!({"start": START, "moves": ["48-45"]})),
+        (
+            "/v1/matches",
+            json!({"board": "rhombus7p2", "rules": "sturtevant", "seats": [{}, {"bot": perfect}]}),
+        ),
+    ] {
+        let detail = assert_problem(&ask(path, body), 422, "no_tablebase");
+        assert!(detail.contains("tables opened: none"), "{path}: {detail}");
+    }
 }
 
 #[test]

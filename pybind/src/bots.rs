@@ -82,7 +82,9 @@ impl PyBot {
         Ok(PyBot {
             config,
             budget,
-            bot: Mutex::new(search::new_bot(&config)),
+            // A perfect bot plays from the module's tables, those loaded
+            // after it was made too.
+            bot: Mutex::new(search::new_bot(&config, Some(crate::tablebase::tables()))),
         })
     }
 
@@ -128,9 +130,10 @@ impl PyBot {
             return Err(errors::illegal(&IllegalMove::GameOver));
         }
         // Without a table the core's perfect bot plays greedy moves: refuse
-        // instead, saying which table to load.
+        // instead, saying which table to load. Asked of the tables it plays
+        // from.
         if self.config.kind == BotKind::Perfect {
-            PerfectBot::covers(&position)
+            PerfectBot::covers(crate::tablebase::tables(), &position)
                 .map_err(|e| crate::tablebase::lookup_error(&e, &position))?;
         }
         let result = py.detach(|| {

@@ -1,13 +1,15 @@
 //! Solved tables for Python: `Tablebase` (opened from a file, or solved on
 //! first use for a small game), what it answers (`Probe`, `MoveProbe`),
 //! `analyse` and its report; their refusals are `TablebaseError`s
-//! (`errors.rs`). Every answer is the core's (`sternhalma::solve`); a
-//! table opened here is installed in the core's registry, where
-//! `Bot("perfect")` finds it.
+//! (`errors.rs`). Every answer is the core's (`sternhalma::solve`). The
+//! core keeps no tables of its own: the module's are [`tables`], one set
+//! for the process, where every table opened here is installed and which
+//! `Bot("perfect")`, `Tablebase.installed()`, `Tablebase.for_position` and
+//! `analyse` are given.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
@@ -15,7 +17,7 @@ use pyo3::types::PyDict;
 use sternhalma::solve::analysis::{self, AnalysisError};
 use sternhalma::solve::tablebase::{self as tables, SMALL_STATES, is_solved_game};
 use sternhalma::solve::{
-    Game, MoveProbe, Probe, Progress, Tablebase, TablebaseError as TableError, installed,
+    Game, MoveProbe, Probe, Progress, Tablebase, TablebaseError as TableError, Tablebases,
 };
 use sternhalma::{ParseError, ParseErrorKind, Position};
 
@@ -30,6 +32,16 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// Tables solved by `Tablebase.load` in this process (rather than read).
 static BUILT: Mutex<Vec<Weak<Tablebase>>> = Mutex::new(Vec::new());
+
+/// The module's tables: every table opened from Python, for the life of
+/// the process (Python's `Tablebase.installed()` lists them). The one
+/// registry of tables there is: the core and the server keep none.
+static TABLES: LazyLock<Arc<Tablebases>> = LazyLock::new(Arc::default);
+
+/// The module's tables ([`TABLES`]), as the core is given them.
+pub(crate) fn tables() -> &'static Arc<Tablebases> {
+    &TABLES
+}
 
 /// The folder tables are kept in when `load` is given none: the core's
 /// choice, given the user's cache folder as the platform names it.
@@ -276,11 +288,12 @@ pub struct PyTablebase {
 }
 
 impl PyTablebase {
-    /// Installs `table` in the process's registry and wraps it. Installing
-    /// scans the table once for its counts, so the GIL is released.
+    /// Installs `table` in the module's tables ([`tables`]) and wraps it.
+    /// Installing scans the table once for its counts, so the GIL is
+    /// released.
     fn install(py: Python<'_>, table: Tablebase) -> PyTablebase {
         let table = Arc::new(table);
-        py.detach(|| installed().install(Arc::clone(&table)));
+        py.detach(|| tables().install(Arc::clone(&table)));
         PyTablebase { table }
     }
 }
@@ -469,7 +482,7 @@ impl PyTablebase {
     /// True
     #[staticmethod]
     fn installed() -> Vec<PyTablebase> {
-        installed()
+        tables()
             .list()
             .into_iter()
             .map(|table| PyTablebase { table })
@@ -489,7 +502,7 @@ impl PyTablebase {
     #[staticmethod]
     fn for_position(position: PyRef<'_, PyPosition>) -> PyResult<PyTablebase> {
         let position = position.current();
-        let table = installed()
+        let table = tables()
             .for_position(position)
             .map_err(|e| lookup_error(&e, position))?;
         Ok(PyTablebase { table })
@@ -870,7 +883,7 @@ pub fn analyse(
     };
     let table = match &tablebase {
         Some(table) => Arc::clone(&table.table),
-        None => installed()
+        None => tables()
             .for_position(&first)
             .map_err(|e| lookup_error(&e, &first))?,
     };

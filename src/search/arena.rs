@@ -59,6 +59,10 @@ pub fn play_game(bots: &mut [Box<dyn Bot>], start: &Position, ply_cap: u32) -> P
 /// otherwise (draw, move limit, shared win). Games stop at the rules'
 /// `max_plies`, or at [`DEFAULT_PLY_CAP`] if they set none.
 ///
+/// The bots are made with no solved tables ([`new_bot`] given `None`): a
+/// `perfect` bot here plays as the greedy one. To match a perfect bot,
+/// make the bots with tables and play them with [`play_game`].
+///
 /// ```
 /// use sternhalma::{Board, Layout, Position, Rules};
 /// use sternhalma::search::{arena, BotConfig, BotKind};
@@ -82,7 +86,7 @@ pub fn arena(a: &BotConfig, b: &BotConfig, start: &Position, games: u32) -> Aren
                 let seed = config
                     .seed
                     .wrapping_add(u64::from(game) * players as u64 + seat as u64);
-                new_bot(&config.with_seed(seed))
+                new_bot(&config.with_seed(seed), None)
             })
             .collect();
         let end = play_game(&mut bots, start, cap);

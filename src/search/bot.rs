@@ -3,8 +3,10 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::solve::Tablebases;
 use crate::{Move, Position};
 
 /// The bots, simplest first; on the wire by their names (`alphabeta`, ...).
@@ -28,7 +30,7 @@ pub enum BotKind {
     Mcts,
     /// Perfect play from a solved table (RULES §7): the fastest win, a
     /// drawing move when drawn, the longest loss. Only on a board whose
-    /// table is opened ([`crate::solve::installed`]).
+    /// table is in the [`Tablebases`] it is made with ([`new_bot`]).
     Perfect,
 }
 
@@ -342,7 +344,14 @@ pub trait Bot: Send {
     fn config(&self) -> BotConfig;
 }
 
-/// A bot of the configured kind.
+/// A bot of the configured kind. A `perfect` bot plays from `tables`
+/// ([`PerfectBot`](super::perfect::PerfectBot)), from none when `None`;
+/// the other kinds read no table. Where no table covers a position, a
+/// perfect bot's [`Bot::search`] plays as the greedy bot: a surface that
+/// offers it asks [`PerfectBot::covers`](super::perfect::PerfectBot::covers)
+/// with the same tables first, or plays through
+/// [`PerfectBot::choose`](super::perfect::PerfectBot::choose), which says
+/// why it cannot move.
 ///
 /// ```
 /// use sternhalma::{Board, Layout, Position, Rules};
@@ -350,13 +359,13 @@ pub trait Bot: Send {
 ///
 /// let start = Position::start(Board::STANDARD, Layout::standard(2)?, Rules::classic())?;
 /// let config = BotConfig::new(BotKind::AlphaBeta).with_budget(Budget::nodes(5_000)).with_seed(1);
-/// let result = new_bot(&config).search(&start);
+/// let result = new_bot(&config, None).search(&start);
 /// assert!(start.is_legal(result.best_move));
 /// assert_eq!(result.principal_variation[0], result.best_move);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]
-pub fn new_bot(config: &BotConfig) -> Box<dyn Bot> {
+pub fn new_bot(config: &BotConfig, tables: Option<&Arc<Tablebases>>) -> Box<dyn Bot> {
     match config.kind {
         BotKind::Random => Box::new(super::random::RandomBot::new(*config)),
         BotKind::Greedy => Box::new(super::greedy::GreedyBot::new(*config)),
@@ -364,7 +373,10 @@ pub fn new_bot(config: &BotConfig) -> Box<dyn Bot> {
             Box::new(super::alphabeta::AlphaBetaBot::new(*config))
         }
         BotKind::Mcts => Box::new(super::mcts::MctsBot::new(*config)),
-        BotKind::Perfect => Box::new(super::perfect::PerfectBot::new(*config)),
+        BotKind::Perfect => Box::new(super::perfect::PerfectBot::new(
+            *config,
+            tables.map_or_else(Arc::default, Arc::clone),
+        )),
     }
 }
 

@@ -14,7 +14,7 @@
 //! use sternhalma::search::{new_bot, BotConfig, BotKind, Budget};
 //!
 //! let start = Position::start(Board::STANDARD, Layout::standard(2)?, Rules::classic())?;
-//! let mut bot = new_bot(&BotConfig::new(BotKind::Mcts).with_budget(Budget::nodes(200)).with_seed(7));
+//! let mut bot = new_bot(&BotConfig::new(BotKind::Mcts).with_budget(Budget::nodes(200)).with_seed(7), None);
 //! let mv = bot.step(&start);
 //! assert!(start.is_legal(mv));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

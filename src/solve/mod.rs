@@ -12,7 +12,8 @@
 //! - [`mod@file`]: table files with a checked header.
 //! - [`analysis`]: a game checked move by move against perfect play.
 //! - [`Tablebase`]: a solved table opened for play: any position's value
-//!   and every move's, the best move; [`installed`]: the process's tables.
+//!   and every move's, the best move; [`Tablebases`]: a set of opened
+//!   tables, passed as a handle to whoever plays from them.
 //!
 //! ```
 //! use sternhalma::solve::{Game, Value, solve};
@@ -40,7 +41,7 @@ pub use game::{Game, MAX_MOVES, Moves, Sets};
 pub use rank::{MAX_PEGS, Ranking};
 pub use solver::{PassReport, Progress, Solver, solve};
 pub use table::{Counts, Table, Value};
-pub use tablebase::{MoveProbe, Probe, Tablebase, TablebaseError, installed};
+pub use tablebase::{MoveProbe, Probe, Tablebase, TablebaseError, Tablebases};
 pub use verify::check_position;
 
 /// A row of Table 1 of Sturtevant (2019) as published: positions, wins of

@@ -8,8 +8,11 @@
 //! ordinary [`Position`]s: a position of another game (another board,
 //! peg count or rules) is an error, never a wrong answer.
 //!
-//! [`installed`] is the process's set of opened tables: what the `perfect`
-//! bot and the surfaces (HTTP, Python) consult.
+//! [`Tablebases`] is a set of opened tables, one per board: a value its
+//! owner shares as `Arc<Tablebases>` and hands to whatever plays or probes
+//! from it (the `perfect` bot, [`crate::search::perfect::PerfectBot`]; the
+//! server's routes; the Python module's tables). The crate keeps no set
+//! of its own: two handles never see each other's tables.
 //!
 //! ```
 //! use sternhalma::solve::{Game, Tablebase, Value};
@@ -541,7 +544,24 @@ pub fn is_solved_game(rules: &Rules) -> bool {
     rules == Rules::sturtevant()
 }
 
-/// The opened tables of this process; see [`installed`].
+/// A set of opened tables, at most one per board; empty by default. Filled
+/// through a shared reference ([`Tablebases::install`]), so an
+/// `Arc<Tablebases>` handed out before a table is opened sees it once it
+/// is. Whoever needs tables is given a handle: nothing in the crate looks
+/// one up.
+///
+/// ```
+/// use std::sync::Arc;
+/// use sternhalma::solve::{Game, Tablebase, Tablebases};
+///
+/// let game = Game::new(7, 1)?;
+/// let tables = Arc::new(Tablebases::default());
+/// let shared = Arc::clone(&tables);
+/// tables.install(Arc::new(Tablebase::build(&game, 1, &|_| {})?));
+/// assert!(shared.get(game.board()).is_some());
+/// assert!(Tablebases::default().get(game.board()).is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Tablebases {
     tables: RwLock<Vec<Arc<Tablebase>>>,
@@ -549,8 +569,8 @@ pub struct Tablebases {
 
 impl Tablebases {
     /// Adds `tablebase`, replacing one of the same game. Its counts are
-    /// scanned for here ([`Tablebase::counts`]), before the registry is
-    /// locked, so that no listing of the installed tables pays for them.
+    /// scanned for here ([`Tablebase::counts`]), before the set is locked,
+    /// so that no listing of the installed tables pays for them.
     pub fn install(&self, tablebase: Arc<Tablebase>) {
         let _ = tablebase.counts();
         let mut tables = self.tables.write().expect("tables are never poisoned");
@@ -600,14 +620,6 @@ impl Tablebases {
         table.index(position)?;
         Ok(table)
     }
-}
-
-/// The tables this process has opened: the server installs those of
-/// `--tablebases`, Python those it opens; the `perfect` bot plays from
-/// them.
-pub fn installed() -> &'static Tablebases {
-    static TABLES: OnceLock<Tablebases> = OnceLock::new();
-    TABLES.get_or_init(Tablebases::default)
 }
 
 /// Where tables built on first use are kept: `$STERNHALMA_TABLES`, else

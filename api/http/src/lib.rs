@@ -22,10 +22,11 @@ pub mod metrics;
 pub mod peers;
 pub mod routes;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{App, web};
+use sternhalma::solve::Tablebases;
 use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -75,9 +76,10 @@ impl Heavy {
 }
 
 /// Registers every stateless route and `/metrics`. Their handlers take as
-/// app data a [`HeavyPool`], the [`SolveJobs`], the [`ClientLimits`] and
-/// the [`Metrics`] (and, for `/metrics`, a [`WriterQueue`] when there is a
-/// database); [`data`] gives the first two.
+/// app data a [`HeavyPool`], the [`SolveJobs`], the solved [`Tablebases`],
+/// the [`ClientLimits`] and the [`Metrics`] (and, for `/metrics`, a
+/// [`WriterQueue`] when there is a database); [`data`] gives the first
+/// three.
 pub fn configure(config: &mut ServiceConfig) {
     routes::catalogue::configure(config);
     routes::positions::configure(config);
@@ -89,11 +91,15 @@ pub fn configure(config: &mut ServiceConfig) {
     routes::tablebases::configure(config);
 }
 
-/// The app data of the heavy routes: `heavy`'s pool and its jobs.
-pub fn data(app_config: &mut web::ServiceConfig, heavy: &Heavy) {
+/// The app data of the routes that share state: `heavy`'s pool and its
+/// jobs (the heavy routes), and `tables`, the solved tables the tablebase
+/// routes and the `perfect` bot read (the server's one set, given to every
+/// worker's app).
+pub fn data(app_config: &mut web::ServiceConfig, heavy: &Heavy, tables: &Arc<Tablebases>) {
     app_config
         .app_data(web::Data::new(heavy.pool.clone()))
-        .app_data(web::Data::new(heavy.jobs.clone()));
+        .app_data(web::Data::new(heavy.jobs.clone()))
+        .app_data(web::Data::from(Arc::clone(tables)));
 }
 
 /// How bodies, queries and paths that do not fit are answered: problem
@@ -111,11 +117,12 @@ pub fn extractor_errors(app_config: &mut web::ServiceConfig) {
 
 /// The stateless routes alone, with no database, no per-client limit, the
 /// default body timeout and a registry of their own behind `/metrics`;
-/// heavy work on `heavy`. What a bot author's test or an embedding program
-/// serves; the `sternhalma` server serves these routes beside its stored
-/// ones.
+/// heavy work on `heavy`, the solved tables `tables` (empty: no table). What
+/// a bot author's test or an embedding program serves; the `sternhalma`
+/// server serves these routes beside its stored ones.
 pub fn app(
     heavy: Heavy,
+    tables: Arc<Tablebases>,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -138,7 +145,7 @@ pub fn app(
         .configure(metrics::configure)
         .split_for_parts();
     app.configure(extractor_errors)
-        .configure(|config| data(config, &heavy))
+        .configure(|config| data(config, &heavy, &tables))
         .app_data(web::Data::new(ClientLimits::off()))
         .app_data(web::Data::new(body_timeout))
         .app_data(web::Data::new(metrics))

@@ -3,9 +3,10 @@
 //! crate.
 
 use std::net::TcpListener;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
+use sternhalma::solve::Tablebases;
 use sternhalma_http::Heavy;
 
 const START: &str = "star4 classic south:111-120/north:0-9 0 0 -";
@@ -15,14 +16,18 @@ fn server() -> &'static str {
     URL.get_or_init(|| {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let address = listener.local_addr().unwrap();
+        // No solved table: this server's own set, empty.
+        let tables = Arc::new(Tablebases::default());
         std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                actix_web::HttpServer::new(|| sternhalma_http::app(Heavy::process_default()))
-                    .workers(1)
-                    .listen(listener)
-                    .unwrap()
-                    .run()
-                    .await
+                actix_web::HttpServer::new(move || {
+                    sternhalma_http::app(Heavy::process_default(), Arc::clone(&tables))
+                })
+                .workers(1)
+                .listen(listener)
+                .unwrap()
+                .run()
+                .await
             })
         });
         format!("http://{address}")
@@ -85,6 +90,32 @@ fn errors_are_problem_details() {
     assert_eq!(
         (status, problem["code"].as_str()),
         (422, Some("unknown_bot"))
+    );
+}
+
+#[test]
+fn the_tables_are_the_apps_own_here_none() {
+    let mut response = agent()
+        .get(format!("{}/v1/tablebases", server()))
+        .call()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let list: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    assert_eq!(list["tablebases"], json!([]), "{list}");
+    let start = "rhombus7p2 sturtevant south:47,48/north:0,1 0 0 -";
+    let (status, problem) = post("/v1/tablebase/probe", json!({"position": start}));
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (422, Some("no_tablebase"))
+    );
+    let (status, problem) = post(
+        "/v1/bots/move",
+        json!({"position": start, "bot": {"kind": "perfect"}}),
+    );
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (422, Some("no_tablebase")),
+        "{problem}"
     );
 }
 

@@ -1,13 +1,14 @@
 //! A game checked against perfect play (`sternhalma::solve::analysis`): a
-//! game record, or a stored match, move by move against the installed
-//! table of its board. Here because a stored match is one of its inputs;
-//! the views of values and moves are the probe's (`sternhalma-http`).
+//! game record, or a stored match, move by move against the server's
+//! table of its board (the app's [`Tablebases`], the store's set). Here
+//! because a stored match is one of its inputs; the views of values and
+//! moves are the probe's (`sternhalma-http`).
 
 use actix_web::{post, web};
 use serde::{Deserialize, Serialize};
 use sternhalma::Position;
+use sternhalma::solve::Tablebases;
 use sternhalma::solve::analysis::{self, Verdict};
-use sternhalma::solve::installed;
 use sternhalma::wire::whole::Object;
 use sternhalma_http::dto::{MoveInput, MoveView, PlayerIndex, PlyCount, PositionInput};
 use sternhalma_http::error::{ApiError, BodyErrors, HeavyErrors, Problem, StorageErrors};
@@ -231,6 +232,7 @@ pub struct AnalysisView {
 #[post("/v1/analysis")]
 pub async fn analyse_game(
     store: web::Data<Store>,
+    tables: web::Data<Tablebases>,
     heavy: HeavyClient,
     body: web::Json<Object<AnalysisRequest>>,
 ) -> Result<web::Json<AnalysisView>, ApiError> {
@@ -260,7 +262,7 @@ pub async fn analyse_game(
             ),
         ));
     }
-    let table = installed().for_position(&start)?;
+    let table = tables.for_position(&start)?;
     let analysed = heavy
         .run(move || -> Result<AnalysisView, ApiError> {
             // Each move read against the position it is played in, as a

@@ -159,7 +159,8 @@ pub async fn create_match(
         match request.bot {
             Some(Object(spec)) => {
                 let mut spec = sternhalma_store::bots::BotSpec::from(spec);
-                spec.validate_at(&start)?;
+                // The tables its moves will be played from.
+                spec.validate_at(&start, store.tables())?;
                 if spec.seed.is_none() {
                     spec.seed = Some(random_u64()?);
                 }

@@ -96,7 +96,7 @@ pub async fn create_tournament(
         Some(_) => TournamentLimits::operator(),
         None => TournamentLimits::classroom(),
     };
-    let (plan, entrant_tokens) = plan::plan(body.into_inner().0.into(), limits)?;
+    let (plan, entrant_tokens) = plan::plan(body.into_inner().0.into(), limits, store.tables())?;
     let (admin_token, admin_hash) = new_token()?;
     // The director hears of it from the store once it is committed.
     let id = store.create_tournament(plan, admin_hash).await?;

@@ -8,7 +8,9 @@
 //! [`Invalid`] error), and a
 //! stored one that no longer can is an error, never another bot. Its moves
 //! go through [`SeatBot::choose`], which runs the crate's bots
-//! (`sternhalma::search`) and says why when it cannot move.
+//! (`sternhalma::search`) and says why when it cannot move. A `perfect`
+//! bot plays from the solved tables it is given (the store's,
+//! [`crate::Store::tables`]): none of its own.
 //!
 //! A seat's bot searches on the heavy-work pool's urgent lane, never on the
 //! database writer (`crate::matches::runner`); its budget is counted in
@@ -16,9 +18,12 @@
 //! and capped ([`MAX_SEAT_NODES`], [`MAX_SEAT_PLAYOUTS`]) so that one move
 //! holds a heavy-work thread a fraction of a second.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use sternhalma::search::perfect::PerfectBot;
 use sternhalma::search::{self, BotConfig, BotKind, Budget};
+use sternhalma::solve::Tablebases;
 use sternhalma::{Move, Position};
 
 use crate::error::{Error, Invalid};
@@ -87,19 +92,19 @@ impl BotSpec {
     }
 
     /// [`BotSpec::validate`], and whether the bot can play the game that
-    /// starts at `start`: the `perfect` bot needs an installed table with
-    /// depths of its game ([`PerfectBot::covers`]), without which it would
-    /// play greedy moves under a name that promises perfect ones. Every
+    /// starts at `start`: the `perfect` bot needs a table with depths of
+    /// its game in `tables`, those it will play from
+    /// ([`PerfectBot::covers`]), without which it could not move. Every
     /// bot a match seats or a tournament enters is checked here.
     ///
     /// # Errors
     /// As [`BotSpec::validate`]; for `perfect`, [`Invalid::Tablebase`]
     /// with the table's code (`no_tablebase`, `tablebase_other_game`,
     /// `tablebase_without_depths`).
-    pub fn validate_at(&self, start: &Position) -> Result<(), Error> {
+    pub fn validate_at(&self, start: &Position, tables: &Tablebases) -> Result<(), Error> {
         let config = self.config(0)?;
         if config.kind == BotKind::Perfect {
-            PerfectBot::covers(start).map_err(|e| {
+            PerfectBot::covers(tables, start).map_err(|e| {
                 Error::invalid(
                     Invalid::Tablebase(e.code()),
                     format!(
@@ -193,13 +198,20 @@ impl SeatBot {
 
     /// The move it plays in `position` at `ply` (its seed mixed with the
     /// ply, so its choices replay the same); a pass when the game is over.
-    /// CPU-bound: run it off the writer and off actix's workers.
+    /// A `perfect` bot plays from `tables` (from none when `None`; the
+    /// other kinds read no table). CPU-bound: run it off the writer and
+    /// off actix's workers.
     ///
     /// # Errors
-    /// A `perfect` bot with no installed table with depths of the game
+    /// A `perfect` bot with no table with depths of the game in `tables`
     /// (a server started again without the table it was accepted with):
     /// it does not play another bot's move in its place.
-    pub fn choose(&self, position: &Position, ply: u32) -> Result<Move, CannotMove> {
+    pub fn choose(
+        &self,
+        position: &Position,
+        ply: u32,
+        tables: Option<&Arc<Tablebases>>,
+    ) -> Result<Move, CannotMove> {
         if position.outcome() != sternhalma::Outcome::InProgress {
             return Ok(Move::Pass);
         }
@@ -208,7 +220,8 @@ impl SeatBot {
             ..self.config
         };
         if config.kind == BotKind::Perfect {
-            return PerfectBot::new(config)
+            let tables = tables.map_or_else(Arc::default, Arc::clone);
+            return PerfectBot::new(config, tables)
                 .choose(position)
                 .map(|result| result.best_move)
                 .map_err(|e| CannotMove {
@@ -216,7 +229,7 @@ impl SeatBot {
                     message: format!("the perfect bot cannot move: {e}"),
                 });
         }
-        Ok(search::new_bot(&config).step(position))
+        Ok(search::new_bot(&config, None).step(position))
     }
 }
 
@@ -283,12 +296,18 @@ mod tests {
             spec.nodes = (kind != BotKind::Random && kind != BotKind::Greedy).then_some(300);
             spec.validate().unwrap();
             if kind == BotKind::Perfect {
-                // No table of rhombus5x2 is ever installed in this
-                // process: it says why, and plays nobody else's move.
-                let refused = SeatBot::new(&spec).unwrap().choose(&position, 0);
+                // No table of rhombus5x2 in the tables it is given (nor
+                // any table without them): it says why, and plays nobody
+                // else's move.
+                let tables = Arc::new(Tablebases::default());
+                let refused = SeatBot::new(&spec)
+                    .unwrap()
+                    .choose(&position, 0, Some(&tables));
                 let why = refused.unwrap_err();
                 assert_eq!(why.code, "no_tablebase");
                 assert!(why.message.contains("perfect bot cannot move"), "{why}");
+                let alone = SeatBot::new(&spec).unwrap().choose(&position, 0, None);
+                assert_eq!(alone.unwrap_err().code, "no_tablebase");
                 continue;
             }
             for ply in 0..30 {
@@ -296,8 +315,8 @@ mod tests {
                     break;
                 }
                 let bot = SeatBot::new(&spec).unwrap();
-                let mv = bot.choose(&position, ply).unwrap();
-                assert_eq!(mv, bot.choose(&position, ply).unwrap(), "{kind}");
+                let mv = bot.choose(&position, ply, None).unwrap();
+                assert_eq!(mv, bot.choose(&position, ply, None).unwrap(), "{kind}");
                 assert!(position.is_legal(mv), "{kind} played {mv}");
                 position = position.play(mv).unwrap();
             }
@@ -313,7 +332,10 @@ mod tests {
             if position.outcome() != sternhalma::Outcome::InProgress {
                 break;
             }
-            let mv = SeatBot::new(&spec).unwrap().choose(&position, ply).unwrap();
+            let mv = SeatBot::new(&spec)
+                .unwrap()
+                .choose(&position, ply, None)
+                .unwrap();
             seen.insert(mv.to_string());
             position = position.play(mv).unwrap();
         }
@@ -322,17 +344,52 @@ mod tests {
 
     #[test]
     fn a_perfect_seat_needs_a_table_of_its_game() {
-        // No table of rhombus5x2 is ever installed in this process.
-        let refused = spec("perfect", 1).validate_at(&start()).unwrap_err();
+        // These tables have none of rhombus5x2.
+        let tables = Tablebases::default();
+        let refused = spec("perfect", 1)
+            .validate_at(&start(), &tables)
+            .unwrap_err();
         assert_eq!(refused.code(), "no_tablebase");
         assert!(refused.to_string().contains("perfect bot"), "{refused}");
-        assert!(spec("greedy", 1).validate_at(&start()).is_ok());
+        assert!(spec("greedy", 1).validate_at(&start(), &tables).is_ok());
         assert_eq!(
             spec("alphazero", 1)
-                .validate_at(&start())
+                .validate_at(&start(), &tables)
                 .unwrap_err()
                 .code(),
             "unknown_bot"
+        );
+    }
+
+    #[test]
+    fn a_perfect_seat_plays_from_the_tables_it_is_given() {
+        use sternhalma::solve::{Game, Tablebase};
+        let game = Game::new(7, 1).unwrap();
+        let start = Position::start(
+            game.board(),
+            sternhalma::Layout::standard(2).unwrap(),
+            sternhalma::Rules::sturtevant(),
+        )
+        .unwrap();
+        let solved = Arc::new(Tablebases::default());
+        solved.install(Arc::new(Tablebase::build(&game, 1, &|_| {}).unwrap()));
+        let empty = Arc::new(Tablebases::default());
+        let perfect = spec("perfect", 3);
+        assert!(perfect.validate_at(&start, &solved).is_ok());
+        assert_eq!(
+            perfect.validate_at(&start, &empty).unwrap_err().code(),
+            "no_tablebase"
+        );
+        let bot = SeatBot::new(&perfect).unwrap();
+        let mv = bot.choose(&start, 0, Some(&solved)).unwrap();
+        assert!(start.is_legal(mv), "{mv}");
+        // One of the best moves (best first).
+        let moves = solved.get(game.board()).unwrap().moves(&start).unwrap();
+        let played = moves.iter().find(|m| m.mv == mv).unwrap();
+        assert_eq!(played.preference(), moves[0].preference(), "{mv}");
+        assert_eq!(
+            bot.choose(&start, 0, Some(&empty)).unwrap_err().code,
+            "no_tablebase"
         );
     }
 

@@ -149,13 +149,16 @@ impl Store {
     }
 
     /// Records the outcomes of tournament `id`'s games numbered `over` and
-    /// starts the games that can start ([`logic::settle`]): the director's
+    /// starts the games that can start ([`logic::settle`], a finished game
+    /// judged by the store's tables, [`Store::tables`]): the director's
     /// write after games ended.
     ///
     /// # Errors
     /// As [`logic::settle`].
     pub async fn settle_games(&self, id: i64, over: Vec<usize>) -> Result<Settled, Error> {
-        self.commit(move |db| logic::settle(db, id, &over)).await
+        let tables = std::sync::Arc::clone(self.tables());
+        self.commit(move |db| logic::settle(db, &tables, id, &over))
+            .await
     }
 
     /// Seat `seat` of match `match_id` missed its deadline at `version`:
@@ -192,7 +195,7 @@ mod tests {
     #[test]
     fn a_change_rolled_back_is_never_told_nor_carried_into_the_next_command() {
         let database = crate::db::scratch("commands_rollback").unwrap();
-        let (store, _) = Store::open(&database).unwrap();
+        let (store, _) = Store::open(&database, std::sync::Arc::default()).unwrap();
         let mut events = store.events();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()

@@ -22,11 +22,16 @@
 //!   [`Bus`] and do the same. No command publishes, and nothing of a
 //!   rolled-back transaction is told. The store knows none of its
 //!   listeners.
+//! - The solved tables the store's games are played and judged with (a
+//!   `perfect` seat's moves, a tournament game's accuracy) are the ones it
+//!   is opened with ([`Store::open`], [`Store::tables`]): the server's one
+//!   set, or a test's own.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
+use sternhalma::solve::Tablebases;
 use tokio::sync::{mpsc as async_mpsc, oneshot, watch};
 
 use crate::bus::{Bus, Change, Remote};
@@ -90,6 +95,8 @@ struct Inner {
     bus: OnceLock<Bus>,
     /// The disk under a SQLite file (PostgreSQL's is its server's).
     disk: Option<DiskGuard>,
+    /// The solved tables ([`Store::tables`]).
+    tables: Arc<Tablebases>,
 }
 
 /// Idle read connections kept for reuse.
@@ -104,11 +111,12 @@ pub const POSTGRES_READERS: usize = 16;
 impl Store {
     /// Opens (creating and migrating if needed) the database and starts
     /// the writer thread, and on PostgreSQL the [`Bus`] to the other
-    /// replicas. Returns the store and the schema version.
+    /// replicas; its games are played and judged with `tables`
+    /// ([`Store::tables`]). Returns the store and the schema version.
     ///
     /// # Errors
     /// The database cannot be opened or migrated (the message says why).
-    pub fn open(database: &Database) -> Result<(Store, usize), String> {
+    pub fn open(database: &Database, tables: Arc<Tablebases>) -> Result<(Store, usize), String> {
         let (mut connection, version) = db::open(database)?;
         let queue = Arc::new(WriteQueue::<Job>::default());
         let jobs = Arc::clone(&queue);
@@ -147,6 +155,7 @@ impl Store {
                     Database::Sqlite(file) => Some(DiskGuard::new(file, disk::free_space)),
                     Database::Postgres(_) => None,
                 },
+                tables,
             }),
         };
         if let Database::Postgres(url) = database {
@@ -160,6 +169,16 @@ impl Store {
             let _ = store.inner.bus.set(bus);
         }
         Ok((store, version))
+    }
+
+    /// The solved tables the store was opened with: what a `perfect` seat
+    /// plays from ([`crate::matches::game::BotTurn::choose`]), what a bot
+    /// spec is checked against ([`crate::bots::BotSpec::validate_at`]) and
+    /// what a tournament's finished games are judged by
+    /// ([`Store::settle_games`]). Tables installed in them later are seen
+    /// at once.
+    pub fn tables(&self) -> &Arc<Tablebases> {
+        &self.inner.tables
     }
 
     /// Whether other replicas may share the database (PostgreSQL): then

@@ -11,6 +11,7 @@
 use std::future::Future;
 
 use serde_json::json;
+use sternhalma::solve::Tablebases;
 use sternhalma::{Layout, Position, Rules};
 use sternhalma_store::bots::BotSpec;
 use sternhalma_store::matches::game;
@@ -33,7 +34,8 @@ fn run<F: Future>(future: F) -> F::Output {
 
 fn open(name: &str) -> (Store, UnboundedReceiver<Event>) {
     let database = sternhalma_store::db::scratch(&format!("commands_{name}")).unwrap();
-    let (store, _) = Store::open(&database).unwrap();
+    // Tables of its own: none.
+    let (store, _) = Store::open(&database, std::sync::Arc::default()).unwrap();
     let events = store.events();
     (store, events)
 }
@@ -212,7 +214,7 @@ fn a_bots_move_is_told_and_a_move_for_a_match_that_moved_on_is_not() {
             .expect("the bot is to move");
         let stale = turn.clone();
         let played = store
-            .play_bot(turn.clone(), turn.choose().unwrap())
+            .play_bot(turn.clone(), turn.choose(store.tables()).unwrap())
             .await
             .unwrap();
         assert_eq!(played, Some(version + 1));
@@ -222,7 +224,7 @@ fn a_bots_move_is_told_and_a_move_for_a_match_that_moved_on_is_not() {
         // The same turn again: the match has moved on; nothing stored,
         // nothing told.
         let dropped = store
-            .play_bot(stale.clone(), stale.choose().unwrap())
+            .play_bot(stale.clone(), stale.choose(store.tables()).unwrap())
             .await
             .unwrap();
         assert_eq!(dropped, None);
@@ -246,9 +248,13 @@ fn tournament(name: &str, start: bool) -> logic::Plan {
         start,
         ..TournamentRequest::default()
     };
-    plan::plan(request, TournamentLimits::classroom())
-        .unwrap()
-        .0
+    plan::plan(
+        request,
+        TournamentLimits::classroom(),
+        &Tablebases::default(),
+    )
+    .unwrap()
+    .0
 }
 
 #[test]
@@ -383,19 +389,19 @@ fn a_settle_that_starts_games_is_recorded_for_the_other_replicas() {
     let id = logic::create(&mut db, &tournament("open", true), &[5; 32])
         .unwrap()
         .into_value();
-    let settled = logic::settle(&mut db, id, &[]).unwrap();
+    let settled = logic::settle(&mut db, &Tablebases::default(), id, &[]).unwrap();
     assert_eq!(settled.changes().scheduled(), [id]);
     assert!(settled.changes().tournaments().is_empty());
     assert_eq!(settled.value().scheduled.started.len(), 1);
     // Nothing left to start: nothing recorded.
-    let idle = logic::settle(&mut db, id, &[]).unwrap();
+    let idle = logic::settle(&mut db, &Tablebases::default(), id, &[]).unwrap();
     assert!(idle.changes().is_empty(), "{:?}", idle.changes());
 }
 
 #[test]
 fn a_bot_that_cannot_move_ends_its_match_saying_why_and_no_other_bot_plays() {
     // A `perfect` seat, as stored by a server that had the table, on one
-    // that has none (no table is installed in this test program).
+    // that has none (the store's tables are empty).
     let (store, mut events) = open("unavailable");
     run(async {
         let mut oracle = bot_seat();
@@ -415,7 +421,9 @@ fn a_bot_that_cannot_move_ends_its_match_saying_why_and_no_other_bot_plays() {
             .await
             .unwrap()
             .expect("the perfect bot is to move");
-        let why = turn.choose().expect_err("no table: it cannot move");
+        let why = turn
+            .choose(store.tables())
+            .expect_err("no table: it cannot move");
         assert_eq!(why.code, "no_tablebase");
         let ended = store.bot_unavailable(turn.clone()).await.unwrap();
         assert_eq!(ended, Some(version + 1));

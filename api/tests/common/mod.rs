@@ -7,13 +7,16 @@
 #![allow(dead_code)]
 
 use std::net::TcpListener;
+use std::sync::Arc;
 
+use sternhalma::solve::Tablebases;
 use sternhalma_api::{Background, CorsPolicy, Heavy, ServerConfig, Store, app_configured};
 
 /// Starts the app on `127.0.0.1` (a free port) with a fresh database
 /// ([`sternhalma_store::db::scratch`]) named after `name` and the process, on `workers` threads; answers its
 /// base URL. The server lives as long as the test process. Heavy work runs
-/// on the process's default pool.
+/// on the process's default pool; it has no solved table (a set of its
+/// own, empty).
 pub fn start_server(name: &str, workers: usize) -> String {
     start_server_with(name, workers, Heavy::process_default())
 }
@@ -25,17 +28,42 @@ pub fn start_server_with(name: &str, workers: usize, heavy: Heavy) -> String {
         workers,
         ServerConfig::unlimited(CorsPolicy::Any),
         heavy,
+        Arc::default(),
     )
 }
 
 /// [`start_server`] configured by `config` (limits, admin key, CORS).
 pub fn start_server_configured(name: &str, workers: usize, config: ServerConfig) -> String {
-    start(name, workers, config, Heavy::process_default())
+    start(
+        name,
+        workers,
+        config,
+        Heavy::process_default(),
+        Arc::default(),
+    )
 }
 
-fn start(name: &str, workers: usize, config: ServerConfig, heavy: Heavy) -> String {
+/// [`start_server`] with the solved tables `tables` (the test's own), as
+/// `sternhalma serve --tablebases` starts with its folder's.
+pub fn start_server_with_tables(name: &str, workers: usize, tables: Arc<Tablebases>) -> String {
+    start(
+        name,
+        workers,
+        ServerConfig::unlimited(CorsPolicy::Any),
+        Heavy::process_default(),
+        tables,
+    )
+}
+
+fn start(
+    name: &str,
+    workers: usize,
+    config: ServerConfig,
+    heavy: Heavy,
+    tables: Arc<Tablebases>,
+) -> String {
     let database = sternhalma_store::db::scratch(name).unwrap();
-    let (store, _) = Store::open(&database).unwrap();
+    let (store, _) = Store::open(&database, tables).unwrap();
     // Once per server, as `sternhalma serve` starts it.
     let background = Background::start(&store, heavy.pool());
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();

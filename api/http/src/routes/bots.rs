@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use sternhalma::IllegalMove;
 use sternhalma::search::perfect::PerfectBot;
 use sternhalma::search::{self, BotConfig, BotKind, Budget, BudgetTooLarge};
+use sternhalma::solve::Tablebases;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -274,6 +275,7 @@ pub struct BotMove {
 pub async fn bot_move(
     body: web::Json<Object<BotMoveRequest>>,
     heavy: HeavyClient,
+    tables: web::Data<Tablebases>,
 ) -> Result<web::Json<BotMove>, ApiError> {
     let request = body.into_inner().0;
     let position = request.position.resolve()?;
@@ -281,12 +283,15 @@ pub async fn bot_move(
     if position.legal_moves().is_empty() {
         return Err(IllegalMove::GameOver.into());
     }
+    // Asked of the tables the bot plays from: with a table of its game it
+    // plays from it, and without one it is refused here, never played.
     if config.kind == BotKind::Perfect {
-        PerfectBot::covers(&position).map_err(|e| perfect_refused(&e))?;
+        PerfectBot::covers(&tables, &position).map_err(|e| perfect_refused(&e))?;
     }
+    let tables = tables.into_inner();
     let searched = position.clone();
     let result = heavy
-        .run(move || search::new_bot(&config).search(&searched))
+        .run(move || search::new_bot(&config, Some(&tables)).search(&searched))
         .await?;
     Ok(web::Json(BotMove {
         best_move: MoveView::new(&position, result.best_move),

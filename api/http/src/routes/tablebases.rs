@@ -2,8 +2,9 @@
 //! covered position's value with every move's, as lichess shows a
 //! tablebase ("win in 7", "draw", "loss in 12").
 //!
-//! The tables are the process's ([`sternhalma::solve::installed`]: `sternhalma
-//! serve --tablebases DIR` fills it at start). A probe reads a table in
+//! The tables are the app's: a [`Tablebases`] given as app data
+//! ([`crate::data`]; `sternhalma serve --tablebases DIR` fills the server's
+//! one set at start, a test gives its own). A probe reads a table in
 //! memory: microseconds, so it is answered on the request's worker like
 //! `/v1/legal-moves`, never queued behind heavy work, and not rate-limited
 //! (`crate::clients`). So is the list: each table's counts were taken once,
@@ -11,7 +12,7 @@
 
 use actix_web::{get, post, web};
 use serde::Serialize;
-use sternhalma::solve::{MoveProbe, Probe, Tablebase, TablebaseError, Value, installed};
+use sternhalma::solve::{MoveProbe, Probe, Tablebase, TablebaseError, Tablebases, Value};
 use sternhalma::{Layout, Position, Rules};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -221,9 +222,9 @@ pub struct TablebaseList {
     responses((status = 200, description = "The installed tables, by board", body = TablebaseList))
 )]
 #[get("/v1/tablebases")]
-pub async fn list_tablebases() -> web::Json<TablebaseList> {
+pub async fn list_tablebases(tables: web::Data<Tablebases>) -> web::Json<TablebaseList> {
     web::Json(TablebaseList {
-        tablebases: installed()
+        tablebases: tables
             .list()
             .iter()
             .map(|table| TablebaseView::new(table))
@@ -278,10 +279,11 @@ pub fn probe_position(table: &Tablebase, position: &Position) -> Result<Tablebas
 )]
 #[post("/v1/tablebase/probe")]
 pub async fn tablebase_probe(
+    tables: web::Data<Tablebases>,
     body: web::Json<Object<PositionRequest>>,
 ) -> Result<web::Json<TablebaseProbe>, ApiError> {
     let position = body.into_inner().0.position.resolve()?;
-    let table = installed().for_position(&position)?;
+    let table = tables.for_position(&position)?;
     Ok(web::Json(probe_position(&table, &position)?))
 }
 
@@ -289,9 +291,10 @@ pub async fn tablebase_probe(
 /// (`no_tablebase`, `tablebase_other_game`, `tablebase_without_depths`),
 /// the tables installed and how a server gets one. Every surface that
 /// takes a bot asks
-/// [`PerfectBot::covers`](sternhalma::search::perfect::PerfectBot::covers)
-/// before it accepts the bot: without a table it would play greedy moves
-/// under a name that promises perfect ones.
+/// [`PerfectBot::covers`](sternhalma::search::perfect::PerfectBot::covers),
+/// with the tables the bot will play from, before it accepts the bot:
+/// without a table it would play greedy moves under a name that promises
+/// perfect ones.
 pub fn perfect_refused(error: &TablebaseError) -> ApiError {
     ApiError::tablebase(
         error.code(),

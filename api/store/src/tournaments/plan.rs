@@ -16,6 +16,7 @@ use crate::tournaments::schedule::{self, Format};
 use crate::tournaments::standings::Points;
 use crate::tournaments::storage::EntrantRow;
 use sternhalma::search::{BotKind, Budget};
+use sternhalma::solve::Tablebases;
 
 /// The per-move time limit of an open entrant when none is given.
 pub const DEFAULT_MOVE_MS: u32 = 10_000;
@@ -180,10 +181,12 @@ fn raise_hint(limits: TournamentLimits) -> &'static str {
 }
 
 /// Validates a creation request into a plan and the open entrants'
-/// tokens, within `limits`.
+/// tokens, within `limits`; a `perfect` bot is checked against `tables`
+/// ([`BotSpec::validate_at`]).
 pub fn plan(
     request: TournamentRequest,
     limits: TournamentLimits,
+    tables: &Tablebases,
 ) -> Result<(Plan, Vec<EntrantToken>), Error> {
     let name = request.name.unwrap_or_else(|| "tournament".to_owned());
     let name = names::normalize(&name, MAX_TOURNAMENT_NAME_CHARS).map_err(|problem| {
@@ -258,7 +261,7 @@ pub fn plan(
             millis: None,
             depth: None,
         });
-        reference.validate_at(&start)?;
+        reference.validate_at(&start, tables)?;
         reference.seed = Some(reference.seed.map_or_else(random_u64, Ok)?);
         entrants.push(EntrantRow {
             entrant: 0,
@@ -315,7 +318,7 @@ pub fn plan(
         looks.push((entrant.name.clone(), look));
         match entrant.bot {
             Some(mut spec) => {
-                spec.validate_at(&start)?;
+                spec.validate_at(&start, tables)?;
                 spec.seed = Some(spec.seed.map_or_else(random_u64, Ok)?);
                 entrants.push(EntrantRow {
                     entrant: number,
@@ -470,11 +473,20 @@ mod tests {
     use super::*;
 
     fn class(body: serde_json::Value) -> Result<(Plan, Vec<EntrantToken>), Error> {
-        plan(request(body), TournamentLimits::classroom())
+        plan(
+            request(body),
+            TournamentLimits::classroom(),
+            &Tablebases::default(),
+        )
     }
 
     fn refusal(body: serde_json::Value) -> (&'static str, String) {
-        let error = plan(request(body), TournamentLimits::classroom()).unwrap_err();
+        let error = plan(
+            request(body),
+            TournamentLimits::classroom(),
+            &Tablebases::default(),
+        )
+        .unwrap_err();
         (error.code(), error.to_string())
     }
 
@@ -586,7 +598,12 @@ mod tests {
         }
         assert!(class(body).is_ok());
         // The operator's limits take the big one (8,064 games).
-        let (plan, _) = plan(request(big()), TournamentLimits::operator()).unwrap();
+        let (plan, _) = plan(
+            request(big()),
+            TournamentLimits::operator(),
+            &Tablebases::default(),
+        )
+        .unwrap();
         assert_eq!(plan.schedule.len(), 64 * 63 * 2);
     }
 

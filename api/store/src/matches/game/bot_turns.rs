@@ -2,6 +2,8 @@
 //! its move stored only if the match has not changed meanwhile; a bot that
 //! cannot move ends the match.
 
+use std::sync::Arc;
+
 use super::*;
 
 /// What a built-in bot must answer in a match: read outside any write,
@@ -29,20 +31,21 @@ pub struct BotTurn {
 
 impl BotTurn {
     /// The bot's move: the search, reproducible from the seat's seed and
-    /// the ply. CPU-bound; run it off the writer and off actix's workers.
-    /// Past [`MAX_BOT_PLIES`] there is no search ([`play_bot`] abandons the
-    /// match): a pass.
+    /// the ply; a `perfect` bot plays from `tables` (the store's,
+    /// [`crate::Store::tables`]). CPU-bound; run it off the writer and off
+    /// actix's workers. Past [`MAX_BOT_PLIES`] there is no search
+    /// ([`play_bot`] abandons the match): a pass.
     ///
     /// # Errors
     /// The bot cannot move ([`SeatBot::choose`]: a `perfect` bot whose
-    /// table is not installed; or the seat's stored spec no longer makes a
-    /// bot); [`bot_unavailable`] ends the match then.
-    pub fn choose(&self) -> Result<sternhalma::Move, CannotMove> {
+    /// table is not in `tables`; or the seat's stored spec no longer makes
+    /// a bot); [`bot_unavailable`] ends the match then.
+    pub fn choose(&self, tables: &Arc<Tablebases>) -> Result<sternhalma::Move, CannotMove> {
         if self.bot_plies >= MAX_BOT_PLIES {
             return Ok(sternhalma::Move::Pass);
         }
         match &self.bot {
-            Ok(bot) => bot.choose(&self.position, self.ply),
+            Ok(bot) => bot.choose(&self.position, self.ply, Some(tables)),
             Err(why) => Err(why.clone()),
         }
     }
@@ -196,14 +199,14 @@ pub fn with_bot_to_move(store: &Db) -> Result<Vec<i64>, Error> {
 
 /// Plays match `id`'s built-in bots, one stored move at a time, until no
 /// bot is to move: the same steps as the server's runner, on the caller's
-/// thread (for tests and tools).
+/// thread (for tests and tools), a `perfect` bot from `tables`.
 ///
 /// # Errors
 /// Database failures.
-pub fn play_bots(store: &mut Db, id: i64) -> Result<(), Error> {
+pub fn play_bots(store: &mut Db, tables: &Arc<Tablebases>, id: i64) -> Result<(), Error> {
     while let Some(turn) = bot_turn(store, id)? {
         // Nobody listens here: a tool's or a test's own thread.
-        let _ = match turn.choose() {
+        let _ = match turn.choose(tables) {
             Ok(mv) => play_bot(store, &turn, mv)?,
             Err(_) => bot_unavailable(store, &turn)?,
         };

@@ -16,8 +16,8 @@
 
 use jiff::Timestamp;
 use sternhalma::search::eval::progress_ranking;
+use sternhalma::solve::Tablebases;
 use sternhalma::solve::analysis::{self, Analysis};
-use sternhalma::solve::installed;
 use sternhalma::{Cell, DrawReason, MoveText, Outcome, Played, Position};
 
 use crate::bots::{CannotMove, SeatBot};

@@ -98,15 +98,15 @@ pub(super) fn replay(store: &Db, id: i64) -> Result<(MatchRow, Position, Vec<Rep
 }
 
 /// Match `id` judged against perfect play ([`analysis::analyse`]) by the
-/// table installed in this process for its game, or `None` when no table
-/// covers its game (another board, other rules, or no table installed).
+/// table of `tables` for its game, or `None` when none covers its game
+/// (another board, other rules, or no table of the board).
 ///
 /// # Errors
 /// [`Error::NotFound`] for an unknown match; [`Error::Corrupt`] for a
 /// stored move that does not replay.
-pub fn analysed(store: &Db, id: i64) -> Result<Option<Analysis>, Error> {
+pub fn analysed(store: &Db, tables: &Tablebases, id: i64) -> Result<Option<Analysis>, Error> {
     let (_, start, played) = replay(store, id)?;
-    let Ok(table) = installed().for_position(&start) else {
+    let Ok(table) = tables.for_position(&start) else {
         return Ok(None);
     };
     let moves: Vec<_> = played.iter().map(|(_, played)| played.mv).collect();

@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use super::*;
 use crate::bots::BotSpec;
 use crate::sql::Db;
@@ -64,7 +66,7 @@ fn create_and_play(connection: &mut Db, start: &Position, seats: &[SeatPlan]) ->
         .unwrap()
         .into_value()
         .id;
-    play_bots(connection, id).unwrap();
+    play_bots(connection, &Arc::default(), id).unwrap();
     view(connection, id).unwrap()
 }
 
@@ -127,19 +129,31 @@ fn bots_that_do_not_finish_are_stopped_at_the_limit() {
     .id;
     for _ in 0..3 {
         let turn = bot_turn(&connection, id).unwrap().unwrap();
-        play_bot(&mut connection, &turn, turn.choose().unwrap())
-            .unwrap()
-            .into_value()
-            .unwrap();
+        play_bot(
+            &mut connection,
+            &turn,
+            turn.choose(&Arc::default()).unwrap(),
+        )
+        .unwrap()
+        .into_value()
+        .unwrap();
     }
     let mut turn = bot_turn(&connection, id).unwrap().unwrap();
     assert_eq!(turn.bot_plies, 3);
     turn.bot_plies = MAX_BOT_PLIES;
-    assert_eq!(turn.choose(), Ok(sternhalma::Move::Pass), "no search");
-    play_bot(&mut connection, &turn, turn.choose().unwrap())
-        .unwrap()
-        .into_value()
-        .unwrap();
+    assert_eq!(
+        turn.choose(&Arc::default()),
+        Ok(sternhalma::Move::Pass),
+        "no search"
+    );
+    play_bot(
+        &mut connection,
+        &turn,
+        turn.choose(&Arc::default()).unwrap(),
+    )
+    .unwrap()
+    .into_value()
+    .unwrap();
     let state = view(&connection, id).unwrap();
     assert_eq!(state.status, MatchStatus::Abandoned);
     assert_eq!(state.ply, 3);
@@ -165,7 +179,7 @@ fn a_bot_move_for_a_stale_version_is_dropped() {
         .into_value();
     let turn = bot_turn(&connection, id).unwrap().unwrap();
     assert_eq!((turn.version, turn.ply), (version, 1));
-    let searched = turn.choose().unwrap();
+    let searched = turn.choose(&Arc::default()).unwrap();
     // Meanwhile seat 2 resigns: the bot's search is for a stale state.
     resign(&mut connection, id, &[3; 32]).unwrap().into_value();
     assert_eq!(
@@ -178,10 +192,14 @@ fn a_bot_move_for_a_stale_version_is_dropped() {
     // Searched again, it is stored once, and the history replays.
     let again = bot_turn(&connection, id).unwrap().unwrap();
     assert!(again.version > version);
-    play_bot(&mut connection, &again, again.choose().unwrap())
-        .unwrap()
-        .into_value()
-        .unwrap();
+    play_bot(
+        &mut connection,
+        &again,
+        again.choose(&Arc::default()).unwrap(),
+    )
+    .unwrap()
+    .into_value()
+    .unwrap();
     let moves = history(&connection, id).unwrap().moves;
     assert_eq!(
         moves.iter().map(|m| (m.ply, m.seat)).collect::<Vec<_>>(),

@@ -95,9 +95,9 @@ pub fn timeout_position(
 /// bot's, seeded by the match and the ply (so it is reproducible).
 pub fn timeout_move(match_id: i64, position: &Position, ply: u32) -> sternhalma::Move {
     // Only the perfect bot can be unable to move; the greedy one always
-    // moves (a pass once the game is over).
+    // moves (a pass once the game is over), and reads no table.
     SeatBot::greedy(match_id as u64)
-        .choose(position, ply)
+        .choose(position, ply, None)
         .unwrap_or(sternhalma::Move::Pass)
 }
 

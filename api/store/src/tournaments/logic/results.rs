@@ -2,6 +2,7 @@
 //! judged once when it ends, and the standings.
 
 use serde::{Deserialize, Serialize};
+use sternhalma::solve::Tablebases;
 
 use super::*;
 
@@ -222,13 +223,15 @@ pub(super) fn recorded(
         .map_err(|e| Error::Internal(format!("an outcome as JSON: {e}")))
 }
 
-/// Match `match_id`'s moves judged against perfect play by a table this
-/// process has installed ([`game::analysed`]), per seat; `None` when no
-/// table covers its game. Only extra information for the standings: a
-/// failure to replay the match leaves the game unjudged rather than
-/// stopping the tournament.
-pub(super) fn judge(connection: &Db, match_id: i64) -> Option<Vec<Judged>> {
-    let analysis = game::analysed(connection, match_id).ok().flatten()?;
+/// Match `match_id`'s moves judged against perfect play by a table of
+/// `tables` ([`game::analysed`]), per seat; `None` when no table covers
+/// its game. Only extra information for the standings: a failure to
+/// replay the match leaves the game unjudged rather than stopping the
+/// tournament.
+pub(super) fn judge(connection: &Db, tables: &Tablebases, match_id: i64) -> Option<Vec<Judged>> {
+    let analysis = game::analysed(connection, tables, match_id)
+        .ok()
+        .flatten()?;
     Some(
         analysis
             .seats

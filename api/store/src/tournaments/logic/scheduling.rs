@@ -2,6 +2,8 @@
 //! games started as their entrants are free, the end), and the games it
 //! follows after a start.
 
+use sternhalma::solve::Tablebases;
+
 use super::*;
 
 /// A tournament game the director follows.
@@ -74,11 +76,17 @@ pub struct Settled {
 /// read it from then on), then starts the games that can start
 /// (in schedule order, as entrants are free). What the director does after the games of a
 /// tournament ended; the other replicas hear of the games started and of
-/// the end (this replica's director knows from the answer).
+/// the end (this replica's director knows from the answer). A finished
+/// game is judged by the table of `tables` that covers it, if one does.
 ///
 /// # Errors
 /// [`Error::NotFound`] for an unknown tournament; database failures.
-pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Committed<Settled>, Error> {
+pub fn settle(
+    connection: &mut Db,
+    tables: &Tablebases,
+    id: i64,
+    over: &[usize],
+) -> Result<Committed<Settled>, Error> {
     connection.transaction(|connection| {
         let mut settled = Settled::default();
         if !over.is_empty() {
@@ -96,7 +104,9 @@ pub fn settle(connection: &mut Db, id: i64, over: &[usize]) -> Result<Committed<
                 {
                     // Judged once, here: the standings read it from then on.
                     let judged = match (game.match_id, over.status) {
-                        (Some(match_id), GameStatus::Finished) => judge(connection, match_id),
+                        (Some(match_id), GameStatus::Finished) => {
+                            judge(connection, tables, match_id)
+                        }
                         _ => None,
                     };
                     let json = recorded(&over, read.results, judged)?;

@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use sternhalma::solve::Tablebases;
+
 use super::*;
 use crate::clock::Clock;
 use crate::clock::stored;
@@ -32,7 +34,12 @@ fn two_entrants(db: &mut Db, games: u32, max_timeouts: u32) -> (i64, Vec<TokenHa
         "entrants": [{"name": "ada"}, {"name": "grace"}],
         "start": true,
     }));
-    let (plan, entrant_tokens) = plan::plan(request, TournamentLimits::classroom()).unwrap();
+    let (plan, entrant_tokens) = plan::plan(
+        request,
+        TournamentLimits::classroom(),
+        &Tablebases::default(),
+    )
+    .unwrap();
     let id = create(db, &plan, &[5; 32]).unwrap().into_value();
     let hashes = entrant_tokens
         .iter()
@@ -43,7 +50,9 @@ fn two_entrants(db: &mut Db, games: u32, max_timeouts: u32) -> (i64, Vec<TokenHa
 
 /// The one game settle starts now.
 fn start_one(db: &mut Db, id: i64) -> Tracked {
-    let settled = settle(db, id, &[]).unwrap().into_value();
+    let settled = settle(db, &Tablebases::default(), id, &[])
+        .unwrap()
+        .into_value();
     assert_eq!(settled.scheduled.started.len(), 1, "one game at a time");
     settled.scheduled.started[0].clone()
 }
@@ -110,7 +119,9 @@ fn turns_missed_in_a_row_make_an_entrant_absent_until_it_asks_again() {
     assert!(storage::gone(&db, id, late).unwrap());
 
     // The forfeited game settled, the second starts.
-    let settled = settle(&mut db, id, &[game.game]).unwrap().into_value();
+    let settled = settle(&mut db, &Tablebases::default(), id, &[game.game])
+        .unwrap()
+        .into_value();
     assert_eq!(settled.over[0].status, GameStatus::Finished);
     let next = settled.scheduled.started[0].clone();
 
@@ -156,7 +167,9 @@ fn a_withdrawn_entrant_forfeits_its_game_under_way_and_leaves_the_rest_unplayed(
     assert_eq!(result.forfeited_seat, Some(0));
     // Its outcome recorded; the other game is never played, and the
     // tournament is over.
-    let settled = settle(&mut db, id, &[game.game]).unwrap().into_value();
+    let settled = settle(&mut db, &Tablebases::default(), id, &[game.game])
+        .unwrap()
+        .into_value();
     assert!(settled.scheduled.started.is_empty());
     assert!(settled.scheduled.finished);
     assert_eq!(
@@ -195,7 +208,7 @@ fn only_a_tournament_not_over_is_started_paused_or_abandoned() {
     );
     // Paused: nothing starts.
     assert!(
-        settle(&mut db, id, &[])
+        settle(&mut db, &Tablebases::default(), id, &[])
             .unwrap()
             .into_value()
             .scheduled
