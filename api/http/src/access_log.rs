@@ -31,7 +31,7 @@
 //!   lines suppressed`) when the address is within its budget again, or
 //!   at the next sweep (every 10 s). One student's flood writes a few
 //!   kilobytes a second, not megabytes.
-//! - [`file`]: the log in a file instead of stderr (`serve --log-file`),
+//! - [`file()`]: the log in a file instead of stderr (`serve --log-file`),
 //!   rotated by size: a few files of bounded size in all, the oldest
 //!   removed.
 

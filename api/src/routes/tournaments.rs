@@ -26,7 +26,7 @@ use crate::tokens::bearer;
 use sternhalma::wire::whole::Object;
 use sternhalma_http::clients::LongPollSlot;
 use sternhalma_http::clients::token_verified;
-use sternhalma_http::error::{ApiError, BodyErrors, Problem, StorageErrors};
+use sternhalma_http::error::{ApiError, BodyErrors, DiskErrors, Problem, StorageErrors};
 use sternhalma_store::matches::tokens::new_token;
 use sternhalma_store::store::Store;
 use sternhalma_store::tournaments::logic::{self, Action};
@@ -81,6 +81,7 @@ fn tournament_id(id: u64) -> Result<i64, ApiError> {
         (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown board, layout or rules; a layout of other than 2 to 6 players (`players_per_game`); a bad name (`invalid_name`, `invalid_entrant_name`, `duplicate_entrant_name`); a setting out of range (`invalid_setting`); too few or too many entrants (`too_few_entrants`, `too_many_entrants`: 40, or 64 with the admin key); a schedule over the server's limit of games (`too_many_games`: 1,000, or 10,000 with the server's admin key); more bot search than the server allows a tournament (`too_much_work`: five billion positions or playouts in all, unbounded with the admin key); a gauntlet of other than two players (`gauntlet_players`); a reference bot outside a gauntlet (`reference_not_allowed`); an unknown bot kind (`unknown_bot`), a `millis` budget (`budget_not_allowed`) or one over the seat caps (`budget_too_large`); a `perfect` entrant or reference on a game no installed table with depths covers (`no_tablebase`, `tablebase_other_game`, `tablebase_without_depths`: the detail names the tables installed and how a server gets one); a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/tournaments")]
@@ -245,6 +246,7 @@ pub async fn standings_csv(
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many long-polls open from this client (`too_many_waits`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[get("/v1/tournaments/{id}/turns")]
@@ -446,6 +448,7 @@ async fn answer(
         (status = 404, description = "No such tournament or entrant (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Withdrawn already (`already_withdrawn`), or the tournament is over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/tournaments/{id}/entrants/{entrant}/withdraw")]
@@ -480,6 +483,7 @@ pub async fn withdraw_entrant(
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Running already (`already_running`), or over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/tournaments/{id}/start")]
@@ -515,6 +519,7 @@ pub async fn start_tournament(
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not running (`not_running`), or over (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/tournaments/{id}/pause")]
@@ -551,6 +556,7 @@ pub async fn pause_tournament(
         (status = 404, description = "No such tournament (`not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Over already (`tournament_closed`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
+        DiskErrors,
     )
 )]
 #[post("/v1/tournaments/{id}/abandon")]

@@ -1,4 +1,4 @@
-//! The writer thread's queue: the jobs of [`crate::store::Store::commit`],
+//! The writer thread's queue: the jobs of the store's commands (`Store::commit`),
 //! two lanes. A player's turn (a seat's move, a resignation, a bot's move,
 //! a timeout) is [`Priority::Turn`] and goes ahead of every other write
 //! waiting (a match or a tournament created, a tournament started, games
