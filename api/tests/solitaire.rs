@@ -383,7 +383,10 @@ fn a_job_waits_in_the_queue_while_the_pool_is_busy() {
         "too_many_heavy_requests",
     );
     assert!(
-        crowded["detail"].as_str().unwrap().contains("queue is full"),
+        crowded["detail"]
+            .as_str()
+            .unwrap()
+            .contains("queue is full"),
         "{crowded}"
     );
     held.release();
