@@ -161,20 +161,6 @@ fn log_files(folder: &std::path::Path) -> (String, u64) {
     (text, size)
 }
 
-/// The binary logging at `info` (access lines) with `args`.
-fn serve_logging(args: &[&str], database: &std::path::Path) -> (ServerProcess, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sternhalma"))
-        .args(["serve", "--port", "0", "--log-level", "info"])
-        .args(args)
-        .env("STERNHALMA_DATABASE", database)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let url = common::listening_url(&mut child);
-    (ServerProcess(child), url)
-}
-
 #[test]
 fn one_address_flooding_the_log_is_left_out_and_counted_and_the_file_stays_small() {
     let dir = sternhalma_store::db::scratch_root()
@@ -196,7 +182,8 @@ fn one_address_flooding_the_log_is_left_out_and_counted_and_the_file_stays_small
     // is left out, and a later line says how much.
     let budgeted = dir.join("budgeted");
     let file = budgeted.join("server.log");
-    let (server, url) = serve_logging(
+    let (server, url) = common::serve_binary_logging(
+        "info",
         &[
             "--log-file",
             file.to_str().unwrap(),
@@ -225,7 +212,8 @@ fn one_address_flooding_the_log_is_left_out_and_counted_and_the_file_stays_small
     // Without a budget, the file rotates: 50 kB in all, however much is
     // written.
     let rotated = dir.join("rotated");
-    let (server, url) = serve_logging(
+    let (server, url) = common::serve_binary_logging(
+        "info",
         &[
             "--log-file",
             rotated.join("server.log").to_str().unwrap(),

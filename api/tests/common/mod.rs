@@ -176,9 +176,18 @@ impl Drop for ServerProcess {
 /// Starts the binary with `args` on a free port over the SQLite file
 /// `database`; the process and its base URL.
 pub fn serve_binary(args: &[&str], database: &std::path::Path) -> (ServerProcess, String) {
+    serve_binary_logging("warn", args, database)
+}
+
+/// [`serve_binary`] logging at `level` (`info` writes the access log).
+pub fn serve_binary_logging(
+    level: &str,
+    args: &[&str],
+    database: &std::path::Path,
+) -> (ServerProcess, String) {
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_sternhalma"))
-        .args(["serve", "--port", "0", "--log-level", "warn"])
+        .args(["serve", "--port", "0", "--log-level", level])
         .args(args)
         .env("STERNHALMA_DATABASE", database)
         .stdout(Stdio::piped())
