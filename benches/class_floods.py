@@ -71,6 +71,7 @@ import json
 import math
 import multiprocessing
 import os
+import random
 import re
 import resource
 import subprocess
@@ -84,7 +85,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import aiohttp
 from load import (
@@ -95,7 +96,9 @@ from load import (
     call,
     encode,
     fmt,
+    get_json,
     loop_lag,
+    middle_game,
     percentiles,
     polite_main,
     proc_cpu_seconds,
@@ -104,7 +107,19 @@ from load import (
     set_nice,
 )
 
-SCENARIOS = ("heavy-jobs", "tournament-neighbour", "slow-bodies", "slow-log")
+SCENARIOS = (
+    "heavy-jobs",
+    "tournament-neighbour",
+    "slow-bodies",
+    "slow-log",
+    "table-stats",
+    "three-heavy",
+    "render-bursts",
+    "pipelined-readers",
+    "long-lines",
+    "write-flood",
+    "big-beside-small",
+)
 POLITE_ADDRESS = "127.0.0.2"
 NEIGHBOUR_ADDRESS = "127.0.0.3"
 WATCHER_ADDRESS = "127.0.0.4"
@@ -198,12 +213,18 @@ class Server:
     drain: LogDrain | None
 
 
-def start_server(binary: Path, scratch: Path, log_level: str, drain_rate: float | None) -> Server:
+def start_server(
+    binary: Path,
+    scratch: Path,
+    log_level: str,
+    drain_rate: float | None,
+    extra: list[str] | None = None,
+) -> Server:
     """`sternhalma serve` on a free port with a scratch database. Its stderr
     goes to a file, or through a pipe read at `drain_rate` bytes a second."""
     out_path, err_path = scratch / "serve.out", scratch / "serve.err"
     command = [str(binary), "serve", "--port", "0", "--database", str(scratch / "db.sqlite3")]
-    command += ["--log-level", log_level]
+    command += ["--log-level", log_level, *(extra or [])]
     with out_path.open("w") as out, err_path.open("w") as err:
         process = subprocess.Popen(
             command, stdout=out, stderr=subprocess.PIPE if drain_rate else err
@@ -266,8 +287,9 @@ class Run:
     pool: concurrent.futures.ProcessPoolExecutor
     polite: asyncio.Future | None = None
     t0: float = 0.0
+    pid: int | None = None
 
-    def start_polite(self, seconds: float) -> float:
+    def start_polite(self, seconds: float, paces: dict[str, float] | None = None) -> float:
         """Starts the polite client for `seconds`; the clock's start (perf_counter)."""
         loop = asyncio.get_running_loop()
         self.t0 = time.perf_counter()
@@ -281,7 +303,7 @@ class Run:
                 self.two_start,
                 self.args.client_nice,
                 self.args.polite_address,
-                paces=POLITE_PACES,
+                paces=paces or POLITE_PACES,
                 timeout_s=POLITE_TIMEOUT_S,
                 fresh_connections=True,
             ),
@@ -1109,6 +1131,362 @@ async def slow_log(run: Run) -> dict[str, Any]:
     }
 
 
+# ---- Issue 51: more floods, each a phase runnable alone -------------------------------
+
+
+def hostile_addresses(args: argparse.Namespace, count: int) -> list[str]:
+    """`count` attacking addresses: --hostile-address, then the next ones."""
+    head, _, last = args.hostile_address.rpartition(".")
+    return [f"{head}.{int(last) + n}" for n in range(count)]
+
+
+async def hammer(
+    address: str,
+    connections: int,
+    seconds: float,
+    step: Callable[[aiohttp.ClientSession, int, int], Awaitable[Answer]],
+) -> None:
+    """`connections` loops from `address`, each with its own connection,
+    calling `step(session, loop, request)` one after the other for `seconds`;
+    a refusal waits as it asks (a second at most), as a hurried client would."""
+    deadline = time.monotonic() + seconds
+
+    async def one(index: int) -> None:
+        async with session_from(address, limit_per_host=1) as session:
+            request = 0
+            while time.monotonic() < deadline:
+                answer = await step(session, index, request)
+                request += 1
+                if answer.status in REFUSALS:
+                    await pause_for(answer, 1.0)
+                elif answer.status is None:
+                    await asyncio.sleep(0.1)
+
+    await asyncio.gather(*(one(i) for i in range(connections)))
+
+
+async def bot_caps(url: str) -> dict[str, dict[str, Any]]:
+    """Each bot kind's largest budget (`GET /v1/bots`)."""
+    async with aiohttp.ClientSession() as session:
+        bots = await get_json(session, f"{url}/v1/bots")
+    return {view["kind"]: view.get("max_budget", bots["max"]) for view in bots["bots"]}
+
+
+async def table_stats(run: Run) -> dict[str, Any]:
+    """`GET /v1/tablebases` in a loop by several connections of one address."""
+    args, tally = run.args, Tally()
+
+    async def step(session: aiohttp.ClientSession, _: int, __: int) -> Answer:
+        return await call(session, tally, "GET", f"{run.url}/v1/tablebases", parse=False)
+
+    run.start_polite(args.seconds)
+    log(f"table stats: {args.flood_connections} connections from {args.hostile_address}")
+    await hammer(args.hostile_address, args.flood_connections, args.seconds, step)
+    return {
+        "address": args.hostile_address,
+        "connections": args.flood_connections,
+        "requests": tally.summary(),
+    }
+
+
+async def three_heavy(run: Run) -> dict[str, Any]:
+    """Three addresses, each with several loops of max-budget heavy work."""
+    args, url = run.args, run.url
+    caps = await bot_caps(url)
+    async with aiohttp.ClientSession() as session:
+        middle, moves = await middle_game(session, url, run.two_start, 30)
+    replay_body = encode({"start": run.two_start, "moves": moves})
+    render_url = f"{url}/v1/render.svg?{urlencode({'position': middle, 'size': 4096})}"
+    kinds = ("bot_alphabeta", "bot_mcts", "solve", "render", "replay")
+    tallies = {kind: Tally() for kind in kinds}
+
+    def bot_body(kind: str, seed: int) -> bytes:
+        cap = caps.get(kind, {})
+        bot = {"kind": kind, "seed": seed}
+        bot.update({k: cap[k] for k in ("nodes", "millis", "depth") if k in cap})
+        return encode({"position": middle, "bot": bot})
+
+    solve_body = encode(
+        {"board": args.job_board, "max_nodes": args.job_nodes, "max_memory_mb": args.job_memory}
+    )
+
+    async def step(session: aiohttp.ClientSession, index: int, request: int) -> Answer:
+        kind = kinds[(index + request) % len(kinds)]
+        tally = tallies[kind]
+        if kind.startswith("bot_"):
+            body = bot_body(kind[4:], index * 1000 + request)
+            return await call(
+                session,
+                tally,
+                "POST",
+                f"{url}/v1/bots/move",
+                body=body,
+                headers=JSON_HEADERS,
+                parse=False,
+            )
+        if kind == "solve":
+            return await call(
+                session,
+                tally,
+                "POST",
+                f"{url}/v1/solitaire/solve",
+                body=solve_body,
+                headers=JSON_HEADERS,
+            )
+        if kind == "render":
+            return await call(session, tally, "GET", render_url, parse=False)
+        return await call(
+            session,
+            tally,
+            "POST",
+            f"{url}/v1/replay",
+            body=replay_body,
+            headers=JSON_HEADERS,
+            parse=False,
+        )
+
+    addresses = hostile_addresses(args, 3)
+    run.start_polite(args.seconds)
+    log(f"three heavy: {args.heavy_threads} loops on each of {addresses}")
+    await asyncio.gather(*(hammer(a, args.heavy_threads, args.seconds, step) for a in addresses))
+    return {
+        "addresses": addresses,
+        "loops_per_address": args.heavy_threads,
+        "bot_caps": caps,
+        "requests": {kind: t.summary() for kind, t in tallies.items()},
+    }
+
+
+async def render_bursts(run: Run) -> dict[str, Any]:
+    """One address: bursts of large renders and solitaire jobs."""
+    args, url = run.args, run.url
+    renders, jobs = Tally(), Tally()
+    render_url = f"{url}/v1/render.svg?{urlencode({'position': run.two_start, 'size': 4096})}"
+    job_body = encode(
+        {"board": args.job_board, "max_nodes": args.job_nodes, "max_memory_mb": args.job_memory}
+    )
+    deadline = time.monotonic() + args.seconds
+    bursts = 0
+    run.start_polite(args.seconds)
+    log(f"render bursts: {args.job_burst} renders and jobs every {args.job_every} s")
+    async with session_from(args.hostile_address) as session:
+        while time.monotonic() < deadline:
+            bursts += 1
+            sent = [
+                call(session, renders, "GET", render_url, parse=False)
+                for _ in range(args.job_burst)
+            ]
+            sent += [
+                call(
+                    session,
+                    jobs,
+                    "POST",
+                    f"{url}/v1/solitaire/jobs",
+                    body=job_body,
+                    headers=JSON_HEADERS,
+                )
+                for _ in range(max(1, args.job_burst // 4))
+            ]
+            await asyncio.gather(*sent)
+            await asyncio.sleep(max(0.0, min(args.job_every, deadline - time.monotonic())))
+    return {
+        "address": args.hostile_address,
+        "bursts": bursts,
+        "size": 4096,
+        "renders": renders.summary(),
+        "jobs": jobs.summary(),
+    }
+
+
+async def pipelined_readers(run: Run) -> dict[str, Any]:
+    """Many connections from one address, each pipelining requests on one
+    socket and reading the answers a few bytes a second."""
+    args = run.args
+    where = urlsplit(run.url)
+    host, port = where.hostname or "127.0.0.1", where.port or 80
+    one = f"GET /healthz HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode()
+    deadline = time.monotonic() + args.seconds
+    outcomes: Counter = Counter()
+    read_bytes = 0
+    rss_before = proc_status(run.pid).get("VmRSS") if run.pid else None
+
+    async def reader_of(index: int) -> None:
+        nonlocal read_bytes
+        try:
+            reader, writer = await asyncio.open_connection(
+                host, port, local_addr=(args.hostile_address, 0)
+            )
+        except OSError as error:
+            outcomes[f"connect {type(error).__name__}"] += 1
+            return
+        try:
+            writer.write(one * args.pipeline_depth)
+            await writer.drain()
+            while time.monotonic() < deadline:
+                data = await reader.read(args.read_bytes)
+                if not data:
+                    outcomes["closed by the server"] += 1
+                    return
+                read_bytes += len(data)
+                await asyncio.sleep(1.0)
+            outcomes["open at the end"] += 1
+        except OSError as error:
+            outcomes[f"closed by the server ({type(error).__name__})"] += 1
+        finally:
+            writer.close()
+
+    run.start_polite(args.seconds)
+    log(f"pipelined readers: {args.pipeline_connections} connections x {args.pipeline_depth}")
+    await asyncio.gather(*(reader_of(i) for i in range(args.pipeline_connections)))
+    rss_after = proc_status(run.pid).get("VmRSS") if run.pid else None
+    return {
+        "address": args.hostile_address,
+        "connections": args.pipeline_connections,
+        "pipelined_per_connection": args.pipeline_depth,
+        "read_bytes_per_second": args.read_bytes,
+        "connections_by_outcome": dict(outcomes),
+        "bytes_read": read_bytes,
+        "server_rss_kib_before": rss_before,
+        "server_rss_kib_after": rss_after,
+    }
+
+
+async def long_lines(run: Run) -> dict[str, Any]:
+    """The slow-log flood with long request lines, the server logging to a file."""
+    args = run.args
+    args.query_bytes, args.slow_log_address = args.long_query_bytes, args.hostile_address
+    started = time.perf_counter()
+    flood = await slow_log(run)
+    seconds = time.perf_counter() - started
+    log_file = getattr(args, "log_file_path", None)
+    sizes = {}
+    if log_file:
+        for path in sorted(Path(log_file).parent.glob(Path(log_file).name + "*")):
+            sizes[path.name] = path.stat().st_size
+    total = sum(sizes.values())
+    flood["log_files_bytes"] = sizes if log_file else None
+    flood["log_bytes_per_second"] = round(total / seconds) if log_file else None
+    flood["log_lines_per_second_option"] = args.log_lines_per_second
+    return flood
+
+
+async def write_flood(run: Run) -> dict[str, Any]:
+    """One address creating matches and tournaments as fast as allowed; the
+    polite student plays stored-match moves."""
+    args, url = run.args, run.url
+    tallies = {"match_create": Tally(), "tournament_create": Tally()}
+    match_body = encode(
+        {
+            "board": "star4",
+            "layout": "2",
+            "rules": "masters",
+            "seats": [{"name": "flood south"}, {"name": "flood north"}],
+        }
+    )
+    tournament_body = encode(big_request(2, 1, 1, False))
+
+    async def step(session: aiohttp.ClientSession, index: int, request: int) -> Answer:
+        if (index + request) % 2:
+            return await create_tournament(
+                session, url, tournament_body, tallies["tournament_create"]
+            )
+        return await call(
+            session,
+            tallies["match_create"],
+            "POST",
+            f"{url}/v1/matches",
+            body=match_body,
+            headers=JSON_HEADERS,
+            parse=False,
+        )
+
+    run.start_polite(args.seconds, paces={**POLITE_PACES, "match_move": 0.5})
+    log(f"write flood: {args.flood_connections} connections from {args.hostile_address}")
+    await hammer(args.hostile_address, args.flood_connections, args.seconds, step)
+    return {
+        "address": args.hostile_address,
+        "connections": args.flood_connections,
+        "requests": {k: t.summary() for k, t in tallies.items()},
+    }
+
+
+async def big_beside_small(run: Run) -> dict[str, Any]:
+    """A teacher's 40-bot round robin beside a small tournament whose open
+    entrant the polite address plays: its move-to-next-turn latency."""
+    args, url = run.args, run.url
+    deadline = time.monotonic() + args.seconds
+    small_request = {
+        **NEIGHBOUR_REQUEST,
+        "name": "small",
+        "move_ms": 30_000,
+        "games_per_pairing": 50,
+    }
+    made = Tally()
+    turn = Tally(started_at=time.perf_counter())
+    moves = Tally()
+    async with session_from(args.hostile_address) as hostile:
+        big = await create_tournament(
+            hostile, url, big_request(args.big_entrants_rr, 1, args.big_concurrency, True), made
+        )
+        if big.status != 201:
+            return {"big_tournament": problem(big)}
+        run.start_polite(args.seconds)
+        async with session_from(args.polite_address) as session:
+            small = await create_tournament(session, url, small_request, made)
+            if small.status != 201:
+                return {"small_tournament": problem(small)}
+            tid, token = small.body["tournament"]["id"], small.body["entrant_tokens"][0]["token"]
+            auth = {"Authorization": f"Bearer {token}"}
+            rng = random.Random(3)
+            moved_at: float | None = None
+            while time.monotonic() < deadline:
+                answer = await call(
+                    session,
+                    Tally(),
+                    "GET",
+                    f"{url}/v1/tournaments/{tid}/turns?timeout_ms=5000",
+                    headers=auth,
+                    timeout_s=10.0,
+                )
+                if answer.status != 200:
+                    await pause_for(answer, 1.0)
+                    continue
+                if answer.body.get("done"):
+                    break
+                for t in answer.body.get("turns", []):
+                    if moved_at is not None:
+                        took = time.perf_counter() - moved_at
+                        turn.statuses[200] += 1
+                        turn.latencies.append(took)
+                        turn.timeline.append(
+                            [round(moved_at - turn.started_at, 2), round(took * 1000, 1), 200]
+                        )
+                    choice = rng.choice(t["legal_moves"])["text"]
+                    await call(
+                        session,
+                        moves,
+                        "POST",
+                        f"{url}/v1/matches/{t['match_id']}/moves",
+                        body=encode({"ply": t["ply"], "move": choice}),
+                        headers={**JSON_HEADERS, **auth},
+                        timeout_s=10.0,
+                        parse=False,
+                    )
+                    moved_at = time.perf_counter()
+                    break
+            await abandon(session, url, tid, small.body["admin_token"])
+        await abandon(hostile, url, big.body["tournament"]["id"], big.body["admin_token"])
+    return {
+        "big_tournament": {
+            "entrants": args.big_entrants_rr,
+            "concurrency": args.big_concurrency,
+            "id": big.body["tournament"]["id"],
+        },
+        "small_moves": moves.summary(),
+        "small_move_to_next_turn": {k: v for k, v in turn.summary().items() if k != "timeline"},
+    }
+
+
 # ---- The run ---------------------------------------------------------------------------------------
 
 
@@ -1117,6 +1495,13 @@ FLOODS: dict[str, Callable[[Run], Awaitable[dict[str, Any]]]] = {
     "tournament-neighbour": tournament_neighbour,
     "slow-bodies": slow_bodies,
     "slow-log": slow_log,
+    "table-stats": table_stats,
+    "three-heavy": three_heavy,
+    "render-bursts": render_bursts,
+    "pipelined-readers": pipelined_readers,
+    "long-lines": long_lines,
+    "write-flood": write_flood,
+    "big-beside-small": big_beside_small,
 }
 
 
@@ -1150,7 +1535,7 @@ async def run_scenario(args: argparse.Namespace, url: str, pid: int | None) -> d
             paces=POLITE_PACES,
         ),
     )
-    run = Run(args=args, url=url, two_start=two_start, pool=pool)
+    run = Run(args=args, url=url, two_start=two_start, pool=pool, pid=pid)
     samples: list[dict[str, Any]] = []
     cpu_before = proc_cpu_seconds(pid) if pid else None
     sampler = asyncio.create_task(sample_server(pid, samples, time.perf_counter())) if pid else None
@@ -1253,6 +1638,9 @@ def print_report(report: dict[str, Any]) -> None:
             )
             if phase["watcher"]:
                 print(f"  watcher: {phase['watcher']}")
+    elif report["scenario"] in NEW_SCENARIOS:
+        for key, value in hostile.items():
+            print(f"  {key}: {compact(value)}")
     elif report["scenario"] == "slow-bodies":
         for worker in hostile["processes"]:
             shown = {k: v for k, v in worker.items() if k != "open_each_second"}
@@ -1270,6 +1658,37 @@ def print_report(report: dict[str, Any]) -> None:
     )
     print(
         f"load average: {report['machine']['loadavg_before']} before, {report['machine']['loadavg_after']} after"
+    )
+    print(f"verdict: {report['verdict']}")
+
+
+NEW_SCENARIOS = SCENARIOS[4:]
+
+
+def compact(value: Any) -> str:
+    """A summary's main figures on one line: statuses and latency."""
+    if isinstance(value, dict) and "by_status" in value:
+        lat = value["latency_ms"]
+        return (
+            f"{value['by_status']} timeouts {value['client_timeouts']} conn"
+            f" {value['connection_errors']} p50 {fmt(lat['p50'])} p99 {fmt(lat['p99'])} ms"
+        )
+    if isinstance(value, dict) and any(
+        isinstance(v, dict) and "by_status" in v for v in value.values()
+    ):
+        return "; ".join(f"{k} {compact(v)}" for k, v in value.items())
+    return json.dumps(value)
+
+
+def verdict(polite: dict[str, Any]) -> str:
+    """The polite client against the goal: p99 under 50 ms, no refusals."""
+    worst = max((t["latency_ms"]["p99"] or 0.0 for t in polite.values()), default=0.0)
+    refused = sum(t["by_bucket"]["429"] + t["by_bucket"]["503"] for t in polite.values())
+    failed = sum(t["requests"] - t["by_bucket"]["2xx"] for t in polite.values())
+    met = worst < TARGET_P99_MS and refused == 0
+    return (
+        f"{'MET' if met else 'MISSED'} (goal: polite p99 < {TARGET_P99_MS:g} ms, 0 refusals):"
+        f" worst p99 {fmt(worst)} ms, {refused} refusals, {failed} failed"
     )
 
 
@@ -1306,6 +1725,21 @@ def main() -> int:
         default=5000.0,
         help="how fast the server's stderr is read (KB/s; with --server)",
     )
+    group = parser.add_argument_group("table-stats, write-flood")
+    group.add_argument("--flood-connections", type=int, default=8)
+    group = parser.add_argument_group("three-heavy (also --job-board, --job-nodes, --job-memory)")
+    group.add_argument("--heavy-threads", type=int, default=4, help="loops per address")
+    group = parser.add_argument_group("render-bursts: --job-burst renders, a quarter as many jobs")
+    group = parser.add_argument_group("pipelined-readers")
+    group.add_argument("--pipeline-connections", type=int, default=250)
+    group.add_argument("--pipeline-depth", type=int, default=64, help="requests per socket")
+    group.add_argument("--read-bytes", type=int, default=64, help="read per connection a second")
+    group = parser.add_argument_group("long-lines (also --log-connections)")
+    group.add_argument("--long-query-bytes", type=int, default=4000)
+    group.add_argument("--log-file-max-mb", type=int, default=100)
+    group.add_argument("--log-lines-per-second", type=int, default=20)
+    group = parser.add_argument_group("big-beside-small (also --big-concurrency)")
+    group.add_argument("--big-entrants-rr", type=int, default=40, help="the teacher's bots")
     args = parser.parse_args()
     if (args.url is None) == (args.server is None):
         parser.error("give a server URL or --server BINARY (one of them)")
@@ -1318,11 +1752,18 @@ def main() -> int:
         url = args.url.rstrip("/") if args.url else ""
         if args.server:
             slow_log_run = args.scenario == "slow-log"
+            extra: list[str] = []
+            if args.scenario == "long-lines":
+                args.log_file_path = str(Path(scratch) / "server.log")
+                extra = ["--log-file", args.log_file_path]
+                extra += ["--log-file-max-mb", str(args.log_file_max_mb)]
+                extra += ["--log-lines-per-second", str(args.log_lines_per_second)]
             server = start_server(
                 args.server,
                 Path(scratch),
-                "info" if slow_log_run else "warn",
+                "info" if slow_log_run or args.scenario == "long-lines" else "warn",
                 args.log_drain_kbps * 1000 if slow_log_run else None,
+                extra,
             )
             url = server.url
             log(f"started {args.server} at {url} (pid {server.process.pid})")
@@ -1369,6 +1810,7 @@ def main() -> int:
             "log_bytes_drained": server.drain.bytes if server and server.drain else None,
         }
     )
+    report["verdict"] = verdict(report["polite"])
     print_report(report)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
