@@ -124,6 +124,7 @@ POLITE_ADDRESS = "127.0.0.2"
 NEIGHBOUR_ADDRESS = "127.0.0.3"
 WATCHER_ADDRESS = "127.0.0.4"
 READER_ADDRESS = "127.0.0.5"
+PROBE_ADDRESS = "127.0.0.9"
 # The polite client's measures and the seconds between two of each.
 POLITE_PACES = {"healthz": 0.1, "bot_move": 1.5, "render": 3.0}
 POLITE_TIMEOUT_S = 10.0
@@ -1135,9 +1136,30 @@ async def slow_log(run: Run) -> dict[str, Any]:
 
 
 def hostile_addresses(args: argparse.Namespace, count: int) -> list[str]:
-    """`count` attacking addresses: --hostile-address, then the next ones."""
+    """`count` attacking addresses: --hostile-address, then the next ones
+    (skipping the polite student's)."""
     head, _, last = args.hostile_address.rpartition(".")
-    return [f"{head}.{int(last) + n}" for n in range(count)]
+    addresses: list[str] = []
+    number = int(last)
+    while len(addresses) < count:
+        if f"{head}.{number}" != args.polite_address:
+            addresses.append(f"{head}.{number}")
+        number += 1
+    return addresses
+
+
+async def solve_body(url: str, args: argparse.Namespace, route: str) -> tuple[bytes, str]:
+    """A solitaire request at the largest `max_nodes` `route` takes (probed
+    from an address of its own with an impossible one: its 422 names the cap),
+    at most `--job-nodes`."""
+    request = {"board": args.job_board, "max_nodes": args.job_nodes}
+    request["max_memory_mb"] = args.job_memory
+    async with session_from(PROBE_ADDRESS) as session:
+        probe = encode({**request, "max_nodes": 10**12})
+        answer = await call(session, Tally(), "POST", url + route, body=probe, headers=JSON_HEADERS)
+        cap, source = await solve_cap(session, url, answer)
+    request["max_nodes"] = min(args.job_nodes, cap)
+    return encode(request), source
 
 
 async def hammer(
@@ -1206,9 +1228,7 @@ async def three_heavy(run: Run) -> dict[str, Any]:
         bot.update({k: cap[k] for k in ("nodes", "millis", "depth") if k in cap})
         return encode({"position": middle, "bot": bot})
 
-    solve_body = encode(
-        {"board": args.job_board, "max_nodes": args.job_nodes, "max_memory_mb": args.job_memory}
-    )
+    solve, cap_source = await solve_body(url, args, "/v1/solitaire/solve")
 
     async def step(session: aiohttp.ClientSession, index: int, request: int) -> Answer:
         kind = kinds[(index + request) % len(kinds)]
@@ -1230,7 +1250,7 @@ async def three_heavy(run: Run) -> dict[str, Any]:
                 tally,
                 "POST",
                 f"{url}/v1/solitaire/solve",
-                body=solve_body,
+                body=solve,
                 headers=JSON_HEADERS,
             )
         if kind == "render":
@@ -1252,6 +1272,8 @@ async def three_heavy(run: Run) -> dict[str, Any]:
     return {
         "addresses": addresses,
         "loops_per_address": args.heavy_threads,
+        "solve": json.loads(solve),
+        "solve_cap": cap_source,
         "bot_caps": caps,
         "requests": {kind: t.summary() for kind, t in tallies.items()},
     }
@@ -1262,9 +1284,7 @@ async def render_bursts(run: Run) -> dict[str, Any]:
     args, url = run.args, run.url
     renders, jobs = Tally(), Tally()
     render_url = f"{url}/v1/render.svg?{urlencode({'position': run.two_start, 'size': 4096})}"
-    job_body = encode(
-        {"board": args.job_board, "max_nodes": args.job_nodes, "max_memory_mb": args.job_memory}
-    )
+    job_body, cap_source = await solve_body(url, args, "/v1/solitaire/jobs")
     deadline = time.monotonic() + args.seconds
     bursts = 0
     run.start_polite(args.seconds)
@@ -1292,6 +1312,8 @@ async def render_bursts(run: Run) -> dict[str, Any]:
     return {
         "address": args.hostile_address,
         "bursts": bursts,
+        "job": json.loads(job_body),
+        "job_cap": cap_source,
         "size": 4096,
         "renders": renders.summary(),
         "jobs": jobs.summary(),
@@ -1462,7 +1484,8 @@ async def big_beside_small(run: Run) -> dict[str, Any]:
                             [round(moved_at - turn.started_at, 2), round(took * 1000, 1), 200]
                         )
                     choice = rng.choice(t["legal_moves"])["text"]
-                    await call(
+                    await asyncio.sleep(args.small_think_s)
+                    moved = await call(
                         session,
                         moves,
                         "POST",
@@ -1472,7 +1495,9 @@ async def big_beside_small(run: Run) -> dict[str, Any]:
                         timeout_s=10.0,
                         parse=False,
                     )
-                    moved_at = time.perf_counter()
+                    moved_at = time.perf_counter() if moved.status == 200 else None
+                    if moved.status in REFUSALS:
+                        await pause_for(moved, 5.0)
                     break
             await abandon(session, url, tid, small.body["admin_token"])
         await abandon(hostile, url, big.body["tournament"]["id"], big.body["admin_token"])
@@ -1740,6 +1765,9 @@ def main() -> int:
     group.add_argument("--log-lines-per-second", type=int, default=20)
     group = parser.add_argument_group("big-beside-small (also --big-concurrency)")
     group.add_argument("--big-entrants-rr", type=int, default=40, help="the teacher's bots")
+    group.add_argument(
+        "--small-think-s", type=float, default=0.25, help="the open entrant's pause before a move"
+    )
     args = parser.parse_args()
     if (args.url is None) == (args.server is None):
         parser.error("give a server URL or --server BINARY (one of them)")
@@ -1810,7 +1838,12 @@ def main() -> int:
             "log_bytes_drained": server.drain.bytes if server and server.drain else None,
         }
     )
-    report["verdict"] = verdict(report["polite"])
+    judged = dict(report["polite"])
+    if args.scenario == "big-beside-small":
+        for name in ("small_moves", "small_move_to_next_turn"):
+            if name in report["hostile"]:
+                judged[name] = report["hostile"][name]
+    report["verdict"] = verdict(judged)
     print_report(report)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
