@@ -39,6 +39,54 @@ One scenario a run (`--scenario`), bounded by `--seconds` (default 60):
   5,000 KB/s, a terminal over a network), and 40 connections from 127.0.0.10
   sending `GET /healthz?<60 KB query>` one after another, as fast as answered.
 
+Issue 51 (item 6) adds seven more, each runnable alone the same way:
+
+- `table-stats`: `--flood-connections` (default 8) connections from
+  `--hostile-address` asking `GET /v1/tablebases` one after another, as fast as
+  answered (the server should answer from values computed once).
+- `three-heavy`: three attacking addresses (`--hostile-address` and the next
+  ones, the polite address skipped), each with `--heavy-threads` (default 4)
+  loops cycling through max-budget heavy work: `POST /v1/bots/move` with
+  alphabeta and mcts at each kind's cap (`GET /v1/bots`) on a middle game,
+  `POST /v1/solitaire/solve` on `--job-board` at the route's node cap (probed
+  from 127.0.0.9: its 422 names it; the solve then runs to the cap and
+  answers 422 `node_limit`), `GET /v1/render.svg?size=4096` and
+  `POST /v1/replay` of that game's 30 moves. A refusal waits as it asks (a
+  second at most). The polite student's small bot move should never get 503
+  and rarely 429.
+- `render-bursts`: from one address, every `--job-every` s (default 4), a burst
+  of `--job-burst` (default 20) `GET /v1/render.svg?size=4096` and a quarter as
+  many `POST /v1/solitaire/jobs` at the jobs' node cap, all at once.
+- `pipelined-readers`: `--pipeline-connections` (default 250) raw sockets from
+  one address, each writing `--pipeline-depth` (default 64) pipelined
+  `GET /healthz` at once and then reading `--read-bytes` (default 64) of the
+  answers a second. Reports how many connections the server closed, the bytes
+  read, and the server's RSS before and after (with `--server`).
+- `long-lines`: the `slow-log` flood with `--long-query-bytes` (default 4,000)
+  of query string on `/healthz` from `--log-connections` connections, the
+  server (with `--server`) started at `info` with `--log-file <scratch>/server.log`,
+  `--log-file-max-mb` and `--log-lines-per-second` as given here (defaults
+  100 and 20, the server's). Reports the log files' sizes at the end and their
+  sum per second of flood.
+- `write-flood`: `--flood-connections` connections from one address creating
+  matches and (unstarted, two-bot) tournaments as fast as their limits allow
+  (a refusal waits as it asks, a second at most), while the polite client
+  also plays moves of a stored match every 0.5 s (`match_move`, with the
+  `match_create` and `match_read` that needs).
+- `big-beside-small`: a teacher's round robin of `--big-entrants-rr` (default
+  40) `random` bots on star1 (`--big-concurrency` games at once) from the
+  hostile address, and beside it, from the polite address, a small tournament
+  on star4 with one open entrant, played by this script (long-polls `/turns`,
+  thinks `--small-think-s`, default 0.25 s, then moves) against a `random`
+  bot: its moves' latency and each move's time to its next turn
+  (`small_move_to_next_turn`), judged with the polite measures. It is
+  `tournament-neighbour`'s idea with a player that moves rather than one that
+  times out.
+
+Each of these prints a last line, `verdict:`, against the goal "polite p99 <
+50 ms, 0 refusals" (the worst p99 of the polite measures and their 429s and
+503s), and the load average at the start and end.
+
 Meanwhile the polite client of `benches/load.py`, in a process of its own,
 connects from 127.0.0.2 (another student's machine, as far as per-client
 limits go) with a new connection for every request, and measures one request
@@ -59,6 +107,8 @@ clients' event-loop lag.
     .venv/bin/python benches/class_floods.py --server target/release/sternhalma \\
         --scenario heavy-jobs --json benches/results/class-heavy-jobs.json
     .venv/bin/python benches/class_floods.py http://127.0.0.1:8080 --scenario slow-bodies
+    .venv/bin/python benches/class_floods.py --server target/release/sternhalma \
+        --scenario three-heavy --seconds 5  # a smoke run
 """
 
 from __future__ import annotations
