@@ -30,8 +30,9 @@ pub const MIN_KEY_BITS: u32 = 128;
 const MIN_DISTINCT_CHARS: usize = 8;
 
 /// What `--help` and a refusal say of a key.
-pub const KEY_RULE: &str = "at least 128 bits of randomness: 32 hex digits, \
-    22 letters and digits, or 20 with punctuation; `sternhalma admin-key` prints a new one";
+pub const KEY_RULE: &str = "at least 128 bits of randomness as its length and alphabet \
+    count them: 32 hex digits, 22 letters of both cases and digits, or 20 characters mixing \
+    letters, digits and punctuation; `sternhalma admin-key` prints a new one";
 
 impl AdminKey {
     /// The key `text`: text without spaces that holds at least
@@ -103,9 +104,10 @@ impl AdminKey {
 }
 
 /// The most randomness `text` can hold: its length times the bits of one
-/// character drawn from the alphabets it uses (hex digits 4, lower-case
-/// letters and digits 5.2, both cases and digits 6, any printable ASCII
-/// 6.6), or nothing when it has fewer than 8 distinct characters. An upper
+/// character drawn from the alphabets it uses (decimal digits 3.3, hex
+/// digits 4, lower-case letters and digits 5.2, both cases and digits 6,
+/// any printable ASCII 6.6), or nothing when it has fewer than 8 distinct
+/// characters. An upper
 /// bound: a word repeated to length passes the count, which is why the
 /// help asks for a key a machine made.
 pub fn key_bits(text: &str) -> f64 {
@@ -115,10 +117,13 @@ pub fn key_bits(text: &str) -> f64 {
     if distinct.len() < MIN_DISTINCT_CHARS {
         return 0.0;
     }
+    let decimal = text.chars().all(|c| c.is_ascii_digit());
     let hex = text.chars().all(|c| c.is_ascii_hexdigit())
         && (text.chars().all(|c| !c.is_ascii_uppercase())
             || text.chars().all(|c| !c.is_ascii_lowercase()));
-    let alphabet = if hex {
+    let alphabet = if decimal {
+        10
+    } else if hex {
         16
     } else {
         let has = |test: fn(&char) -> bool| text.chars().any(|c| test(&c));
@@ -225,6 +230,8 @@ mod tests {
             "s3cret-class-key",
             // 31 hex digits: 124 bits.
             "7f3a9c2e4b1d8f6a0c5e9b3d7a1f4c8",
+            // 32 decimal digits: 106 bits, not hex's 128.
+            "12345678901234567890123456789012",
             // Long, but one character (or a few) repeated.
             &"a".repeat(100),
             &"abcabc".repeat(10),

@@ -128,7 +128,8 @@ struct Serve {
     log_level: String,
     /// Write the log to this file instead of stderr, rotated by size
     /// (`--log-file-max-mb` in all, over 5 files: FILE, FILE.1, ... FILE.4,
-    /// the oldest removed).
+    /// the oldest removed; each file may pass its share by the last write,
+    /// at most 64 KiB).
     #[arg(long, env = "STERNHALMA_LOG_FILE", value_name = "FILE")]
     log_file: Option<std::path::PathBuf>,
     /// The most the log file and its older files hold together, in MB
@@ -218,9 +219,11 @@ struct Serve {
     no_limits: bool,
     /// When set, creating a match or a tournament needs `Authorization:
     /// Bearer <key>` (everything else a match's or a tournament's own
-    /// tokens guard). The key must hold at least 128 bits of randomness
-    /// (32 hex digits, 22 letters and digits, or 20 with punctuation): a
-    /// shorter one is refused; `sternhalma admin-key` prints a new one.
+    /// tokens guard). The key must hold at least 128 bits of randomness as
+    /// its length and alphabet count them (32 hex digits, 22 letters of
+    /// both cases and digits, or 20 characters mixing letters, digits and
+    /// punctuation): a shorter one is refused; `sternhalma admin-key`
+    /// prints a new one.
     /// Prefer the environment variable: arguments are visible to every
     /// user of the machine. Never logged.
     #[arg(long, env = "STERNHALMA_ADMIN_KEY", hide_env_values = true)]

@@ -25,7 +25,8 @@
 //!   print `Failed to send shutdown signal to logging worker` on stdout).
 //! - A request line is cut to [`MAX_LOGGED_URI`] bytes, its length said:
 //!   a client cannot make the log write 64 KiB a request.
-//! - Each address has a budget of lines ([`LogBudget`]: so many a second,
+//! - Each client (its address; an IPv6 one by its /64, as the per-client
+//!   limits count it) has a budget of lines ([`LogBudget`]: so many a second,
 //!   with a burst); past it its lines are counted, not written, and one
 //!   line says how many were left out (`203.0.113.7 - 1520 access-log
 //!   lines suppressed`) when the address is within its budget again, or
@@ -343,10 +344,13 @@ impl Entry {
             for (peer, count) in budget.sweep(now) {
                 log_suppressed(peer, count);
             }
-            match budget.admit(self.peer, now) {
+            // Keyed as the per-client limits key a client: an IPv6 one
+            // by its /64.
+            let client = self.peer.map(crate::peers::client_key);
+            match budget.admit(client, now) {
                 Admit::Suppress => return,
                 Admit::Write { suppressed: 0 } => {}
-                Admit::Write { suppressed } => log_suppressed(self.peer, suppressed),
+                Admit::Write { suppressed } => log_suppressed(client, suppressed),
             }
         }
         // `%D`: milliseconds with six decimals, from whole nanoseconds.

@@ -105,7 +105,7 @@ pub enum Refused {
         held: usize,
     },
     /// The task waited in a full queue and gave its place to the task of
-    /// a client that held none; its client holds `held` others.
+    /// a client holding at least two fewer; its client holds `held` others.
     Displaced {
         /// Its client's other tasks running or waiting.
         held: usize,
@@ -135,7 +135,7 @@ impl std::fmt::Display for Refused {
             ),
             Refused::Displaced { held } => write!(
                 f,
-                "the server's heavy-work queue is full: this request gave its place to a client with none waiting, since this client has {held} other heavy requests running or waiting; try again in {RETRY_AFTER_SECONDS} s"
+                "the server's heavy-work queue is full: this request gave its place to a client with fewer, since this client has {held} other heavy requests running or waiting; try again in {RETRY_AFTER_SECONDS} s"
             ),
             Refused::Failed => f.write_str("the request's work failed on the server"),
         }
@@ -143,6 +143,11 @@ impl std::fmt::Display for Refused {
 }
 
 impl std::error::Error for Refused {}
+
+/// Questions asked alone (a client's only task) taken one after another
+/// while a backlog waits, before one task of a backlog goes: a class of
+/// bots asking one at a time cannot starve a page asking for two.
+pub const ALONE_IN_A_ROW: usize = 8;
 
 /// Tasks a pool may hold waiting per worker, unless configured otherwise.
 pub const QUEUE_PER_WORKER: usize = 4;
@@ -175,6 +180,8 @@ struct Waiting {
     /// Whether its client held no other task when it came: a question
     /// asked alone, which goes ahead of backlogs.
     first: bool,
+    /// When it came, among the pool's tasks (a later task a larger one).
+    seq: u64,
     /// For a task whose requester awaits its answer: how to refuse it if
     /// its place is given away. A task spawned without an answer keeps its
     /// place.
@@ -295,8 +302,13 @@ struct State {
     per_client: Option<usize>,
     /// Tasks refused because their client was at its cap.
     refused_per_client: u64,
-    /// Waiting tasks that gave their place to a client holding none.
+    /// Waiting tasks that gave their place to a client holding fewer.
     displaced: u64,
+    /// Tasks queued so far (each waiting task's `seq`).
+    queued: u64,
+    /// Questions asked alone taken one after another while a backlog
+    /// could have run ([`ALONE_IN_A_ROW`]).
+    alone_in_a_row: usize,
     /// Urgent tasks, taken before the clients' queues, groups in turn.
     urgent: Turns<Group, Task>,
     /// Urgent tasks accepted and not finished.
@@ -355,6 +367,8 @@ impl HeavyPool {
                 per_client: None,
                 refused_per_client: 0,
                 displaced: 0,
+                queued: 0,
+                alone_in_a_row: 0,
                 running_per_client: running_per_client(workers),
                 urgent: Turns::new(),
                 urgent_outstanding: 0,
@@ -444,7 +458,7 @@ impl HeavyPool {
         lock(&self.handle.shared.state).refused_per_client
     }
 
-    /// Waiting tasks refused so far because a client holding none took
+    /// Waiting tasks refused so far because a client holding fewer took
     /// their place in a full pool.
     pub fn displaced(&self) -> u64 {
         lock(&self.handle.shared.state).displaced
@@ -545,6 +559,7 @@ impl HeavyPool {
                 return Err(Refused::ClientAtCap { held });
             }
         }
+        let mut displaced = None;
         if state.outstanding >= shared.workers + shared.queue {
             let held = state
                 .clients
@@ -564,7 +579,7 @@ impl HeavyPool {
                 // Only from a client holding at least two more: never one
                 // question for another.
                 Some((victim, victim_held)) if victim_held > held + 1 => {
-                    state.displace(victim);
+                    displaced = state.displace(victim);
                 }
                 _ if held > 0 => {
                     state.refused_per_client += 1;
@@ -585,10 +600,14 @@ impl HeavyPool {
         let first = queue.outstanding == 0 && client.is_some();
         queue.outstanding += 1;
         queue.counted += usize::from(counted);
+        let seq = state.queued;
+        state.queued += 1;
+        let queue = state.clients.entry(client).or_default();
         queue.waiting.push_back(Waiting {
             task,
             counted,
             first,
+            seq,
             refuse,
         });
         if queue.waiting.len() == 1 {
@@ -596,6 +615,12 @@ impl HeavyPool {
         }
         drop(guard);
         shared.wake.notify_one();
+        // Refused, and its task dropped, outside the pool's lock.
+        if let Some((waiting, held)) = displaced {
+            if let Some(refuse) = waiting.refuse {
+                refuse(Refused::Displaced { held });
+            }
+        }
         Ok(())
     }
 
@@ -746,29 +771,25 @@ impl PoolClient {
 impl State {
     /// The client other than `but` holding the most tasks (running or
     /// waiting) with one waiting that may give its place, and how many it
-    /// holds.
+    /// holds; among equals, the one whose such task came last.
     fn heaviest_but(&self, but: Client) -> Option<(Client, usize)> {
         self.clients
             .iter()
-            .filter(|(client, queue)| {
-                client.is_some()
-                    && **client != but
-                    && queue.waiting.iter().any(|w| w.refuse.is_some())
+            .filter(|(client, _)| client.is_some() && **client != but)
+            .filter_map(|(client, queue)| {
+                let newest = queue.waiting.iter().rev().find(|w| w.refuse.is_some())?;
+                Some((queue.outstanding, newest.seq, *client))
             })
-            .map(|(client, queue)| (queue.outstanding, *client))
             .max()
-            .map(|(held, client)| (client, held))
+            .map(|(held, _, client)| (client, held))
     }
 
-    /// Refuses the newest waiting task of `client` that may give its place
-    /// ([`Refused::Displaced`]), and counts it out.
-    fn displace(&mut self, client: Client) {
-        let Some(queue) = self.clients.get_mut(&client) else {
-            return;
-        };
-        let Some(at) = queue.waiting.iter().rposition(|w| w.refuse.is_some()) else {
-            return;
-        };
+    /// Takes out the newest waiting task of `client` that may give its
+    /// place, counted out, with its client's tasks left: the caller
+    /// refuses it ([`Refused::Displaced`]) once the lock is let go.
+    fn displace(&mut self, client: Client) -> Option<(Waiting, usize)> {
+        let queue = self.clients.get_mut(&client)?;
+        let at = queue.waiting.iter().rposition(|w| w.refuse.is_some())?;
         let waiting = queue.waiting.remove(at).expect("found above");
         queue.outstanding -= 1;
         queue.counted -= usize::from(waiting.counted);
@@ -784,9 +805,7 @@ impl State {
         self.outstanding -= 1;
         self.waiting -= 1;
         self.displaced += 1;
-        if let Some(refuse) = waiting.refuse {
-            refuse(Refused::Displaced { held });
-        }
+        Some((waiting, held))
     }
 
     /// Tasks accepted and not finished, in every lane.
@@ -813,12 +832,28 @@ impl State {
                 queue.outstanding == 1 && queue.waiting.front().is_some_and(|w| w.first)
             })
         };
-        let ready = self
+        let alone = self
             .turns
             .iter()
-            .position(|client| may_run(client) && holds_one(client))
-            .or_else(|| self.turns.iter().position(may_run));
+            .position(|client| may_run(client) && holds_one(client));
+        let backlog = self
+            .turns
+            .iter()
+            .position(|client| may_run(client) && !holds_one(client));
+        // A stream of questions asked alone cannot starve the backlogs:
+        // after ALONE_IN_A_ROW of them, one backlog's turn.
+        let ready = match (alone, backlog) {
+            (Some(_), Some(turn)) if self.alone_in_a_row >= ALONE_IN_A_ROW => Some(turn),
+            (Some(at), _) => Some(at),
+            (None, turn) => turn,
+        };
         let urgent = !self.urgent.is_empty() && (!self.last_urgent || ready.is_none());
+        if !urgent && ready.is_some() {
+            self.alone_in_a_row = match (ready == alone, backlog) {
+                (true, Some(_)) => self.alone_in_a_row + 1,
+                _ => 0,
+            };
+        }
         let (task, lane) = if urgent {
             (self.urgent.pop()?, Lane::Urgent)
         } else if let Some(client) = ready.and_then(|at| self.turns.remove(at)) {
@@ -1357,6 +1392,37 @@ mod tests {
             std::thread::yield_now();
         }
         waiter
+    }
+
+    // Questions asked alone go first, but a stream of them lets a backlog
+    // through now and then: after ALONE_IN_A_ROW, one backlog task.
+    #[test]
+    fn many_questions_asked_alone_do_not_starve_a_backlog() {
+        let pool = HeavyPool::new(1, 20);
+        let held = pool.occupy().unwrap();
+        let (order, ran) = mpsc::channel::<String>();
+        let page = pool.client(ip("10.0.0.100"));
+        for n in 0..2 {
+            let order = order.clone();
+            page.spawn(move || order.send(format!("page {n}")).unwrap())
+                .unwrap();
+        }
+        for student in 0..12 {
+            let order = order.clone();
+            pool.client(ip(&format!("10.0.1.{student}")))
+                .spawn(move || order.send(format!("student {student}")).unwrap())
+                .unwrap();
+        }
+        held.release();
+        let seen: Vec<String> = (0..14).map(|_| ran.recv().unwrap()).collect();
+        assert_eq!(seen[ALONE_IN_A_ROW], "page 0", "{seen:?}");
+        assert!(
+            seen[..ALONE_IN_A_ROW]
+                .iter()
+                .all(|s| s.starts_with("student"))
+        );
+        assert_eq!(seen[13], "page 1", "{seen:?}");
+        pool.wait_until_idle();
     }
 
     // In a full pool a client holding no task takes the place of the newest

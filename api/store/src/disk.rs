@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Unavailable};
 
-/// The free space kept by default: 256 MB.
+/// The free space `sternhalma serve` keeps by default: 256 MB. A store
+/// opened by a test or a tool keeps none until told
+/// ([`DiskGuard::set_min_free`]).
 pub const DEFAULT_MIN_FREE_BYTES: u64 = 256_000_000;
 
 /// How long a measure of the free space is trusted.
@@ -35,6 +37,8 @@ pub struct DiskGuard {
 struct State {
     min_free: u64,
     measured: Option<(Instant, u64)>,
+    /// Whether the last check refused (the log says so once a change).
+    low: bool,
 }
 
 /// The bytes an unprivileged process may still write under `folder`.
@@ -47,8 +51,8 @@ pub fn free_space(folder: &Path) -> std::io::Result<u64> {
 }
 
 impl DiskGuard {
-    /// A guard of the disk holding `file`, keeping
-    /// [`DEFAULT_MIN_FREE_BYTES`] free.
+    /// A guard of the disk holding `file`, keeping nothing free until
+    /// [`DiskGuard::set_min_free`].
     pub fn new(file: &Path, measure: FreeSpace) -> DiskGuard {
         let folder = match file.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
@@ -58,8 +62,9 @@ impl DiskGuard {
             folder,
             measure,
             state: Mutex::new(State {
-                min_free: DEFAULT_MIN_FREE_BYTES,
+                min_free: 0,
                 measured: None,
+                low: false,
             }),
         }
     }
@@ -94,13 +99,21 @@ impl DiskGuard {
                 }
             },
         };
-        if free < state.min_free {
-            tracing::warn!(
-                folder = %self.folder.display(),
-                free_bytes = free,
-                min_free_bytes = state.min_free,
-                "the disk is nearly full: nothing new is stored"
-            );
+        let low = free < state.min_free;
+        if low != state.low {
+            state.low = low;
+            if low {
+                tracing::warn!(
+                    folder = %self.folder.display(),
+                    free_bytes = free,
+                    min_free_bytes = state.min_free,
+                    "the disk is nearly full: no new match or tournament is stored until space is freed"
+                );
+            } else {
+                tracing::info!(folder = %self.folder.display(), free_bytes = free, "disk space is back: new matches and tournaments are stored again");
+            }
+        }
+        if low {
             return Err(Error::Unavailable(Unavailable::DiskFull));
         }
         Ok(())
@@ -124,6 +137,9 @@ mod tests {
         let guard = DiskGuard::new(Path::new("/srv/class/matches.sqlite3"), chosen);
         assert_eq!(guard.folder, Path::new("/srv/class"));
         let start = Instant::now();
+        FREE.store(0, Ordering::SeqCst);
+        assert!(guard.check(start).is_ok(), "nothing kept until told");
+        guard.set_min_free(DEFAULT_MIN_FREE_BYTES);
         FREE.store(300_000_000, Ordering::SeqCst);
         assert!(guard.check(start).is_ok());
         FREE.store(100_000_000, Ordering::SeqCst);

@@ -123,12 +123,20 @@ impl Store {
         std::thread::Builder::new()
             .name("sternhalma-db-writer".to_owned())
             .spawn(move || {
+                // However the thread ends, the queue closes and the jobs
+                // left are dropped (their requests answered), never kept
+                // waiting for a writer that is gone.
+                let _closing = CloseOnExit(Arc::clone(&jobs));
                 while let Some(job) = jobs.pop() {
                     if connection.is_closed() {
                         // PostgreSQL restarted or dropped us: connect again
                         // (a job meanwhile answers 503 and stores nothing).
-                        if let Err(error) = connection.reconnect() {
-                            tracing::warn!(error = %error, "the writer cannot reconnect yet");
+                        let reconnected =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                connection.reconnect()
+                            }));
+                        if !matches!(reconnected, Ok(Ok(()))) {
+                            tracing::warn!("the writer cannot reconnect yet");
                         }
                     }
                     // A panicking job drops its answer channel (the handler
@@ -383,6 +391,19 @@ impl Store {
             here,
             by_bot,
         });
+    }
+}
+
+/// Closes the writer's queue when the writer thread ends, and drops the
+/// jobs left: each one's requester hears that it failed.
+struct CloseOnExit(Arc<WriteQueue<Job>>);
+
+impl Drop for CloseOnExit {
+    fn drop(&mut self) {
+        self.0.close();
+        while let Some(job) = self.0.pop() {
+            drop(job);
+        }
     }
 }
 

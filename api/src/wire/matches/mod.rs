@@ -1,7 +1,7 @@
 //! What the `/v1/matches` routes take and answer, built from the store's
 //! matches (`sternhalma_store::matches::model`): the JSON here, a result
 //! with its words and the legend under a finished match's picture in
-//! [`results`].
+//! `results.rs`.
 
 mod results;
 
