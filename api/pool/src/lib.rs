@@ -32,7 +32,9 @@
 //!   ([`Refused::Crowded`], 429), and 503 `busy` is left for a client
 //!   holding none when nobody holds a backlog that can give its place
 //!   (every client one question, or solve jobs, which no requester awaits
-//!   and which keep their place).
+//!   and which keep their place). All this with a cap per client only: a
+//!   pool without one (`serve --no-limits`, where a class may share one
+//!   address) answers a full queue with 503, as work without an address.
 //! - **A cap per client** ([`HeavyPool::per_client_cap`]; `sternhalma
 //!   serve --heavy-per-client`, [`DEFAULT_HEAVY_PER_CLIENT`] by default):
 //!   the tasks one client has running or waiting, checked before a task is
@@ -565,11 +567,18 @@ impl HeavyPool {
                 .clients
                 .get(&client)
                 .map_or(0, |queue| queue.outstanding);
-            // Work without an address (tools, tests) is no client's: it
-            // takes no place and is refused as the pool's.
-            let heaviest = client.and_then(|_| state.heaviest_but(client));
+            // Work without an address (tools, tests) is no client's, and a
+            // pool without a cap per client (a server without limits, whose
+            // clients may share one address) counts no client's share:
+            // either is refused as the pool's.
+            let shares = client.is_some() && state.per_client.is_some();
+            let heaviest = if shares {
+                state.heaviest_but(client)
+            } else {
+                None
+            };
             match heaviest {
-                _ if client.is_none() => {
+                _ if !shares => {
                     return Err(Refused::Busy {
                         outstanding: state.outstanding,
                         workers: shared.workers,
@@ -1522,9 +1531,10 @@ mod tests {
         assert_eq!(uncapped.per_client(), None);
         let held_too = uncapped.hold(ip("10.0.0.1")).unwrap();
         uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap();
-        // It holds the whole queue: refused as the one filling it (429).
+        // No cap, no share counted (a server without limits cannot tell
+        // its clients apart): the pool's own refusal.
         let full = uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap_err();
-        assert_eq!(full, Refused::Crowded { held: 2 });
+        assert!(matches!(full, Refused::Busy { .. }), "{full:?}");
         held.release();
         held_too.release();
     }
