@@ -192,7 +192,9 @@ fn one_address_flooding_the_log_is_left_out_and_counted_and_the_file_stays_small
         ],
         &dir.join("budgeted.sqlite3"),
     );
+    let flooding = std::time::Instant::now();
     flood(&url);
+    let took = flooding.elapsed().as_secs_f64();
     let told = common::wait_until("a line counting what the budget left out", || {
         agent().get(format!("{url}/healthz")).call().unwrap();
         let (text, _) = log_files(&budgeted);
@@ -203,9 +205,13 @@ fn one_address_flooding_the_log_is_left_out_and_counted_and_the_file_stays_small
     assert!(told.contains("127.0.0.1 - "), "{told}");
     let (text, _) = log_files(&budgeted);
     let written = text.lines().filter(|l| l.contains("GET /healthz?")).count();
+    // The burst, then 5 a second for as long as the flood took (however
+    // busy the machine made it), and a second's more for the edges.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let allowed = 25 + (5.0 * (took + 1.0)).ceil() as usize;
     assert!(
-        (25..200).contains(&written),
-        "{written} of 1500 flood lines written"
+        (25..=allowed).contains(&written),
+        "{written} of 1500 flood lines written in {took:.1} s, at most {allowed}"
     );
     drop(server);
 
