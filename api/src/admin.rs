@@ -6,15 +6,18 @@
 //! constant time; it is never logged (its `Debug` prints no key).
 
 use std::future::{Ready, ready};
+use std::net::IpAddr;
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use sha2::{Digest, Sha256};
 
+use sternhalma_store::Owner;
 use sternhalma_store::matches::tokens::{Authority, new_token};
 
 use crate::tokens::{bearer, bearer_text};
 use sternhalma_http::error::ApiError;
+use sternhalma_http::peers::client_key;
 
 /// The admin key of a server, as its hash.
 #[derive(Clone)]
@@ -157,9 +160,27 @@ impl std::fmt::Debug for AdminKey {
 /// An extractor that lets a request through only with the server's admin
 /// key, when the server has one (`web::Data<AdminKey>` in the app); put it
 /// first among a handler's arguments, so that it is checked before the
-/// body is read. On a server without a key it lets every request through.
+/// body is read. On a server without a key it lets every request through,
+/// as its client's.
 #[derive(Debug)]
-pub struct Admin;
+pub enum Admin {
+    /// The server's operator: the request carried the admin key.
+    Operator,
+    /// Anyone, on a server without a key: the client (its key, as the
+    /// per-client limits count it), when the request has an address.
+    Anyone(Option<IpAddr>),
+}
+
+impl Admin {
+    /// Whose what the request creates is ([`Owner`], counted against the
+    /// storage quota): its client's, or nobody's for the operator.
+    pub fn owner(&self) -> Option<Owner> {
+        match self {
+            Admin::Operator | Admin::Anyone(None) => None,
+            Admin::Anyone(Some(client)) => Some(Owner::new(client.to_string())),
+        }
+    }
+}
 
 impl FromRequest for Admin {
     type Error = ApiError;
@@ -167,8 +188,10 @@ impl FromRequest for Admin {
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(match request.app_data::<web::Data<AdminKey>>() {
-            Some(key) => key.check(request).map(|()| Admin),
-            None => Ok(Admin),
+            Some(key) => key.check(request).map(|()| Admin::Operator),
+            None => Ok(Admin::Anyone(
+                request.peer_addr().map(|peer| client_key(peer.ip())),
+            )),
         })
     }
 }

@@ -23,6 +23,7 @@ use sternhalma_http::clients::{
 };
 use sternhalma_http::connections::{ConnectionBudget, DEFAULT_CONNECTIONS_PER_CLIENT};
 use sternhalma_http::heavy::DEFAULT_HEAVY_PER_CLIENT;
+use sternhalma_store::quota::DEFAULT_GAMES_PER_OWNER;
 use sternhalma_store::sql::Database;
 use tracing_subscriber::EnvFilter;
 
@@ -212,8 +213,16 @@ struct Serve {
     /// write is refused, and nothing stored before is lost).
     #[arg(long, env = "STERNHALMA_MIN_FREE_DISK_MB", default_value_t = 256)]
     min_free_disk_mb: u64,
+    /// Games one client (IP address) may have stored: the matches it
+    /// created and the games of its tournaments, finished ones included;
+    /// 0: no quota. Past it, a new match or tournament is refused with 403
+    /// `storage_quota_exceeded` (nothing stored is touched). What the
+    /// admin key creates counts against nobody. `--no-limits` turns the
+    /// quota off.
+    #[arg(long, env = "STERNHALMA_STORED_GAMES_PER_CLIENT", default_value_t = DEFAULT_GAMES_PER_OWNER)]
+    stored_games_per_client: u64,
     /// Turn every per-client limit off (rates, the long-poll cap, the
-    /// heavy-work cap and the connection cap), e.g. behind a proxy or
+    /// heavy-work cap, the connection cap and the storage quota), e.g. behind a proxy or
     /// JupyterHub where all clients share one address.
     #[arg(long, env = "STERNHALMA_NO_LIMITS")]
     no_limits: bool,
@@ -261,12 +270,16 @@ struct Serve {
     /// replays and pictures (default: one per core).
     #[arg(long, env = "STERNHALMA_HEAVY_WORKERS")]
     heavy_workers: Option<usize>,
-    /// Heavy requests that may wait for a thread; beyond them the answer is
-    /// 503 `busy` with `Retry-After` (default: four per heavy thread).
+    /// Heavy work that may wait for a thread, in requests at their largest
+    /// budgets (counted as `--heavy-per-client` counts); beyond it, a client
+    /// holding nothing takes the place of the newest requests of the client
+    /// holding the most, and else the answer is 429 or 503 `busy` with
+    /// `Retry-After` (default: four per heavy thread).
     #[arg(long, env = "STERNHALMA_HEAVY_QUEUE")]
     heavy_queue: Option<usize>,
-    /// Heavy requests one client (IP address) may have running or waiting
-    /// at once (pictures not counted); 0: no cap. Beyond: 429
+    /// Heavy work one client (IP address) may have running or waiting at
+    /// once, in requests at their largest budgets (a smaller budget counts
+    /// its share of one, a picture a thousandth); 0: no cap. Beyond: 429
     /// `too_many_heavy_requests` with `Retry-After`, so one client cannot
     /// fill the heavy queue. Whatever the cap, the pool serves the clients
     /// with work waiting in turn. `--no-limits` turns the cap off.
@@ -507,6 +520,7 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let (store, version) = Store::open(&serve.database, Arc::clone(&tables))
         .map_err(|e| format!("cannot open database {}: {e}", serve.database.display()))?;
     store.set_min_free_disk(serve.min_free_disk_mb.saturating_mul(1_000_000));
+    store.set_games_per_owner((!serve.no_limits).then_some(serve.stored_games_per_client));
     tracing::info!(database = %serve.database.display(), schema_version = version, shared = store.is_shared(), "database ready");
     if let Some(folder) = &serve.tablebases {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);

@@ -14,6 +14,7 @@ use common::{Reply, agent, finish};
 use serde_json::{Value, json};
 use socket2::{Domain, Protocol, Socket, Type};
 use sternhalma_api::{Heavy, HeavyPool};
+use sternhalma_http::heavy::Cost;
 
 const START: &str = "star4 classic south:111-120/north:0-9 0 0 -";
 
@@ -173,6 +174,12 @@ fn parse_response(raw: &[u8]) -> Reply {
     }
 }
 
+/// A bot move at the node cap (a request's worth of the pool), answered in
+/// a moment (one ply deep).
+fn full_bot() -> Value {
+    json!({"position": START, "bot": {"kind": "alphabeta", "seed": 1, "nodes": 400_000, "depth": 1}})
+}
+
 /// Waits until `pool` holds `n` tasks waiting: the state decides, the
 /// polling interval only spares the CPU.
 fn until_waiting(pool: &HeavyPool, n: usize) {
@@ -223,9 +230,12 @@ fn one_client_filling_the_pool_does_not_keep_another_waiting() {
     );
     assert_eq!(pool.outstanding(), 1, "only the test's task");
 
-    // The flood, within the caps: three jobs are queued, the rest refused
-    // with 429 (this client's doing), not 503, though the pool has room.
-    let flood = json!({"board": "rhombus11x8", "max_nodes": 20_000});
+    // The flood, within the caps: three jobs at the largest budget are
+    // queued (each a request's worth), the rest refused with 429 (this
+    // client's doing), not 503, though the pool has room. (rhombus4x3 is
+    // solved in a few thousand nodes: the jobs cost their budget, and
+    // take a moment.)
+    let flood = json!({"board": "rhombus4x3", "max_nodes": 1_000_000});
     let mut jobs = Vec::new();
     for _ in 0..3 {
         let created = post(flooder, "/v1/solitaire/jobs", &flood);
@@ -241,7 +251,7 @@ fn one_client_filling_the_pool_does_not_keep_another_waiting() {
         assert_eq!(refused.retry_after.as_deref(), Some("5"));
     }
     // The flooder's cap counts its bot moves too.
-    let bot = json!({"position": START, "bot": {"kind": "alphabeta", "seed": 1, "nodes": 2000}});
+    let bot = full_bot();
     assert_eq!(post(flooder, "/v1/bots/move", &bot).status, 429);
     assert_eq!(pool.client_outstanding(IpAddr::V4(flooder)), 3);
     assert_eq!((pool.outstanding(), pool.waiting()), (4, 3));
@@ -274,8 +284,7 @@ fn one_client_filling_the_pool_does_not_keep_another_waiting() {
     let agent = common::agent();
     let view = |url: &str| finish(agent.get(format!("{base}{url}")).call().unwrap()).json();
     let first = view(&jobs[0]);
-    assert_eq!(first["status"], "failed", "{first}");
-    assert_eq!(first["problem"]["code"], "node_limit", "{first}");
+    assert_eq!(first["status"], "done", "{first}");
     for url in &jobs[1..] {
         let waiting = view(url);
         assert_eq!(waiting["status"], "queued", "{waiting}");
@@ -288,7 +297,7 @@ fn one_client_filling_the_pool_does_not_keep_another_waiting() {
     gate.release();
     pool.wait_until_idle();
     for url in &jobs[1..] {
-        assert_eq!(view(url)["status"], "failed");
+        assert_eq!(view(url)["status"], "done");
     }
     let again = post(flooder, "/v1/solitaire/jobs", &flood);
     assert_eq!(again.status, 202, "{}", again.body);
@@ -313,7 +322,7 @@ fn a_polite_client_is_served_while_three_addresses_fill_the_pool() {
     let pool = HeavyPool::new(1, 6).per_client_cap(Some(2));
     let base = common::start_server_with("heavy-three", 2, Heavy::new(pool.clone()));
     let held = pool.occupy().unwrap();
-    let bot = json!({"position": START, "bot": {"kind": "alphabeta", "seed": 1, "nodes": 2000}});
+    let bot = full_bot();
     let mut attacks = Vec::new();
     for (n, attacker) in [2, 3, 4].into_iter().enumerate() {
         for k in 0..2 {
@@ -379,4 +388,61 @@ fn a_polite_client_is_served_while_three_addresses_fill_the_pool() {
         refused[0].body
     );
     pool.wait_until_idle();
+}
+
+/// Pictures count by their cost: a thousandth of a search at its cap. A
+/// client holding its two searches' worth is refused a picture (429, its
+/// own doing); one holding a search and a half still gets its pictures,
+/// and a search at a tenth of the cap; the pool counts each at its cost.
+#[test]
+fn pictures_and_small_budgets_count_by_their_cost() {
+    let pool = HeavyPool::new(1, 20).per_client_cap(Some(2));
+    let base = common::start_server_with("heavy-cost", 2, Heavy::new(pool.clone()));
+    let held = pool.occupy().unwrap();
+    let full = Ipv4Addr::new(127, 0, 0, 2);
+    let half = Ipv4Addr::new(127, 0, 0, 3);
+    let asked = |from: Ipv4Addr, path: &'static str, body: Value| {
+        let base = base.clone();
+        std::thread::spawn(move || send_from(from, &base, "POST", path, Some(&body)))
+    };
+    let mut answers = Vec::new();
+    for n in 0..2 {
+        answers.push(asked(full, "/v1/bots/move", full_bot()));
+        until_waiting(&pool, n + 1);
+    }
+    assert_eq!(pool.client_cost(IpAddr::V4(full)), Cost::requests(2));
+    let picture = json!({"position": START});
+    let refused = send_from(full, &base, "POST", "/v1/render", Some(&picture));
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert_eq!(refused.json()["code"], "too_many_heavy_requests");
+    assert!(
+        refused.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("worth 2 requests"),
+        "{}",
+        refused.body
+    );
+    // A search at half the cap, then pictures and a tenth: all taken.
+    let mut half_bot = full_bot();
+    half_bot["bot"]["nodes"] = json!(200_000);
+    answers.push(asked(half, "/v1/bots/move", half_bot));
+    until_waiting(&pool, 3);
+    for n in 0..3 {
+        answers.push(asked(half, "/v1/render", picture.clone()));
+        until_waiting(&pool, 4 + n);
+    }
+    let mut tenth = full_bot();
+    tenth["bot"]["nodes"] = json!(40_000);
+    answers.push(asked(half, "/v1/bots/move", tenth));
+    until_waiting(&pool, 7);
+    assert_eq!(pool.client_cost(IpAddr::V4(half)).units(), 500 + 3 + 100);
+    assert_eq!(pool.outstanding_cost().units(), 1000 + 2000 + 603);
+    held.release();
+    for answer in answers {
+        let answer = answer.join().unwrap();
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+    pool.wait_until_idle();
+    assert_eq!(pool.outstanding_cost(), Cost::default());
 }

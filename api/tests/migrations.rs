@@ -584,7 +584,8 @@ fn upgrade_version_3_with_forfeits(database: &Database) {
             token_hash: Some([seat + 20; 32]),
         })
         .collect();
-    let created = game::create(&mut db, &start, &seats, &[5_u8; 32])
+    let creator = sternhalma_store::quota::Creator::default();
+    let created = game::create(&mut db, &start, &seats, &[5_u8; 32], &creator)
         .unwrap()
         .into_value();
     assert_eq!(created.id, if db.is_postgres() { created.id } else { 21 });

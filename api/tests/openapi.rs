@@ -59,19 +59,20 @@ fn every_operation_documents_its_errors() {
                     "{method} {path} lacks 503 with Retry-After"
                 );
             }
-            // Heavy work may be refused for its client: the rate, and (but
-            // for pictures) the cap of heavy requests in flight; both 429
-            // with the seconds to wait.
+            // Heavy work may be refused for its client: the rate, and the
+            // cap of heavy work in flight (pictures too, by their cost);
+            // both 429 with the seconds to wait.
             let heavy = [
                 "/v1/bots/move",
                 "/v1/replay",
                 "/v1/analysis",
                 "/v1/solitaire/solve",
                 "/v1/solitaire/jobs",
+                "/v1/render",
             ];
-            let pictures = ["/v1/render", "/v1/render.svg"];
-            let counted = heavy.contains(&path.as_str()) && method == "post";
-            if counted || pictures.contains(&path.as_str()) {
+            let counted =
+                (heavy.contains(&path.as_str()) && method == "post") || path == "/v1/render.svg";
+            if counted {
                 let refused = &responses["429"];
                 assert!(
                     refused["headers"].get("Retry-After").is_some(),
@@ -79,9 +80,8 @@ fn every_operation_documents_its_errors() {
                 );
                 let described = refused["description"].as_str().unwrap();
                 assert!(described.contains("`rate_limited`"), "{method} {path}");
-                assert_eq!(
+                assert!(
                     described.contains("`too_many_heavy_requests`"),
-                    counted,
                     "{method} {path}: {described}"
                 );
             }

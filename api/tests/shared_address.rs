@@ -402,3 +402,63 @@ fn a_token_a_route_did_not_check_gets_no_bucket_of_its_own() {
     // Had the 201s given it a bucket, this write would pass.
     assert_rate_limited(&post(&url, Some(&forged), &body), "this client");
 }
+
+/// A POST of `body` on a connection of its own from `source`; the status
+/// and the body.
+fn post_from(source: Ipv4Addr, base: &str, path: &str, body: &Value) -> (u16, String) {
+    let mut stream = connect_from(source, base);
+    stream.set_read_timeout(Some(NEVER)).unwrap();
+    let body = body.to_string();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: sternhalma\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    read_response(&mut stream)
+}
+
+/// What one address may store is capped: past its quota of games (its
+/// matches and its tournaments' games) a new match or tournament is refused
+/// with 403 `storage_quota_exceeded`, naming the flag, while what it stored
+/// plays on, and another address still creates.
+#[test]
+fn an_address_past_its_storage_quota_is_refused_and_plays_on() {
+    let dir = scratch_dir("quota");
+    let (_server, base) = serve_binary(
+        &["--stored-games-per-client", "2"],
+        &dir.join("quota.sqlite3"),
+    );
+    let new_match = json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]});
+    let (status, first) = post_from(CROWD, &base, "/v1/matches", &new_match);
+    assert_eq!(status, 201, "{first}");
+    let (status, body) = post_from(CROWD, &base, "/v1/matches", &new_match);
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = post_from(CROWD, &base, "/v1/matches", &new_match);
+    assert_eq!(status, 403, "{body}");
+    let refused: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(refused["code"], "storage_quota_exceeded");
+    let detail = refused["detail"].as_str().unwrap();
+    assert!(detail.contains("has stored 2 games"), "{detail}");
+    assert!(detail.contains("--stored-games-per-client"), "{detail}");
+    let tournament =
+        json!({"board": "star2", "layout": "2", "entrants": [{"name": "x"}, {"name": "y"}]});
+    let (status, body) = post_from(CROWD, &base, "/v1/tournaments", &tournament);
+    assert_eq!(status, 403, "{body}");
+    // What it stored plays on: a move in its first match.
+    let first: Value = serde_json::from_str(&first).unwrap();
+    let id = first["match"]["id"].as_i64().unwrap();
+    let token = first["seat_tokens"][0]["token"].as_str().unwrap();
+    let mv = first["match"]["legal_moves"][0]["text"].clone();
+    let played = finish(
+        agent()
+            .post(format!("{base}/v1/matches/{id}/moves"))
+            .header("Authorization", &format!("Bearer {token}"))
+            .send_json(json!({"move": mv, "ply": 0}))
+            .unwrap(),
+    );
+    assert_eq!(played.status, 200, "{}", played.body);
+    // Another address still creates.
+    let (status, body) = post_from(OTHER, &base, "/v1/matches", &new_match);
+    assert_eq!(status, 201, "{body}");
+}

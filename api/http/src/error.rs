@@ -118,13 +118,14 @@ pub enum DiskErrors {
 #[derive(utoipa::IntoResponses)]
 #[allow(dead_code)]
 pub enum HeavyErrors {
-    /// This client (its IP address) already has as many heavy requests
-    /// running or waiting as it may (`too_many_heavy_requests`;
-    /// `--heavy-per-client`, 2 by default): wait for one of them to answer.
-    /// The same code when the queue is full and this client holds a share
-    /// of it, or when its waiting request gave its place to a client
-    /// holding fewer (a polite client's one question is never refused for
-    /// others' backlogs). Or it has sent more heavy requests than its rate
+    /// This client (its IP address) already has as much heavy work running
+    /// or waiting as it may, counted by cost in requests at their largest
+    /// budgets (`too_many_heavy_requests`; `--heavy-per-client`, 2 by
+    /// default; a smaller budget is its share of one, a picture a
+    /// thousandth): wait for one of them to answer. The same code when the
+    /// queue is full and this client holds a share of it, or when its
+    /// waiting request gave its place to a client holding less (a polite
+    /// client's one question is never refused for others' backlogs). Or it has sent more heavy requests than its rate
     /// allows (`rate_limited`; `--heavy-rate`). Nothing was started; try
     /// again after `Retry-After` seconds.
     #[response(
@@ -136,23 +137,6 @@ pub enum HeavyErrors {
     /// Every heavy-work thread is busy and the queue is full of requests
     /// no client holds a backlog of (`busy`): nothing was started; try
     /// again after `Retry-After` seconds.
-    #[response(
-        status = 503,
-        content_type = "application/problem+json",
-        headers(("Retry-After" = u32, description = "Seconds to wait before trying again"))
-    )]
-    Busy(Problem),
-}
-
-/// The error of the pictures (`/v1/render`, `/v1/render.svg`), which run on
-/// the heavy-work pool but are not counted against the client's cap (a
-/// millisecond each; a page of them loads whole), documented once. Their
-/// 429 (`rate_limited`) comes from [`crate::clients::document`].
-#[derive(utoipa::IntoResponses)]
-#[allow(dead_code)]
-pub enum PictureErrors {
-    /// Every heavy-work thread is busy and the queue is full (`busy`):
-    /// nothing was drawn; try again after `Retry-After` seconds.
     #[response(
         status = 503,
         content_type = "application/problem+json",

@@ -16,7 +16,7 @@ use crate::error::ApiError;
 use crate::peers::client_key;
 
 pub use sternhalma_pool::{
-    DEFAULT_HEAVY_PER_CLIENT, Group, HeavyPool, Occupied, PoolClient, QUEUE_PER_WORKER,
+    Cost, DEFAULT_HEAVY_PER_CLIENT, Group, HeavyPool, Occupied, PoolClient, QUEUE_PER_WORKER,
     RETRY_AFTER_SECONDS, Refused, running_per_client,
 };
 
@@ -58,46 +58,36 @@ impl HeavyClient {
         self.client.key()
     }
 
-    /// Runs `task` on the pool for this client, without waiting for it; it
-    /// counts against the client's cap until it finishes.
+    /// Runs `task` (costing `cost`: its share of the work its route
+    /// allows at most) on the pool for this client, without waiting for
+    /// it; its cost counts against the client's cap until it finishes.
     ///
     /// # Errors
-    /// 429 `too_many_heavy_requests` with `Retry-After` when the client has
-    /// as many tasks running or waiting as its cap allows; 503 `busy` with
-    /// `Retry-After` when every worker is busy and the queue is full. The
-    /// task is dropped unrun.
-    pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), ApiError> {
-        Ok(self.client.spawn(task)?)
+    /// 429 `too_many_heavy_requests` with `Retry-After` when the client's
+    /// work running or waiting and this task would cost more than its cap,
+    /// or when the pool is full and the client holds some of it; 503 `busy`
+    /// with `Retry-After` when the pool is full and it holds none. The task
+    /// is dropped unrun.
+    pub fn spawn(&self, cost: Cost, task: impl FnOnce() + Send + 'static) -> Result<(), ApiError> {
+        Ok(self.client.spawn(cost, task)?)
     }
 
-    /// Runs `task` on the pool for this client and waits (without blocking
-    /// the caller's thread) for its answer. By the time the answer arrives
-    /// the task is counted out of the pool, so a next request finds its
-    /// place free.
+    /// Runs `task` (costing `cost`) on the pool for this client and waits
+    /// (without blocking the caller's thread) for its answer. By the time
+    /// the answer arrives the task is counted out of the pool, so a next
+    /// request finds its place free.
     ///
     /// # Errors
     /// 429 `too_many_heavy_requests` or 503 `busy` as
-    /// [`HeavyClient::spawn`]; 500 `internal` if the task panicked.
+    /// [`HeavyClient::spawn`], and 429 when, waiting in a full pool, it
+    /// gives its place to a client holding less; 500 `internal` if the task
+    /// panicked.
     pub async fn run<R: Send + 'static>(
         &self,
+        cost: Cost,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ApiError> {
-        Ok(self.client.run(task).await?)
-    }
-
-    /// [`HeavyClient::run`] for work of a millisecond or so (a picture):
-    /// queued in the client's turn like any other, and bounded by the
-    /// pool's queue, but not counted against the client's cap, so a page of
-    /// pictures (a browser fetches six at once) loads whole.
-    ///
-    /// # Errors
-    /// 503 `busy` as [`HeavyClient::spawn`]; 500 `internal` if the task
-    /// panicked.
-    pub async fn run_brief<R: Send + 'static>(
-        &self,
-        task: impl FnOnce() -> R + Send + 'static,
-    ) -> Result<R, ApiError> {
-        Ok(self.client.run_brief(task).await?)
+        Ok(self.client.run(cost, task).await?)
     }
 }
 
@@ -129,22 +119,26 @@ mod tests {
         let pool = HeavyPool::new(1, 0).per_client_cap(Some(1));
         let held = pool.hold(Some("10.0.0.1".parse().unwrap())).unwrap();
         held.wait_running();
-        let capped = client(&pool, "10.0.0.1").spawn(|| {}).unwrap_err();
+        let capped = client(&pool, "10.0.0.1")
+            .spawn(Cost::FULL, || {})
+            .unwrap_err();
         assert_eq!(capped.problem().status, 429);
         assert_eq!(capped.problem().code, "too_many_heavy_requests");
         assert_eq!(capped.retry_after(), Some(RETRY_AFTER_SECONDS));
         assert!(
-            capped.problem().detail.contains("already has 1"),
+            capped.problem().detail.contains("worth 1 request at"),
             "{capped:?}"
         );
-        let busy = client(&pool, "10.0.0.2").spawn(|| {}).unwrap_err();
+        let busy = client(&pool, "10.0.0.2")
+            .spawn(Cost::FULL, || {})
+            .unwrap_err();
         assert_eq!(busy.problem().status, 503);
         assert_eq!(busy.problem().code, "busy");
         assert_eq!(busy.retry_after(), Some(RETRY_AFTER_SECONDS));
         held.release();
         pool.wait_until_idle();
         let failed = actix_web::rt::System::new()
-            .block_on(client(&pool, "10.0.0.2").run(|| panic!("on purpose")))
+            .block_on(client(&pool, "10.0.0.2").run(Cost::FULL, || panic!("on purpose")))
             .unwrap_err();
         assert_eq!(failed.problem().status, 500);
     }
@@ -154,11 +148,19 @@ mod tests {
         // One machine, one cap, whichever of its addresses it uses.
         let pool = HeavyPool::new(1, 4).per_client_cap(Some(2));
         let held = pool.occupy().unwrap();
-        client(&pool, "2001:db8::1").spawn(|| {}).unwrap();
-        client(&pool, "2001:db8::2").spawn(|| {}).unwrap();
-        let refused = client(&pool, "2001:db8::3").spawn(|| {}).unwrap_err();
+        client(&pool, "2001:db8::1")
+            .spawn(Cost::FULL, || {})
+            .unwrap();
+        client(&pool, "2001:db8::2")
+            .spawn(Cost::FULL, || {})
+            .unwrap();
+        let refused = client(&pool, "2001:db8::3")
+            .spawn(Cost::FULL, || {})
+            .unwrap_err();
         assert_eq!(refused.problem().code, "too_many_heavy_requests");
-        client(&pool, "2001:db8:0:1::1").spawn(|| {}).unwrap();
+        client(&pool, "2001:db8:0:1::1")
+            .spawn(Cost::FULL, || {})
+            .unwrap();
         held.release();
     }
 }

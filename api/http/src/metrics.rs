@@ -13,7 +13,10 @@
 //!   `heavy_displaced`, waiting tasks that gave their place in a full
 //!   queue to a client with fewer).
 //! - Gauges read at each scrape: `sternhalma_heavy_outstanding` (heavy
-//!   tasks running or waiting), `sternhalma_heavy_waiting` (the heavy
+//!   tasks running or waiting), `sternhalma_heavy_outstanding_cost` (what
+//!   they cost, in thousandths of a request at its largest budget: the
+//!   pool's bound is the workers and the queue in requests),
+//!   `sternhalma_heavy_waiting` (the heavy
 //!   queue's depth), `sternhalma_heavy_urgent` (stored matches' bot moves
 //!   searching or waiting in the urgent lane), `sternhalma_heavy_background`
 //!   (those of matches only bots are left to play, in the background lane),
@@ -68,6 +71,7 @@ pub struct Metrics {
 
 struct Gauges {
     heavy_outstanding: IntGauge,
+    heavy_outstanding_cost: IntGauge,
     heavy_waiting: IntGauge,
     heavy_urgent: IntGauge,
     heavy_background: IntGauge,
@@ -131,6 +135,10 @@ impl Metrics {
             heavy_outstanding: gauge(
                 "heavy_outstanding",
                 "Heavy tasks accepted and not finished (running or waiting)",
+            ),
+            heavy_outstanding_cost: gauge(
+                "heavy_outstanding_cost",
+                "What the heavy tasks running or waiting cost, in thousandths of a request at its largest budget",
             ),
             heavy_waiting: gauge(
                 "heavy_waiting",
@@ -206,6 +214,9 @@ impl Metrics {
         let gauges = &self.gauges;
         let as_gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         gauges.heavy_outstanding.set(as_gauge(heavy.outstanding()));
+        gauges
+            .heavy_outstanding_cost
+            .set(i64::try_from(heavy.outstanding_cost().units()).unwrap_or(i64::MAX));
         gauges.heavy_waiting.set(as_gauge(heavy.waiting()));
         gauges
             .heavy_urgent

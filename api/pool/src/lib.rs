@@ -12,9 +12,13 @@
 //! [`HeavyPool::run_urgent`] and [`HeavyPool::run_background`].
 //!
 //! Solitaire solves, solve jobs, bot searches (`POST /v1/bots/move`),
-//! replays and renders use it, each for a client ([`PoolClient`]: the
-//! request's peer address, keyed as the per-client limits key it). The
-//! queue is fair between clients:
+//! replays, analyses and renders use it, each for a client
+//! ([`PoolClient`]: the request's peer address, keyed as the per-client
+//! limits key it) and at a [`Cost`]: its share of the work its route allows
+//! at most (a search of half the node cap is half a request, a picture a
+//! thousandth). The queue is bounded by cost (the workers and the queue in
+//! requests at their largest budgets: a thousand pictures hold as much of
+//! it as one search at its cap), and fair between clients:
 //!
 //! - **One question first, then backlogs in turn.** Each client's tasks
 //!   wait in a queue of their own. A free worker takes first the task of a
@@ -23,25 +27,28 @@
 //!   client asking for one answer goes ahead of every backlog, however
 //!   many clients hold one, and a backlog delays another backlog by one
 //!   task per turn.
-//! - **A full queue refuses those who fill it.** When every worker is busy
-//!   and the queue is full, a client still gets in if another holds at
-//!   least two more tasks than it: it takes the place of the newest
-//!   waiting task of the client holding the most, whose requester is
-//!   refused ([`Refused::Displaced`]; the server answers 429 with
-//!   `Retry-After`). Else a client holding some is refused itself
-//!   ([`Refused::Crowded`], 429), and 503 `busy` is left for a client
-//!   holding none when nobody holds a backlog that can give its place
-//!   (every client one question, or solve jobs, which no requester awaits
-//!   and which keep their place). All this with a cap per client only: a
-//!   pool without one (`serve --no-limits`, where a class may share one
-//!   address) answers a full queue with 503, as work without an address.
+//! - **A full queue refuses those who fill it.** When a task would take
+//!   the pool past its bound, its client still gets in if others hold more
+//!   than it will: it takes the places of the newest waiting tasks of the
+//!   clients holding the most, as long as each of those still holds at
+//!   least as much as the newcomer will (never a question for a question).
+//!   Their requesters are refused ([`Refused::Displaced`]; the server
+//!   answers 429 with `Retry-After`). Else a client holding some is refused
+//!   itself ([`Refused::Crowded`], 429), and 503 `busy` is left for a
+//!   client holding none when nobody holds a backlog that can give its
+//!   place (every client one question, or solve jobs, which no requester
+//!   awaits and which keep their place). All this with a cap per client
+//!   only: a pool without one (`serve --no-limits`, where a class may share
+//!   one address) answers a full queue with 503, as work without an
+//!   address.
 //! - **A cap per client** ([`HeavyPool::per_client_cap`]; `sternhalma
-//!   serve --heavy-per-client`, [`DEFAULT_HEAVY_PER_CLIENT`] by default):
-//!   the tasks one client has running or waiting, checked before a task is
-//!   queued. Beyond it the task is refused ([`Refused::ClientAtCap`]; the
-//!   server answers 429 `too_many_heavy_requests` and `Retry-After`), so
-//!   that one client cannot fill the queue the others need. Pictures are
-//!   not counted ([`PoolClient::run_brief`]).
+//!   serve --heavy-per-client`, [`DEFAULT_HEAVY_PER_CLIENT`] by default),
+//!   in requests at their largest budgets: what one client's tasks running
+//!   or waiting may cost, checked before a task is queued. Beyond it the
+//!   task is refused ([`Refused::ClientAtCap`]; the server answers 429
+//!   `too_many_heavy_requests` and `Retry-After`), so that one client
+//!   cannot fill the queue the others need. Two requests' worth is two
+//!   searches at the cap, or one and a page of pictures.
 //!
 //! - **A thread kept for the others.** With two workers or more, one
 //!   client runs at most all but one of them at once
@@ -87,8 +94,8 @@ pub enum Refused {
     /// its cap: the remedy is its own (wait for an answer), the pool still
     /// has room for the others.
     ClientAtCap {
-        /// Its tasks running or waiting.
-        held: usize,
+        /// What its tasks running or waiting cost.
+        held: Cost,
     },
     /// Every worker is busy and the queue is full.
     Busy {
@@ -103,14 +110,14 @@ pub enum Refused {
     /// `held` of the tasks in it: the remedy is its own (wait for its
     /// answers), and a client holding none would still be taken.
     Crowded {
-        /// Its tasks running or waiting.
-        held: usize,
+        /// What its tasks running or waiting cost.
+        held: Cost,
     },
     /// The task waited in a full queue and gave its place to the task of
-    /// a client holding at least two fewer; its client holds `held` others.
+    /// a client holding less; its client holds `held` in others.
     Displaced {
-        /// Its client's other tasks running or waiting.
-        held: usize,
+        /// What its client's other tasks running or waiting cost.
+        held: Cost,
     },
     /// The task panicked (or the pool closed before it ran).
     Failed,
@@ -121,7 +128,7 @@ impl std::fmt::Display for Refused {
         match self {
             Refused::ClientAtCap { held } => write!(
                 f,
-                "this client already has {held} heavy requests running or waiting, the most it may: wait for one of them to answer, or try again in {RETRY_AFTER_SECONDS} s"
+                "this client already has heavy work running or waiting worth {held} at the largest budgets, and this one would take it over the most it may: wait for one of them to answer, or try again in {RETRY_AFTER_SECONDS} s"
             ),
             Refused::Busy {
                 outstanding,
@@ -133,11 +140,11 @@ impl std::fmt::Display for Refused {
             ),
             Refused::Crowded { held } => write!(
                 f,
-                "the server's heavy-work queue is full and this client already has {held} heavy requests running or waiting in it: wait for one of them to answer, or try again in {RETRY_AFTER_SECONDS} s"
+                "the server's heavy-work queue is full and this client already has heavy work in it worth {held} at the largest budgets: wait for one of them to answer, or try again in {RETRY_AFTER_SECONDS} s"
             ),
             Refused::Displaced { held } => write!(
                 f,
-                "the server's heavy-work queue is full: this request gave its place to a client with fewer, since this client has {held} other heavy requests running or waiting; try again in {RETRY_AFTER_SECONDS} s"
+                "the server's heavy-work queue is full: this request gave its place to a client holding less, since this client has other heavy work running or waiting worth {held} at the largest budgets; try again in {RETRY_AFTER_SECONDS} s"
             ),
             Refused::Failed => f.write_str("the request's work failed on the server"),
         }
@@ -145,6 +152,107 @@ impl std::fmt::Display for Refused {
 }
 
 impl std::error::Error for Refused {}
+
+/// What a heavy task costs, in thousandths of a request at its route's
+/// largest budget ([`Cost::FULL`]): a bot search of half the node cap is
+/// worth half a request, a picture (a millisecond or so, against about a
+/// second for a search at its cap) a thousandth. The pool bounds what its
+/// queue holds, and what one client holds, by cost, so that a thousand
+/// pictures hold as much of it as one search at its cap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cost(u64);
+
+impl Cost {
+    /// A request at its route's largest budget: about a second of one
+    /// thread for a bot search at its cap, a few seconds for a solitaire
+    /// solve at its cap (the server's limits).
+    pub const FULL: Cost = Cost(1000);
+
+    /// The least a task costs: a picture.
+    pub const LEAST: Cost = Cost(1);
+
+    /// The cost of a task doing `part` of the work its route allows at
+    /// most (`whole`), rounded up, from [`Cost::LEAST`] to [`Cost::FULL`]
+    /// (a `whole` of 0: [`Cost::FULL`]).
+    ///
+    /// ```
+    /// use sternhalma_pool::Cost;
+    /// assert_eq!(Cost::share(200_000, 400_000).units(), 500);
+    /// assert_eq!(Cost::share(1, 400_000), Cost::LEAST);
+    /// assert_eq!(Cost::share(5, 4), Cost::FULL);
+    /// ```
+    pub fn share(part: u64, whole: u64) -> Cost {
+        if whole == 0 {
+            return Cost::FULL;
+        }
+        let units = (u128::from(part) * u128::from(Cost::FULL.0)).div_ceil(u128::from(whole));
+        Cost(
+            u64::try_from(units)
+                .unwrap_or(u64::MAX)
+                .clamp(Cost::LEAST.0, Cost::FULL.0),
+        )
+    }
+
+    /// `n` requests at their largest budgets.
+    pub fn requests(n: usize) -> Cost {
+        Cost(
+            u64::try_from(n)
+                .unwrap_or(u64::MAX)
+                .saturating_mul(Cost::FULL.0),
+        )
+    }
+
+    /// The cost in thousandths of [`Cost::FULL`].
+    pub fn units(self) -> u64 {
+        self.0
+    }
+
+    /// Whether it is nothing (a client holding no task).
+    pub fn is_zero(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl std::ops::Add for Cost {
+    type Output = Cost;
+    fn add(self, other: Cost) -> Cost {
+        Cost(self.0.saturating_add(other.0))
+    }
+}
+
+impl std::ops::Sub for Cost {
+    type Output = Cost;
+    fn sub(self, other: Cost) -> Cost {
+        Cost(self.0.saturating_sub(other.0))
+    }
+}
+
+impl std::ops::AddAssign for Cost {
+    fn add_assign(&mut self, other: Cost) {
+        *self = *self + other;
+    }
+}
+
+impl std::ops::SubAssign for Cost {
+    fn sub_assign(&mut self, other: Cost) {
+        *self = *self - other;
+    }
+}
+
+/// In requests at their largest budgets: `2 requests`, `1 request`,
+/// `1.5 requests`, `0.003 requests`.
+impl std::fmt::Display for Cost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (whole, part) = (self.0 / Cost::FULL.0, self.0 % Cost::FULL.0);
+        if part == 0 {
+            let s = if whole == 1 { "" } else { "s" };
+            write!(f, "{whole} request{s}")
+        } else {
+            let digits = format!("{part:03}");
+            write!(f, "{whole}.{} requests", digits.trim_end_matches('0'))
+        }
+    }
+}
 
 /// Questions asked alone (a client's only task) taken one after another
 /// while a backlog waits, before one task of a backlog goes: a class of
@@ -154,13 +262,14 @@ pub const ALONE_IN_A_ROW: usize = 8;
 /// Tasks a pool may hold waiting per worker, unless configured otherwise.
 pub const QUEUE_PER_WORKER: usize = 4;
 
-/// Heavy tasks one client may have running or waiting at once in
-/// `sternhalma serve`, unless configured otherwise (`--heavy-per-client`).
-/// A bot, a notebook or a page asks for one answer at a time (the replay
-/// page: the ply shown, and the next one ahead), so two leave one spare.
-/// With two, one client holds at most two threads, for the few seconds a
-/// task may take (`crate::limits`), and five clients are needed to fill
-/// the default queue of a two-core machine (ten tasks).
+/// Heavy work one client may have running or waiting at once in
+/// `sternhalma serve`, in requests at their largest budgets, unless
+/// configured otherwise (`--heavy-per-client`). A bot, a notebook or a page
+/// asks for one answer at a time (the replay page: the ply shown, and the
+/// next one ahead), so two leave one spare. With two, one client holds at
+/// most two threads' worth, for the few seconds a task may take
+/// (`crate::limits`), and five clients are needed to fill the default
+/// queue of a two-core machine (ten requests' worth).
 pub const DEFAULT_HEAVY_PER_CLIENT: usize = 2;
 
 /// A task: does the work, and hands back what delivers its answer. The
@@ -177,8 +286,8 @@ type Refuse = Box<dyn FnOnce(Refused) + Send + 'static>;
 /// A task waiting in a client's queue.
 struct Waiting {
     task: Task,
-    /// Whether it counts against the client's cap.
-    counted: bool,
+    /// What it costs.
+    cost: Cost,
     /// Whether its client held no other task when it came: a question
     /// asked alone, which goes ahead of backlogs.
     first: bool,
@@ -299,8 +408,12 @@ struct State {
     waiting: usize,
     /// Ordinary tasks accepted and not finished: waiting or running.
     outstanding: usize,
-    /// The most counted tasks a client (with an address) may have
-    /// accepted and not finished; `None`: no cap.
+    /// What they cost: at most [`Cost::requests`] of the workers and the
+    /// queue.
+    outstanding_cost: Cost,
+    /// What the tasks a client (with an address) has accepted and not
+    /// finished may cost at most, in requests at their largest budgets;
+    /// `None`: no cap.
     per_client: Option<usize>,
     /// Tasks refused because their client was at its cap.
     refused_per_client: u64,
@@ -338,17 +451,17 @@ struct ClientQueue {
     outstanding: usize,
     /// Of those, the ones running.
     running: usize,
-    /// Of those, the ones counted against the cap.
-    counted: usize,
+    /// What they cost, running or waiting.
+    cost: Cost,
 }
 
 /// Where a task waits.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Lane {
-    /// A client's queue; whether the task counts against its cap.
+    /// A client's queue, and what the task costs.
     Ordinary {
         client: Client,
-        counted: bool,
+        cost: Cost,
     },
     Urgent,
     Background,
@@ -366,6 +479,7 @@ impl HeavyPool {
                 turns: VecDeque::new(),
                 waiting: 0,
                 outstanding: 0,
+                outstanding_cost: Cost::default(),
                 per_client: None,
                 refused_per_client: 0,
                 displaced: 0,
@@ -403,10 +517,12 @@ impl HeavyPool {
         HeavyPool::new(workers, QUEUE_PER_WORKER * workers)
     }
 
-    /// The pool (and every clone of it) with at most `cap` counted tasks
-    /// running or waiting per client (`None` or 0: no cap). Tasks beyond it
-    /// are refused before they are queued ([`Refused::ClientAtCap`]). Tasks without a client address are
-    /// never capped.
+    /// The pool (and every clone of it) with tasks running or waiting per
+    /// client worth at most `cap` requests at their largest budgets
+    /// ([`Cost::requests`]; `None` or 0: no cap). A task that would take
+    /// its client beyond it is refused before it is queued
+    /// ([`Refused::ClientAtCap`]). Tasks without a client address are never
+    /// capped.
     #[must_use]
     pub fn per_client_cap(self, cap: Option<usize>) -> HeavyPool {
         lock(&self.handle.shared.state).per_client = cap.filter(|&cap| cap > 0);
@@ -445,13 +561,27 @@ impl HeavyPool {
         lock(&self.handle.shared.state).outstanding
     }
 
+    /// What the ordinary tasks accepted and not finished cost, over every
+    /// client: at most [`Cost::requests`] of the workers and the queue.
+    pub fn outstanding_cost(&self) -> Cost {
+        lock(&self.handle.shared.state).outstanding_cost
+    }
+
     /// The tasks of the client keyed `key` accepted and not finished
-    /// (running or waiting), counted or not.
+    /// (running or waiting).
     pub fn client_outstanding(&self, key: IpAddr) -> usize {
         lock(&self.handle.shared.state)
             .clients
             .get(&Some(key))
             .map_or(0, |queue| queue.outstanding)
+    }
+
+    /// What those tasks cost.
+    pub fn client_cost(&self, key: IpAddr) -> Cost {
+        lock(&self.handle.shared.state)
+            .clients
+            .get(&Some(key))
+            .map_or(Cost::default(), |queue| queue.cost)
     }
 
     /// Tasks refused so far because their client was at its cap, or held
@@ -460,7 +590,7 @@ impl HeavyPool {
         lock(&self.handle.shared.state).refused_per_client
     }
 
-    /// Waiting tasks refused so far because a client holding fewer took
+    /// Waiting tasks refused so far because a client holding less took
     /// their place in a full pool.
     pub fn displaced(&self) -> u64 {
         lock(&self.handle.shared.state).displaced
@@ -502,8 +632,8 @@ impl HeavyPool {
         Ok(held)
     }
 
-    /// Queues, as a task of the client at `address` (counted against its
-    /// cap), a task that holds its worker until released (or dropped), and
+    /// Queues, as a task of the client at `address` (a request at its
+    /// largest budget, [`Cost::FULL`]), a task that holds its worker until released (or dropped), and
     /// returns at once: [`Occupied::wait_running`] waits until a worker
     /// takes it. For tests and tools, which decide when work ends rather
     /// than waiting for it.
@@ -513,7 +643,7 @@ impl HeavyPool {
     pub fn hold(&self, address: Option<IpAddr>) -> Result<Occupied, Refused> {
         let (release, gate) = std::sync::mpsc::channel::<()>();
         let (started, running) = std::sync::mpsc::channel::<()>();
-        self.client(address).spawn(move || {
+        self.client(address).spawn(Cost::FULL, move || {
             let _ = started.send(());
             // Until a release, or the holder drops its end.
             let _ = gate.recv();
@@ -522,34 +652,38 @@ impl HeavyPool {
     }
 
     /// Runs `task` on the pool, without waiting for it, as work without a
-    /// client address (see [`HeavyPool::client`]).
+    /// client address (see [`HeavyPool::client`]) costing [`Cost::FULL`].
     ///
     /// # Errors
     /// [`Refused::Busy`] when every worker is busy and the queue is full;
     /// the task is dropped unrun.
     pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), Refused> {
-        self.client(None).spawn(task)
+        self.client(None).spawn(Cost::FULL, task)
     }
 
-    /// Queues `task` in `client`'s queue, after checking the client's cap
-    /// (when `counted`) and then the pool's room: in a full pool a client
-    /// takes the place of the newest waiting task of the client that holds
-    /// the most, if that one holds at least two more than it (refused with
-    /// [`Refused::Displaced`]); else a client holding some is refused
-    /// ([`Refused::Crowded`]), one holding none is told the pool is busy.
+    /// Queues `task` (costing `cost`) in `client`'s queue, after checking
+    /// the client's cap and then the pool's room, both by cost: in a full
+    /// pool a client takes the place of the newest waiting tasks of the
+    /// clients that hold the most, as long as each still holds at least as
+    /// much as it will (they are refused with [`Refused::Displaced`]); else
+    /// a client holding some is refused ([`Refused::Crowded`]), one holding
+    /// none is told the pool is busy.
     fn submit(
         &self,
         client: Client,
-        counted: bool,
+        cost: Cost,
         task: Task,
         refuse: Option<Refuse>,
     ) -> Result<(), Refused> {
         let shared = &self.handle.shared;
         let mut guard = lock(&shared.state);
         let state = &mut *guard;
-        if let (Some(cap), Some(_), true) = (state.per_client, client, counted) {
-            let held = state.clients.get(&client).map_or(0, |queue| queue.counted);
-            if held >= cap {
+        let held = state
+            .clients
+            .get(&client)
+            .map_or(Cost::default(), |queue| queue.cost);
+        if let (Some(cap), Some(_)) = (state.per_client, client) {
+            if held + cost > Cost::requests(cap) {
                 // Not `Busy` (the server's 429, not 503): it still has room
                 // for the others,
                 // and the remedy is this client's own (wait for its answers
@@ -561,36 +695,18 @@ impl HeavyPool {
                 return Err(Refused::ClientAtCap { held });
             }
         }
-        let mut displaced = None;
-        if state.outstanding >= shared.workers + shared.queue {
-            let held = state
-                .clients
-                .get(&client)
-                .map_or(0, |queue| queue.outstanding);
+        let room = Cost::requests(shared.workers + shared.queue);
+        let mut displaced = Vec::new();
+        if state.outstanding_cost + cost > room {
             // Work without an address (tools, tests) is no client's, and a
             // pool without a cap per client (a server without limits, whose
             // clients may share one address) counts no client's share:
             // either is refused as the pool's.
             let shares = client.is_some() && state.per_client.is_some();
-            let heaviest = if shares {
-                state.heaviest_but(client)
-            } else {
-                None
-            };
-            match heaviest {
-                _ if !shares => {
-                    return Err(Refused::Busy {
-                        outstanding: state.outstanding,
-                        workers: shared.workers,
-                        queue: shared.queue,
-                    });
-                }
-                // Only from a client holding at least two more: never one
-                // question for another.
-                Some((victim, victim_held)) if victim_held > held + 1 => {
-                    displaced = state.displace(victim);
-                }
-                _ if held > 0 => {
+            let need = state.outstanding_cost + cost - room;
+            match state.places_to_take(client, held + cost, need) {
+                Some(places) if shares => displaced = state.displace(&places),
+                _ if shares && !held.is_zero() => {
                     state.refused_per_client += 1;
                     return Err(Refused::Crowded { held });
                 }
@@ -604,17 +720,17 @@ impl HeavyPool {
             }
         }
         state.outstanding += 1;
+        state.outstanding_cost += cost;
         state.waiting += 1;
-        let queue = state.clients.entry(client).or_default();
-        let first = queue.outstanding == 0 && client.is_some();
-        queue.outstanding += 1;
-        queue.counted += usize::from(counted);
         let seq = state.queued;
         state.queued += 1;
         let queue = state.clients.entry(client).or_default();
+        let first = queue.outstanding == 0 && client.is_some();
+        queue.outstanding += 1;
+        queue.cost += cost;
         queue.waiting.push_back(Waiting {
             task,
-            counted,
+            cost,
             first,
             seq,
             refuse,
@@ -624,8 +740,8 @@ impl HeavyPool {
         }
         drop(guard);
         shared.wake.notify_one();
-        // Refused, and its task dropped, outside the pool's lock.
-        if let Some((waiting, held)) = displaced {
+        // Refused, and their tasks dropped, outside the pool's lock.
+        for (waiting, held) in displaced {
             if let Some(refuse) = waiting.refuse {
                 refuse(Refused::Displaced { held });
             }
@@ -635,8 +751,9 @@ impl HeavyPool {
 
     /// Runs `task` on the pool and waits (without blocking the caller's
     /// thread) for its answer, as work without a client address (see
-    /// [`HeavyPool::client`]). By the time the answer arrives the task is
-    /// counted out of the pool, so a next request finds its place free.
+    /// [`HeavyPool::client`]) costing [`Cost::FULL`]. By the time the
+    /// answer arrives the task is counted out of the pool, so a next
+    /// request finds its place free.
     ///
     /// # Errors
     /// [`Refused::Busy`] as [`HeavyPool::spawn`]; [`Refused::Failed`] if
@@ -645,7 +762,7 @@ impl HeavyPool {
         &self,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, Refused> {
-        self.client(None).run(task).await
+        self.client(None).run(Cost::FULL, task).await
     }
 
     /// Runs `task` in the urgent lane and waits for its answer: never
@@ -724,17 +841,21 @@ impl PoolClient {
         self.client
     }
 
-    /// Runs `task` on the pool for this client, without waiting for it; it
-    /// counts against the client's cap until it finishes.
+    /// Runs `task` (costing `cost`) on the pool for this client, without
+    /// waiting for it; its cost counts against the client's cap until it
+    /// finishes. Such a task keeps its place in a full pool (nobody awaits
+    /// its answer to hear a refusal).
     ///
     /// # Errors
-    /// [`Refused::ClientAtCap`] when the client has as many tasks running
-    /// or waiting as its cap allows; [`Refused::Busy`] when every worker is
-    /// busy and the queue is full. The task is dropped unrun.
-    pub fn spawn(&self, task: impl FnOnce() + Send + 'static) -> Result<(), Refused> {
+    /// [`Refused::ClientAtCap`] when the client's tasks running or waiting
+    /// and this one would cost more than its cap; in a full pool
+    /// [`Refused::Crowded`] when the client holds some of it and no client
+    /// holding more can give its place, [`Refused::Busy`] when it holds
+    /// none. The task is dropped unrun.
+    pub fn spawn(&self, cost: Cost, task: impl FnOnce() + Send + 'static) -> Result<(), Refused> {
         self.pool.submit(
             self.client,
-            true,
+            cost,
             Box::new(move || {
                 task();
                 Box::new(|| {})
@@ -743,78 +864,110 @@ impl PoolClient {
         )
     }
 
-    /// Runs `task` on the pool for this client and waits (without blocking
-    /// the caller's thread) for its answer. By the time the answer arrives
-    /// the task is counted out of the pool, so a next request finds its
-    /// place free.
+    /// Runs `task` (costing `cost`) on the pool for this client and waits
+    /// (without blocking the caller's thread) for its answer. By the time
+    /// the answer arrives the task is counted out of the pool, so a next
+    /// request finds its place free. While it waits, a client holding less
+    /// may take its place in a full pool ([`Refused::Displaced`]).
     ///
     /// # Errors
-    /// As [`PoolClient::spawn`]; [`Refused::Failed`] if the task panicked.
+    /// As [`PoolClient::spawn`]; [`Refused::Displaced`]; [`Refused::Failed`]
+    /// if the task panicked.
     pub async fn run<R: Send + 'static>(
         &self,
+        cost: Cost,
         task: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, Refused> {
         let (task, refuse, answer) = answering(task);
-        self.pool.submit(self.client, true, task, Some(refuse))?;
-        answer.await
-    }
-
-    /// [`PoolClient::run`] for work of a millisecond or so (a picture):
-    /// queued in the client's turn like any other, and bounded by the
-    /// pool's queue, but not counted against the client's cap, so a page of
-    /// pictures (a browser fetches six at once) loads whole.
-    ///
-    /// # Errors
-    /// [`Refused::Busy`] as [`PoolClient::spawn`]; [`Refused::Failed`] if
-    /// the task panicked.
-    pub async fn run_brief<R: Send + 'static>(
-        &self,
-        task: impl FnOnce() -> R + Send + 'static,
-    ) -> Result<R, Refused> {
-        let (task, refuse, answer) = answering(task);
-        self.pool.submit(self.client, false, task, Some(refuse))?;
+        self.pool.submit(self.client, cost, task, Some(refuse))?;
         answer.await
     }
 }
 
 impl State {
-    /// The client other than `but` holding the most tasks (running or
-    /// waiting) with one waiting that may give its place, and how many it
-    /// holds; among equals, the one whose such task came last.
-    fn heaviest_but(&self, but: Client) -> Option<(Client, usize)> {
-        self.clients
-            .iter()
-            .filter(|(client, _)| client.is_some() && **client != but)
-            .filter_map(|(client, queue)| {
-                let newest = queue.waiting.iter().rev().find(|w| w.refuse.is_some())?;
-                Some((queue.outstanding, newest.seq, *client))
-            })
-            .max()
-            .map(|(held, _, client)| (client, held))
+    /// The waiting tasks whose places `client` takes to free `need` of a
+    /// full pool, holding `after` once its task is in: the newest waiting
+    /// task (that may give its place) of the client holding the most, then
+    /// again, as long as each client giving a place still holds at least
+    /// `after` without it (never a question for a question). Among clients
+    /// holding as much, the one whose such task came last gives first.
+    /// `None` when the places cannot be found.
+    fn places_to_take(
+        &self,
+        client: Client,
+        after: Cost,
+        need: Cost,
+    ) -> Option<Vec<(Client, u64)>> {
+        // Each candidate's holding and places already taken, as the plan
+        // goes.
+        let mut given: HashMap<Client, (Cost, usize)> = HashMap::new();
+        let mut places = Vec::new();
+        let mut freed = Cost::default();
+        while freed < need {
+            let (held, _, victim, cost) = self
+                .clients
+                .iter()
+                .filter(|(other, _)| other.is_some() && **other != client)
+                .filter_map(|(other, queue)| {
+                    let (held, taken) = given.get(other).copied().unwrap_or((queue.cost, 0));
+                    let next = queue
+                        .waiting
+                        .iter()
+                        .rev()
+                        .filter(|w| w.refuse.is_some())
+                        .nth(taken)?;
+                    Some((held, next.seq, *other, next.cost))
+                })
+                .max()?;
+            if held - cost < after {
+                return None;
+            }
+            let entry = given.entry(victim).or_insert((held, 0));
+            let seq = self.clients[&victim]
+                .waiting
+                .iter()
+                .rev()
+                .filter(|w| w.refuse.is_some())
+                .nth(entry.1)
+                .map(|w| w.seq)?;
+            *entry = (held - cost, entry.1 + 1);
+            places.push((victim, seq));
+            freed += cost;
+        }
+        Some(places)
     }
 
-    /// Takes out the newest waiting task of `client` that may give its
-    /// place, counted out, with its client's tasks left: the caller
-    /// refuses it ([`Refused::Displaced`]) once the lock is let go.
-    fn displace(&mut self, client: Client) -> Option<(Waiting, usize)> {
-        let queue = self.clients.get_mut(&client)?;
-        let at = queue.waiting.iter().rposition(|w| w.refuse.is_some())?;
-        let waiting = queue.waiting.remove(at).expect("found above");
-        queue.outstanding -= 1;
-        queue.counted -= usize::from(waiting.counted);
-        let held = queue.outstanding;
-        let idle = queue.outstanding == 0;
-        let empty = queue.waiting.is_empty();
-        if idle {
-            self.clients.remove(&client);
+    /// Takes out the waiting tasks at `places` (client and `seq`), counted
+    /// out, each with what its client holds left: the caller refuses them
+    /// ([`Refused::Displaced`]) once the lock is let go.
+    fn displace(&mut self, places: &[(Client, u64)]) -> Vec<(Waiting, Cost)> {
+        let mut displaced = Vec::with_capacity(places.len());
+        for &(client, seq) in places {
+            let Some(queue) = self.clients.get_mut(&client) else {
+                continue;
+            };
+            let Some(at) = queue.waiting.iter().position(|w| w.seq == seq) else {
+                continue;
+            };
+            let waiting = queue.waiting.remove(at).expect("found above");
+            queue.outstanding -= 1;
+            queue.cost -= waiting.cost;
+            let held = queue.cost;
+            let idle = queue.outstanding == 0;
+            let empty = queue.waiting.is_empty();
+            if idle {
+                self.clients.remove(&client);
+            }
+            if empty {
+                self.turns.retain(|c| *c != client);
+            }
+            self.outstanding -= 1;
+            self.outstanding_cost -= waiting.cost;
+            self.waiting -= 1;
+            self.displaced += 1;
+            displaced.push((waiting, held));
         }
-        if empty {
-            self.turns.retain(|c| *c != client);
-        }
-        self.outstanding -= 1;
-        self.waiting -= 1;
-        self.displaced += 1;
-        Some((waiting, held))
+        displaced
     }
 
     /// Tasks accepted and not finished, in every lane.
@@ -871,7 +1024,7 @@ impl State {
                 .get_mut(&client)
                 .expect("a client in turn has a queue");
             queue.running += 1;
-            let Waiting { task, counted, .. } = queue
+            let Waiting { task, cost, .. } = queue
                 .waiting
                 .pop_front()
                 .expect("a client in turn has a task waiting");
@@ -879,7 +1032,7 @@ impl State {
                 self.turns.push_back(client);
             }
             self.waiting -= 1;
-            (task, Lane::Ordinary { client, counted })
+            (task, Lane::Ordinary { client, cost })
         } else {
             (self.background.pop()?, Lane::Background)
         };
@@ -890,13 +1043,14 @@ impl State {
     /// Counts a finished task out of its lane (and its client).
     fn finished(&mut self, lane: Lane) {
         match lane {
-            Lane::Ordinary { client, counted } => {
+            Lane::Ordinary { client, cost } => {
                 self.outstanding -= 1;
+                self.outstanding_cost -= cost;
                 if let Entry::Occupied(mut entry) = self.clients.entry(client) {
                     let queue = entry.get_mut();
                     queue.outstanding -= 1;
                     queue.running -= 1;
-                    queue.counted -= usize::from(counted);
+                    queue.cost -= cost;
                     // Forgotten once idle: the table is as small as the set
                     // of clients with work in the pool.
                     if queue.outstanding == 0 {
@@ -1263,16 +1417,20 @@ mod tests {
         let (started, seen) = mpsc::channel::<&str>();
         let tell = started.clone();
         first
-            .spawn(move || {
+            .spawn(Cost::FULL, move || {
                 tell.send("first 1").unwrap();
                 released.recv().unwrap();
             })
             .unwrap();
         assert_eq!(seen.recv().unwrap(), "first 1");
         let tell = started.clone();
-        first.spawn(move || tell.send("first 2").unwrap()).unwrap();
+        first
+            .spawn(Cost::FULL, move || tell.send("first 2").unwrap())
+            .unwrap();
         let other = pool.client(ip("10.0.0.2"));
-        other.spawn(move || started.send("other").unwrap()).unwrap();
+        other
+            .spawn(Cost::FULL, move || started.send("other").unwrap())
+            .unwrap();
         assert_eq!(seen.recv().unwrap(), "other");
         release.send(()).unwrap();
         assert_eq!(seen.recv().unwrap(), "first 2");
@@ -1304,7 +1462,9 @@ mod tests {
             for n in 1..=tasks {
                 let order = order.clone();
                 let name = format!("{}{n}", &address[7..]);
-                client.spawn(move || order.send(name).unwrap()).unwrap();
+                client
+                    .spawn(Cost::FULL, move || order.send(name).unwrap())
+                    .unwrap();
             }
         }
         assert_eq!((pool.waiting(), pool.outstanding()), (6, 7));
@@ -1329,10 +1489,12 @@ mod tests {
         let flood = pool.client(ip("10.0.0.1"));
         for _ in 0..5 {
             let order = order.clone();
-            flood.spawn(move || order.send("flood").unwrap()).unwrap();
+            flood
+                .spawn(Cost::FULL, move || order.send("flood").unwrap())
+                .unwrap();
         }
         pool.client(ip("10.0.0.2"))
-            .spawn(move || order.send("polite").unwrap())
+            .spawn(Cost::FULL, move || order.send("polite").unwrap())
             .unwrap();
         held.release();
         let seen: Vec<&str> = (0..6).map(|_| ran.recv().unwrap()).collect();
@@ -1354,11 +1516,13 @@ mod tests {
             for n in 0..4 {
                 let order = order.clone();
                 let name = format!("flood {flooder}.{n}");
-                client.spawn(move || order.send(name).unwrap()).unwrap();
+                client
+                    .spawn(Cost::FULL, move || order.send(name).unwrap())
+                    .unwrap();
             }
         }
         pool.client(ip("10.0.0.9"))
-            .spawn(move || order.send("polite".to_owned()).unwrap())
+            .spawn(Cost::FULL, move || order.send("polite".to_owned()).unwrap())
             .unwrap();
         held.release();
         let seen: Vec<String> = (0..13).map(|_| ran.recv().unwrap()).collect();
@@ -1376,7 +1540,7 @@ mod tests {
             for name in ["a", "b"] {
                 let order = order.clone();
                 pool.client(ip(if name == "a" { "10.0.0.1" } else { "10.0.0.2" }))
-                    .spawn(move || order.send(name).unwrap())
+                    .spawn(Cost::FULL, move || order.send(name).unwrap())
                     .unwrap();
             }
         }
@@ -1393,10 +1557,20 @@ mod tests {
         client: &str,
         name: &'static str,
     ) -> std::thread::JoinHandle<Result<&'static str, Refused>> {
+        asked_at(pool, client, Cost::FULL, name)
+    }
+
+    /// [`asked`] at `cost`.
+    fn asked_at(
+        pool: &HeavyPool,
+        client: &str,
+        cost: Cost,
+        name: &'static str,
+    ) -> std::thread::JoinHandle<Result<&'static str, Refused>> {
         let before = pool.outstanding();
         let displaced = pool.displaced();
         let client = pool.client(ip(client));
-        let waiter = std::thread::spawn(move || runtime().block_on(client.run(move || name)));
+        let waiter = std::thread::spawn(move || runtime().block_on(client.run(cost, move || name)));
         while pool.outstanding() == before && pool.displaced() == displaced {
             std::thread::yield_now();
         }
@@ -1413,13 +1587,15 @@ mod tests {
         let page = pool.client(ip("10.0.0.100"));
         for n in 0..2 {
             let order = order.clone();
-            page.spawn(move || order.send(format!("page {n}")).unwrap())
+            page.spawn(Cost::FULL, move || order.send(format!("page {n}")).unwrap())
                 .unwrap();
         }
         for student in 0..12 {
             let order = order.clone();
             pool.client(ip(&format!("10.0.1.{student}")))
-                .spawn(move || order.send(format!("student {student}")).unwrap())
+                .spawn(Cost::FULL, move || {
+                    order.send(format!("student {student}")).unwrap()
+                })
                 .unwrap();
         }
         held.release();
@@ -1448,13 +1624,19 @@ mod tests {
         assert_eq!(pool.outstanding(), 4);
         // The neighbour asks again: it holds one, the flooder only one
         // more: refused, 429.
-        let again = pool.client(ip("10.0.0.2")).spawn(|| {}).unwrap_err();
-        assert_eq!(again, Refused::Crowded { held: 1 });
+        let again = pool
+            .client(ip("10.0.0.2"))
+            .spawn(Cost::FULL, || {})
+            .unwrap_err();
+        assert_eq!(again, Refused::Crowded { held: Cost::FULL });
         // A polite client with none: taken, in the place of the flooder's
         // newest.
         let polite = asked(&pool, "10.0.0.3", "polite");
         assert_eq!(pool.displaced(), 1);
-        assert_eq!(second.join().unwrap(), Err(Refused::Displaced { held: 1 }));
+        assert_eq!(
+            second.join().unwrap(),
+            Err(Refused::Displaced { held: Cost::FULL })
+        );
         held.release();
         assert_eq!(polite.join().unwrap(), Ok("polite"));
         assert_eq!(first.join().unwrap(), Ok("flood 1"));
@@ -1463,25 +1645,37 @@ mod tests {
         assert_eq!(pool.outstanding(), 0);
     }
 
-    // The cap counts a client's tasks running and waiting, and is checked
-    // before the task is queued: beyond it 429, while other clients, work
-    // without an address and pictures are still taken.
+    // The cap is on what a client's tasks running and waiting cost, and is
+    // checked before the task is queued: beyond it 429, while other
+    // clients and work without an address are still taken, and pictures
+    // fill what is left of the client's share.
     #[test]
     fn a_client_at_its_cap_is_refused_with_429_and_the_others_are_not() {
         let pool = HeavyPool::new(1, 10).per_client_cap(Some(2));
         assert_eq!(pool.per_client(), Some(2));
         let greedy = ip("10.0.0.1");
-        // One running, one waiting: at the cap.
+        // One running at its cap's cost, one waiting at half of it.
         let held = pool.hold(greedy).unwrap();
         held.wait_running();
-        let (done, finished) = mpsc::channel::<&str>();
+        let (done, finished) = mpsc::channel::<String>();
         let second = done.clone();
         pool.client(greedy)
-            .spawn(move || second.send("second").unwrap())
+            .spawn(Cost::share(1, 2), move || {
+                second.send("second".into()).unwrap()
+            })
             .unwrap();
-        let refused = pool.client(greedy).spawn(|| {}).unwrap_err();
-        assert_eq!(refused, Refused::ClientAtCap { held: 2 });
-        assert!(refused.to_string().contains("already has 2"), "{refused}");
+        assert_eq!(pool.client_cost(greedy.unwrap()).units(), 1500);
+        let refused = pool.client(greedy).spawn(Cost::FULL, || {}).unwrap_err();
+        assert_eq!(
+            refused,
+            Refused::ClientAtCap {
+                held: Cost::FULL + Cost::share(1, 2)
+            }
+        );
+        assert!(
+            refused.to_string().contains("worth 1.5 requests at"),
+            "{refused}"
+        );
         assert_eq!(pool.refused_per_client(), 1);
         assert_eq!(pool.client_outstanding(greedy.unwrap()), 2);
         // (The server keys an IPv6 client by its /64: see its extractor.)
@@ -1489,29 +1683,97 @@ mod tests {
         for _ in 0..3 {
             pool.spawn(|| {}).unwrap();
         }
-        pool.client(ip("10.0.0.2")).spawn(|| {}).unwrap();
-        // A picture is not counted, even at the cap.
-        let brief = {
-            let client = pool.client(greedy);
+        pool.client(ip("10.0.0.2"))
+            .spawn(Cost::FULL, || {})
+            .unwrap();
+        // Pictures (a thousandth each) fill the rest of its share: 500
+        // are taken, the next is refused.
+        for n in 0..500 {
             let done = done.clone();
-            std::thread::spawn(move || {
-                runtime().block_on(client.run_brief(move || done.send("picture").unwrap()))
-            })
-        };
-        while pool.client_outstanding(greedy.unwrap()) < 3 {
-            std::thread::yield_now();
+            pool.client(greedy)
+                .spawn(Cost::LEAST, move || {
+                    done.send(format!("picture {n}")).unwrap()
+                })
+                .unwrap();
         }
-        assert_eq!(pool.refused_per_client(), 1, "the picture was not refused");
+        assert_eq!(pool.client_cost(greedy.unwrap()), Cost::requests(2));
+        let picture = pool.client(greedy).spawn(Cost::LEAST, || {}).unwrap_err();
+        assert!(
+            matches!(picture, Refused::ClientAtCap { .. }),
+            "{picture:?}"
+        );
         held.release();
-        brief.join().unwrap().unwrap();
         assert_eq!(finished.recv().unwrap(), "second");
-        assert_eq!(finished.recv().unwrap(), "picture");
+        assert_eq!(finished.recv().unwrap(), "picture 0");
         pool.wait_until_idle();
+        assert_eq!(finished.try_iter().count(), 499);
+        assert_eq!(pool.outstanding_cost(), Cost::default());
         // Its tasks finished, the client is taken again.
         pool.client(greedy)
-            .spawn(move || done.send("again").unwrap())
+            .spawn(Cost::FULL, move || done.send("again".into()).unwrap())
             .unwrap();
         assert_eq!(finished.recv().unwrap(), "again");
+    }
+
+    // The pool is bounded by cost: cheap tasks fill it only by the
+    // thousand, and a client holding none takes the places of as many of
+    // another's newest cheap tasks as its one costly task needs, leaving
+    // that client holding as much as it.
+    #[test]
+    fn a_full_pool_gives_a_costly_question_the_places_of_many_cheap_tasks() {
+        let pool = HeavyPool::new(1, 2).per_client_cap(Some(3));
+        let held = pool.occupy().unwrap();
+        let tenth = Cost::share(1, 10);
+        // Twenty tenths from one address: the pool (three requests'
+        // worth) is full.
+        let burst: Vec<_> = (0..20)
+            .map(|_| asked_at(&pool, "10.0.0.1", tenth, "burst"))
+            .collect();
+        assert_eq!(pool.outstanding_cost(), Cost::requests(3));
+        assert_eq!(pool.outstanding(), 21);
+        // A polite question at the full cost: ten tenths give their places
+        // (the newest), and the burst still holds one request's worth.
+        let polite = asked_at(&pool, "10.0.0.2", Cost::FULL, "polite");
+        assert_eq!(pool.displaced(), 10);
+        assert_eq!(pool.client_cost(ip("10.0.0.1").unwrap()), Cost::FULL);
+        assert_eq!(pool.outstanding_cost(), Cost::requests(3));
+        // One more question from a third address finds no place that
+        // leaves the giver holding as much: 503.
+        let busy = pool
+            .client(ip("10.0.0.3"))
+            .spawn(Cost::FULL, || {})
+            .unwrap_err();
+        assert!(matches!(busy, Refused::Busy { .. }), "{busy:?}");
+        held.release();
+        assert_eq!(polite.join().unwrap(), Ok("polite"));
+        let answers: Vec<_> = burst.into_iter().map(|b| b.join().unwrap()).collect();
+        assert!(
+            answers[..10].iter().all(|a| *a == Ok("burst")),
+            "{answers:?}"
+        );
+        for displaced in &answers[10..] {
+            let Err(Refused::Displaced { held }) = displaced else {
+                panic!("{displaced:?}");
+            };
+            assert!(*held >= Cost::FULL, "{held:?}");
+        }
+        pool.wait_until_idle();
+        assert_eq!(pool.outstanding_cost(), Cost::default());
+    }
+
+    #[test]
+    fn costs_are_shares_of_a_request_at_its_largest_budget() {
+        assert_eq!(Cost::share(400_000, 400_000), Cost::FULL);
+        assert_eq!(Cost::share(0, 400_000), Cost::LEAST);
+        assert_eq!(Cost::share(1, 3).units(), 334);
+        assert_eq!(Cost::share(u64::MAX, 1), Cost::FULL);
+        assert_eq!(Cost::share(7, 0), Cost::FULL);
+        assert_eq!(Cost::requests(10).units(), 10_000);
+        assert_eq!(Cost::requests(2).to_string(), "2 requests");
+        assert_eq!(Cost::share(3, 2).to_string(), "1 request");
+        assert_eq!((Cost::FULL + Cost::share(1, 2)).to_string(), "1.5 requests");
+        assert_eq!(Cost::LEAST.to_string(), "0.001 requests");
+        assert_eq!((Cost::LEAST - Cost::FULL), Cost::default());
     }
 
     // A client at its cap hears 429 (its own doing) even when the pool is
@@ -1521,19 +1783,33 @@ mod tests {
         let pool = HeavyPool::new(1, 1).per_client_cap(Some(1));
         let held = pool.hold(ip("10.0.0.1")).unwrap();
         held.wait_running();
-        pool.client(ip("10.0.0.2")).spawn(|| {}).unwrap();
-        let capped = pool.client(ip("10.0.0.1")).spawn(|| {}).unwrap_err();
+        pool.client(ip("10.0.0.2"))
+            .spawn(Cost::FULL, || {})
+            .unwrap();
+        let capped = pool
+            .client(ip("10.0.0.1"))
+            .spawn(Cost::FULL, || {})
+            .unwrap_err();
         assert!(matches!(capped, Refused::ClientAtCap { .. }));
-        let busy = pool.client(ip("10.0.0.3")).spawn(|| {}).unwrap_err();
+        let busy = pool
+            .client(ip("10.0.0.3"))
+            .spawn(Cost::FULL, || {})
+            .unwrap_err();
         assert!(matches!(busy, Refused::Busy { .. }), "{busy:?}");
         // No cap (0 is none): the same client is refused only by the pool.
         let uncapped = HeavyPool::new(1, 1).per_client_cap(Some(0));
         assert_eq!(uncapped.per_client(), None);
         let held_too = uncapped.hold(ip("10.0.0.1")).unwrap();
-        uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap();
+        uncapped
+            .client(ip("10.0.0.1"))
+            .spawn(Cost::FULL, || {})
+            .unwrap();
         // No cap, no share counted (a server without limits cannot tell
         // its clients apart): the pool's own refusal.
-        let full = uncapped.client(ip("10.0.0.1")).spawn(|| {}).unwrap_err();
+        let full = uncapped
+            .client(ip("10.0.0.1"))
+            .spawn(Cost::FULL, || {})
+            .unwrap_err();
         assert!(matches!(full, Refused::Busy { .. }), "{full:?}");
         held.release();
         held_too.release();

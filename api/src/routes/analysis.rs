@@ -12,7 +12,7 @@ use sternhalma::solve::analysis::{self, Verdict};
 use sternhalma::wire::whole::Object;
 use sternhalma_http::dto::{MoveInput, MoveView, PlayerIndex, PlyCount, PositionInput};
 use sternhalma_http::error::{ApiError, BodyErrors, HeavyErrors, Problem, StorageErrors};
-use sternhalma_http::heavy::HeavyClient;
+use sternhalma_http::heavy::{Cost, HeavyClient};
 use sternhalma_http::limits::MAX_REPLAY_MOVES;
 use sternhalma_http::routes::tablebases::{ProbeView, SolvedValue};
 use sternhalma_store::matches::game;
@@ -263,8 +263,9 @@ pub async fn analyse_game(
         ));
     }
     let table = tables.for_position(&start)?;
+    let cost = Cost::share(moves.len() as u64, MAX_REPLAY_MOVES as u64);
     let analysed = heavy
-        .run(move || -> Result<AnalysisView, ApiError> {
+        .run(cost, move || -> Result<AnalysisView, ApiError> {
             // Each move read against the position it is played in, as a
             // replay reads it; a move that cannot be played there names its
             // ply.

@@ -126,7 +126,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
          headers(("Location" = String, description = "The match's URL"))),
         BodyErrors,
         AdminKeyErrors,
-        (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`). On one without: this client (its IP address) has stored as many games as it may, its matches and its tournaments' games, finished ones included (`storage_quota_exceeded`; `--stored-games-per-client`, 5,000 by default): nothing was stored", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown board, layout or rules; a layout the board cannot hold; a seat count other than the layout's players (`seat_count`); no open seat (`no_open_seat`); a bad seat name (`invalid_seat_name`); an unknown bot kind (`unknown_bot`); a bot seat with a `millis` budget (`budget_not_allowed`) or over the seat caps (`budget_too_large`); a `perfect` seat on a game no installed table with depths covers (`no_tablebase`, `tablebase_other_game`, `tablebase_without_depths`: the detail names the tables installed and how a server gets one); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
         DiskErrors,
@@ -134,7 +134,7 @@ fn check_name(seat: usize, name: Option<&str>) -> Result<String, ApiError> {
 )]
 #[post("/v1/matches")]
 pub async fn create_match(
-    _admin: Admin,
+    admin: Admin,
     store: web::Data<Store>,
     body: web::Json<Object<NewMatchRequest>>,
 ) -> Result<HttpResponse, ApiError> {
@@ -192,7 +192,10 @@ pub async fn create_match(
         ));
     }
     let (admin_token, admin_hash) = new_token()?;
-    let id = store.create_match(start, plans, admin_hash).await?.id;
+    let id = store
+        .create_match(start, plans, admin_hash, admin.owner())
+        .await?
+        .id;
     settle(&store, id).await?;
     let state = MatchView::from(
         &store

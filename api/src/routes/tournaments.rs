@@ -78,7 +78,7 @@ fn tournament_id(id: u64) -> Result<i64, ApiError> {
          headers(("Location" = String, description = "The tournament's URL"))),
         BodyErrors,
         AdminKeyErrors,
-        (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "On a server with an admin key: the token is not the key (`wrong_admin_key`). On one without: this client (its IP address) has stored as many games as it may, its matches and its tournaments' games, finished ones included (`storage_quota_exceeded`; `--stored-games-per-client`, 5,000 by default): nothing was stored", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unknown board, layout or rules; a layout of other than 2 to 6 players (`players_per_game`); a bad name (`invalid_name`, `invalid_entrant_name`, `duplicate_entrant_name`); a setting out of range (`invalid_setting`); too few or too many entrants (`too_few_entrants`, `too_many_entrants`: 40, or 64 with the admin key); a schedule over the server's limit of games (`too_many_games`: 1,000, or 10,000 with the server's admin key); more bot search than the server allows a tournament (`too_much_work`: five billion positions or playouts in all, unbounded with the admin key); a gauntlet of other than two players (`gauntlet_players`); a reference bot outside a gauntlet (`reference_not_allowed`); an unknown bot kind (`unknown_bot`), a `millis` budget (`budget_not_allowed`) or one over the seat caps (`budget_too_large`); a `perfect` entrant or reference on a game no installed table with depths covers (`no_tablebase`, `tablebase_other_game`, `tablebase_without_depths`: the detail names the tables installed and how a server gets one); a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
         StorageErrors,
         DiskErrors,
@@ -86,7 +86,7 @@ fn tournament_id(id: u64) -> Result<i64, ApiError> {
 )]
 #[post("/v1/tournaments")]
 pub async fn create_tournament(
-    _admin: Admin,
+    admin: Admin,
     key: Option<web::Data<AdminKey>>,
     store: web::Data<Store>,
     body: web::Json<Object<NewTournamentRequest>>,
@@ -100,7 +100,9 @@ pub async fn create_tournament(
     let (plan, entrant_tokens) = plan::plan(body.into_inner().0.into(), limits, store.tables())?;
     let (admin_token, admin_hash) = new_token()?;
     // The director hears of it from the store once it is committed.
-    let id = store.create_tournament(plan, admin_hash).await?;
+    let id = store
+        .create_tournament(plan, admin_hash, admin.owner())
+        .await?;
     let tournament = store.read(move |c| logic::view(c, id)).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/tournaments/{id}")))

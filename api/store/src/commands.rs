@@ -21,24 +21,30 @@ use crate::matches::game::{self, BotTurn};
 use crate::matches::model::Match;
 use crate::matches::storage::SeatPlan;
 use crate::matches::tokens::{Authority, TokenHash};
+use crate::quota::{Creator, Owner};
 use crate::store::Store;
 use crate::tournaments::logic::{self, Action, Plan, Settled, TimeoutRecord};
 
 impl Store {
     /// Creates a match from `start` and its `seats` (validated by the
-    /// caller); answers its state ([`game::create`]). The bot runner hears
-    /// of it ([`crate::Event::Created`]).
+    /// caller), stored as `owner`'s (none: the operator's); answers its
+    /// state ([`game::create`]). The bot runner hears of it
+    /// ([`crate::Event::Created`]).
     ///
     /// # Errors
-    /// Database failures.
+    /// [`Error::Quota`] when `owner` has stored as many games as the quota
+    /// lets it ([`Store::set_games_per_owner`]); a disk nearly full; database
+    /// failures.
     pub async fn create_match(
         &self,
         start: Position,
         seats: Vec<SeatPlan>,
         admin: TokenHash,
+        owner: Option<Owner>,
     ) -> Result<Match, Error> {
         self.room_for_new()?;
-        self.commit(move |db| game::create(db, &start, &seats, &admin))
+        let creator = Creator::new(owner, self.games_per_owner());
+        self.commit(move |db| game::create(db, &start, &seats, &admin, &creator))
             .await
     }
 
@@ -100,13 +106,21 @@ impl Store {
             .await
     }
 
-    /// Stores a planned tournament ([`logic::create`]); answers its id.
+    /// Stores a planned tournament ([`logic::create`]) as `owner`'s (none:
+    /// the operator's); answers its id.
     ///
     /// # Errors
-    /// Database failures.
-    pub async fn create_tournament(&self, plan: Plan, admin: TokenHash) -> Result<i64, Error> {
+    /// [`Error::Quota`] when its games would take `owner` past the quota;
+    /// a disk nearly full; database failures.
+    pub async fn create_tournament(
+        &self,
+        plan: Plan,
+        admin: TokenHash,
+        owner: Option<Owner>,
+    ) -> Result<i64, Error> {
         self.room_for_new()?;
-        self.commit(move |db| logic::create(db, &plan, &admin))
+        let creator = Creator::new(owner, self.games_per_owner());
+        self.commit(move |db| logic::create(db, &plan, &admin, &creator))
             .await
     }
 
@@ -214,7 +228,7 @@ mod tests {
                 token_hash: Some([n; 32]),
             };
             let created = store
-                .create_match(start.clone(), vec![seat(1), seat(2)], [9; 32])
+                .create_match(start.clone(), vec![seat(1), seat(2)], [9; 32], None)
                 .await
                 .unwrap();
             let id = created.id;

@@ -25,6 +25,7 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("../schema/sqlite/0005_tournament_progress.sql"),
     include_str!("../schema/sqlite/0006_entrant_returned.sql"),
     include_str!("../schema/sqlite/0007_bot_unavailable.sql"),
+    include_str!("../schema/sqlite/0008_owners.sql"),
 ];
 
 /// The same schema for PostgreSQL (`schema/postgres/`), version for
@@ -38,6 +39,7 @@ pub const POSTGRES_MIGRATIONS: &[&str] = &[
     include_str!("../schema/postgres/0005_tournament_progress.sql"),
     include_str!("../schema/postgres/0006_entrant_returned.sql"),
     include_str!("../schema/postgres/0007_bot_unavailable.sql"),
+    include_str!("../schema/postgres/0008_owners.sql"),
 ];
 
 /// The schema version this code writes.

@@ -25,6 +25,9 @@ pub enum Error {
     /// The database (or the system) cannot serve the request now; nothing
     /// is known to be stored, except as [`Unavailable::Lost`] says.
     Unavailable(Unavailable),
+    /// The client has stored as many games as it may
+    /// (`storage_quota_exceeded`; [`crate::quota`]): nothing was stored.
+    Quota(String),
     /// A stored row does not read back as what was written (`storage_error`).
     Corrupt(String),
     /// The database failed (`storage_error`): nothing was stored.
@@ -200,6 +203,7 @@ impl Error {
             },
             Error::Unavailable(Unavailable::DiskFull) => "disk_full",
             Error::Unavailable(_) => "unavailable",
+            Error::Quota(_) => "storage_quota_exceeded",
             Error::Corrupt(_) | Error::Storage => "storage_error",
             Error::Internal(_) => "internal",
             Error::Failed => "internal_error",
@@ -230,6 +234,7 @@ impl std::fmt::Display for Error {
             | Error::WrongToken(detail)
             | Error::Conflict(_, detail)
             | Error::Invalid(_, detail)
+            | Error::Quota(detail)
             | Error::Internal(detail) => f.write_str(detail),
             Error::Move(e) => e.fmt(f),
             Error::Position(e) => e.fmt(f),

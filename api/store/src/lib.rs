@@ -26,6 +26,7 @@ pub mod error;
 pub mod matches;
 pub mod names;
 pub mod page;
+pub mod quota;
 pub mod sql;
 pub mod store;
 pub mod tournaments;
@@ -33,4 +34,5 @@ pub mod writer;
 
 pub use committed::{Changes, Committed};
 pub use error::{Conflict, Error, Invalid, Unavailable};
+pub use quota::Owner;
 pub use store::{Event, Store};

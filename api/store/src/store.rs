@@ -28,7 +28,7 @@
 //!   set, or a test's own.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
 use sternhalma::solve::Tablebases;
@@ -95,6 +95,9 @@ struct Inner {
     bus: OnceLock<Bus>,
     /// The disk under a SQLite file (PostgreSQL's is its server's).
     disk: Option<DiskGuard>,
+    /// The games a client may store ([`Store::set_games_per_owner`]; 0:
+    /// no quota).
+    games_per_owner: AtomicU64,
     /// The solved tables ([`Store::tables`]).
     tables: Arc<Tablebases>,
 }
@@ -163,6 +166,7 @@ impl Store {
                     Database::Sqlite(file) => Some(DiskGuard::new(file, disk::free_space)),
                     Database::Postgres(_) => None,
                 },
+                games_per_owner: AtomicU64::new(0),
                 tables,
             }),
         };
@@ -258,6 +262,20 @@ impl Store {
         if let Some(disk) = &self.inner.disk {
             disk.set_min_free(bytes);
         }
+    }
+
+    /// Lets a client store at most `games` games ([`crate::quota`]): a
+    /// creation past it is refused ([`Error::Quota`]). `None` (the default)
+    /// or 0: no quota.
+    pub fn set_games_per_owner(&self, games: Option<u64>) {
+        self.inner
+            .games_per_owner
+            .store(games.unwrap_or(0), Ordering::Relaxed);
+    }
+
+    /// The quota of games per client, if any.
+    pub fn games_per_owner(&self) -> Option<u64> {
+        Some(self.inner.games_per_owner.load(Ordering::Relaxed)).filter(|&games| games > 0)
     }
 
     /// Whether there is room for something new (a match, a tournament).

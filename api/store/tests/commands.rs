@@ -130,7 +130,7 @@ fn match_commands_tell_their_changes_after_the_commit_and_nothing_when_refused()
     run(async {
         // Created: the bot runner hears of it.
         let created = store
-            .create_match(start(), vec![open_seat(0), open_seat(1)], [9; 32])
+            .create_match(start(), vec![open_seat(0), open_seat(1)], [9; 32], None)
             .await
             .unwrap();
         let id = created.id;
@@ -172,7 +172,7 @@ fn match_commands_tell_their_changes_after_the_commit_and_nothing_when_refused()
         // Abandoned by the operator: told; a closed match refuses, and a
         // wrong admin token is refused before anything is written.
         let other = store
-            .create_match(start(), vec![open_seat(0), open_seat(1)], [9; 32])
+            .create_match(start(), vec![open_seat(0), open_seat(1)], [9; 32], None)
             .await
             .unwrap()
             .id;
@@ -199,7 +199,7 @@ fn a_bots_move_is_told_and_a_move_for_a_match_that_moved_on_is_not() {
     let (store, mut events) = open("bots");
     run(async {
         let id = store
-            .create_match(start(), vec![open_seat(0), bot_seat()], [9; 32])
+            .create_match(start(), vec![open_seat(0), bot_seat()], [9; 32], None)
             .await
             .unwrap()
             .id;
@@ -263,7 +263,7 @@ fn tournament_commands_tell_their_changes_after_the_commit_and_nothing_when_refu
     run(async {
         // Created and started: every director hears of each.
         let id = store
-            .create_tournament(tournament("cup", false), [5; 32])
+            .create_tournament(tournament("cup", false), [5; 32], None)
             .await
             .unwrap();
         assert_eq!(told(&mut events), [Event::Tournament(id)]);
@@ -356,7 +356,7 @@ fn abandoning_a_tournament_tells_every_game_it_ends() {
     let (store, mut events) = open("abandon");
     run(async {
         let id = store
-            .create_tournament(tournament("league", true), [5; 32])
+            .create_tournament(tournament("league", true), [5; 32], None)
             .await
             .unwrap();
         let settled = store.settle_games(id, Vec::new()).await.unwrap();
@@ -386,9 +386,14 @@ fn a_settle_that_starts_games_is_recorded_for_the_other_replicas() {
     // command's own record of its changes shows what the bus is told.
     let database = sternhalma_store::db::scratch("commands_settle").unwrap();
     let (mut db, _) = sternhalma_store::db::open(&database).unwrap();
-    let id = logic::create(&mut db, &tournament("open", true), &[5; 32])
-        .unwrap()
-        .into_value();
+    let id = logic::create(
+        &mut db,
+        &tournament("open", true),
+        &[5; 32],
+        &Default::default(),
+    )
+    .unwrap()
+    .into_value();
     let settled = logic::settle(&mut db, &Tablebases::default(), id, &[]).unwrap();
     assert_eq!(settled.changes().scheduled(), [id]);
     assert!(settled.changes().tournaments().is_empty());
@@ -408,7 +413,7 @@ fn a_bot_that_cannot_move_ends_its_match_saying_why_and_no_other_bot_plays() {
         oracle.name = "oracle".to_owned();
         oracle.bot.as_mut().unwrap().kind = "perfect".to_owned();
         let id = store
-            .create_match(start(), vec![open_seat(0), oracle], [9; 32])
+            .create_match(start(), vec![open_seat(0), oracle], [9; 32], None)
             .await
             .unwrap()
             .id;
@@ -439,5 +444,102 @@ fn a_bot_that_cannot_move_ends_its_match_saying_why_and_no_other_bot_plays() {
         // Told once: the same turn again finds the match over.
         assert_eq!(store.bot_unavailable(turn).await.unwrap(), None);
         assert_eq!(told(&mut events), []);
+    });
+}
+
+/// A client's games are counted against its quota inside the creating
+/// transaction: its matches and its tournaments' planned games. Past the
+/// quota a creation is refused with `storage_quota_exceeded`, tells
+/// nothing and touches nothing stored; another client, and the operator
+/// (no owner), are not held to it.
+#[test]
+fn a_creation_past_the_clients_quota_is_refused_and_loses_nothing() {
+    use sternhalma_store::Owner;
+    use sternhalma_store::quota::stored_games;
+    let (store, mut events) = open("quota");
+    let student = || Some(Owner::new("127.0.0.2"));
+    let cup = tournament("cup", false);
+    let games = cup.schedule.len() as u64;
+    assert!(games >= 2, "{games}");
+    store.set_games_per_owner(Some(games + 1));
+    assert_eq!(store.games_per_owner(), Some(games + 1));
+    run(async {
+        let first = store
+            .create_match(
+                start(),
+                vec![open_seat(0), open_seat(1)],
+                [9; 32],
+                student(),
+            )
+            .await
+            .unwrap();
+        let cup = store
+            .create_tournament(cup, [5; 32], student())
+            .await
+            .unwrap();
+        told(&mut events);
+        let count =
+            |owner: &'static str| store.read(move |db| stored_games(db, &Owner::new(owner)));
+        assert_eq!(count("127.0.0.2").await.unwrap(), games + 1);
+
+        // At its quota: a match and a tournament are refused.
+        let refused = store
+            .create_match(
+                start(),
+                vec![open_seat(0), open_seat(1)],
+                [9; 32],
+                student(),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), "storage_quota_exceeded");
+        let detail = refused.to_string();
+        assert!(
+            detail.contains(&format!("has stored {} games", games + 1)),
+            "{detail}"
+        );
+        assert!(detail.contains("--stored-games-per-client"), "{detail}");
+        let again = store
+            .create_tournament(tournament("again", false), [6; 32], student())
+            .await
+            .unwrap_err();
+        assert_eq!(again.code(), "storage_quota_exceeded");
+        assert_eq!(told(&mut events), []);
+        assert_eq!(count("127.0.0.2").await.unwrap(), games + 1);
+
+        // What it stored plays on.
+        let mv = first_legal(&store, first.id).await;
+        store.submit_move(first.id, token(0), 0, mv).await.unwrap();
+        let view = store.read(move |c| logic::view(c, cup)).await.unwrap();
+        assert_eq!(view.id, cup);
+
+        // Another client, and the operator, are not held to it.
+        store
+            .create_match(
+                start(),
+                vec![open_seat(0), open_seat(1)],
+                [9; 32],
+                Some(Owner::new("127.0.0.3")),
+            )
+            .await
+            .unwrap();
+        store
+            .create_match(start(), vec![open_seat(0), open_seat(1)], [9; 32], None)
+            .await
+            .unwrap();
+        assert_eq!(count("127.0.0.3").await.unwrap(), 1);
+
+        // Without a quota, the client stores again.
+        store.set_games_per_owner(None);
+        store
+            .create_match(
+                start(),
+                vec![open_seat(0), open_seat(1)],
+                [9; 32],
+                student(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(count("127.0.0.2").await.unwrap(), games + 2);
     });
 }

@@ -11,7 +11,7 @@ impl From<Error> for ApiError {
         let code = error.code();
         match error {
             Error::NotFound(detail) => ApiError::not_found(detail),
-            Error::WrongToken(detail) => ApiError::forbidden(code, detail),
+            Error::WrongToken(detail) | Error::Quota(detail) => ApiError::forbidden(code, detail),
             Error::Conflict(_, detail) => ApiError::conflict(code, detail),
             Error::Invalid(Invalid::Tablebase(_), detail) => ApiError::tablebase(code, detail),
             Error::Invalid(_, detail) => ApiError::unprocessable(code, detail),
@@ -74,6 +74,11 @@ mod tests {
             (Error::Unavailable(Unavailable::Lost), 503, "unavailable"),
             (Error::Unavailable(Unavailable::Busy), 503, "unavailable"),
             (Error::Unavailable(Unavailable::DiskFull), 507, "disk_full"),
+            (
+                Error::Quota("5000 games".into()),
+                403,
+                "storage_quota_exceeded",
+            ),
             (Error::Corrupt("column 2".into()), 500, "storage_error"),
             (Error::Storage, 500, "storage_error"),
             (Error::Failed, 500, "internal_error"),

@@ -11,7 +11,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{MoveView, PositionInput};
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
-use crate::heavy::HeavyClient;
+use crate::heavy::{Cost, HeavyClient};
 use crate::limits::{MAX_BOT_DEPTH, MAX_BOT_MILLIS, MAX_BOT_NODES, MAX_BOT_PLAYOUTS};
 use crate::routes::tablebases::perfect_refused;
 use sternhalma::wire::whole::Object;
@@ -106,6 +106,25 @@ pub fn max_nodes(kind: BotKind) -> u64 {
         | BotKind::AlphaBeta
         | BotKind::Paranoid
         | BotKind::Perfect => MAX_BOT_NODES,
+    }
+}
+
+/// What a search of `config` costs the heavy-work pool: the share of its
+/// kind's cap it may search (its node or playout budget, or its time
+/// budget's share of [`MAX_BOT_MILLIS`] if that is less). Random, greedy and
+/// perfect look at each move once: the least.
+pub fn search_cost(config: &BotConfig) -> Cost {
+    match config.kind {
+        BotKind::Random | BotKind::Greedy | BotKind::Perfect => Cost::LEAST,
+        BotKind::AlphaBeta | BotKind::Paranoid | BotKind::Mcts => {
+            let max = max_nodes(config.kind);
+            let nodes = Cost::share(config.budget.nodes.unwrap_or(max), max);
+            let millis = config
+                .budget
+                .millis
+                .map_or(Cost::FULL, |millis| Cost::share(millis, MAX_BOT_MILLIS));
+            nodes.min(millis)
+        }
     }
 }
 
@@ -291,7 +310,9 @@ pub async fn bot_move(
     let tables = tables.into_inner();
     let searched = position.clone();
     let result = heavy
-        .run(move || search::new_bot(&config, Some(&tables)).search(&searched))
+        .run(search_cost(&config), move || {
+            search::new_bot(&config, Some(&tables)).search(&searched)
+        })
         .await?;
     Ok(web::Json(BotMove {
         best_move: MoveView::new(&position, result.best_move),

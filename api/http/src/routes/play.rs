@@ -11,7 +11,7 @@ use crate::dto::{
     PositionView, hole, json_answer,
 };
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
-use crate::heavy::HeavyClient;
+use crate::heavy::{Cost, HeavyClient};
 use crate::limits::{MAX_REPLAY_MOVES, MAX_REPLAY_RESIGNATIONS};
 use sternhalma::wire::whole::Object;
 
@@ -235,7 +235,10 @@ pub async fn replay(
         return Err(too_long("resignations", count, MAX_REPLAY_RESIGNATIONS));
     }
     let start = request.start.resolve()?;
-    let replayed = heavy.run(move || replay_from(start, &request)).await??;
+    let cost = Cost::share(request.moves.len() as u64, MAX_REPLAY_MOVES as u64);
+    let replayed = heavy
+        .run(cost, move || replay_from(start, &request))
+        .await??;
     Ok(web::Json(replayed))
 }
 

@@ -7,8 +7,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::dto::{HoleId, PositionInput, hole};
-use crate::error::{ApiError, BodyErrors, PictureErrors, Problem};
-use crate::heavy::HeavyClient;
+use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
+use crate::heavy::{Cost, HeavyClient};
 use crate::routes::play::path_cells;
 use sternhalma::wire::whole::Object;
 
@@ -91,10 +91,10 @@ async fn render(
     drawing: Drawing<'_>,
 ) -> Result<HttpResponse, ApiError> {
     let options = svg_options(&position, drawing)?;
-    // A picture takes a millisecond or so: not counted against the
-    // client's cap, so a page of `<img>`s loads whole.
+    // A picture takes a millisecond or so (a thousandth of a search at its
+    // cap): a page of `<img>`s loads whole beside a search.
     let svg = heavy
-        .run_brief(move || render_svg(&position, &options))
+        .run(Cost::LEAST, move || render_svg(&position, &options))
         .await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
@@ -130,7 +130,9 @@ pub fn svg_options(position: &Position, drawing: Drawing<'_>) -> Result<SvgOptio
 }
 
 /// An SVG picture of a position, from a query string. Drawn on the
-/// heavy-work pool: 503 `busy` with `Retry-After` when it is full.
+/// heavy-work pool, where it counts a thousandth of a search at its cap:
+/// 429 `too_many_heavy_requests` when this client already holds its share
+/// of the pool, 503 `busy` with `Retry-After` when it is full.
 #[utoipa::path(
     tag = "render",
     params(RenderQuery),
@@ -138,7 +140,7 @@ pub fn svg_options(position: &Position, drawing: Drawing<'_>) -> Result<SvgOptio
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
         (status = 400, description = "Malformed query string", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid position, highlight (`path_too_long` beyond the board's holes), peg or size", body = Problem, content_type = "application/problem+json"),
-        PictureErrors,
+        HeavyErrors,
     )
 )]
 #[get("/v1/render.svg")]
@@ -157,8 +159,10 @@ pub async fn render_get(
     render(&heavy, position, drawing).await
 }
 
-/// An SVG picture of a position, from JSON. Drawn on the heavy-work pool:
-/// 503 `busy` with `Retry-After` when it is full.
+/// An SVG picture of a position, from JSON. Drawn on the heavy-work pool,
+/// where it counts a thousandth of a search at its cap: 429
+/// `too_many_heavy_requests` when this client already holds its share of
+/// the pool, 503 `busy` with `Retry-After` when it is full.
 #[utoipa::path(
     tag = "render",
     request_body = RenderRequest,
@@ -166,7 +170,7 @@ pub async fn render_get(
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
         BodyErrors,
         (status = 422, description = "Invalid position, highlight (`path_too_long` beyond the board's holes), peg or size; or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
-        PictureErrors,
+        HeavyErrors,
     )
 )]
 #[post("/v1/render")]

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::error::{ApiError, BodyErrors, HeavyErrors, Problem};
-use crate::heavy::HeavyClient;
+use crate::heavy::{Cost, HeavyClient};
 use crate::limits::{
     DEFAULT_SOLVE_MEMORY_MB, DEFAULT_SOLVE_NODES, MAX_SOLVE_MEMORY_MB, MAX_SOLVE_NODES,
     MAX_SOLVE_TABLE_STATES, SOLVE_PERIMETER_STATES, SOLVE_TABLE_BITS,
@@ -92,6 +92,12 @@ pub struct SolveSettings {
 }
 
 impl SolveSettings {
+    /// What the solve costs the heavy-work pool: its node limit's share of
+    /// the cap ([`MAX_SOLVE_NODES`]).
+    pub fn cost(&self) -> Cost {
+        Cost::share(self.max_nodes, MAX_SOLVE_NODES)
+    }
+
     /// Checks `request` against the caps.
     ///
     /// # Errors
@@ -268,6 +274,8 @@ pub async fn solve(
     heavy: HeavyClient,
 ) -> Result<web::Json<SolveResponse>, ApiError> {
     let settings = SolveSettings::new(body.into_inner().0)?;
-    let answer = heavy.run(move || settings.solve(None)).await??;
+    let answer = heavy
+        .run(settings.cost(), move || settings.solve(None))
+        .await??;
     Ok(web::Json(answer))
 }

@@ -56,7 +56,8 @@ pub async fn create_job(
     let settings = SolveSettings::new(body.into_inner().0)?;
     let id = jobs.create(settings.clone())?;
     let table = jobs.get_ref().clone();
-    let started = heavy.spawn(move || {
+    let cost = settings.cost();
+    let started = heavy.spawn(cost, move || {
         table.start(id);
         let mut report = |p: &sternhalma::solitaire::Progress| {
             table.report(id, p.bound, p.nodes);

@@ -292,6 +292,18 @@ pub fn insert_match(
     .int("id")
 }
 
+/// Records the client that created match `id` ([`crate::quota`]).
+///
+/// # Errors
+/// A database failure.
+pub fn set_owner(db: &Db, id: i64, owner: &str) -> Result<(), Error> {
+    db.execute(
+        "UPDATE matches SET owner = ?1 WHERE id = ?2",
+        params![owner, id],
+    )?;
+    Ok(())
+}
+
 /// Stores seat `seat` of match `id`.
 ///
 /// # Errors

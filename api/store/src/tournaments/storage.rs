@@ -87,6 +87,18 @@ fn count<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, Error> {
     T::try_from(value).map_err(|_| corrupt(format!("{what} {value}")))
 }
 
+/// Records the client that created tournament `id` ([`crate::quota`]).
+///
+/// # Errors
+/// A database failure.
+pub fn set_owner(db: &Db, id: i64, owner: &str) -> Result<(), Error> {
+    db.execute(
+        "UPDATE tournaments SET owner = ?1 WHERE id = ?2",
+        params![owner, id],
+    )?;
+    Ok(())
+}
+
 /// Stores a tournament; answers its id.
 #[allow(clippy::too_many_arguments)]
 pub fn insert_tournament(

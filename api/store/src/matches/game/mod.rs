@@ -30,6 +30,7 @@ use crate::matches::model::{
 use crate::matches::storage::{self, MatchRow, MoveRow, SeatPlan, SeatRow, corrupt};
 use crate::matches::tokens::{Authority, TokenHash};
 use crate::page::Page;
+use crate::quota::Creator;
 use crate::sql::Db;
 
 /// The most plies built-in bots play in a row, since the last move of an

@@ -63,20 +63,26 @@ impl Progress {
 }
 
 /// Creates a match from its start position and seats (validated by the
-/// caller) and answers its state. Built-in bots to move first are not
-/// played here: see [`bot_turn`] (the creation is told, and the server's
-/// bot runner hears of it).
+/// caller), stored as its creator's, and answers its state. Built-in bots
+/// to move first are not played here: see [`bot_turn`] (the creation is
+/// told, and the server's bot runner hears of it).
 ///
 /// # Errors
-/// Only database failures.
+/// [`Error::Quota`] when the creator has stored as many games as it may;
+/// database failures.
 pub fn create(
     store: &mut Db,
     start: &Position,
     seats: &[SeatPlan],
     admin_token_hash: &TokenHash,
+    creator: &Creator,
 ) -> Result<Committed<Match>, Error> {
     store.transaction(|store| {
+        creator.may_store(store, 1)?;
         let id = insert(store, start, seats, admin_token_hash)?;
+        if let Some(owner) = creator.owner() {
+            storage::set_owner(store, id, owner)?;
+        }
         store.match_created(id);
         view(store, id)
     })

@@ -62,7 +62,7 @@ fn first_legal(state: &Match) -> MoveText {
 }
 
 fn create_and_play(connection: &mut Db, start: &Position, seats: &[SeatPlan]) -> Match {
-    let id = create(connection, start, seats, &[0; 32])
+    let id = create(connection, start, seats, &[0; 32], &Creator::default())
         .unwrap()
         .into_value()
         .id;
@@ -123,6 +123,7 @@ fn bots_that_do_not_finish_are_stopped_at_the_limit() {
         &start("classic"),
         &[bot(3), bot(4)],
         &[0; 32],
+        &Creator::default(),
     )
     .unwrap()
     .into_value()
@@ -169,10 +170,16 @@ fn bots_that_do_not_finish_are_stopped_at_the_limit() {
 fn a_bot_move_for_a_stale_version_is_dropped() {
     let mut connection = scratch("stale");
     let seats = [open(0), bot(5), open(2)];
-    let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
-        .unwrap()
-        .into_value()
-        .id;
+    let id = create(
+        &mut connection,
+        &start_with(3, "classic"),
+        &seats,
+        &[0; 32],
+        &Creator::default(),
+    )
+    .unwrap()
+    .into_value()
+    .id;
     let first = first_legal(&view(&connection, id).unwrap());
     let version = submit(&mut connection, id, &[1; 32], 0, &first)
         .unwrap()
@@ -218,6 +225,7 @@ fn a_move_is_stored_with_its_canonical_path() {
         &start("classic"),
         &[open(0), open(1)],
         &[0; 32],
+        &Creator::default(),
     )
     .unwrap()
     .into_value()
@@ -247,6 +255,7 @@ fn a_resignation_with_one_or_two_seats_ends_the_match() {
             &start_with(players, "classic"),
             &seats,
             &[0; 32],
+            &Creator::default(),
         )
         .unwrap()
         .into_value()
@@ -279,6 +288,7 @@ fn a_forfeit_is_stored_as_a_forfeit() {
         &start("classic"),
         &[open(0), open(1)],
         &[0; 32],
+        &Creator::default(),
     )
     .unwrap()
     .into_value()
@@ -323,10 +333,16 @@ fn a_forfeit_is_stored_as_a_forfeit() {
     assert_eq!(listed[0].ending, Some(Ending::Forfeit));
 
     let seats: Vec<SeatPlan> = (0..3).map(open).collect();
-    let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
-        .unwrap()
-        .into_value()
-        .id;
+    let id = create(
+        &mut connection,
+        &start_with(3, "classic"),
+        &seats,
+        &[0; 32],
+        &Creator::default(),
+    )
+    .unwrap()
+    .into_value()
+    .id;
     let leave = |connection: &mut Db| {
         connection.write(|store| {
             let row = load_match(store, id)?;
@@ -351,10 +367,16 @@ fn a_forfeit_is_stored_as_a_forfeit() {
 fn a_resignation_with_three_seats_leaves_the_others_playing() {
     let mut connection = scratch("resign3");
     let seats: Vec<SeatPlan> = (0..3).map(open).collect();
-    let id = create(&mut connection, &start_with(3, "classic"), &seats, &[0; 32])
-        .unwrap()
-        .into_value()
-        .id;
+    let id = create(
+        &mut connection,
+        &start_with(3, "classic"),
+        &seats,
+        &[0; 32],
+        &Creator::default(),
+    )
+    .unwrap()
+    .into_value()
+    .id;
     let state = resign(&mut connection, id, &[1; 32]).unwrap().into_value();
     assert_eq!(state.status, MatchStatus::InProgress);
     assert!(state.result.is_none());
@@ -385,9 +407,15 @@ fn a_full_database_refuses_a_write_and_loses_nothing() {
     let database = crate::sql::Database::Sqlite(file.clone());
     let mut connection = crate::db::open(&database).unwrap().0;
     let start = start("classic");
-    let first = create(&mut connection, &start, &[open(0), open(1)], &[0; 32])
-        .unwrap()
-        .into_value();
+    let first = create(
+        &mut connection,
+        &start,
+        &[open(0), open(1)],
+        &[0; 32],
+        &Creator::default(),
+    )
+    .unwrap()
+    .into_value();
     let moved = first_legal(&first);
     let _ = submit(&mut connection, first.id, &[1; 32], 0, &moved).unwrap();
     let before = view(&connection, first.id).unwrap();
@@ -401,7 +429,13 @@ fn a_full_database_refuses_a_write_and_loses_nothing() {
         .unwrap();
     let mut stored = vec![first.id];
     let refused = loop {
-        match create(&mut connection, &start, &[open(0), open(1)], &[0; 32]) {
+        match create(
+            &mut connection,
+            &start,
+            &[open(0), open(1)],
+            &[0; 32],
+            &Creator::default(),
+        ) {
             Ok(created) => stored.push(created.into_value().id),
             Err(error) => break error,
         }
@@ -422,7 +456,14 @@ fn a_full_database_refuses_a_write_and_loses_nothing() {
     connection
         .batch("PRAGMA max_page_count = 1073741823")
         .unwrap();
-    let again = create(&mut connection, &start, &[open(0), open(1)], &[0; 32]).unwrap();
+    let again = create(
+        &mut connection,
+        &start,
+        &[open(0), open(1)],
+        &[0; 32],
+        &Creator::default(),
+    )
+    .unwrap();
     assert!(again.into_value().id > *stored.last().unwrap());
     drop(connection);
     let _ = std::fs::remove_dir_all(&folder);

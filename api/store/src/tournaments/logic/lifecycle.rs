@@ -32,17 +32,20 @@ pub struct Plan {
     pub schedule: Vec<Vec<usize>>,
 }
 
-/// Stores a tournament with its entrants and schedule; answers its id.
-/// The directors hear of it.
+/// Stores a tournament with its entrants and schedule, as its creator's;
+/// answers its id. The directors hear of it.
 ///
 /// # Errors
-/// Database failures.
+/// [`Error::Quota`] when its games would take the creator past what it may
+/// store; database failures.
 pub fn create(
     connection: &mut Db,
     plan: &Plan,
     admin_token_hash: &TokenHash,
+    creator: &Creator,
 ) -> Result<Committed<i64>, Error> {
     connection.transaction(|connection| {
+        creator.may_store(connection, plan.schedule.len() as u64)?;
         let now = connection.now()?;
         let id = storage::insert_tournament(
             connection,
@@ -63,6 +66,9 @@ pub fn create(
         }
         for (game, seats) in plan.schedule.iter().enumerate() {
             storage::insert_game(connection, id, game, seats)?;
+        }
+        if let Some(owner) = creator.owner() {
+            storage::set_owner(connection, id, owner)?;
         }
         connection.tournament_changed(id);
         Ok(id)

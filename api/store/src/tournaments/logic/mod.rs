@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use jiff::Timestamp;
 
 use crate::page::Page;
+use crate::quota::Creator;
 use crate::sql::Db;
 use sternhalma::Position;
 

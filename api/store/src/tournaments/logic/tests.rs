@@ -40,7 +40,9 @@ fn two_entrants(db: &mut Db, games: u32, max_timeouts: u32) -> (i64, Vec<TokenHa
         &Tablebases::default(),
     )
     .unwrap();
-    let id = create(db, &plan, &[5; 32]).unwrap().into_value();
+    let id = create(db, &plan, &[5; 32], &Creator::default())
+        .unwrap()
+        .into_value();
     let hashes = entrant_tokens
         .iter()
         .map(|entrant| tokens::parse(&entrant.token).unwrap())
