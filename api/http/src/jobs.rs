@@ -3,9 +3,12 @@
 //!
 //! A job is queued, then running, then done (a crossing) or failed (a
 //! problem). Unfinished jobs are bounded by the pool and its queue; a
-//! finished job is kept [`JOB_KEEP_SECONDS`] and at most
-//! [`MAX_FINISHED_JOBS`] of them (the oldest go first). Time only decides how
-//! long an answer is kept, never what it is.
+//! finished job is kept [`JOB_KEEP_SECONDS`], at most
+//! [`MAX_FINISHED_JOBS_PER_CLIENT`] of one client's (its oldest go first)
+//! and [`MAX_FINISHED_JOBS`] in all (beyond, the oldest of the client
+//! keeping the most go first): a client sending many jobs pushes out its
+//! own answers, never another's. Time only decides how long an answer is
+//! kept, never what it is.
 //!
 //! A job's id is 128 bits of the system's random source ([`JobId`]): there
 //! is no list of jobs, so whoever knows an id is whoever created the job,
@@ -13,6 +16,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -23,7 +27,7 @@ use utoipa::ToSchema;
 use actix_web::http::StatusCode;
 
 use crate::error::{ApiError, Problem};
-use crate::limits::{JOB_KEEP_SECONDS, MAX_FINISHED_JOBS};
+use crate::limits::{JOB_KEEP_SECONDS, MAX_FINISHED_JOBS, MAX_FINISHED_JOBS_PER_CLIENT};
 use crate::routes::solitaire::{SolveResponse, SolveSettings};
 
 /// Where a job is.
@@ -130,6 +134,8 @@ pub struct JobView {
 
 struct Job {
     view: JobView,
+    /// Whose it is (the client's key), if it came with an address.
+    client: Option<IpAddr>,
     finished: Option<Instant>,
     /// Turns true when the job finishes, for the long-polls waiting on it.
     done: watch::Sender<bool>,
@@ -152,11 +158,16 @@ impl SolveJobs {
         SolveJobs::default()
     }
 
-    /// A new queued job for `settings`; its id.
+    /// A new queued job for `settings`, of the client keyed `client`; its
+    /// id.
     ///
     /// # Errors
     /// 503 `unavailable` when the system gives no randomness for its id.
-    pub fn create(&self, settings: SolveSettings) -> Result<JobId, ApiError> {
+    pub fn create(
+        &self,
+        settings: SolveSettings,
+        client: Option<IpAddr>,
+    ) -> Result<JobId, ApiError> {
         let mut id = JobId::random()?;
         let mut table = self.lock();
         table.purge(Instant::now());
@@ -178,6 +189,7 @@ impl SolveJobs {
                     solution: None,
                     problem: None,
                 },
+                client,
                 finished: None,
                 done: watch::Sender::new(false),
             },
@@ -267,24 +279,38 @@ impl SolveJobs {
 }
 
 impl Table {
-    /// Drops the finished jobs kept long enough, and the oldest finished
-    /// ones beyond the bound.
+    /// Drops the finished jobs kept long enough, then a client's oldest
+    /// finished ones beyond its bound, then, beyond the bound of all, the
+    /// oldest of the client keeping the most.
     fn purge(&mut self, now: Instant) {
         let keep = Duration::from_secs(JOB_KEEP_SECONDS);
         self.jobs.retain(|_, job| {
             job.finished
                 .is_none_or(|finished| now.duration_since(finished) < keep)
         });
-        let mut finished: Vec<(Instant, JobId)> = self
-            .jobs
-            .iter()
-            .filter_map(|(&id, job)| job.finished.map(|at| (at, id)))
-            .collect();
-        if finished.len() > MAX_FINISHED_JOBS {
-            finished.sort_unstable();
-            for &(_, id) in &finished[..finished.len() - MAX_FINISHED_JOBS] {
+        // Each client's finished jobs, oldest first.
+        let mut by_client: HashMap<Option<IpAddr>, Vec<(Instant, JobId)>> = HashMap::new();
+        for (&id, job) in &self.jobs {
+            if let Some(at) = job.finished {
+                by_client.entry(job.client).or_default().push((at, id));
+            }
+        }
+        let mut kept = 0;
+        for finished in by_client.values_mut() {
+            finished.sort_unstable_by(|a, b| b.cmp(a));
+            while finished.len() > MAX_FINISHED_JOBS_PER_CLIENT {
+                let (_, id) = finished.pop().expect("more than the bound");
                 self.jobs.remove(&id);
             }
+            kept += finished.len();
+        }
+        while kept > MAX_FINISHED_JOBS {
+            let Some(most) = by_client.values_mut().max_by_key(|finished| finished.len()) else {
+                break;
+            };
+            let (_, id) = most.pop().expect("the client keeping the most keeps some");
+            self.jobs.remove(&id);
+            kept -= 1;
         }
     }
 }
@@ -325,5 +351,50 @@ mod tests {
         ] {
             assert_eq!(JobId::parse(malformed), None, "{malformed}");
         }
+    }
+
+    fn settings() -> SolveSettings {
+        SolveSettings {
+            board: "rhombus4x3".to_owned(),
+            hops_only: false,
+            method: crate::routes::solitaire::SolveMethod::Meet,
+            max_nodes: 1,
+            max_memory_mb: 1,
+        }
+    }
+
+    /// A job of `client`, finished at once.
+    fn finished(jobs: &SolveJobs, client: &str) -> JobId {
+        let id = jobs
+            .create(settings(), Some(client.parse().unwrap()))
+            .unwrap();
+        jobs.finish(id, Err(ApiError::internal("on purpose")));
+        id
+    }
+
+    // A client sending many jobs pushes out its own oldest answers, never
+    // another's; beyond the bound of all, the client keeping the most
+    // gives first.
+    #[test]
+    fn a_flood_of_jobs_pushes_out_its_own_answers_only() {
+        let jobs = SolveJobs::new();
+        let polite = finished(&jobs, "10.0.0.9");
+        let flood: Vec<JobId> = (0..MAX_FINISHED_JOBS_PER_CLIENT + 4)
+            .map(|_| finished(&jobs, "10.0.0.1"))
+            .collect();
+        assert!(jobs.view(polite).is_ok());
+        for (n, id) in flood.iter().enumerate() {
+            assert_eq!(jobs.view(*id).is_ok(), n >= 4, "job {n}");
+        }
+        // Seventeen clients keeping their most: the bound of all holds, and
+        // the polite client's one answer stays.
+        for client in 0..17 {
+            for _ in 0..MAX_FINISHED_JOBS_PER_CLIENT {
+                finished(&jobs, &format!("10.0.1.{client}"));
+            }
+        }
+        assert!(jobs.view(polite).is_ok());
+        let kept = jobs.lock().jobs.len();
+        assert_eq!(kept, MAX_FINISHED_JOBS);
     }
 }

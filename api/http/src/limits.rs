@@ -89,9 +89,16 @@ pub const SOLVE_PERIMETER_STATES: usize = 1_000_000;
 /// How long a solve job's answer is kept after it finished, in seconds.
 pub const JOB_KEEP_SECONDS: u64 = 600;
 
-/// How many finished solve jobs are kept at most (the oldest go first).
-/// Unfinished ones are bounded by the heavy-work pool and its queue.
+/// How many finished solve jobs are kept at most: beyond, the oldest of
+/// the client keeping the most go first. Unfinished ones are bounded by
+/// the heavy-work pool and its queue.
 pub const MAX_FINISHED_JOBS: usize = 256;
+
+/// How many finished solve jobs of one client are kept at most (its oldest
+/// go first): a notebook polls its job's answer within seconds, and a
+/// client sending jobs without end pushes out its own answers, not
+/// another's.
+pub const MAX_FINISHED_JOBS_PER_CLIENT: usize = 16;
 
 /// The longest a `GET /v1/solitaire/jobs/{id}` waits for its job to finish.
 pub const MAX_JOB_WAIT_MS: u32 = 30_000;
