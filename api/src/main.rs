@@ -21,7 +21,9 @@ use sternhalma_http::clients::{
     DEFAULT_HEAVY_BURST, DEFAULT_HEAVY_PER_MINUTE, DEFAULT_LONG_POLLS_PER_CLIENT,
     DEFAULT_WRITE_BURST, DEFAULT_WRITE_TOKENS_PER_CLIENT, DEFAULT_WRITES_PER_MINUTE,
 };
-use sternhalma_http::connections::{ConnectionBudget, DEFAULT_CONNECTIONS_PER_CLIENT};
+use sternhalma_http::connections::{
+    ConnectionBudget, DEFAULT_CONNECTIONS_PER_CLIENT, DEFAULT_SEND_TIMEOUT_SECONDS, SendTimeout,
+};
 use sternhalma_http::heavy::DEFAULT_HEAVY_PER_CLIENT;
 use sternhalma_store::quota::DEFAULT_GAMES_PER_OWNER;
 use sternhalma_store::sql::Database;
@@ -207,6 +209,12 @@ struct Serve {
     /// connection.
     #[arg(long, env = "STERNHALMA_BODY_TIMEOUT_SECONDS", default_value_t = DEFAULT_BODY_TIMEOUT_SECONDS)]
     body_timeout_seconds: u64,
+    /// Seconds an answer may wait unread (its client reads nothing, or too
+    /// little) before the connection is closed; 0: the system's timeout
+    /// (many minutes). So a client that pipelines requests and never reads
+    /// the answers frees its connection and the memory it held.
+    #[arg(long, env = "STERNHALMA_SEND_TIMEOUT_SECONDS", default_value_t = DEFAULT_SEND_TIMEOUT_SECONDS)]
+    send_timeout_seconds: u64,
     /// Free space to keep on the disk under a SQLite database, in MB: below
     /// it, new matches and tournaments are refused (507 `disk_full`) while
     /// games under way go on; 0 stores until the disk is full (then every
@@ -602,6 +610,9 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     // that accepting never fails for want of a file (new connections wait
     // in the listen queue instead).
     let budget = ConnectionBudget::new(open_files, workers);
+    let send_timeout = SendTimeout::new(Some(std::time::Duration::from_secs(
+        serve.send_timeout_seconds,
+    )));
     let access_log = match serve.log_lines_per_second {
         0 => AccessLog::default(),
         n => AccessLog::with_budget(std::sync::Arc::new(access_log::LogBudget::new(n))),
@@ -666,7 +677,10 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         .max_connections(budget.per_worker)
         // Each connection counted against its client's cap as it is
         // accepted; one over the cap is shut at once.
-        .on_connect(move |io, extensions| limits.on_connect(io, extensions))
+        .on_connect(move |io, extensions| {
+            send_timeout.apply(io);
+            limits.on_connect(io, extensions);
+        })
         // A client that closes its connection ends its request at once: a
         // long-poll it left frees its slot (and its socket) now, not at its
         // timeout. Clients that half-close after sending are rare.

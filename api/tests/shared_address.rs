@@ -462,3 +462,61 @@ fn an_address_past_its_storage_quota_is_refused_and_plays_on() {
     let (status, body) = post_from(OTHER, &base, "/v1/matches", &new_match);
     assert_eq!(status, 201, "{body}");
 }
+
+/// `sternhalma_connections_open`, from `/metrics` (the scrape's own
+/// connection included).
+fn connections_open(base: &str) -> u64 {
+    metrics(base)
+        .lines()
+        .find_map(|line| line.strip_prefix("sternhalma_connections_open "))
+        .expect("the gauge")
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// A client that pipelines requests and never reads the answers no longer
+/// holds its connection for ever: once the answers it left unread have
+/// waited the send timeout (its window shut), the server closes the
+/// connection and frees what it held, while another client is served
+/// throughout. Decided by the server's count of open connections, waited
+/// for, never by a clock.
+#[test]
+fn a_client_that_never_reads_its_answers_loses_its_connection() {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let dir = scratch_dir("send-timeout");
+    let (_server, base) = serve_binary(
+        &["--send-timeout-seconds", "1"],
+        &dir.join("send-timeout.sqlite3"),
+    );
+    let idle = connections_open(&base);
+    // A small receive buffer, so its window shuts after a few kilobytes.
+    let address: std::net::SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP)).unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    socket
+        .bind(&std::net::SocketAddr::from((CROWD, 0)).into())
+        .unwrap();
+    socket.connect(&address.into()).unwrap();
+    let mut slow = TcpStream::from(socket);
+    // 64 requests for the OpenAPI document (about 185 kB each): far more
+    // than the kernel's buffers hold.
+    let request = "GET /openapi.json HTTP/1.1\r\nHost: sternhalma\r\n\r\n".repeat(64);
+    slow.write_all(request.as_bytes()).unwrap();
+    common::wait_until("the slow reader's connection to count", || {
+        (connections_open(&base) > idle).then_some(())
+    });
+    // Served meanwhile, and until the slow connection is gone.
+    let polite = request_from(OTHER, &base, "/healthz");
+    assert!(polite.starts_with("HTTP/1.1 200"), "{polite}");
+    common::wait_until("the server to close the unread connection", || {
+        (connections_open(&base) <= idle).then_some(())
+    });
+    let polite = request_from(OTHER, &base, "/healthz");
+    assert!(polite.starts_with("HTTP/1.1 200"), "{polite}");
+    // What the client reads now ends early: far fewer than 64 answers.
+    slow.set_read_timeout(Some(NEVER)).unwrap();
+    let mut received = Vec::new();
+    let _ = slow.read_to_end(&mut received);
+    assert!(received.len() < 64 * 150_000, "{} bytes", received.len());
+}

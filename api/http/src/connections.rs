@@ -24,6 +24,15 @@
 //! runs on the worker for each connection before its first byte is read) by
 //! a guard kept in the connection's data, which actix drops when it drops
 //! the connection.
+//!
+//! A client that sends requests and does not read the answers holds its
+//! connection, and the answers waiting in it, for as long as it likes: the
+//! server's writes wait. actix reads at most 16 pipelined requests ahead of
+//! the answer it is writing, and stops reading until they are answered; and
+//! every connection gets a send timeout ([`SendTimeout`], the kernel's
+//! `TCP_USER_TIMEOUT`, `--send-timeout-seconds`): an answer that stays
+//! unacknowledged that long (the peer reads nothing, its window stays shut)
+//! ends the connection, closing its file and freeing what it held.
 
 use std::any::Any;
 use std::net::{IpAddr, Shutdown};
@@ -50,6 +59,54 @@ pub const RESERVED_FILES: u64 = 256;
 
 /// actix-web's own cap of connections per worker, kept as a ceiling.
 pub const ACTIX_MAX_CONNECTIONS_PER_WORKER: usize = 25_000;
+
+/// Seconds an answer may wait unread (unacknowledged by the peer, or held
+/// behind a window it keeps shut) before its connection is closed, unless
+/// configured otherwise (`--send-timeout-seconds`). A browser, a bot or a
+/// notebook reads what it asked for at once; a phone on a bad network may
+/// stall for seconds; half a minute is nginx's `send_timeout` too.
+pub const DEFAULT_SEND_TIMEOUT_SECONDS: u64 = 30;
+
+/// The send timeout of every connection (`None`: the system's, which waits
+/// for many minutes). Set where the server accepts a connection
+/// ([`SendTimeout::apply`], from `HttpServer::on_connect`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SendTimeout(Option<std::time::Duration>);
+
+impl SendTimeout {
+    /// `timeout` (none or zero: the system's).
+    pub fn new(timeout: Option<std::time::Duration>) -> SendTimeout {
+        SendTimeout(timeout.filter(|t| !t.is_zero()))
+    }
+
+    /// The timeout, if any.
+    pub fn get(self) -> Option<std::time::Duration> {
+        self.0
+    }
+
+    /// Sets the timeout on the connection `io` (a TCP stream; others are
+    /// left): the kernel ends the connection once data written to it has
+    /// waited that long unacknowledged.
+    pub fn apply(self, io: &dyn Any) {
+        let (Some(timeout), Some(stream)) =
+            (self.0, io.downcast_ref::<actix_web::rt::net::TcpStream>())
+        else {
+            return;
+        };
+        if let Err(error) = socket2::SockRef::from(stream).set_tcp_user_timeout(Some(timeout)) {
+            tracing::warn!(%error, "cannot set a connection's send timeout");
+        }
+    }
+}
+
+impl Default for SendTimeout {
+    /// [`DEFAULT_SEND_TIMEOUT_SECONDS`].
+    fn default() -> SendTimeout {
+        SendTimeout::new(Some(std::time::Duration::from_secs(
+            DEFAULT_SEND_TIMEOUT_SECONDS,
+        )))
+    }
+}
 
 /// Open connections, counted per client, with an optional cap.
 pub struct Connections {
