@@ -1812,6 +1812,11 @@ def main() -> int:
     group = parser.add_argument_group("long-lines (also --log-connections)")
     group.add_argument("--long-query-bytes", type=int, default=4000)
     group.add_argument("--log-file-max-mb", type=int, default=100)
+    group.add_argument(
+        "--log-to-stderr",
+        action="store_true",
+        help="start the server without --log-file and measure its stderr (a server before it)",
+    )
     group.add_argument("--log-lines-per-second", type=int, default=20)
     group = parser.add_argument_group("big-beside-small (also --big-concurrency)")
     group.add_argument("--big-entrants-rr", type=int, default=40, help="the teacher's bots")
@@ -1831,7 +1836,11 @@ def main() -> int:
         if args.server:
             slow_log_run = args.scenario == "slow-log"
             extra: list[str] = []
-            if args.scenario == "long-lines":
+            if args.scenario == "long-lines" and args.log_to_stderr:
+                # A server without `--log-file` (one from before it): its
+                # log is its stderr, which start_server writes to a file.
+                args.log_file_path = str(Path(scratch) / "serve.err")
+            elif args.scenario == "long-lines":
                 args.log_file_path = str(Path(scratch) / "server.log")
                 extra = ["--log-file", args.log_file_path]
                 extra += ["--log-file-max-mb", str(args.log_file_max_mb)]
