@@ -613,6 +613,8 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     let send_timeout = SendTimeout::new(Some(std::time::Duration::from_secs(
         serve.send_timeout_seconds,
     )));
+    // Near the budget, the client holding the most connections gives way.
+    limits.connections().set_budget(budget.total);
     let access_log = match serve.log_lines_per_second {
         0 => AccessLog::default(),
         n => AccessLog::with_budget(std::sync::Arc::new(access_log::LogBudget::new(n))),

@@ -520,3 +520,86 @@ fn a_client_that_never_reads_its_answers_loses_its_connection() {
     let _ = slow.read_to_end(&mut received);
     assert!(received.len() < 64 * 150_000, "{} bytes", received.len());
 }
+
+/// Near its budget of connections the server makes the address holding
+/// the most give way: that address's new connections are shut at once, and
+/// another address's new connection shuts its oldest. With an open-file
+/// limit of 200 and one worker the budget is 100 connections (100 files
+/// kept for the rest), crowded from 90: the crowd holds 90 (each a request
+/// head whose body never comes), its next ten are shut, and a polite
+/// client is still served, in the place of the crowd's oldest. Without it
+/// the crowd would hold all 100 and the polite client would wait in the
+/// listen queue. Decided by what each socket reads, never by a clock.
+#[test]
+fn near_the_budget_the_address_holding_the_most_gives_way() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch_dir("crowded");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sternhalma"));
+    command
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--log-level",
+            "warn",
+            "--workers",
+            "1",
+        ])
+        .args(["--body-timeout-seconds", "3600"])
+        .env("STERNHALMA_DATABASE", dir.join("crowded.sqlite3"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: only a system call between fork and exec.
+    unsafe {
+        command.pre_exec(|| rlimit::setrlimit(rlimit::Resource::NOFILE, 200, 200));
+    }
+    let mut child = command.spawn().unwrap();
+    let base = common::listening_url(&mut child);
+    let _server = common::ServerProcess(child);
+
+    let body = json!({"board": "rhombus5x2", "layout": "2"}).to_string();
+    let head = format!(
+        "POST /v1/positions HTTP/1.1\r\nHost: sternhalma\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
+        body.len()
+    );
+    let continued = b"HTTP/1.1 100 Continue\r\n\r\n";
+    let mut held = Vec::new();
+    let mut shut = 0;
+    for _ in 0..100 {
+        let mut stream = connect_from(CROWD, &base);
+        stream.set_read_timeout(Some(NEVER)).unwrap();
+        let _ = stream.write_all(head.as_bytes());
+        let mut answer = [0_u8; 25];
+        match stream.read(&mut answer) {
+            Ok(25) if &answer == continued => held.push(stream),
+            Ok(0) => shut += 1,
+            Err(e) if matches!(e.kind(), ErrorKind::ConnectionReset | ErrorKind::BrokenPipe) => {
+                shut += 1;
+            }
+            other => panic!("{other:?} {:?}", String::from_utf8_lossy(&answer)),
+        }
+    }
+    assert_eq!((held.len(), shut), (90, 10));
+
+    // A polite client is served: the crowd's oldest connection gave way.
+    let polite = request_from(OTHER, &base, "/healthz");
+    assert!(polite.starts_with("HTTP/1.1 200"), "{polite}");
+    let ended: Vec<usize> = held
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(n, stream)| {
+            stream.set_nonblocking(true).unwrap();
+            let mut byte = [0_u8; 1];
+            match stream.read(&mut byte) {
+                Err(e) if e.kind() == ErrorKind::WouldBlock => None,
+                _ => Some(n),
+            }
+        })
+        .collect();
+    assert_eq!(ended, [0], "the crowd's oldest connection, and only it");
+    let metrics = metrics(&base);
+    assert!(
+        metrics.contains("sternhalma_connections_closed_for_others_total "),
+        "{metrics}"
+    );
+}

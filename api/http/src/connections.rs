@@ -19,6 +19,13 @@
 //!   reserve for the database, the log and the rest ([`ConnectionBudget`]),
 //!   so that accepting never fails for want of a file: at the budget actix
 //!   stops accepting and new connections wait in the listen queue.
+//! - before the budget is reached, the client holding the most gives way:
+//!   once nine tenths of it are open ([`Connections::set_budget`]), a new
+//!   connection of the client holding the most is shut as one over its cap
+//!   is, and a new connection of another client that holds at least two
+//!   fewer shuts the oldest connection of the client holding the most. So
+//!   two addresses holding their caps cannot keep a third out, and the
+//!   connections closed are theirs.
 //!
 //! A connection is counted from the server's accept (`HttpServer::on_connect`
 //! runs on the worker for each connection before its first byte is read) by
@@ -35,9 +42,11 @@
 //! ends the connection, closing its file and freeing what it held.
 
 use std::any::Any;
-use std::net::{IpAddr, Shutdown};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::{HashMap, VecDeque};
+use std::net::{IpAddr, Shutdown, SocketAddr};
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use actix_web::dev::{Extensions, ServiceRequest};
 
@@ -113,6 +122,49 @@ pub struct Connections {
     cap: Option<usize>,
     open: Arc<Counts>,
     refused: AtomicU64,
+    /// Each client's connections open now, oldest first, with what shuts
+    /// them.
+    held: Arc<Mutex<Held>>,
+    /// From this many open, the client holding the most gives way (0:
+    /// never).
+    crowded_at: AtomicUsize,
+    /// Connections shut to make room for a client holding fewer.
+    closed_for_others: AtomicU64,
+}
+
+/// The connections open now, per client, oldest first.
+#[derive(Default)]
+struct Held {
+    next: u64,
+    by_client: HashMap<IpAddr, VecDeque<Socket>>,
+}
+
+/// One connection, as the registry knows it: its number, and the file
+/// and peer that shut it.
+#[derive(Clone, Copy)]
+struct Socket {
+    id: u64,
+    fd: RawFd,
+    peer: SocketAddr,
+}
+
+impl Socket {
+    /// Shuts the connection both ways (the worker holding it reads the end
+    /// and drops it), if the file is still that connection: a file number
+    /// closed and given to another connection meanwhile has another peer.
+    fn shut(self) -> bool {
+        // SAFETY: the descriptor is used for two system calls only, and a
+        // number closed since (EBADF) or reused (another peer, or not a
+        // socket) is left alone by the check.
+        let fd = unsafe { BorrowedFd::borrow_raw(self.fd) };
+        let socket = socket2::SockRef::from(&fd);
+        let same = socket
+            .peer_addr()
+            .ok()
+            .and_then(|peer| peer.as_socket())
+            .is_some_and(|peer| peer == self.peer);
+        same && socket.shutdown(Shutdown::Both).is_ok()
+    }
 }
 
 impl Connections {
@@ -121,7 +173,29 @@ impl Connections {
             cap,
             open: Arc::default(),
             refused: AtomicU64::new(0),
+            held: Arc::default(),
+            crowded_at: AtomicUsize::new(0),
+            closed_for_others: AtomicU64::new(0),
         }
+    }
+
+    /// The server holds at most `total` connections ([`ConnectionBudget`]):
+    /// from nine tenths of it, the client holding the most gives way. Only
+    /// with a cap per client (without one, clients may share an address,
+    /// and the one holding the most may be a whole class).
+    pub fn set_budget(&self, total: usize) {
+        let crowded_at = if self.cap.is_some() {
+            (total - total / 10).max(1)
+        } else {
+            0
+        };
+        self.crowded_at.store(crowded_at, Ordering::Relaxed);
+    }
+
+    /// Connections shut since the server started to make room for a client
+    /// holding fewer.
+    pub fn closed_for_others(&self) -> u64 {
+        self.closed_for_others.load(Ordering::Relaxed)
     }
 
     /// The most connections one client may hold (`None`: no cap).
@@ -149,12 +223,75 @@ impl Connections {
             Ok(()) => Some(ConnectionGuard {
                 counts: Arc::clone(&self.open),
                 key,
+                held: None,
             }),
             Err(_) => {
                 self.refused.fetch_add(1, Ordering::Relaxed);
                 None
             }
         }
+    }
+
+    /// Whether a new connection of the client keyed `key` may stay when
+    /// the server is crowded: not if that client holds the most; and if
+    /// another holds at least two more, that one's oldest connection is
+    /// shut.
+    fn make_room(&self, key: IpAddr) -> bool {
+        let crowded_at = self.crowded_at.load(Ordering::Relaxed);
+        if crowded_at == 0 || self.open.total() < crowded_at {
+            return true;
+        }
+        let victim = {
+            let held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+            let mine = held.by_client.get(&key).map_or(0, VecDeque::len);
+            // The client holding the most but this one; among equals, the
+            // one whose oldest connection is oldest.
+            let other = held
+                .by_client
+                .iter()
+                .filter(|(client, _)| **client != key)
+                .filter_map(|(_, sockets)| {
+                    Some((
+                        sockets.len(),
+                        std::cmp::Reverse(sockets.front()?.id),
+                        *sockets.front()?,
+                    ))
+                })
+                .max_by_key(|(count, oldest, _)| (*count, *oldest))
+                .map(|(count, _, oldest)| (count, oldest));
+            match other {
+                // This client holds the most: its new connection goes.
+                _ if other.is_none_or(|(most, _)| mine >= most) => return false,
+                Some((most, oldest)) if most > mine + 1 => Some(oldest),
+                _ => None,
+            }
+        };
+        if victim.is_some_and(Socket::shut) {
+            self.closed_for_others.fetch_add(1, Ordering::Relaxed);
+        }
+        true
+    }
+
+    /// Remembers `stream`'s connection (of the client keyed `key`) until
+    /// `guard` is dropped, so that it can be shut for another client.
+    fn hold(
+        &self,
+        key: IpAddr,
+        stream: &actix_web::rt::net::TcpStream,
+        guard: &mut ConnectionGuard,
+    ) {
+        let Ok(peer) = stream.peer_addr() else {
+            return;
+        };
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let id = held.next;
+        held.next += 1;
+        held.by_client.entry(key).or_default().push_back(Socket {
+            id,
+            fd: stream.as_raw_fd(),
+            peer,
+        });
+        guard.held = Some((Arc::clone(&self.held), id));
     }
 
     /// `HttpServer::on_connect`'s work: counts the connection `io` (a TCP
@@ -168,8 +305,15 @@ impl Connections {
         let Ok(peer) = stream.peer_addr() else {
             return;
         };
-        match self.enter(peer.ip()) {
-            Some(guard) => {
+        let admitted = if self.make_room(client_key(peer.ip())) {
+            self.enter(peer.ip())
+        } else {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+            None
+        };
+        match admitted {
+            Some(mut guard) => {
+                self.hold(client_key(peer.ip()), stream, &mut guard);
                 extensions.insert(guard);
             }
             None => {
@@ -187,6 +331,8 @@ impl Connections {
 pub struct ConnectionGuard {
     counts: Arc<Counts>,
     key: IpAddr,
+    /// The registry that may shut it, and its number there.
+    held: Option<(Arc<Mutex<Held>>, u64)>,
 }
 
 impl std::fmt::Debug for ConnectionGuard {
@@ -199,6 +345,15 @@ impl std::fmt::Debug for ConnectionGuard {
 
 impl Drop for ConnectionGuard {
     fn drop(&mut self) {
+        if let Some((held, id)) = self.held.take() {
+            let mut held = held.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(sockets) = held.by_client.get_mut(&self.key) {
+                sockets.retain(|socket| socket.id != id);
+                if sockets.is_empty() {
+                    held.by_client.remove(&self.key);
+                }
+            }
+        }
         self.counts.leave(self.key);
     }
 }

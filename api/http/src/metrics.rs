@@ -25,7 +25,10 @@
 //!   `sternhalma_connections_open` (counted where the server accepts them:
 //!   `sternhalma serve`).
 //! - `sternhalma_connections_refused_total`: connections shut at once over
-//!   their client's cap ([`crate::connections`]);
+//!   their client's cap, or from the client holding the most when the
+//!   server nears its budget ([`crate::connections`]);
+//!   `sternhalma_connections_closed_for_others_total`: connections of the
+//!   client holding the most shut to make room for another;
 //!   `sternhalma_request_body_timeouts_total`: requests answered 408
 //!   `body_timeout` ([`crate::body_timeout`]).
 //! - `sternhalma_log_lines_dropped_total`: log lines dropped because stderr
@@ -80,6 +83,7 @@ struct Gauges {
     connections_open: IntGauge,
     refused: IntCounterVec,
     connections_refused: IntCounter,
+    connections_closed_for_others: IntCounter,
     body_timeouts: IntCounter,
     log_dropped: IntCounter,
     /// Two scrapes at once must not both add the same refusals.
@@ -164,6 +168,10 @@ impl Metrics {
             connections_refused: counter(
                 "connections_refused_total",
                 "Connections shut at once because their client held as many as it may",
+            ),
+            connections_closed_for_others: counter(
+                "connections_closed_for_others_total",
+                "Connections of the client holding the most shut, near the server's budget, to make room for another",
             ),
             body_timeouts: counter(
                 "request_body_timeouts_total",
@@ -251,6 +259,10 @@ impl Metrics {
             }
             for (counter, total) in [
                 (&gauges.connections_refused, refused.connections),
+                (
+                    &gauges.connections_closed_for_others,
+                    limits.connections().closed_for_others(),
+                ),
                 (
                     &gauges.body_timeouts,
                     body_timeout.map_or(0, BodyTimeout::timeouts),

@@ -50,6 +50,11 @@
 //!   cannot fill the queue the others need. Two requests' worth is two
 //!   searches at the cap, or one and a page of pictures.
 //!
+//! - **An express thread for short questions.** Beside the workers, one
+//!   thread takes only a client's only task when it costs at most
+//!   [`EXPRESS_COST`] (a small bot move, a picture): such a question never
+//!   waits for the long tasks holding the workers to end, only for other
+//!   short ones.
 //! - **A thread kept for the others.** With two workers or more, one
 //!   client runs at most all but one of them at once
 //!   ([`running_per_client`]): its next task waits while it has that many
@@ -259,6 +264,16 @@ impl std::fmt::Display for Cost {
 /// bots asking one at a time cannot starve a page asking for two.
 pub const ALONE_IN_A_ROW: usize = 8;
 
+/// The most a task may cost for the express thread to take it, when it is
+/// its client's only one (a question asked alone): a twentieth of a
+/// request at its cap, about 50 ms of a search at the node cap's pace. A
+/// bot move of up to 20,000 nodes (1,000 for MCTS playouts: 200), a
+/// picture, a replay of up to 500 moves, a solve of up to 50,000 nodes.
+/// Beside the pool's workers, one thread takes only these, so such a
+/// question never waits for a long task to end, whatever holds the
+/// workers; it waits at most for other such questions, each short.
+pub const EXPRESS_COST: Cost = Cost(50);
+
 /// Tasks a pool may hold waiting per worker, unless configured otherwise.
 pub const QUEUE_PER_WORKER: usize = 4;
 
@@ -419,6 +434,8 @@ struct State {
     refused_per_client: u64,
     /// Waiting tasks that gave their place to a client holding fewer.
     displaced: u64,
+    /// Tasks the express thread took.
+    express: u64,
     /// Tasks queued so far (each waiting task's `seq`).
     queued: u64,
     /// Questions asked alone taken one after another while a backlog
@@ -483,6 +500,7 @@ impl HeavyPool {
                 per_client: None,
                 refused_per_client: 0,
                 displaced: 0,
+                express: 0,
                 queued: 0,
                 alone_in_a_row: 0,
                 running_per_client: running_per_client(workers),
@@ -502,9 +520,14 @@ impl HeavyPool {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name(format!("heavy-{index}"))
-                .spawn(move || work(&shared))
+                .spawn(move || work(&shared, State::next))
                 .expect("the heavy-work threads start");
         }
+        let express = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("heavy-express".to_owned())
+            .spawn(move || work(&express, State::next_express))
+            .expect("the heavy-work threads start");
         HeavyPool {
             handle: Arc::new(Handle { shared }),
         }
@@ -594,6 +617,11 @@ impl HeavyPool {
     /// their place in a full pool.
     pub fn displaced(&self) -> u64 {
         lock(&self.handle.shared.state).displaced
+    }
+
+    /// Tasks the express thread took so far ([`EXPRESS_COST`]).
+    pub fn express(&self) -> u64 {
+        lock(&self.handle.shared.state).express
     }
 
     /// Urgent tasks accepted and not finished (running or waiting).
@@ -739,7 +767,8 @@ impl HeavyPool {
             state.turns.push_back(client);
         }
         drop(guard);
-        shared.wake.notify_one();
+        // Every thread looks: the express thread takes only some tasks.
+        shared.wake.notify_all();
         // Refused, and their tasks dropped, outside the pool's lock.
         for (waiting, held) in displaced {
             if let Some(refuse) = waiting.refuse {
@@ -820,7 +849,7 @@ impl HeavyPool {
                 state.urgent.push(group, task);
             }
         }
-        shared.wake.notify_one();
+        shared.wake.notify_all();
         answer.await
     }
 }
@@ -1040,6 +1069,36 @@ impl State {
         Some((task, lane))
     }
 
+    /// The next task for the express thread: a question asked alone (its
+    /// client holds no other task) costing at most [`EXPRESS_COST`], the
+    /// first such in turn; nothing else.
+    fn next_express(&mut self) -> Option<(Task, Lane)> {
+        let at = self.turns.iter().position(|client| {
+            client.is_some()
+                && self.clients.get(client).is_some_and(|queue| {
+                    queue.outstanding == 1
+                        && queue.running == 0
+                        && queue
+                            .waiting
+                            .front()
+                            .is_some_and(|w| w.first && w.cost <= EXPRESS_COST)
+                })
+        })?;
+        let client = self.turns.remove(at)?;
+        let queue = self
+            .clients
+            .get_mut(&client)
+            .expect("a client in turn has a queue");
+        queue.running += 1;
+        let Waiting { task, cost, .. } = queue
+            .waiting
+            .pop_front()
+            .expect("a client in turn has a task waiting");
+        self.waiting -= 1;
+        self.express += 1;
+        Some((task, Lane::Ordinary { client, cost }))
+    }
+
     /// Counts a finished task out of its lane (and its client).
     fn finished(&mut self, lane: Lane) {
         match lane {
@@ -1147,8 +1206,9 @@ impl std::fmt::Debug for HeavyPool {
     }
 }
 
-/// A worker: takes the tasks one by one until the pool closes.
-fn work(shared: &Shared) {
+/// A worker: takes the tasks `next` gives it, one by one, until the pool
+/// closes.
+fn work(shared: &Shared, next: fn(&mut State) -> Option<(Task, Lane)>) {
     loop {
         let (task, lane) = {
             let mut state = lock(&shared.state);
@@ -1156,7 +1216,7 @@ fn work(shared: &Shared) {
                 if state.closed {
                     return;
                 }
-                if let Some(next) = state.next() {
+                if let Some(next) = next(&mut state) {
                     break next;
                 }
                 state = shared
@@ -1813,5 +1873,27 @@ mod tests {
         assert!(matches!(full, Refused::Busy { .. }), "{full:?}");
         held.release();
         held_too.release();
+    }
+
+    // A cheap question asked alone is answered while the worker is held by
+    // a long task: the express thread takes it. A costlier one, or a cheap
+    // one of a client that holds another task, waits for the worker.
+    #[test]
+    fn a_cheap_question_asked_alone_does_not_wait_for_long_tasks() {
+        let pool = HeavyPool::new(1, 10).per_client_cap(Some(4));
+        let held = pool.hold(ip("10.0.0.1")).unwrap();
+        held.wait_running();
+        let cheap = pool.client(ip("10.0.0.2"));
+        let answer = runtime().block_on(cheap.run(EXPRESS_COST, || "cheap"));
+        assert_eq!(answer, Ok("cheap"));
+        assert_eq!(pool.express(), 1);
+        let costly = asked_at(&pool, "10.0.0.3", EXPRESS_COST + Cost::LEAST, "costly");
+        let backlog = asked_at(&pool, "10.0.0.1", Cost::LEAST, "backlog");
+        assert_eq!(pool.waiting(), 2);
+        held.release();
+        assert_eq!(costly.join().unwrap(), Ok("costly"));
+        assert_eq!(backlog.join().unwrap(), Ok("backlog"));
+        assert_eq!(pool.express(), 1);
+        pool.wait_until_idle();
     }
 }
