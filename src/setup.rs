@@ -171,7 +171,12 @@ pub enum SetupProblem {
         /// The player.
         side: usize,
     },
-    /// A finished player that does not exist, or is listed twice.
+    /// A finished player that does not exist, is listed twice, finished at
+    /// a ply not yet played, or is not home (a finished player's pegs stay
+    /// in its targets; but under `anti_spoiling = fill_available` with a
+    /// game that goes on after a player finishes, `finish = round` or
+    /// `ranking`, home counts others' pegs, which may leave, and the check
+    /// is not made).
     BadFinisher {
         /// The player given.
         player: usize,
@@ -668,6 +673,25 @@ impl Setup {
             })
             .map(|player| SetupProblem::HomeButNotFinished { player })
             .collect();
+        // A finished player's pegs are in its targets and stay there: one
+        // listed as finished and not home was never finished (its outcome
+        // would name a winner the board does not show). Under
+        // `fill_available` home counts others' pegs too, which may leave
+        // after it finished when the game goes on (`round`, `ranking`);
+        // under `first` nothing moves after.
+        if self.rules.anti_spoiling != AntiSpoiling::FillAvailable
+            || self.rules.finish == Finish::First
+        {
+            problems.extend(
+                self.finished
+                    .iter()
+                    .filter(|f| !position.is_player_home(f.player))
+                    .map(|f| SetupProblem::BadFinisher {
+                        player: f.player,
+                        reason: "not every set of theirs is home",
+                    }),
+            );
+        }
         problems.extend(illegal);
         if problems.is_empty() {
             Ok(position)
@@ -777,6 +801,38 @@ mod tests {
                 SetupProblem::HomeButNotFinished { player: 1 }
             ]
         );
+        // Listed as finished, but not home: refused (the outcome would
+        // name a winner the board does not show), and the reason says so.
+        let found = problems("star4 classic south:111-120/north:0-9 1 1 0@1");
+        assert_eq!(
+            found,
+            [SetupProblem::BadFinisher {
+                player: 0,
+                reason: "not every set of theirs is home"
+            }]
+        );
+        assert!(
+            found[0].to_string().contains("not every set"),
+            "{}",
+            found[0]
+        );
+        // The solved game's board too: a terminal position is written
+        // with its finisher, home.
+        let home: Position = "rhombus7x2 sturtevant south:0-2/north:20,30,40 1 9 0@9"
+            .parse()
+            .unwrap();
+        assert!(home.is_finished(0));
+        let found = problems("rhombus7x2 sturtevant south:4-6/north:20,30,40 1 9 0@9");
+        assert!(
+            found
+                .iter()
+                .any(|p| matches!(p, SetupProblem::BadFinisher { player: 0, .. })),
+            "{found:?}"
+        );
+        // Under `fill_available` in a game that goes on after a finish,
+        // home counts others' pegs, which may leave: not checked.
+        let family = "star4 family south:111-120/north:0-9 1 1 0@1";
+        assert!(family.parse::<Position>().is_ok());
     }
 
     #[cfg(feature = "serde")]

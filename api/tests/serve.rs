@@ -297,3 +297,142 @@ fn a_nearly_full_disk_refuses_new_matches_keeps_the_games_going_and_loses_nothin
     assert_eq!(create(&url).status(), 201);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A small filesystem of its own (a 4 MB tmpfs), mounted for the test, or
+/// `None` where mounting is not allowed (not root): the test says so and
+/// checks nothing there. As root (as the suite runs in CI) a failed mount
+/// fails the test.
+fn small_filesystem(name: &str) -> Option<std::path::PathBuf> {
+    let dir = sternhalma_store::db::scratch_root()
+        .join(format!("sternhalma-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=4m", "tmpfs"])
+        .arg(&dir)
+        .status()
+        .is_ok_and(|status| status.success());
+    // /proc/self belongs to the process's user.
+    let root = std::fs::metadata("/proc/self").is_ok_and(|m| {
+        use std::os::unix::fs::MetadataExt;
+        m.uid() == 0
+    });
+    if !mounted {
+        assert!(!root, "as root, a tmpfs must mount at {}", dir.display());
+        eprintln!("not root: no small filesystem to fill, nothing checked");
+        return None;
+    }
+    Some(dir)
+}
+
+/// The disk really full: a SQLite database on a 4 MB filesystem, filled
+/// up by another file. Every write is refused cleanly (507 `disk_full`,
+/// nothing half-stored), reads go on, and once the space is back the
+/// server takes writes again, with every move acknowledged before still
+/// there.
+#[test]
+fn a_full_filesystem_refuses_writes_cleanly_and_recovers_when_space_returns() {
+    let Some(dir) = small_filesystem("full-fs") else {
+        return;
+    };
+    struct Unmount(std::path::PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+            let _ = std::fs::remove_dir(&self.0);
+        }
+    }
+    let _unmount = Unmount(dir.clone());
+    let database = dir.join("class.sqlite3");
+    // No free space kept: SQLite meets the full disk itself.
+    let (_server, url) = serve_binary(&["--min-free-disk-mb", "0"], &database);
+    let create = || {
+        agent()
+            .post(format!("{url}/v1/matches"))
+            .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))
+            .unwrap()
+    };
+    let created: Value = create().body_mut().read_json().unwrap();
+    let id = created["match"]["id"].as_i64().unwrap();
+    let tokens = [
+        created["seat_tokens"][0]["token"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
+        created["seat_tokens"][1]["token"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
+    ];
+    let play = |ply: u64| {
+        let state: Value = agent()
+            .get(format!("{url}/v1/matches/{id}"))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_json()
+            .unwrap();
+        let mv = state["legal_moves"][0]["text"].clone();
+        let seat = usize::try_from(state["position"]["side_to_move"].as_u64().unwrap()).unwrap();
+        agent()
+            .post(format!("{url}/v1/matches/{id}/moves"))
+            .header("Authorization", format!("Bearer {}", tokens[seat]))
+            .send_json(json!({"ply": ply, "move": mv}))
+            .unwrap()
+    };
+    assert_eq!(play(0).status(), 200);
+
+    // Another file takes every byte left.
+    let filler = dir.join("filler");
+    {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&filler).unwrap();
+        let block = vec![0_u8; 64 * 1024];
+        loop {
+            match file.write(&block) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        let _ = file.sync_all();
+    }
+    // Writes until the disk refuses one: each answered 200 or 201 (stored,
+    // and acknowledged) or 507 (refused, nothing stored); never a 500.
+    let mut acknowledged = 1;
+    let mut refused = None;
+    for _ in 0..200 {
+        let mut answer = play(acknowledged);
+        match answer.status().as_u16() {
+            200 => acknowledged += 1,
+            507 => {
+                refused = Some(answer.body_mut().read_json::<Value>().unwrap());
+                break;
+            }
+            other => panic!("a move on a full disk answered {other}"),
+        }
+    }
+    let refused = refused.expect("the full disk refused a write");
+    assert_eq!(refused["code"], "disk_full", "{refused}");
+    assert_eq!(create().status(), 507);
+    // Reads go on, and show every acknowledged move.
+    let state: Value = agent()
+        .get(format!("{url}/v1/matches/{id}"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    assert_eq!(state["ply"], acknowledged);
+
+    // Space again: writes are taken, and nothing acknowledged was lost.
+    std::fs::remove_file(&filler).unwrap();
+    assert_eq!(play(acknowledged).status(), 200);
+    assert_eq!(create().status(), 201);
+    let state: Value = agent()
+        .get(format!("{url}/v1/matches/{id}"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    assert_eq!(state["ply"], acknowledged + 1);
+}

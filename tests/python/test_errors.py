@@ -129,6 +129,7 @@ def test_malformed_is_not_invalid() -> None:
         ("star4 classic south:111-120/north:0-9 0 0 3@0", ["bad_finisher"], ["player 3"]),
         ("star4 classic south:111-120/north:0-9 0 0 0@5", ["bad_finisher"], ["ply"]),
         ("star4 classic south:111-120/north:0-9 0 3 0@1,0@2", ["bad_finisher"], ["twice"]),
+        ("star4 classic south:111-120/north:0-9 1 1 0@1", ["bad_finisher"], ["not every set"]),
         (
             "star4 classic south:0-9/north:111-120 0 0 -",
             ["home_but_not_finished", "home_but_not_finished"],
