@@ -51,10 +51,10 @@
 //!   searches at the cap, or one and a page of pictures.
 //!
 //! - **An express thread for short questions.** Beside the workers, one
-//!   thread takes only a client's only task when it costs at most
-//!   [`EXPRESS_COST`] (a small bot move, a picture): such a question never
-//!   waits for the long tasks holding the workers to end, only for other
-//!   short ones.
+//!   thread takes only the tasks of clients whose work costs at most
+//!   [`EXPRESS_COST`] in all (a small bot move, a picture): such a
+//!   question never waits for the long tasks holding the workers to end,
+//!   only for other short ones.
 //! - **A thread kept for the others.** With two workers or more, one
 //!   client runs at most all but one of them at once
 //!   ([`running_per_client`]): its next task waits while it has that many
@@ -264,14 +264,15 @@ impl std::fmt::Display for Cost {
 /// bots asking one at a time cannot starve a page asking for two.
 pub const ALONE_IN_A_ROW: usize = 8;
 
-/// The most a task may cost for the express thread to take it, when it is
-/// its client's only one (a question asked alone): a twentieth of a
-/// request at its cap, about 50 ms of a search at the node cap's pace. A
-/// bot move of up to 20,000 nodes (1,000 for MCTS playouts: 200), a
-/// picture, a replay of up to 500 moves, a solve of up to 50,000 nodes.
-/// Beside the pool's workers, one thread takes only these, so such a
-/// question never waits for a long task to end, whatever holds the
-/// workers; it waits at most for other such questions, each short.
+/// The most a client's tasks (running and waiting) may cost in all for
+/// the express thread to take them: a twentieth of a request at its cap,
+/// about 50 ms of a search at the node cap's pace. A bot move of up to
+/// 20,000 nodes (MCTS: 200 playouts), a picture, a replay of up to 500
+/// moves, a solve of up to 50,000 nodes, or a few of them together (a
+/// student's bot move and the picture of its position). Beside the pool's
+/// workers, one thread takes only these, so such a question never waits
+/// for a long task to end, whatever holds the workers; it waits at most
+/// for other short ones.
 pub const EXPRESS_COST: Cost = Cost(50);
 
 /// Tasks a pool may hold waiting per worker, unless configured otherwise.
@@ -1069,20 +1070,17 @@ impl State {
         Some((task, lane))
     }
 
-    /// The next task for the express thread: a question asked alone (its
-    /// client holds no other task) costing at most [`EXPRESS_COST`], the
-    /// first such in turn; nothing else.
+    /// The next task for the express thread: the oldest waiting task of
+    /// the first client in turn whose tasks (running and waiting) cost at
+    /// most [`EXPRESS_COST`] in all (a short question, or two); nothing
+    /// else.
     fn next_express(&mut self) -> Option<(Task, Lane)> {
         let at = self.turns.iter().position(|client| {
             client.is_some()
-                && self.clients.get(client).is_some_and(|queue| {
-                    queue.outstanding == 1
-                        && queue.running == 0
-                        && queue
-                            .waiting
-                            .front()
-                            .is_some_and(|w| w.first && w.cost <= EXPRESS_COST)
-                })
+                && self
+                    .clients
+                    .get(client)
+                    .is_some_and(|queue| queue.cost <= EXPRESS_COST && !queue.waiting.is_empty())
         })?;
         let client = self.turns.remove(at)?;
         let queue = self
@@ -1094,6 +1092,9 @@ impl State {
             .waiting
             .pop_front()
             .expect("a client in turn has a task waiting");
+        if !queue.waiting.is_empty() {
+            self.turns.push_back(client);
+        }
         self.waiting -= 1;
         self.express += 1;
         Some((task, Lane::Ordinary { client, cost }))
@@ -1875,9 +1876,9 @@ mod tests {
         held_too.release();
     }
 
-    // A cheap question asked alone is answered while the worker is held by
-    // a long task: the express thread takes it. A costlier one, or a cheap
-    // one of a client that holds another task, waits for the worker.
+    // A cheap question is answered while the worker is held by a long
+    // task: the express thread takes it. A costlier one, or a cheap one of
+    // a client that holds costly work too, waits for the worker.
     #[test]
     fn a_cheap_question_asked_alone_does_not_wait_for_long_tasks() {
         let pool = HeavyPool::new(1, 10).per_client_cap(Some(4));
@@ -1887,13 +1888,24 @@ mod tests {
         let answer = runtime().block_on(cheap.run(EXPRESS_COST, || "cheap"));
         assert_eq!(answer, Ok("cheap"));
         assert_eq!(pool.express(), 1);
+        // Two short ones of one client, asked together: both taken.
+        let (first, second) = runtime().block_on(async {
+            let ask = |name: &'static str| {
+                let cheap = cheap.clone();
+                tokio::spawn(async move { cheap.run(Cost::LEAST, move || name).await })
+            };
+            let (first, second) = (ask("first"), ask("second"));
+            (first.await.unwrap(), second.await.unwrap())
+        });
+        assert_eq!((first, second), (Ok("first"), Ok("second")));
+        assert_eq!(pool.express(), 3);
         let costly = asked_at(&pool, "10.0.0.3", EXPRESS_COST + Cost::LEAST, "costly");
         let backlog = asked_at(&pool, "10.0.0.1", Cost::LEAST, "backlog");
         assert_eq!(pool.waiting(), 2);
         held.release();
         assert_eq!(costly.join().unwrap(), Ok("costly"));
         assert_eq!(backlog.join().unwrap(), Ok("backlog"));
-        assert_eq!(pool.express(), 1);
+        assert_eq!(pool.express(), 3);
         pool.wait_until_idle();
     }
 }
