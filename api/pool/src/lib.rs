@@ -1048,21 +1048,8 @@ impl State {
         }
         let (task, lane) = if urgent {
             (self.urgent.pop()?, Lane::Urgent)
-        } else if let Some(client) = ready.and_then(|at| self.turns.remove(at)) {
-            let queue = self
-                .clients
-                .get_mut(&client)
-                .expect("a client in turn has a queue");
-            queue.running += 1;
-            let Waiting { task, cost, .. } = queue
-                .waiting
-                .pop_front()
-                .expect("a client in turn has a task waiting");
-            if !queue.waiting.is_empty() {
-                self.turns.push_back(client);
-            }
-            self.waiting -= 1;
-            (task, Lane::Ordinary { client, cost })
+        } else if let Some(taken) = ready.and_then(|at| self.take_turn(at)) {
+            taken
         } else {
             (self.background.pop()?, Lane::Background)
         };
@@ -1082,6 +1069,15 @@ impl State {
                     .get(client)
                     .is_some_and(|queue| queue.cost <= EXPRESS_COST && !queue.waiting.is_empty())
         })?;
+        let taken = self.take_turn(at)?;
+        self.express += 1;
+        Some(taken)
+    }
+
+    /// Takes the oldest waiting task of the client at `at` in turn, counted
+    /// running; the client goes to the back of the turns if it has more
+    /// waiting.
+    fn take_turn(&mut self, at: usize) -> Option<(Task, Lane)> {
         let client = self.turns.remove(at)?;
         let queue = self
             .clients
@@ -1096,7 +1092,6 @@ impl State {
             self.turns.push_back(client);
         }
         self.waiting -= 1;
-        self.express += 1;
         Some((task, Lane::Ordinary { client, cost }))
     }
 
