@@ -275,7 +275,8 @@ struct Serve {
     #[arg(long, env = "STERNHALMA_WORKERS")]
     workers: Option<usize>,
     /// Threads for heavy work: solitaire solves and jobs, bot moves,
-    /// replays and pictures (default: one per core).
+    /// replays and pictures (default: one per core). One more thread takes
+    /// only the work of clients holding short questions alone.
     #[arg(long, env = "STERNHALMA_HEAVY_WORKERS")]
     heavy_workers: Option<usize>,
     /// Heavy work that may wait for a thread, in requests at their largest

@@ -102,9 +102,13 @@ impl SendTimeout {
         else {
             return;
         };
+        #[cfg(any(target_os = "linux", target_os = "android"))]
         if let Err(error) = socket2::SockRef::from(stream).set_tcp_user_timeout(Some(timeout)) {
             tracing::warn!(%error, "cannot set a connection's send timeout");
         }
+        // Elsewhere the system's own timeout applies.
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        let _ = (timeout, stream);
     }
 }
 
@@ -150,12 +154,17 @@ struct Socket {
 
 impl Socket {
     /// Shuts the connection both ways (the worker holding it reads the end
-    /// and drops it), if the file is still that connection: a file number
-    /// closed and given to another connection meanwhile has another peer.
+    /// and drops it), if the file is still that connection. Called under
+    /// the registry's lock, which the connection's guard takes before actix
+    /// closes its file (actix-http's dispatcher drops the connection's data
+    /// before its stream); the peer is checked too, for a connection whose
+    /// data outlives it (a request still held), so a file number closed
+    /// and given to another connection is left alone.
     fn shut(self) -> bool {
-        // SAFETY: the descriptor is used for two system calls only, and a
-        // number closed since (EBADF) or reused (another peer, or not a
-        // socket) is left alone by the check.
+        // SAFETY: the descriptor is used for two system calls only, under
+        // the lock that keeps it that connection's (above), and a number
+        // closed since (EBADF) or reused (another peer, or not a socket) is
+        // left alone by the check.
         let fd = unsafe { BorrowedFd::borrow_raw(self.fd) };
         let socket = socket2::SockRef::from(&fd);
         let same = socket
@@ -241,33 +250,35 @@ impl Connections {
         if crowded_at == 0 || self.open.total() < crowded_at {
             return true;
         }
-        let victim = {
-            let held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
-            let mine = held.by_client.get(&key).map_or(0, VecDeque::len);
-            // The client holding the most but this one; among equals, the
-            // one whose oldest connection is oldest.
-            let other = held
-                .by_client
-                .iter()
-                .filter(|(client, _)| **client != key)
-                .filter_map(|(_, sockets)| {
-                    Some((
-                        sockets.len(),
-                        std::cmp::Reverse(sockets.front()?.id),
-                        *sockets.front()?,
-                    ))
-                })
-                .max_by_key(|(count, oldest, _)| (*count, *oldest))
-                .map(|(count, _, oldest)| (count, oldest));
-            match other {
-                // This client holds the most: its new connection goes.
-                _ if other.is_none_or(|(most, _)| mine >= most) => return false,
-                Some((most, oldest)) if most > mine + 1 => Some(oldest),
-                _ => None,
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let mine = held.by_client.get(&key).map_or(0, VecDeque::len);
+        // The client holding the most but this one; among equals, the one
+        // whose oldest connection is oldest.
+        let other = held
+            .by_client
+            .iter()
+            .filter(|(client, sockets)| **client != key && !sockets.is_empty())
+            .map(|(client, sockets)| (sockets.len(), std::cmp::Reverse(sockets[0].id), *client))
+            .max()
+            .map(|(count, _, client)| (count, client));
+        match other {
+            // This client holds the most: its new connection goes.
+            _ if other.is_none_or(|(most, _)| mine >= most) => return false,
+            Some((most, client)) if most > mine + 1 => {
+                // Out of the registry as it is chosen (a burst of newcomers
+                // shuts one each), and shut under its lock: the guard of a
+                // connection (dropped before its file is closed) takes the
+                // lock too, so the file is still that connection's.
+                let sockets = held.by_client.get_mut(&client).expect("found above");
+                let oldest = sockets.pop_front().expect("not empty");
+                if sockets.is_empty() {
+                    held.by_client.remove(&client);
+                }
+                if oldest.shut() {
+                    self.closed_for_others.fetch_add(1, Ordering::Relaxed);
+                }
             }
-        };
-        if victim.is_some_and(Socket::shut) {
-            self.closed_for_others.fetch_add(1, Ordering::Relaxed);
+            _ => {}
         }
         true
     }

@@ -58,6 +58,13 @@ impl HeavyClient {
         self.client.key()
     }
 
+    /// The client's key when the pool counts a share per client (a cap
+    /// per client is set); `None` without one (`--no-limits`: a class may
+    /// share one address, and nothing is kept per address).
+    pub fn counted_key(&self) -> Option<IpAddr> {
+        self.client.key().filter(|_| self.client.capped())
+    }
+
     /// Runs `task` (costing `cost`: its share of the work its route
     /// allows at most) on the pool for this client, without waiting for
     /// it; its cost counts against the client's cap until it finishes.
@@ -162,5 +169,14 @@ mod tests {
             .spawn(Cost::FULL, || {})
             .unwrap();
         held.release();
+    }
+
+    #[test]
+    fn a_client_is_counted_apart_only_with_a_cap() {
+        let capped = HeavyPool::new(1, 1).per_client_cap(Some(2));
+        assert!(client(&capped, "10.0.0.1").counted_key().is_some());
+        let shared = HeavyPool::new(1, 1);
+        assert_eq!(client(&shared, "10.0.0.1").counted_key(), None);
+        assert!(client(&shared, "10.0.0.1").key().is_some());
     }
 }

@@ -288,7 +288,8 @@ impl Table {
             job.finished
                 .is_none_or(|finished| now.duration_since(finished) < keep)
         });
-        // Each client's finished jobs, oldest first.
+        // Each client's finished jobs, newest first (a pop takes the
+        // oldest).
         let mut by_client: HashMap<Option<IpAddr>, Vec<(Instant, JobId)>> = HashMap::new();
         for (&id, job) in &self.jobs {
             if let Some(at) = job.finished {

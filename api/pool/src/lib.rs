@@ -28,8 +28,8 @@
 //!   many clients hold one, and a backlog delays another backlog by one
 //!   task per turn.
 //! - **A full queue refuses those who fill it.** When a task would take
-//!   the pool past its bound, its client still gets in if others hold more
-//!   than it will: it takes the places of the newest waiting tasks of the
+//!   the pool past its bound, its client (holding nothing, or some) still
+//!   gets in if others hold more than it will: it takes the places of the newest waiting tasks of the
 //!   clients holding the most, as long as each of those still holds at
 //!   least as much as the newcomer will (never a question for a question).
 //!   Their requesters are refused ([`Refused::Displaced`]; the server
@@ -476,10 +476,13 @@ struct ClientQueue {
 /// Where a task waits.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Lane {
-    /// A client's queue, and what the task costs.
+    /// A client's queue, what the task costs, and whether it runs on the
+    /// express thread (not counted among the client's tasks running on
+    /// the workers).
     Ordinary {
         client: Client,
         cost: Cost,
+        express: bool,
     },
     Urgent,
     Background,
@@ -871,6 +874,13 @@ impl PoolClient {
         self.client
     }
 
+    /// Whether its pool counts a share per client (a cap per client is
+    /// set): without one, clients may share one address, and nothing may
+    /// be kept per address.
+    pub fn capped(&self) -> bool {
+        self.pool.per_client().is_some()
+    }
+
     /// Runs `task` (costing `cost`) on the pool for this client, without
     /// waiting for it; its cost counts against the client's cap until it
     /// finishes. Such a task keeps its place in a full pool (nobody awaits
@@ -929,15 +939,16 @@ impl State {
         need: Cost,
     ) -> Option<Vec<(Client, u64)>> {
         // Each candidate's holding and places already taken, as the plan
-        // goes.
+        // goes; and the candidates that can give no more.
         let mut given: HashMap<Client, (Cost, usize)> = HashMap::new();
+        let mut spent: Vec<Client> = Vec::new();
         let mut places = Vec::new();
         let mut freed = Cost::default();
         while freed < need {
             let (held, _, victim, cost) = self
                 .clients
                 .iter()
-                .filter(|(other, _)| other.is_some() && **other != client)
+                .filter(|(other, _)| other.is_some() && **other != client && !spent.contains(other))
                 .filter_map(|(other, queue)| {
                     let (held, taken) = given.get(other).copied().unwrap_or((queue.cost, 0));
                     let next = queue
@@ -950,7 +961,9 @@ impl State {
                 })
                 .max()?;
             if held - cost < after {
-                return None;
+                // It would hold less than the newcomer: the next one.
+                spent.push(victim);
+                continue;
             }
             let entry = given.entry(victim).or_insert((held, 0));
             let seq = self.clients[&victim]
@@ -1048,7 +1061,7 @@ impl State {
         }
         let (task, lane) = if urgent {
             (self.urgent.pop()?, Lane::Urgent)
-        } else if let Some(taken) = ready.and_then(|at| self.take_turn(at)) {
+        } else if let Some(taken) = ready.and_then(|at| self.take_turn(at, false)) {
             taken
         } else {
             (self.background.pop()?, Lane::Background)
@@ -1069,21 +1082,22 @@ impl State {
                     .get(client)
                     .is_some_and(|queue| queue.cost <= EXPRESS_COST && !queue.waiting.is_empty())
         })?;
-        let taken = self.take_turn(at)?;
+        let taken = self.take_turn(at, true)?;
         self.express += 1;
         Some(taken)
     }
 
     /// Takes the oldest waiting task of the client at `at` in turn, counted
-    /// running; the client goes to the back of the turns if it has more
-    /// waiting.
-    fn take_turn(&mut self, at: usize) -> Option<(Task, Lane)> {
+    /// running on the workers unless it runs on the `express` thread (which
+    /// is no worker: the client's share of the workers stays whole); the
+    /// client goes to the back of the turns if it has more waiting.
+    fn take_turn(&mut self, at: usize, express: bool) -> Option<(Task, Lane)> {
         let client = self.turns.remove(at)?;
         let queue = self
             .clients
             .get_mut(&client)
             .expect("a client in turn has a queue");
-        queue.running += 1;
+        queue.running += usize::from(!express);
         let Waiting { task, cost, .. } = queue
             .waiting
             .pop_front()
@@ -1092,19 +1106,30 @@ impl State {
             self.turns.push_back(client);
         }
         self.waiting -= 1;
-        Some((task, Lane::Ordinary { client, cost }))
+        Some((
+            task,
+            Lane::Ordinary {
+                client,
+                cost,
+                express,
+            },
+        ))
     }
 
     /// Counts a finished task out of its lane (and its client).
     fn finished(&mut self, lane: Lane) {
         match lane {
-            Lane::Ordinary { client, cost } => {
+            Lane::Ordinary {
+                client,
+                cost,
+                express,
+            } => {
                 self.outstanding -= 1;
                 self.outstanding_cost -= cost;
                 if let Entry::Occupied(mut entry) = self.clients.entry(client) {
                     let queue = entry.get_mut();
                     queue.outstanding -= 1;
-                    queue.running -= 1;
+                    queue.running -= usize::from(!express);
                     queue.cost -= cost;
                     // Forgotten once idle: the table is as small as the set
                     // of clients with work in the pool.
@@ -1233,6 +1258,10 @@ fn work(shared: &Shared, next: fn(&mut State) -> Option<(Task, Lane)>) {
                 shared.idle.notify_all();
             }
         }
+        // A finish may let another thread take a task it could not take
+        // (a client below its share of the workers again, or holding only
+        // short work now): each looks.
+        shared.wake.notify_all();
         if let Ok(deliver) = deliver {
             deliver();
         }
@@ -1900,7 +1929,44 @@ mod tests {
         held.release();
         assert_eq!(costly.join().unwrap(), Ok("costly"));
         assert_eq!(backlog.join().unwrap(), Ok("backlog"));
-        assert_eq!(pool.express(), 3);
+        // Once its long task ended, the backlog's client held only short
+        // work: the express thread or the worker took it, whichever was
+        // first.
+        assert!(pool.express() >= 3);
+        pool.wait_until_idle();
+    }
+
+    // A client holding the most that cannot give a place and still hold as
+    // much as the newcomer is passed over for the next one that can.
+    #[test]
+    fn a_full_pool_looks_past_a_holder_that_cannot_give() {
+        let pool = HeavyPool::new(1, 2).per_client_cap(Some(3));
+        let held = pool.occupy().unwrap();
+        let one = asked_at(&pool, "10.0.0.1", Cost::FULL, "one");
+        let small = Cost::share(9, 100);
+        let many: Vec<_> = (0..10)
+            .map(|_| asked_at(&pool, "10.0.0.2", small, "many"))
+            .collect();
+        assert_eq!(pool.outstanding_cost().units(), 2900);
+        // Two tenths: 10.0.0.1, holding the most, would hold nothing
+        // after giving its one place; 10.0.0.2 gives two of its newest.
+        let newcomer = asked_at(&pool, "10.0.0.3", Cost::share(2, 10), "newcomer");
+        assert_eq!(pool.displaced(), 2);
+        assert_eq!(pool.client_cost(ip("10.0.0.1").unwrap()), Cost::FULL);
+        held.release();
+        assert_eq!(one.join().unwrap(), Ok("one"));
+        assert_eq!(newcomer.join().unwrap(), Ok("newcomer"));
+        let answers: Vec<_> = many.into_iter().map(|m| m.join().unwrap()).collect();
+        assert_eq!(
+            answers.iter().filter(|a| a.is_err()).count(),
+            2,
+            "{answers:?}"
+        );
+        assert!(
+            answers[8..]
+                .iter()
+                .all(|a| matches!(a, Err(Refused::Displaced { .. })))
+        );
         pool.wait_until_idle();
     }
 }

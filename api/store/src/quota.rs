@@ -69,6 +69,16 @@ pub fn stored_games(db: &Db, owner: &Owner) -> Result<u64, Error> {
 /// [`Error::Quota`] past it, naming what is stored and the quota; a
 /// database failure.
 pub fn check(db: &Db, owner: &Owner, quota: u64, adding: u64) -> Result<(), Error> {
+    if db.is_postgres() {
+        // Replicas write at once on PostgreSQL (read committed): the
+        // owner's creations take turns, so that two cannot both count
+        // what is stored before either is. Released at the commit. (On
+        // SQLite one writer at a time holds the whole database.)
+        db.query_one(
+            "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(8, hashtext(?1))) AS taken",
+            params![owner.as_str()],
+        )?;
+    }
     let stored = stored_games(db, owner)?;
     if stored.saturating_add(adding) <= quota {
         return Ok(());

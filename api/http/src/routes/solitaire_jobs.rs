@@ -54,7 +54,7 @@ pub async fn create_job(
     jobs: web::Data<SolveJobs>,
 ) -> Result<HttpResponse, ApiError> {
     let settings = SolveSettings::new(body.into_inner().0)?;
-    let id = jobs.create(settings.clone(), heavy.key())?;
+    let id = jobs.create(settings.clone(), heavy.counted_key())?;
     let table = jobs.get_ref().clone();
     let cost = settings.cost();
     let started = heavy.spawn(cost, move || {
