@@ -184,6 +184,10 @@ pub enum SetupProblem {
         reason: &'static str,
     },
     /// A player whose sets are all home but who is not listed as finished.
+    /// Under the solved game's rules (`illegal_positions = sturtevant`) a
+    /// player not to move who is home is recorded as finished instead (the
+    /// board says the game is over, RULES §7), and one to move who is home
+    /// is [`SetupProblem::SideToMoveHasWon`].
     HomeButNotFinished {
         /// The player.
         player: usize,
@@ -659,7 +663,28 @@ impl Setup {
         for (set, peg_set) in self.players.iter().flatten().enumerate() {
             pegs[set] = peg_set.pegs.iter().map(|&hole| Cell(hole as u8)).collect();
         }
-        let position = Position::from_checked(self, layout, pegs, neutral);
+        let mut position = Position::from_checked(self, layout, pegs, neutral);
+        // Under the solved game's rules (RULES §7) the board alone says
+        // when the game is over: a player not to move whose target is
+        // filled has won with the last move. Their finish is recorded at
+        // the position's ply when the text leaves it out, as the move
+        // that won would have.
+        if self.rules.illegal_positions == IllegalPositions::Sturtevant {
+            let implied: Vec<Finisher> = (0..players)
+                .filter(|&p| {
+                    p != self.side_to_move && !position.is_finished(p) && position.is_player_home(p)
+                })
+                .map(|player| Finisher {
+                    player,
+                    ply: self.ply,
+                })
+                .collect();
+            if !implied.is_empty() {
+                let mut completed = self.clone();
+                completed.finished.extend(implied);
+                position = Position::from_checked(&completed, layout, pegs, neutral);
+            }
+        }
         let illegal = position.illegal_position_problems();
         // A player to move who has won is illegal under the solved game's
         // rules, listed as finished or not: no need to say both.

@@ -387,3 +387,96 @@ fn a_tables_counts_are_scanned_for_once_and_equal_a_fresh_count() {
         assert_eq!(table.count_scans(), 1, "{game}");
     }
 }
+
+/// The position text of `south`'s and `north`'s pegs with `side` to move
+/// at ply 10, with `finished` as the notation's field.
+fn text(board: Board, south: &[usize], north: &[usize], side: usize, finished: &str) -> String {
+    let list = |holes: &[usize]| {
+        holes
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "{board} sturtevant south:{}/north:{} {side} 10 {finished}",
+        list(south),
+        list(north)
+    )
+}
+
+/// Random positions of every small solved board, read from text as a
+/// client writes them (the finished field left out, or naming either
+/// player): whenever the text is read, the table's probe and the
+/// position's own outcome agree. A game over is a loss in 0 for the side
+/// to move and a win of the other; a game going on has a move, and its
+/// probe is its best move's.
+#[test]
+fn the_probe_and_the_outcome_agree_on_random_positions_of_every_small_solved_board() {
+    use sternhalma::search::Rng;
+    use sternhalma::solve::Tablebase;
+
+    for (side, pegs) in [(7, 1), (7, 2), (4, 6)] {
+        let game = Game::new(side, pegs).unwrap();
+        let board = game.board();
+        let table = Tablebase::build(&game, 2, &|_| {}).unwrap();
+        let holes = board.geometry().len();
+        let pegs = usize::from(pegs);
+        let mut rng = Rng::new(u64::from(side) * 100 + pegs as u64);
+        let (mut read, mut over, mut finished_named, mut implied) = (0, 0, 0, 0);
+        for _ in 0..20_000 {
+            // Distinct holes: the first `pegs` south's, the next north's.
+            let mut all: Vec<usize> = (0..holes).collect();
+            for i in 0..2 * pegs {
+                let j = i + rng.below(holes - i);
+                all.swap(i, j);
+            }
+            let (south, north) = (&all[..pegs], &all[pegs..2 * pegs]);
+            let to_move = rng.below(2);
+            let finished = match rng.below(4) {
+                0 => "0@10".to_owned(),
+                1 => "1@10".to_owned(),
+                _ => "-".to_owned(),
+            };
+            let text = text(board, south, north, to_move, &finished);
+            let Ok(position) = text.parse::<Position>() else {
+                continue;
+            };
+            read += 1;
+            finished_named += usize::from(finished != "-");
+            // A finish the board shows and the text leaves out is read.
+            implied += usize::from(finished == "-" && position.to_string().ends_with("@10"));
+            let probe = table.probe(&position).unwrap();
+            let moves = table.moves(&position).unwrap();
+            if position.is_game_over() {
+                over += 1;
+                assert_eq!(probe.to_string(), "loss in 0", "{text}");
+                assert_eq!(
+                    position.outcome(),
+                    sternhalma::Outcome::Won {
+                        winner: 1 - to_move
+                    },
+                    "{text}"
+                );
+                assert!(
+                    moves.is_empty() && position.legal_moves().is_empty(),
+                    "{text}"
+                );
+            } else {
+                assert_eq!(
+                    position.outcome(),
+                    sternhalma::Outcome::InProgress,
+                    "{text}"
+                );
+                assert_ne!(probe.depth, Some(0), "{text}");
+                assert_eq!(moves[0].probe(), probe, "{text}");
+                assert_eq!(moves.len(), position.legal_moves().len(), "{text}");
+            }
+        }
+        // The sample reaches every kind of answer.
+        assert!(
+            read > 1_000 && over > 10 && finished_named > 10 && implied > 10,
+            "{board}: {read} read, {over} over, {finished_named} naming a finisher, {implied} finished by the board alone"
+        );
+    }
+}

@@ -330,8 +330,15 @@ fn a_position_where_the_side_to_move_has_won_is_refused() {
     let over = position(&format!("{won} 1 10 0@10"));
     assert_eq!(over.outcome(), Outcome::Won { winner: 0 });
     assert!(over.legal_moves().is_empty());
+    // The board alone says so: a position that leaves the finisher out is
+    // the same finished game, its finish recorded at the position's ply.
+    let implied = position(&format!("{won} 1 10 -"));
+    assert_eq!(implied, over);
+    assert_eq!(implied.to_string(), over.to_string());
+    assert_eq!(implied.outcome(), Outcome::Won { winner: 0 });
+    // Under other rules the finisher must be listed, as in every variant.
     assert_eq!(
-        problems(&format!("{won} 1 10 -")),
+        problems("rhombus7x2 research south:0-2/north:20,30,40 0 10 -"),
         [SetupProblem::HomeButNotFinished { player: 0 }]
     );
     // Both players home, south's target filled by a north peg too: illegal.

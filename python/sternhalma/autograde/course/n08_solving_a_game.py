@@ -71,12 +71,11 @@ def size(board: str) -> tuple[int, int]:
 
 def position_at(board: str, side: int, south, north) -> sternhalma.Position | None:
     pegs = f"south:{','.join(map(str, south))}/north:{','.join(map(str, north))}"
-    text = f"{board} sturtevant {pegs} {side}"
+    # The player who just moved and filled their target has won: the board
+    # says so, and the position reads as a finished game.
     try:
-        return sternhalma.Position(text)
-    except sternhalma.InvalidPositionError as error:
-        if [code for code, _ in error.problems] == ["home_but_not_finished"]:
-            return sternhalma.Position(f"{text} 1 {1 - side}@0")
+        return sternhalma.Position(f"{board} sturtevant {pegs} {side}")
+    except sternhalma.InvalidPositionError:
         return None
 
 
