@@ -231,6 +231,7 @@ fn routes_app(
         .configure(routes::tournaments::configure)
         .configure(routes::analysis::configure)
         .configure(routes::downloads::configure)
+        .configure(routes::table_downloads::configure)
         .configure(sternhalma_http::metrics::configure)
 }
 

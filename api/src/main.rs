@@ -311,9 +311,23 @@ struct Serve {
     /// solve-game` wrote (a board's depths preferred; checkpoints
     /// skipped). A file that cannot be read stops the start. `GET
     /// /v1/tablebases` lists them; the probe, the analysis and the
-    /// `perfect` bot use them.
+    /// `perfect` bot use them, and `/downloads/tables/` offers their
+    /// files to students (`sternhalma.Tablebase.download(server)`) and to
+    /// other servers (`--tablebases-from`).
     #[arg(long, env = "STERNHALMA_TABLEBASES")]
     tablebases: Option<PathBuf>,
+    /// With `--tablebases`: first download into that folder the tables
+    /// another Sternhalma server offers (`URL/downloads/tables/`), each
+    /// checked against the size and SHA-256 digest its listing gives; a
+    /// file already there with the same digest is kept. A table that
+    /// cannot be fetched or does not match stops the start.
+    #[arg(
+        long,
+        env = "STERNHALMA_TABLEBASES_FROM",
+        requires = "tablebases",
+        value_name = "URL"
+    )]
+    tablebases_from: Option<String>,
     /// With `--tablebases`: first solve the small games missing there (7×7
     /// with 1 and 2 pegs, 4×4 with 6; seconds each, with depths) and write
     /// them to the folder (created if missing), so that the next start
@@ -531,6 +545,10 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
     store.set_min_free_disk(serve.min_free_disk_mb.saturating_mul(1_000_000));
     store.set_games_per_owner((!serve.no_limits).then_some(serve.stored_games_per_client));
     tracing::info!(database = %serve.database.display(), schema_version = version, shared = store.is_shared(), "database ready");
+    if let (Some(from), Some(folder)) = (&serve.tablebases_from, &serve.tablebases) {
+        let downloaded = tablebase::download_tables(from, folder)?;
+        tracing::info!(from = %from, folder = %folder.display(), downloaded, "tables fetched");
+    }
     if let Some(folder) = &serve.tablebases {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let installed =

@@ -582,10 +582,17 @@ fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
             failures.push(e);
         }
     }
+    // An entry is a position with south to move, and with the mirror
+    // folded also its mirror image: what the file holds, one value each.
     println!(
-        "{}: checked {count} positions{} ({} wins, {} losses, {} draws, {} illegal)",
+        "{}: checked {count} {}{} ({} wins, {} losses, {} draws, {} illegal, south to move)",
         path.display(),
-        if every { " (all)" } else { "" },
+        if header.mirror {
+            "entries (each a position and its mirror image)"
+        } else {
+            "entries (each a position with south to move)"
+        },
+        if every { ", all" } else { "" },
         by_value[Value::Win as usize],
         by_value[Value::Loss as usize],
         by_value[Value::Draw as usize],
@@ -600,4 +607,122 @@ fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
         }
         fail(format!("{} inconsistent positions", failures.len()))
     }
+}
+
+/// Downloads into `folder` (created if missing) the solved tables another
+/// server offers at `/downloads/tables/` (`serve --tablebases-from URL`),
+/// each checked against the size and SHA-256 digest the listing gives. A
+/// file already in `folder` with the same digest is kept; another is
+/// replaced only once the new one has arrived whole and checked (written
+/// beside it as `<name>.partial`, then renamed). Answers how many files
+/// were downloaded.
+///
+/// # Errors
+/// The server cannot be reached or does not answer a listing, a name that
+/// is not a table file's, a download cut short or whose digest differs,
+/// or a file that cannot be written.
+pub fn download_tables(from: &str, folder: &Path) -> Result<usize, String> {
+    use std::io::{Read, Write};
+
+    use sha2::{Digest, Sha256};
+
+    use sternhalma_api::routes::table_downloads::TableList;
+
+    let base = from.trim_end_matches('/');
+    let listing_url = format!("{base}/downloads/tables/");
+    let listing: TableList = ureq::get(&listing_url)
+        .call()
+        .map_err(|e| format!("--tablebases-from: {listing_url}: {e}"))?
+        .body_mut()
+        .read_json()
+        .map_err(|e| format!("--tablebases-from: {listing_url}: not a listing of tables: {e}"))?;
+    std::fs::create_dir_all(folder)
+        .map_err(|e| format!("--tablebases {}: {e}", folder.display()))?;
+    let mut downloaded = 0;
+    for file in &listing.files {
+        let table_file = Path::new(&file.name)
+            .extension()
+            .is_some_and(|e| e == "values" || e == "depths");
+        if !table_file
+            || file.name.starts_with('.')
+            || !file
+                .name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+        {
+            return Err(format!(
+                "--tablebases-from: {listing_url} offers {:?}, which is not a table file's name",
+                file.name
+            ));
+        }
+        let target = folder.join(&file.name);
+        if let Ok(mut existing) = std::fs::File::open(&target)
+            && existing.metadata().is_ok_and(|m| m.len() == file.size)
+            && sternhalma_api::routes::downloads::sha256_of(&mut existing).as_deref()
+                == Some(file.sha256.as_str())
+        {
+            tracing::info!(file = %target.display(), "table file already here, same digest");
+            continue;
+        }
+        let started = Instant::now();
+        let partial = folder.join(format!("{}.partial", file.name));
+        let fail = |why: String| {
+            let _ = std::fs::remove_file(&partial);
+            format!("--tablebases-from: {}: {why}", file.url)
+        };
+        let mut response = ureq::get(&file.url)
+            .call()
+            .map_err(|e| fail(e.to_string()))?;
+        let mut body = response
+            .body_mut()
+            .with_config()
+            .limit(file.size.saturating_add(1))
+            .reader();
+        let mut out = std::fs::File::create(&partial)
+            .map_err(|e| fail(format!("cannot write {}: {e}", partial.display())))?;
+        let mut hasher = Sha256::new();
+        let mut buffer = vec![0u8; 1 << 20];
+        let (mut received, mut logged) = (0u64, 0u64);
+        loop {
+            let n = match body.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(fail(format!(
+                        "the download failed after {received} bytes: {e}"
+                    )));
+                }
+            };
+            hasher.update(&buffer[..n]);
+            out.write_all(&buffer[..n])
+                .map_err(|e| fail(format!("cannot write {}: {e}", partial.display())))?;
+            received += n as u64;
+            // A line every tenth of a large file.
+            if file.size > 64 << 20 && received - logged >= file.size / 10 {
+                logged = received;
+                tracing::info!(file = %file.name, percent = received * 100 / file.size, "downloading a table");
+            }
+        }
+        let sha256 = hex::encode(hasher.finalize());
+        if received != file.size || sha256 != file.sha256 {
+            return Err(fail(format!(
+                "received {received} bytes with SHA-256 {sha256}; the listing says {} bytes with {}: not installed",
+                file.size, file.sha256
+            )));
+        }
+        out.sync_all()
+            .map_err(|e| fail(format!("cannot write {}: {e}", partial.display())))?;
+        drop(out);
+        std::fs::rename(&partial, &target)
+            .map_err(|e| fail(format!("cannot write {}: {e}", target.display())))?;
+        tracing::info!(
+            file = %target.display(),
+            bytes = file.size,
+            seconds = format!("{:.1}", started.elapsed().as_secs_f64()),
+            "table downloaded, its digest checked"
+        );
+        downloaded += 1;
+    }
+    Ok(downloaded)
 }

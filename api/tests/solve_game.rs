@@ -95,6 +95,14 @@ fn seven_by_seven_with_two_pegs_is_solved_written_and_verified() {
             "20000",
         ]);
         assert!(verified.status.success(), "{}", text(&verified.stdout));
+        // The file's entries, named as such (a position and its mirror
+        // image share one), not positions.
+        assert!(
+            text(&verified.stdout)
+                .contains("checked 20000 entries (each a position and its mirror image)"),
+            "{}",
+            text(&verified.stdout)
+        );
         assert!(
             text(&verified.stdout).contains("every one consistent"),
             "{}",

@@ -891,3 +891,219 @@ fn serve_installs_the_tables_of_a_folder_and_builds_the_small_ones() {
     let stderr = refused_start(&["--build-tablebases"], &database);
     assert!(stderr.contains("--tablebases"), "{stderr}");
 }
+
+// ---- Tables shipped: `/downloads/tables/` and `--tablebases-from` -----
+
+/// A file's SHA-256 digest in hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
+
+/// A server that answers every request with the same listing, `/files/`
+/// with the bytes of `files` by name: a server whose listing lies.
+fn lying_server(listing: impl FnOnce(&str) -> Value, files: Vec<(String, Vec<u8>)>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let listing = listing(&url);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request = String::new();
+            if reader.read_line(&mut request).is_err() {
+                continue;
+            }
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let path = request.split_whitespace().nth(1).unwrap_or("").to_owned();
+            let body = match path.strip_prefix("/files/") {
+                Some(name) => files
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, b)| b.clone())
+                    .unwrap_or_default(),
+                None => listing.to_string().into_bytes(),
+            };
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+        }
+    });
+    url
+}
+
+#[test]
+fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
+    let dir = folder("tables-shipped");
+    let served = dir.join("served");
+    let (_teacher, url) = common::serve_binary(
+        &[
+            "--tablebases",
+            served.to_str().unwrap(),
+            "--build-tablebases",
+        ],
+        &dir.join("teacher.sqlite3"),
+    );
+    // A file in the folder that is no installed table is not offered.
+    std::fs::write(served.join("notes.depths"), b"not a table").unwrap();
+    let listing = finish(
+        agent()
+            .get(format!("{url}/downloads/tables/"))
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(listing.status, 200, "{}", listing.body);
+    let listing = listing.json();
+    let files = listing["files"].as_array().unwrap();
+    let mut names: Vec<&str> = files.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    let mut on_disk: Vec<String> = std::fs::read_dir(&served)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != "notes.depths")
+        .collect();
+    on_disk.sort_unstable();
+    assert_eq!(names, on_disk);
+    assert_eq!(files.len(), 3);
+    for file in files {
+        let name = file["name"].as_str().unwrap();
+        let bytes = std::fs::read(served.join(name)).unwrap();
+        assert_eq!(file["size"], bytes.len() as u64, "{file}");
+        assert_eq!(file["sha256"], sha256_hex(&bytes), "{file}");
+        assert_eq!(file["depths"], true);
+        let board: sternhalma::Board = file["board"].as_str().unwrap().parse().unwrap();
+        assert_eq!(format!("{board}.depths"), name);
+        assert_eq!(file["url"], format!("{url}/downloads/tables/{name}"));
+        let mut response = agent().get(file["url"].as_str().unwrap()).call().unwrap();
+        assert_eq!(response.status(), 200);
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(1 << 30)
+            .read_to_vec()
+            .unwrap();
+        assert!(body == bytes, "{name}: the bytes on disk");
+        // A cut download goes on where it stopped.
+        let mut rest = agent()
+            .get(file["url"].as_str().unwrap())
+            .header("Range", "bytes=1000-")
+            .call()
+            .unwrap();
+        assert_eq!(rest.status(), 206);
+        let rest = rest
+            .body_mut()
+            .with_config()
+            .limit(1 << 30)
+            .read_to_vec()
+            .unwrap();
+        assert!(rest == bytes[1000..]);
+    }
+    assert!(listing["python"].as_str().unwrap().contains(&url));
+    for name in [
+        "notes.depths",
+        "teacher.sqlite3",
+        "..%2Fteacher.sqlite3",
+        "rhombus9x4.depths",
+    ] {
+        let refused = finish(
+            agent()
+                .get(format!("{url}/downloads/tables/{name}"))
+                .call()
+                .unwrap(),
+        );
+        assert_problem(&refused, 404, "not_found");
+    }
+
+    // Another server takes them from the first at start, checked.
+    let copy = dir.join("copy");
+    let args = [
+        "--tablebases",
+        copy.to_str().unwrap(),
+        "--tablebases-from",
+        url.as_str(),
+    ];
+    let (student, copy_url) = common::serve_binary(&args, &dir.join("copy.sqlite3"));
+    for name in &names {
+        assert!(
+            std::fs::read(copy.join(name)).unwrap() == std::fs::read(served.join(name)).unwrap()
+        );
+    }
+    let installed: Value = agent()
+        .get(format!("{copy_url}/v1/tablebases"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    let original: Value = agent()
+        .get(format!("{url}/v1/tablebases"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    assert_eq!(installed, original);
+    drop(student);
+    // Started again: the files there, with the same digests, are kept.
+    let written = std::fs::metadata(copy.join(names[0]))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let (again, _) = common::serve_binary(&args, &dir.join("copy.sqlite3"));
+    assert_eq!(
+        std::fs::metadata(copy.join(names[0]))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        written
+    );
+    drop(again);
+
+    // A listing whose digest does not match what arrives stops the start,
+    // naming the file, and installs nothing.
+    let name = names[0].to_owned();
+    let bytes = std::fs::read(served.join(&name)).unwrap();
+    let liar = lying_server(
+        |base| {
+            json!({"files": [{
+                "name": name, "board": "rhombus7p2", "pegs": 2, "depths": true,
+                "size": bytes.len(), "sha256": "0".repeat(64),
+                "url": format!("{base}/files/{name}"),
+            }], "python": "", "serve": ""})
+        },
+        vec![(name.clone(), bytes.clone())],
+    );
+    let lied = dir.join("lied");
+    let stderr = refused_start(
+        &[
+            "--tablebases",
+            lied.to_str().unwrap(),
+            "--tablebases-from",
+            &liar,
+        ],
+        &dir.join("lied.sqlite3"),
+    );
+    assert!(
+        stderr.contains(&name) && stderr.contains("not installed"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(&lied).unwrap().count(), 0, "no file left");
+    // A server that cannot be reached stops the start too.
+    let stderr = refused_start(
+        &[
+            "--tablebases",
+            lied.to_str().unwrap(),
+            "--tablebases-from",
+            "http://127.0.0.1:9",
+        ],
+        &dir.join("lied.sqlite3"),
+    );
+    assert!(stderr.contains("--tablebases-from"), "{stderr}");
+}

@@ -452,8 +452,8 @@ impl PyTablebase {
     }
 
     /// The table in a file that ``sternhalma solve-game`` (or ``load``)
-    /// wrote: a ``.depths`` file, or a ``.values`` file (with the
-    /// ``.depths`` beside it, if there is one). Installs it for
+    /// wrote: a ``.depths`` file, or a ``.values`` file; that file, and
+    /// not another beside it (``load`` finds a folder's). Installs it for
     /// ``Bot("perfect")`` and ``analyse``. A missing, damaged or unfinished
     /// file is a ``TablebaseError`` (code ``tablebase_file``).
     ///
@@ -473,6 +473,76 @@ impl PyTablebase {
             .detach(|| Tablebase::open(&path))
             .map_err(|e| table_error(&e))?;
         Ok(PyTablebase::install(py, table))
+    }
+
+    /// Downloads the solved tables a Sternhalma server offers (``GET
+    /// <server>/downloads/tables/``: a class server started with
+    /// ``--tablebases``) into ``folder`` (default: ``cache_folder()``),
+    /// checks each against the size and SHA-256 digest the listing gives,
+    /// and installs it, as ``open`` does. With ``board`` (and ``pegs``, as
+    /// ``load`` takes them), that board's table alone, answered; without,
+    /// every table offered, answered as a list. A file already in the
+    /// folder with the listed digest is not fetched again, and ``load``
+    /// reads what was downloaded. ``progress`` shows each download: a tqdm
+    /// bar if tqdm is installed, else a line on standard error.
+    ///
+    /// A server that cannot be reached, offers no table of the board, or
+    /// sends a file whose size or digest differs from its listing's is a
+    /// ``TablebaseError`` (code ``tablebase_download``); nothing is
+    /// installed then, and no partial file is left.
+    #[staticmethod]
+    #[pyo3(signature = (server, board = None, pegs = None, *, folder = None, progress = true))]
+    fn download(
+        py: Python<'_>,
+        server: &str,
+        board: Option<&Bound<'_, PyAny>>,
+        pegs: Option<i128>,
+        folder: Option<PathBuf>,
+        progress: bool,
+    ) -> PyResult<Py<PyAny>> {
+        let game = match board {
+            Some(board) => {
+                let name = match board.extract::<PyRef<'_, PyBoard>>() {
+                    Ok(board) => board.board.to_string(),
+                    Err(_) => board.extract::<String>()?,
+                };
+                let pegs: Option<u8> = pegs
+                    .map(|n| args::whole("pegs", n, u128::from(u8::MAX)))
+                    .transpose()?;
+                Some(game_of(&name, pegs)?)
+            }
+            None => None,
+        };
+        let folder = folder.unwrap_or_else(default_folder);
+        let helper = py.import("sternhalma._tables")?;
+        let fetched = helper.getattr("fetch")?.call1((
+            server,
+            game.as_ref().map(|g| g.board().to_string()),
+            folder.clone(),
+            progress,
+        ));
+        let paths: Vec<PathBuf> = match fetched {
+            Ok(paths) => paths.extract()?,
+            Err(e) if e.is_instance(py, &helper.getattr("DownloadFailed")?) => {
+                let why = e.value(py).str()?.to_string();
+                return Err(table_error(&TableError::Download(why)));
+            }
+            Err(e) => return Err(e),
+        };
+        let mut opened = Vec::new();
+        for path in &paths {
+            let table = py
+                .detach(|| Tablebase::open(path))
+                .map_err(|e| table_error(&e))?;
+            opened.push(PyTablebase::install(py, table));
+        }
+        if game.is_some() {
+            let table = opened.pop().ok_or_else(|| {
+                table_error(&TableError::Download(format!("{server} sent no table")))
+            })?;
+            return Ok(Py::new(py, table)?.into_any());
+        }
+        Ok(opened.into_pyobject(py)?.into_any().unbind())
     }
 
     /// The tables installed in this process, by board name.
@@ -603,13 +673,32 @@ impl PyTablebase {
         self.table.bytes()
     }
 
-    /// Positions of each value, with the first player (south) to move:
-    /// ``{"wins": ..., "losses": ..., "draws": ..., "illegal": ...}``.
+    /// The game's positions counted as Table 1 of Sturtevant (2019) and
+    /// RULES §7 count them, either player to move: ``positions``,
+    /// ``first_player_wins`` (won by the first player, south, whoever is to
+    /// move), ``draws`` and ``illegal``.
     ///
     /// >>> Tablebase.load("rhombus7p2", progress=False).counts
-    /// {'wins': 710665, 'losses': 555186, 'draws': 0, 'illegal': 5405}
+    /// {'positions': 2542512, 'first_player_wins': 1265851, 'draws': 0, 'illegal': 10810}
     #[getter]
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let [positions, wins, draws, illegal] = self.table.counts().published();
+        let dict = PyDict::new(py);
+        dict.set_item("positions", positions)?;
+        dict.set_item("first_player_wins", wins)?;
+        dict.set_item("draws", draws)?;
+        dict.set_item("illegal", illegal)?;
+        Ok(dict)
+    }
+
+    /// The positions with south to move, by their value for south: half of
+    /// :attr:`counts`' positions (the other half, north to move, are their
+    /// rotations, with the same values for north).
+    ///
+    /// >>> Tablebase.load("rhombus7p2", progress=False).counts_south_to_move
+    /// {'wins': 710665, 'losses': 555186, 'draws': 0, 'illegal': 5405}
+    #[getter]
+    fn counts_south_to_move<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let counts = self.table.counts();
         let dict = PyDict::new(py);
         dict.set_item("wins", counts.wins)?;

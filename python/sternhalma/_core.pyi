@@ -261,7 +261,7 @@ class UnknownBotError(SternhalmaError):
     """A bot kind that does not exist (see BOT_KINDS)."""
 
 class TablebaseError(SternhalmaError):
-    """A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`."""
+    """A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`, `tablebase_download` (a table that could not be fetched from a server, or did not match its listing)."""
 
     code: str
 
@@ -1347,8 +1347,8 @@ class Tablebase:
     @staticmethod
     def open(path: str | PathLike[str]) -> Tablebase:
         """The table in a file that ``sternhalma solve-game`` (or ``load``)
-        wrote: a ``.depths`` file, or a ``.values`` file (with the
-        ``.depths`` beside it, if there is one). Installs it for
+        wrote: a ``.depths`` file, or a ``.values`` file; that file, and
+        not another beside it (``load`` finds a folder's). Installs it for
         ``Bot("perfect")`` and ``analyse``. A missing, damaged or unfinished
         file is a ``TablebaseError`` (code ``tablebase_file``).
 
@@ -1362,6 +1362,42 @@ class Tablebase:
         Traceback (most recent call last):
           ...
         sternhalma.TablebaseError: .../nowhere.values: No such file or directory (os error 2)
+        """
+    @overload
+    @staticmethod
+    def download(
+        server: str,
+        board: None = None,
+        pegs: None = None,
+        *,
+        folder: str | PathLike[str] | None = None,
+        progress: bool = True,
+    ) -> list[Tablebase]: ...
+    @overload
+    @staticmethod
+    def download(
+        server: str,
+        board: str | Board,
+        pegs: int | None = None,
+        *,
+        folder: str | PathLike[str] | None = None,
+        progress: bool = True,
+    ) -> Tablebase:
+        """Downloads the solved tables a Sternhalma server offers (``GET
+        <server>/downloads/tables/``: a class server started with
+        ``--tablebases``) into ``folder`` (default: ``cache_folder()``),
+        checks each against the size and SHA-256 digest the listing gives,
+        and installs it, as ``open`` does. With ``board`` (and ``pegs``, as
+        ``load`` takes them), that board's table alone, answered; without,
+        every table offered, answered as a list. A file already in the
+        folder with the listed digest is not fetched again, and ``load``
+        reads what was downloaded. ``progress`` shows each download: a tqdm
+        bar if tqdm is installed, else a line on standard error.
+
+        A server that cannot be reached, offers no table of the board, or
+        sends a file whose size or digest differs from its listing's is a
+        ``TablebaseError`` (code ``tablebase_download``); nothing is
+        installed then, and no partial file is left.
         """
     @staticmethod
     def installed() -> list[Tablebase]:
@@ -1439,10 +1475,21 @@ class Tablebase:
         """Bytes of memory the table holds."""
     @property
     def counts(self) -> dict[str, int]:
-        """Positions of each value, with the first player (south) to move:
-        ``{"wins": ..., "losses": ..., "draws": ..., "illegal": ...}``.
+        """The game's positions counted as Table 1 of Sturtevant (2019) and
+        RULES §7 count them, either player to move: ``positions``,
+        ``first_player_wins`` (won by the first player, south, whoever is to
+        move), ``draws`` and ``illegal``.
 
         >>> Tablebase.load("rhombus7p2", progress=False).counts
+        {'positions': 2542512, 'first_player_wins': 1265851, 'draws': 0, 'illegal': 10810}
+        """
+    @property
+    def counts_south_to_move(self) -> dict[str, int]:
+        """The positions with south to move, by their value for south: half of
+        :attr:`counts`' positions (the other half, north to move, are their
+        rotations, with the same values for north).
+
+        >>> Tablebase.load("rhombus7p2", progress=False).counts_south_to_move
         {'wins': 710665, 'losses': 555186, 'draws': 0, 'illegal': 5405}
         """
     @property

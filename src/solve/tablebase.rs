@@ -125,6 +125,9 @@ pub enum TablebaseError {
     File(FileError),
     /// The game cannot be solved as asked (its depths do not fit a byte).
     Unsolvable(String),
+    /// A table could not be fetched from a server, or did not match the
+    /// size and digest its listing gives (`Tablebase.download`).
+    Download(String),
 }
 
 impl TablebaseError {
@@ -138,18 +141,19 @@ impl TablebaseError {
     /// assert!(TablebaseError::CODES.contains(&TablebaseError::GameOver.code()));
     /// assert!(!TablebaseError::CODES.contains(&"hole_occupied"));
     /// ```
-    pub const CODES: [&'static str; 6] = [
+    pub const CODES: [&'static str; 7] = [
         "tablebase_other_game",
         "no_tablebase",
         "tablebase_without_depths",
         "game_over",
         "tablebase_file",
         "tablebase_unsolvable",
+        "tablebase_download",
     ];
 
     /// The stable code every surface reports: `tablebase_other_game`,
     /// `no_tablebase`, `tablebase_without_depths`, `game_over`,
-    /// `tablebase_file`, `tablebase_unsolvable`.
+    /// `tablebase_file`, `tablebase_unsolvable`, `tablebase_download`.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
@@ -159,6 +163,7 @@ impl TablebaseError {
             TablebaseError::GameOver => "game_over",
             TablebaseError::File(_) => "tablebase_file",
             TablebaseError::Unsolvable(_) => "tablebase_unsolvable",
+            TablebaseError::Download(_) => "tablebase_download",
         }
     }
 }
@@ -169,7 +174,8 @@ impl fmt::Display for TablebaseError {
             TablebaseError::OtherGame(why)
             | TablebaseError::NotCovered(why)
             | TablebaseError::NoDepths(why)
-            | TablebaseError::Unsolvable(why) => f.write_str(why),
+            | TablebaseError::Unsolvable(why)
+            | TablebaseError::Download(why) => f.write_str(why),
             TablebaseError::GameOver => f.write_str("the game is over: there is no move to make"),
             TablebaseError::File(e) => write!(f, "{e}"),
         }
@@ -223,20 +229,15 @@ pub fn paths(folder: &Path, game: &Game) -> (PathBuf, PathBuf) {
 }
 
 impl Tablebase {
-    /// A table from a file that `sternhalma solve-game` wrote: a `.depths`
-    /// file (which holds the values too) or a `.values` file; given the
-    /// values, the depths beside it are read too if present.
+    /// The table in a file that `sternhalma solve-game` wrote: a `.depths`
+    /// file (which holds the values too) or a `.values` file. That file
+    /// and no other: a `.depths` file beside a `.values` one is read only
+    /// when asked for (a folder's tables are found by [`paths`]).
     ///
     /// # Errors
     /// The file is missing, damaged, a checkpoint rather than a solved
     /// table, or of other rules ([`file::read`]).
     pub fn open(path: &Path) -> Result<Tablebase, TablebaseError> {
-        let depths_path = path.with_extension("depths");
-        let path = if path.extension().is_some_and(|e| e == "values") && depths_path.is_file() {
-            depths_path.as_path()
-        } else {
-            path
-        };
         let (header, game, loaded) = file::read(path)?;
         if !header.complete {
             return Err(FileError::Invalid(
@@ -741,6 +742,7 @@ mod tests {
             TablebaseError::GameOver,
             TablebaseError::File(FileError::Invalid(path(), why())),
             TablebaseError::Unsolvable(why()),
+            TablebaseError::Download(why()),
         ];
         for error in &all {
             match error {
@@ -749,7 +751,8 @@ mod tests {
                 | TablebaseError::NoDepths(_)
                 | TablebaseError::GameOver
                 | TablebaseError::File(_)
-                | TablebaseError::Unsolvable(_) => {}
+                | TablebaseError::Unsolvable(_)
+                | TablebaseError::Download(_) => {}
             }
         }
         let codes: Vec<&str> = all.iter().map(TablebaseError::code).collect();

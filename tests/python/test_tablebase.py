@@ -5,11 +5,13 @@ and PettingZoo."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
 import sys
 import types
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,13 +88,20 @@ def test_load_solves_a_small_game_once_then_reads_its_file(table: Tablebase, fol
 def test_properties_and_repr(table: Tablebase) -> None:
     assert table.has_depths
     assert table.nbytes == 1_271_256  # a byte a position, one side to move
-    counts = table.counts
-    assert set(counts) == {"wins", "losses", "draws", "illegal"}
-    assert sum(counts.values()) == 1_271_256
-    # Table 1 of Sturtevant (2019): 2,542,512 positions, 1,265,851 first-player wins.
-    assert counts["wins"] + counts["losses"] == 1_265_851
-    assert 2 * counts["illegal"] == 10_810
-    assert counts["draws"] == 0
+    # Table 1 of Sturtevant (2019), as the paper counts: either side to move.
+    assert table.counts == {
+        "positions": 2_542_512,
+        "first_player_wins": 1_265_851,
+        "draws": 0,
+        "illegal": 10_810,
+    }
+    # South to move: half the positions; south's wins and, north to move,
+    # the rotations of south's losses are the first player's wins.
+    south = table.counts_south_to_move
+    assert set(south) == {"wins", "losses", "draws", "illegal"}
+    assert sum(south.values()) == 2_542_512 // 2
+    assert south["wins"] + south["losses"] == 1_265_851
+    assert 2 * south["illegal"] == 10_810 and south["draws"] == 0
     text = repr(table)
     assert text.startswith("<Tablebase rhombus7p2: 2 pegs a side, with depths, 1.2 MiB")
     assert str(table.path) in text
@@ -122,8 +131,11 @@ def test_open_reads_a_file_and_installs_it(table: Tablebase) -> None:
     opened = Tablebase.open(table.path)
     assert not opened.built
     assert opened.path == table.path
-    # Given the values' name, the depths beside it are read.
-    assert Tablebase.open(str(table.path.with_suffix(".values"))).path == table.path
+    # Opening a file opens that file: not the depths beside a values name.
+    values = table.path.with_suffix(".values")
+    assert not values.exists()
+    with pytest.raises(TablebaseError, match="rhombus7p2.values"):
+        Tablebase.open(str(values))
     assert Tablebase.for_position(start()).path == table.path
     assert BOARD in [str(t.board) for t in Tablebase.installed()]
 
@@ -668,3 +680,100 @@ def test_the_http_apis_refusals_of_a_table_raise_the_same_class() -> None:
     # game_over stays the illegal move's, as for the bots.
     assert isinstance(_problem_error(422, "game_over", "the game is over"), IllegalMoveError)
     assert _problem_error(404, "no_tablebase", detail) is None
+
+
+# ---- Tables downloaded from a class server -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server with the small tables installed (solved into its folder at
+    start), as a teacher runs one: its address and its tables' folder."""
+    from support import running_server
+
+    root = tmp_path_factory.mktemp("class-server")
+    tables = root / "tables"
+    options = ("--log-level", "warn", "--tablebases", str(tables), "--build-tablebases")
+    with running_server(root / "db.sqlite3", *options) as server:
+        yield server.url, tables
+
+
+def test_download_fetches_checks_and_installs_a_servers_table(
+    class_server: tuple[str, Path], tmp_path: Path, table: Tablebase
+) -> None:
+    import hashlib
+
+    url, served = class_server
+    listing = json.load(urllib.request.urlopen(f"{url}/downloads/tables/"))
+    names = sorted(f["name"] for f in listing["files"])
+    assert names == sorted(p.name for p in served.iterdir() if p.suffix == ".depths")
+    for file in listing["files"]:
+        data = (served / file["name"]).read_bytes()
+        assert (file["size"], file["sha256"]) == (len(data), hashlib.sha256(data).hexdigest())
+    folder = tmp_path / "laptop"
+    got = Tablebase.download(url, "rhombus7x7", pegs=2, folder=folder, progress=False)
+    assert got.path == folder / (str(Board(BOARD)) + ".depths")
+    assert got.path.read_bytes() == (served / got.path.name).read_bytes()
+    assert got.has_depths and got.counts == table.counts
+    for seed in range(20):
+        position = random_game(seed, 12)
+        assert got.probe(position) == table.probe(position)
+    assert Tablebase.for_position(start()).path == got.path
+    # Fetched once: a second download keeps the file, and load reads it.
+    written = got.path.stat().st_mtime_ns
+    again = Tablebase.download(url, BOARD, folder=folder, progress=False)
+    assert again.path.stat().st_mtime_ns == written
+    loaded = Tablebase.load(BOARD, folder=str(folder), progress=False)
+    assert loaded.path == got.path and not loaded.built
+    # Every table offered, as a list.
+    every = Tablebase.download(url, folder=tmp_path / "all", progress=False)
+    assert sorted(t.path.name for t in every) == names
+    assert not list((tmp_path / "all").glob("*.partial"))
+
+
+def test_a_download_that_does_not_match_its_listing_installs_nothing(
+    class_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    import http.server
+    import threading
+
+    url, _ = class_server
+    listing = json.load(urllib.request.urlopen(f"{url}/downloads/tables/"))
+
+    class Lying(http.server.BaseHTTPRequestHandler):
+        """The real server's listing with one digest changed, and its files."""
+
+        def do_GET(self) -> None:
+            if self.path == "/downloads/tables/":
+                files = [dict(f, url=f"{base}/files/{f['name']}") for f in listing["files"]]
+                files[0]["sha256"] = "0" * 64
+                body = json.dumps({"files": files}).encode()
+            else:
+                name = self.path.rsplit("/", 1)[-1]
+                body = urllib.request.urlopen(f"{url}/downloads/tables/{name}").read()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    fake = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Lying)
+    base = f"http://127.0.0.1:{fake.server_address[1]}"
+    threading.Thread(target=fake.serve_forever, daemon=True).start()
+    try:
+        lied = listing["files"][0]
+        with pytest.raises(TablebaseError, match="not installed") as refused:
+            Tablebase.download(base, lied["board"], folder=tmp_path, progress=False)
+        assert refused.value.code == "tablebase_download"
+        assert lied["sha256"] in str(refused.value)
+        assert list(tmp_path.iterdir()) == []
+        with pytest.raises(TablebaseError, match="offers no table of") as missing:
+            Tablebase.download(url, "rhombus6p1", folder=tmp_path, progress=False)
+        assert missing.value.code == "tablebase_download"
+    finally:
+        fake.shutdown()
+    with pytest.raises(TablebaseError, match="cannot reach") as unreachable:
+        Tablebase.download(base, BOARD, folder=tmp_path, progress=False)
+    assert unreachable.value.code == "tablebase_download"

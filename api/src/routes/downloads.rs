@@ -62,6 +62,8 @@ pub fn configure(config: &mut ServiceConfig) {
 pub struct DownloadsDir {
     folder: PathBuf,
     read: Arc<Mutex<HashMap<String, Wheel>>>,
+    /// The digests of the solved tables' files (`/downloads/tables/`).
+    tables: super::table_downloads::TableDigests,
 }
 
 /// The reverse proxies in front of the server (`--trusted-proxy`): only a
@@ -116,7 +118,7 @@ const CHUNK: usize = 256 * 1024;
 /// The file `name` of `folder` opened for reading if it is one the folder
 /// offers: a regular file (a link is not followed, nor swapped in between
 /// the check and the opening) with an offered name (see [`offered`]).
-fn open_regular(folder: &Path, name: &str) -> Option<(File, std::fs::Metadata)> {
+pub(crate) fn open_regular(folder: &Path, name: &str) -> Option<(File, std::fs::Metadata)> {
     let path = folder.join(name);
     let metadata = std::fs::symlink_metadata(&path).ok()?;
     if !metadata.is_file() {
@@ -128,8 +130,26 @@ fn open_regular(folder: &Path, name: &str) -> Option<(File, std::fs::Metadata)> 
         .then_some((file, opened))
 }
 
-fn stamp(metadata: &std::fs::Metadata) -> (u64, Option<SystemTime>) {
+/// A file's version on disk, as the digests are kept: its size and
+/// modification time.
+pub(crate) fn stamp(metadata: &std::fs::Metadata) -> (u64, Option<SystemTime>) {
     (metadata.len(), metadata.modified().ok())
+}
+
+/// The SHA-256 digest of the rest of `file`, 64 lowercase hex digits, or
+/// `None` if it cannot be read.
+pub fn sha256_of(file: &mut File) -> Option<String> {
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0; CHUNK];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buffer[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(hex::encode(hasher.finalize()))
 }
 
 impl DownloadsDir {
@@ -138,12 +158,18 @@ impl DownloadsDir {
         DownloadsDir {
             folder: folder.into(),
             read: Arc::default(),
+            tables: super::table_downloads::TableDigests::default(),
         }
     }
 
     /// The folder.
     pub fn folder(&self) -> &Path {
         &self.folder
+    }
+
+    /// The digests of the solved tables' files, shared by the clones.
+    pub fn table_digests(&self) -> &super::table_downloads::TableDigests {
+        &self.tables
     }
 
     /// The wheel named `name` opened for download, if this folder offers
@@ -180,21 +206,11 @@ impl DownloadsDir {
         if let Some(wheel) = cached {
             return Some(wheel);
         }
-        let mut hasher = Sha256::new();
-        let mut buffer = vec![0; CHUNK];
-        loop {
-            match file.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(n) => hasher.update(&buffer[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => return None,
-            }
-        }
         // Stamped as it was before the reading: a file still being written
         // is hashed again once it is done.
         let wheel = Wheel {
             stamp: before,
-            sha256: hex::encode(hasher.finalize()),
+            sha256: sha256_of(&mut file)?,
             tags,
         };
         self.read
@@ -664,7 +680,7 @@ pub async fn download_file(
 /// unreadable `Range` with an empty body: here they are problem details,
 /// as every error of the API, with actix-files' headers (`Content-Range`,
 /// `ETag`, `Last-Modified`) kept.
-fn refusal_as_problem(response: HttpResponse) -> HttpResponse {
+pub(crate) fn refusal_as_problem(response: HttpResponse) -> HttpResponse {
     let status = response.status();
     let error = match status {
         StatusCode::PRECONDITION_FAILED => ApiError::new(

@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod downloads;
 pub mod matches;
 pub mod queries;
+pub mod table_downloads;
 pub mod tournaments;
 
 use sternhalma_http::error::{ApiError, Problem};
