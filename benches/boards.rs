@@ -1,6 +1,6 @@
 //! Three two-player positions on every board the crate knows
 //! ([`Board::all`]): the start, a middle and an end position, named like
-//! `star4/start`, `rhombus9x4/middle`, `rhombus11x10/end`.
+//! `star4/start`, `rhombus9p10/middle`, `rhombus11p55/end`.
 //!
 //! Shared, without criterion, by `benches/movegen.rs` (group `boards`) and
 //! `examples/movegen_calls.rs` (the loop `benches/callgrind_movegen.py` runs

@@ -2,7 +2,7 @@
 
 For each case of `benches/boards.rs` (every board the crate knows, two
 players, at the start, in the middle and near the end of a seeded game:
-`star4/start`, `rhombus9x4/middle`, ...), it runs
+`star4/start`, `rhombus9p10/middle`, ...), it runs
 
     valgrind --tool=callgrind examples/movegen_calls CASE CALLS
 

@@ -4,7 +4,7 @@ student on another address sees meanwhile (issue 31).
 One scenario a run (`--scenario`), bounded by `--seconds` (default 60):
 
 - `heavy-jobs`: from one address (127.0.0.1), 20 `POST /v1/solitaire/jobs` at
-  once on `rhombus11x8` with `max_memory_mb` 1024 and the largest `max_nodes`
+  once on `rhombus11p36` with `max_memory_mb` 1024 and the largest `max_nodes`
   the server accepts (the first request asks 5,000,000: a 202 means the server
   takes it, a 422 names the cap, which the rest then use), then one more every
   4 s, each with one at 5,000,000 beside it while the server refuses that (to
@@ -1778,7 +1778,7 @@ def main() -> int:
     parser.add_argument("--polite-address", default=POLITE_ADDRESS)
     parser.add_argument("--hostile-address", default="127.0.0.1")
     group = parser.add_argument_group("heavy-jobs")
-    group.add_argument("--job-board", default="rhombus11x8")
+    group.add_argument("--job-board", default="rhombus11p36")
     group.add_argument("--job-nodes", type=int, default=5_000_000, help="asked first")
     group.add_argument("--job-memory", type=int, default=1024, help="max_memory_mb")
     group.add_argument("--job-burst", type=int, default=20)

@@ -86,7 +86,7 @@ fn cases() -> Vec<Case> {
         Rules::classic(),
     )
     .expect("the six-player start is valid");
-    // rhombus9x4 research south:71-80/north:0-9 (Bell's board).
+    // rhombus9p10 research south:71-80/north:0-9 (Bell's board).
     let rhombus_start = Position::start(
         Board::rhombus(9, 4).expect("9x4 is a rhombus"),
         Layout::standard(2).expect("two players"),
@@ -125,7 +125,7 @@ fn cases() -> Vec<Case> {
             moves: 19,
         },
         Case {
-            name: "rhombus9x4_start",
+            name: "rhombus9p10_start",
             position: rhombus_start,
             moves: 14,
         },

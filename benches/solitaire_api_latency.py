@@ -9,7 +9,7 @@ release build of the server:
 
     cargo build --release -p sternhalma-api
     python3 benches/solitaire_api_latency.py                 # about 5 minutes
-    python3 benches/solitaire_api_latency.py --boards star4 rhombus9x4
+    python3 benches/solitaire_api_latency.py --boards star4 rhombus9p10
     # What the caps prove (the node cap is the default; about 4 minutes):
     python3 benches/solitaire_api_latency.py --max-nodes 1000000 --max-memory-mb 1024
 

@@ -23,7 +23,7 @@ import sternhalma
 
 # Notebook 4's game: the 5x5 rhombus, research rules, 60 plies.
 RULES = sternhalma.Rules("research", max_plies=60)
-BOARD = "rhombus5x2"
+BOARD = "rhombus5p3"
 HORIZON = 40
 
 

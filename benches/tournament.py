@@ -255,7 +255,7 @@ def machine() -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", type=Path, default=ROOT / "target" / "release" / "sternhalma")
-    parser.add_argument("--boards", default="star4,rhombus5x2")
+    parser.add_argument("--boards", default="star4,rhombus5p3")
     parser.add_argument("--concurrency", default="4,8")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--guard", type=float, default=900.0, help="seconds per tournament")

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! The positions are star4 (the largest star) with six players and
-//! rhombus11x10 (the largest rhombus, 55 pegs a side) with two, at the start
+//! rhombus11p55 (the largest rhombus, 55 pegs a side) with two, at the start
 //! and after 30, 60 and 120 seeded greedy plies, under `classic` and under
 //! `super` (long jumps: the most hops per position). Each search
 //! runs once, with a node budget only, so it does the same work on any
@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "| board | players | rules | plies played | legal moves | bot | budget | nodes | seconds | per second |"
     );
     println!("| --- | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
-    let boards = [("star4", 6), ("rhombus11x10", 2)];
+    let boards = [("star4", 6), ("rhombus11p55", 2)];
     for ((board, players), rules) in boards
         .into_iter()
         .flat_map(|board| ["classic", "super"].map(|rules| (board, rules)))

@@ -1,7 +1,7 @@
 //! Prints the start position string of a game.
 //!
 //! `cargo run --example start -- BOARD LAYOUT RULES`, e.g.
-//! `cargo run --example start -- star4 3 classic` or `... rhombus9x4 2 research`.
+//! `cargo run --example start -- star4 3 classic` or `... rhombus9p10 2 research`.
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -10,10 +10,18 @@ use crate::geometry::Geometry;
 ///
 /// Always valid: made through [`Board::star`], [`Board::rhombus`] or parsing.
 ///
+/// A rhombus is named by its side and the pegs of one home:
+/// `rhombus9p10` is G. I. Bell's 81-hole board (homes of 4 rows),
+/// `rhombus7p3` the solved game's 7×7 with 3 pegs a side. The older names
+/// by home rows (`rhombus9x4`, `rhombus7x2`) still read, as the same
+/// boards, and print in the new form ([`Board::older_name`]).
+///
 /// ```
 /// use sternhalma::Board;
-/// let board: Board = "rhombus9x4".parse()?;
+/// let board: Board = "rhombus9p10".parse()?;
 /// assert_eq!(board.geometry().len(), 81);
+/// assert_eq!("rhombus9x4".parse::<Board>()?, board);
+/// assert_eq!(board.to_string(), "rhombus9p10");
 /// assert_eq!(Board::STANDARD.to_string(), "star4");
 /// assert!("star5".parse::<Board>().is_err());
 /// # Ok::<(), sternhalma::ParseError>(())
@@ -123,30 +131,32 @@ impl Board {
         Ok(Board(BoardShape::Rhombus { side, home_rows }))
     }
 
-    /// The `side`×`side` rhombus whose homes hold `pegs` pegs as in the
-    /// solved game (RULES §7): 1, 3 and 6 pegs are the triangles of 1, 2
-    /// and 3 rows (`rhombus7x2` for 7×7 with 3 pegs), 2 and 4 pegs the
-    /// shapes of [`BoardShape::RhombusPegs`] (`rhombus7p2`).
+    /// The `side`×`side` rhombus whose homes hold `pegs` pegs: a
+    /// triangle's number of pegs (1, 3, 6, 10, …) is the triangle of that
+    /// many (1, 2, 3, 4, …) rows ([`Board::rhombus`]); 2 and 4 pegs are the
+    /// solved game's homes of [`BoardShape::RhombusPegs`] (RULES §7).
     ///
     /// ```
     /// use sternhalma::Board;
-    /// assert_eq!(Board::rhombus_pegs(7, 3)?.to_string(), "rhombus7x2");
+    /// assert_eq!(Board::rhombus_pegs(7, 3)?, Board::rhombus(7, 2)?);
+    /// assert_eq!(Board::rhombus_pegs(7, 3)?.to_string(), "rhombus7p3");
     /// assert_eq!(Board::rhombus_pegs(7, 4)?.to_string(), "rhombus7p4");
-    /// assert_eq!("rhombus7p6".parse::<Board>()?, Board::rhombus(7, 3)?);
+    /// assert_eq!("rhombus9p10".parse::<Board>()?, Board::rhombus(9, 4)?);
     /// assert!(Board::rhombus_pegs(3, 4).is_err());
+    /// assert!(Board::rhombus_pegs(9, 5).is_err());
     /// # Ok::<(), sternhalma::ParseError>(())
     /// ```
     ///
     /// # Errors
-    /// Pegs other than 1, 2, 3, 4 or 6, a side outside 2..=11, or homes
-    /// that would meet.
+    /// Pegs that are neither a triangle's number nor 2 or 4, a side
+    /// outside 2..=11, or homes that would meet.
     pub fn rhombus_pegs(side: u8, pegs: u8) -> Result<Board, ParseError> {
         let text = format!("rhombus{side}p{pegs}");
-        let rows = match pegs {
-            1 => 1,
-            3 => 2,
-            6 => 3,
-            2 | 4 => {
+        let triangle =
+            (1..=10u8).find(|rows| u16::from(*rows) * u16::from(rows + 1) / 2 == u16::from(pegs));
+        let rows = match (pegs, triangle) {
+            (_, Some(rows)) => rows,
+            (2 | 4, None) => {
                 let least = if pegs == 2 { 2 } else { 4 };
                 if !(least..=11).contains(&side) {
                     return Err(ParseError::new(
@@ -163,7 +173,7 @@ impl Board {
                 return Err(ParseError::new(
                     ParseErrorKind::Board,
                     &text,
-                    "the solved game's homes hold 1, 2, 3, 4 or 6 pegs",
+                    "a rhombus's homes hold a triangle's pegs (1, 3, 6, 10, 15, …) or 2 or 4",
                 ));
             }
         };
@@ -177,6 +187,25 @@ impl Board {
                 ),
             )
         })
+    }
+
+    /// The name this board had before rhombi were named by their pegs
+    /// (`rhombus7x2` for `rhombus7p3`: homes of 2 rows), which still reads;
+    /// `None` where it was the same (stars, homes of 2 or 4 pegs).
+    ///
+    /// ```
+    /// use sternhalma::Board;
+    /// let board: Board = "rhombus7p3".parse()?;
+    /// assert_eq!(board.older_name().as_deref(), Some("rhombus7x2"));
+    /// assert_eq!(Board::STANDARD.older_name(), None);
+    /// # Ok::<(), sternhalma::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn older_name(self) -> Option<String> {
+        match self.0 {
+            BoardShape::Rhombus { side, home_rows } => Some(format!("rhombus{side}x{home_rows}")),
+            BoardShape::Star { .. } | BoardShape::RhombusPegs { .. } => None,
+        }
     }
 
     /// The shape of this board.
@@ -242,7 +271,9 @@ impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             BoardShape::Star { size } => write!(f, "star{size}"),
-            BoardShape::Rhombus { side, home_rows } => write!(f, "rhombus{side}x{home_rows}"),
+            BoardShape::Rhombus { side, .. } => {
+                write!(f, "rhombus{side}p{}", self.pegs_per_set())
+            }
             BoardShape::RhombusPegs { side, pegs } => write!(f, "rhombus{side}p{pegs}"),
         }
     }
@@ -257,7 +288,7 @@ impl FromStr for Board {
                 return Err(ParseError::new(
                     ParseErrorKind::Board,
                     text,
-                    "expected star<N>, rhombus<M>x<K> or rhombus<M>p<P>, e.g. star4, rhombus9x4 or rhombus7p2",
+                    "expected star<N> or rhombus<M>p<P> (a side of M holes, homes of P pegs), e.g. star4, rhombus9p10 or rhombus7p3",
                 ));
             }
             digits
@@ -274,7 +305,7 @@ impl FromStr for Board {
                 ParseError::new(
                     ParseErrorKind::Board,
                     text,
-                    "a rhombus is written rhombus<M>x<K> (homes of K rows) or rhombus<M>p<P> (homes of P pegs), e.g. rhombus9x4 or rhombus7p2",
+                    "a rhombus is written rhombus<M>p<P> (a side of M holes, homes of P pegs), e.g. rhombus9p10 or rhombus7p3; the older rhombus<M>x<K> (homes of K rows) still reads",
                 )
             })?;
             Board::rhombus(number(side)?, number(rows)?)
@@ -282,7 +313,7 @@ impl FromStr for Board {
             Err(ParseError::new(
                 ParseErrorKind::Board,
                 text,
-                "expected star<N>, rhombus<M>x<K> or rhombus<M>p<P>, e.g. star4, rhombus9x4 or rhombus7p2",
+                "expected star<N> or rhombus<M>p<P> (a side of M holes, homes of P pegs), e.g. star4, rhombus9p10 or rhombus7p3",
             ))
         }
     }
@@ -446,6 +477,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_rhombus_is_named_by_its_pegs_and_its_older_name_still_reads() {
+        for side in 2..=11u8 {
+            for rows in 1..side {
+                let board = Board::rhombus(side, rows).unwrap();
+                let pegs = usize::from(rows) * usize::from(rows + 1) / 2;
+                assert_eq!(board.to_string(), format!("rhombus{side}p{pegs}"));
+                let older = format!("rhombus{side}x{rows}");
+                assert_eq!(board.older_name().as_deref(), Some(older.as_str()));
+                assert_eq!(older.parse::<Board>().unwrap(), board);
+                assert_eq!(board.to_string().parse::<Board>().unwrap(), board);
+            }
+        }
+        // Homes of 2 and 4 pegs had their names already.
+        assert_eq!(Board::rhombus_pegs(7, 4).unwrap().older_name(), None);
+        // Neither a triangle's pegs nor 2 or 4.
+        for name in ["rhombus9p5", "rhombus9p7", "rhombus11p66"] {
+            assert!(name.parse::<Board>().is_err(), "{name}");
+        }
+    }
+
+    #[test]
     fn board_names_round_trip() {
         for board in Board::all() {
             assert_eq!(board.to_string().parse::<Board>(), Ok(board));
@@ -469,7 +521,7 @@ mod tests {
             "hex4",
             "star4 ",
             "star-1",
-            "rhombus9x4x",
+            "rhombus9p10x",
         ] {
             assert!(text.parse::<Board>().is_err(), "{text:?} parsed");
         }

@@ -16,7 +16,7 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
-    /// A board name (`star4`, `rhombus9x4`).
+    /// A board name (`star4`, `rhombus9p10`).
     Board,
     /// A layout (`2`, `2x3`, `south+north/...`).
     Layout,

@@ -11,7 +11,7 @@ use crate::setup::{Setup, SetupError};
 /// matches:
 /// - rules: `classic`;
 /// - board: the board of the preset the rules print as
-///   ([`Preset::default_board`](crate::Preset::default_board): `rhombus9x4`
+///   ([`Preset::default_board`](crate::Preset::default_board): `rhombus9p10`
 ///   for `research`, `star4` otherwise), however the rules were spelled;
 /// - layout: two players ([`NewGame::DEFAULT_PLAYERS`]);
 /// - first player: 0, the layout's first.
@@ -21,7 +21,7 @@ use crate::setup::{Setup, SetupError};
 /// let standard = NewGame::default().start()?;
 /// assert_eq!(standard.to_string(), "star4 classic south:111-120/north:0-9 0 0 -");
 /// let research = NewGame { rules: Some(Rules::research()), ..NewGame::default() }.start()?;
-/// assert_eq!(research.board().to_string(), "rhombus9x4");
+/// assert_eq!(research.board().to_string(), "rhombus9p10");
 /// # Ok::<(), sternhalma::SetupError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

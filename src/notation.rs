@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! position = board " " rules " " pegs [ " " side [ " " ply [ " " finished ] ] ]
-//! board    = "star" 1..4 | "rhombus" M "x" K          e.g. star4, rhombus9x4
+//! board    = "star" 1..4 | "rhombus" M "x" K          e.g. star4, rhombus9p10
 //! rules    = preset ( "," option "=" value )*        e.g. classic,long_jumps=on
 //! pegs     = player ( "/" player )*                  players in turn order
 //! player   = set ( "+" set )*
@@ -308,7 +308,7 @@ mod tests {
         for text in [
             "star4 classic south:111-120/north:0-9 0 0 -",
             "star1 super south:12/north:0 0 0 -",
-            "rhombus9x4 research south:71-80/north:0-9 0 0 -",
+            "rhombus9p10 research south:71-80/north:0-9 0 0 -",
             "star4 masters south:102,112-120/north:0-9 1 1 -",
             "star4 classic,finish=ranking south:111-120/south_west:98,99,100,86,87,74,75,65,64,63/north:0-9 1 3 -",
         ] {

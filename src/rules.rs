@@ -725,7 +725,7 @@ mod tests {
         assert_eq!(research.anti_spoiling, AntiSpoiling::FillAvailable);
         assert_eq!(research.finish, Finish::First);
         assert!(research.max_plies.is_some());
-        assert_eq!(Preset::Research.default_board().to_string(), "rhombus9x4");
+        assert_eq!(Preset::Research.default_board().to_string(), "rhombus9p10");
     }
 
     #[test]

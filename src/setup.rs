@@ -766,7 +766,7 @@ mod tests {
 
     #[test]
     fn layout_problems() {
-        let found = problems("rhombus9x4 research south:71-80/north_east:0-9+south:0-9 0 0 -");
+        let found = problems("rhombus9p10 research south:71-80/north_east:0-9+south:0-9 0 0 -");
         assert!(found.contains(&SetupProblem::TriangleUsedTwice {
             triangle: Triangle::South
         }));
@@ -843,11 +843,11 @@ mod tests {
         );
         // The solved game's board too: a terminal position is written
         // with its finisher, home.
-        let home: Position = "rhombus7x2 sturtevant south:0-2/north:20,30,40 1 9 0@9"
+        let home: Position = "rhombus7p3 sturtevant south:0-2/north:20,30,40 1 9 0@9"
             .parse()
             .unwrap();
         assert!(home.is_finished(0));
-        let found = problems("rhombus7x2 sturtevant south:4-6/north:20,30,40 1 9 0@9");
+        let found = problems("rhombus7p3 sturtevant south:4-6/north:20,30,40 1 9 0@9");
         assert!(
             found
                 .iter()

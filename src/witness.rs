@@ -167,7 +167,7 @@ mod tests {
             (Board::STANDARD, 6, Rules::classic()),
             (Board::STANDARD, 3, Rules::super_chinese_checkers()),
             (Board::STANDARD, 2, Rules::masters()),
-            ("rhombus9x4".parse().unwrap(), 2, Rules::research()),
+            ("rhombus9p10".parse().unwrap(), 2, Rules::research()),
             ("star2".parse().unwrap(), 2, Rules::super_chinese_checkers()),
             ("star2".parse().unwrap(), 2, Rules::masters()),
             ("star2".parse().unwrap(), 3, Rules::masters()),

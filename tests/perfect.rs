@@ -179,7 +179,7 @@ fn the_perfect_bot_is_reproducible_and_falls_back_where_no_table_covers() {
         )
     );
     let classic = Position::start(
-        "rhombus5x2".parse().unwrap(),
+        "rhombus5p3".parse().unwrap(),
         Layout::standard(2).unwrap(),
         Rules::classic(),
     )

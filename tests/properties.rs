@@ -1315,14 +1315,14 @@ fn every_position_of_the_smallest_crowded_rhombus_agrees_with_the_reference() {
 fn known_blocked_positions_keep_every_invariant() {
     let mut rng = Rng(11);
     for text in [
-        "rhombus4x3 classic south:1-5,15/north:0,10-14 1 26 -",
-        "rhombus4x3 classic,rest_in_foreign_triangles=forbidden,finish=ranking,max_plies=53 south:1-5,15/north:0,10-14 1 37 -",
-        "rhombus5x3 classic,unused_triangles=filled,finish=round,max_plies=14 south:1-5,24/north:0,19-23 0 8 -",
-        "rhombus5x4 super south:1-9,24/north:0,15-23 0 0 -",
-        "rhombus5x4 classic,unused_triangles=filled,finish=ranking south:0,1,3-9,23/north:2,15-22,24 0 31 -",
-        "rhombus6x4 classic,rest_in_foreign_triangles=forbidden,finish=ranking south:0,1,3-9,35/north:2,26-34 0 10 -",
-        "rhombus6x5 classic,finish=round south:0,1,3-14,31/north:2,21-30,32-35 1 17 -",
-        "rhombus7x6 super,finish=round,max_plies=47 south:0-7,10-20,45,46/north:8,9,28-44,47,48 0 25 -",
+        "rhombus4p6 classic south:1-5,15/north:0,10-14 1 26 -",
+        "rhombus4p6 classic,rest_in_foreign_triangles=forbidden,finish=ranking,max_plies=53 south:1-5,15/north:0,10-14 1 37 -",
+        "rhombus5p6 classic,unused_triangles=filled,finish=round,max_plies=14 south:1-5,24/north:0,19-23 0 8 -",
+        "rhombus5p10 super south:1-9,24/north:0,15-23 0 0 -",
+        "rhombus5p10 classic,unused_triangles=filled,finish=ranking south:0,1,3-9,23/north:2,15-22,24 0 31 -",
+        "rhombus6p10 classic,rest_in_foreign_triangles=forbidden,finish=ranking south:0,1,3-9,35/north:2,26-34 0 10 -",
+        "rhombus6p15 classic,finish=round south:0,1,3-14,31/north:2,21-30,32-35 1 17 -",
+        "rhombus7p21 super,finish=round,max_plies=47 south:0-7,10-20,45,46/north:8,9,28-44,47,48 0 25 -",
     ] {
         let position: Position = text.parse().unwrap();
         assert_eq!(
@@ -1379,7 +1379,7 @@ fn every_start_position_keeps_every_invariant() {
 fn random_games_on_small_boards_do_reach_their_end() {
     let (mut ended, mut finished) = (0, 0);
     let mut rng = Rng(7);
-    let small: Vec<Board> = ["star1", "star2", "rhombus3x1", "rhombus4x2", "rhombus5x2"]
+    let small: Vec<Board> = ["star1", "star2", "rhombus3p1", "rhombus4p3", "rhombus5p3"]
         .iter()
         .map(|b| b.parse().unwrap())
         .collect();
@@ -2454,7 +2454,7 @@ fn corpus() -> Vec<String> {
         "star1 classic south:0/north:6 1 1 0@1",
         "star4 classic,finish=ranking south:111-120/south_west:98,99,100,86,87,74,75,65,64,63/north:0-9 1 3 -",
         "star4 classic south:111-120/north:0-9",
-        "rhombus9x4 research south:71-80/north:0-9 0 0 -",
+        "rhombus9p10 research south:71-80/north:0-9 0 0 -",
         "111-102",
         "95-75-57",
         "pass",
@@ -2464,8 +2464,8 @@ fn corpus() -> Vec<String> {
         "research,max_plies=4294967295",
         "family,anti_spoiling=swap,rest_in_foreign_triangles=forbidden",
         "star4",
-        "rhombus9x4",
-        "rhombus11x10",
+        "rhombus9p10",
+        "rhombus11p55",
         "2x3",
         "3x2",
         "6",
@@ -2475,7 +2475,7 @@ fn corpus() -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    for board in ["star1", "star2", "star4", "rhombus9x4", "rhombus4x1"] {
+    for board in ["star1", "star2", "star4", "rhombus9p10", "rhombus4p1"] {
         let board: Board = board.parse().unwrap();
         for (i, layout) in layouts_for(board).into_iter().enumerate() {
             let rules = [
@@ -2511,7 +2511,7 @@ fn json_corpus() -> Vec<String> {
         "star4 classic south:111-120/north:0-9 0 0 -",
         "star1 classic south:0/north:6 1 1 0@1",
         "star2 masters,unused_triangles=filled south:0-2/north:34-36 1 7 -",
-        "rhombus9x4 research south:71-80/north:0-9 0 0 -",
+        "rhombus9p10 research south:71-80/north:0-9 0 0 -",
     ] {
         let setup: Setup = text.parse().unwrap();
         texts.push(serde_json::to_string(&setup).unwrap());
@@ -2611,7 +2611,7 @@ fn json_leaf() -> impl Strategy<Value = Value> {
             "south_west",
             "star4",
             "star9",
-            "rhombus9x4",
+            "rhombus9p10",
             "classic",
             "swap",
             "filled",

@@ -57,7 +57,7 @@ fn fourteen_first_moves_on_the_standard_board() {
 
 #[test]
 fn fourteen_first_moves_on_bells_rhombus() {
-    let position = start("rhombus9x4", Rules::research());
+    let position = start("rhombus9p10", Rules::research());
     assert_eq!(position.geometry().len(), 81);
     assert_eq!(position.legal_moves().len(), 14);
 }
@@ -66,6 +66,6 @@ fn fourteen_first_moves_on_bells_rhombus() {
 /// plies, up to the mirror that swaps left and right.
 #[test]
 fn bell_distinct_positions_up_to_mirror() {
-    let position = start("rhombus9x4", Rules::research());
+    let position = start("rhombus9p10", Rules::research());
     assert_eq!(distinct_after_plies(&position, 3), [7, 98, 1253]);
 }

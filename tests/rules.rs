@@ -3,7 +3,7 @@
 //! Positions on the standard board are built from axial coordinates (see
 //! `Scene`): the pegs a test is about are placed by hand, and the rest of each
 //! set is parked in a side triangle far from the action. Small boards (star1,
-//! star2, rhombus4x3) are written as position strings; `cargo run --example
+//! star2, rhombus4p6) are written as position strings; `cargo run --example
 //! show_board -- star1` prints their hole ids.
 
 use sternhalma::{
@@ -518,12 +518,12 @@ fn long_jumps_go_over_one_peg_midway_along_an_empty_line() {
 
 // ---- §3 No legal move --------------------------------------------------------
 
-/// rhombus4x3: north home 0-5, middle 6-9, south home 10-15. South's pegs
+/// rhombus4p6: north home 0-5, middle 6-9, south home 10-15. South's pegs
 /// 0-4 fill its target with north's peg on 5, so they are locked; south's
 /// last peg sits on 15, the tip of north's target, walled in by 10-14.
-const SOUTH_STUCK: &str = "rhombus4x3 classic south:0-4,15/north:5,10-14 0 0 -";
+const SOUTH_STUCK: &str = "rhombus4p6 classic south:0-4,15/north:5,10-14 0 0 -";
 /// The same with north's peg on 0 instead of 5: north is walled in too.
-const ALL_STUCK: &str = "rhombus4x3 classic south:1-5,15/north:0,10-14 0 0 -";
+const ALL_STUCK: &str = "rhombus4p6 classic south:1-5,15/north:0,10-14 0 0 -";
 
 #[test]
 fn a_player_who_cannot_move_passes() {
@@ -631,8 +631,8 @@ fn a_hop_over_a_triangle_hole_lands_in_the_triangle_or_off_the_board() {
 
 #[test]
 fn without_anti_spoiling_a_blocked_target_is_not_home() {
-    // rhombus4x3: south fills its target 0-5 except 5; north's peg holds 0.
-    let classic = position("rhombus4x3 classic south:1-4,6,9/north:0,10-14 0 0 -");
+    // rhombus4p6: south fills its target 0-5 except 5; north's peg holds 0.
+    let classic = position("rhombus4p6 classic south:1-4,6,9/north:0,10-14 0 0 -");
     let after = play(&classic, "9-5");
     assert!(!after.is_player_home(0));
     assert_eq!(after.outcome(), Outcome::InProgress);
@@ -642,7 +642,7 @@ fn without_anti_spoiling_a_blocked_target_is_not_home() {
 
 #[test]
 fn fill_available_counts_a_full_target_with_the_others_pegs_as_home() {
-    let research = position("rhombus4x3 research south:1-4,6,9/north:0,10-14 0 0 -");
+    let research = position("rhombus4p6 research south:1-4,6,9/north:0,10-14 0 0 -");
     let after = play(&research, "9-5");
     assert!(after.is_player_home(0));
     assert_eq!(after.outcome(), Outcome::Won { winner: 0 });
@@ -650,14 +650,14 @@ fn fill_available_counts_a_full_target_with_the_others_pegs_as_home() {
     // The start position is not home: a set needs at least one peg of its own
     // in its target.
     let start = Position::start(
-        "rhombus9x4".parse().unwrap(),
+        "rhombus9p10".parse().unwrap(),
         Layout::standard(2).unwrap(),
         "research".parse().unwrap(),
     )
     .unwrap();
     assert!(!start.is_player_home(0) && !start.is_player_home(1));
     // A position where both are home must say so.
-    let err = "rhombus4x3 research south:1-5,15/north:0,10-14 0 0 -"
+    let err = "rhombus4p6 research south:1-5,15/north:0,10-14 0 0 -"
         .parse::<Position>()
         .unwrap_err();
     assert!(err.to_string().contains("not listed as finished"), "{err}");

@@ -200,7 +200,7 @@ fn alphabeta_finds_a_win_in_two() {
 
 #[test]
 fn a_forced_pass_is_played() {
-    let stuck: Position = "rhombus4x3 classic south:0-4,15/north:5,10-14 0 0 -"
+    let stuck: Position = "rhombus4p6 classic south:0-4,15/north:5,10-14 0 0 -"
         .parse()
         .unwrap();
     for kind in BotKind::ALL {
@@ -228,7 +228,7 @@ fn bots_never_play_illegal_moves_and_mcts_answers_legal_moves() {
     for (board, players, rules) in [
         ("star2", 2, "classic,max_plies=60"),
         ("star3", 3, "classic,max_plies=60"),
-        ("rhombus5x2", 2, "research,max_plies=60"),
+        ("rhombus5p3", 2, "research,max_plies=60"),
         ("star2", 6, "super,max_plies=40"),
     ] {
         let first = start(board, players, rules);

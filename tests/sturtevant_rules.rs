@@ -5,9 +5,9 @@
 //! `target_lock` option.
 //!
 //! Hole ids of the boards used (`cargo run --example show_board --
-//! rhombus7x2`): on `rhombus7x2` north's home is 0, 1, 2 and south's 46,
-//! 47, 48; on `rhombus6x3` north's is 0-5 (tip 0; its outer edges 1, 2, 3,
-//! 5) and south's 30-35; on `rhombus4x3` north's is 0-5 and south's 10-15.
+//! rhombus7p3`): on `rhombus7p3` north's home is 0, 1, 2 and south's 46,
+//! 47, 48; on `rhombus6p6` north's is 0-5 (tip 0; its outer edges 1, 2, 3,
+//! 5) and south's 30-35; on `rhombus4p6` north's is 0-5 and south's 10-15.
 //!
 //! Beside hand-built positions, random games and every position of the
 //! smallest boards check each position's moves against two independent
@@ -103,7 +103,7 @@ fn brute_perft(position: &Position, depth: u32) -> u64 {
 
 /// South (0) to move; north's target, 46-48, holds north's pegs on 47 and
 /// 48, and south's peg on 43 neighbours 46.
-const COMPLETES: &str = "rhombus7x2 sturtevant south:5,20,43/north:10,47,48 0 10 -";
+const COMPLETES: &str = "rhombus7p3 sturtevant south:5,20,43/north:10,47,48 0 10 -";
 
 #[test]
 fn a_move_completing_the_opponents_target_is_not_generated_and_is_refused() {
@@ -159,31 +159,31 @@ fn a_move_completing_the_opponents_target_is_not_generated_and_is_refused() {
 
 #[test]
 fn the_movers_own_win_is_legal_and_ends_the_game() {
-    let before = position("rhombus7x2 sturtevant south:0,1,5/north:20,30,40 0 10 -");
+    let before = position("rhombus7p3 sturtevant south:0,1,5/north:20,30,40 0 10 -");
     let won = before.play_text("5-2").unwrap();
     assert_eq!(won.outcome(), Outcome::Won { winner: 0 });
     assert!(won.is_game_over() && won.legal_moves().is_empty());
     assert_eq!(won.results(), [1.0, -1.0]);
     assert_eq!(
         won.to_string(),
-        "rhombus7x2 sturtevant south:0-2/north:20,30,40 1 11 0@11"
+        "rhombus7p3 sturtevant south:0-2/north:20,30,40 1 11 0@11"
     );
     // The finished position is legal: it reads back, over.
     assert_eq!(position(&won.to_string()), won);
     assert_eq!(won.play_text("20-21"), Err(IllegalMove::GameOver.into()));
 }
 
-/// North (1) to move. On `rhombus6x3` north holds 1, 2 and 3, three of the
+/// North (1) to move. On `rhombus6p6` north holds 1, 2 and 3, three of the
 /// four holes of the outer edges of south's target (0-5, tip 0, empty);
-/// its peg on 9 neighbours the fourth, 5. On `rhombus4x3` the same with
+/// its peg on 9 neighbours the fourth, 5. On `rhombus4p6` the same with
 /// north's peg on 8.
 const BLOCKS: [(&str, &str); 2] = [
     (
-        "rhombus6x3 sturtevant south:30-35/north:1-3,9,20,21 1 20 -",
+        "rhombus6p6 sturtevant south:30-35/north:1-3,9,20,21 1 20 -",
         "9-5",
     ),
     (
-        "rhombus4x3 sturtevant south:10-15/north:1-3,6-8 1 20 -",
+        "rhombus4p6 sturtevant south:10-15/north:1-3,6-8 1 20 -",
         "8-5",
     ),
 ];
@@ -304,7 +304,7 @@ fn a_player_without_a_legal_move_loses() {
 
 #[test]
 fn a_position_where_the_side_to_move_has_won_is_refused() {
-    let won = "rhombus7x2 sturtevant south:0-2/north:20,30,40";
+    let won = "rhombus7p3 sturtevant south:0-2/north:20,30,40";
     assert_eq!(
         problems(&format!("{won} 0 10 -")),
         [SetupProblem::SideToMoveHasWon { side: 0 }]
@@ -324,7 +324,7 @@ fn a_position_where_the_side_to_move_has_won_is_refused() {
         "side_to_move_has_won"
     );
     // Other rules allow it: the game is simply over.
-    assert!(position("rhombus7x2 research south:0-2/north:20,30,40 0 10 0@9").is_game_over());
+    assert!(position("rhombus7p3 research south:0-2/north:20,30,40 0 10 0@9").is_game_over());
     // The other player to move: a finished game, over, as in every variant
     // with its finisher recorded.
     let over = position(&format!("{won} 1 10 0@10"));
@@ -338,38 +338,38 @@ fn a_position_where_the_side_to_move_has_won_is_refused() {
     assert_eq!(implied.outcome(), Outcome::Won { winner: 0 });
     // Under other rules the finisher must be listed, as in every variant.
     assert_eq!(
-        problems("rhombus7x2 research south:0-2/north:20,30,40 0 10 -"),
+        problems("rhombus7p3 research south:0-2/north:20,30,40 0 10 -"),
         [SetupProblem::HomeButNotFinished { player: 0 }]
     );
     // Both players home, south's target filled by a north peg too: illegal.
     assert_eq!(
-        problems("rhombus7x2 sturtevant south:0,1,46/north:2,47,48 1 10 0@10"),
+        problems("rhombus7p3 sturtevant south:0,1,46/north:2,47,48 1 10 0@10"),
         [SetupProblem::SideToMoveHasWon { side: 1 }]
     );
 }
 
 #[test]
 fn a_blocked_target_is_refused() {
-    let found = problems("rhombus6x3 sturtevant south:30-35/north:1-3,5,20,21 0 20 -");
+    let found = problems("rhombus6p6 sturtevant south:30-35/north:1-3,5,20,21 0 20 -");
     assert_eq!(found, [SetupProblem::TargetBlocked { player: 0, tip: 0 }]);
     assert_eq!(found[0].code(), "target_blocked");
     assert!(found[0].to_string().contains("hole 0"), "{}", found[0]);
     // North's too (south's home, tip 35, edges 30, 32, 33, 34).
     assert_eq!(
-        problems("rhombus6x3 sturtevant south:30,32-34,20,21/north:0-5 0 20 -"),
+        problems("rhombus6p6 sturtevant south:30,32-34,20,21/north:0-5 0 20 -"),
         [SetupProblem::TargetBlocked { player: 1, tip: 35 }]
     );
     // The middle of the last row does not count, the tip does.
-    position("rhombus6x3 sturtevant south:30-35/north:1-4,20,21 0 20 -");
-    position("rhombus6x3 sturtevant south:0,31-35/north:1-3,5,20,21 0 20 -");
+    position("rhombus6p6 sturtevant south:30-35/north:1-4,20,21 0 20 -");
+    position("rhombus6p6 sturtevant south:0,31-35/north:1-3,5,20,21 0 20 -");
     // Not without the rule.
-    position("rhombus6x3 research south:30-35/north:1-3,5,20,21 0 20 -");
+    position("rhombus6p6 research south:30-35/north:1-3,5,20,21 0 20 -");
 }
 
 #[test]
 fn the_solved_game_needs_two_players_one_set_each_and_its_rules() {
     assert_eq!(
-        problems("rhombus7x2 sturtevant south:46-48 0 0 -"),
+        problems("rhombus7p3 sturtevant south:46-48 0 0 -"),
         [SetupProblem::SolvedGameLayout {
             players: 1,
             sets: 1
@@ -399,7 +399,7 @@ fn the_solved_game_needs_two_players_one_set_each_and_its_rules() {
             .contains("two players with one set each")
     );
     let rules = problems(
-        "rhombus7x2 sturtevant,anti_spoiling=none,finish=round south:46-48/north:0-2 0 0 -",
+        "rhombus7p3 sturtevant,anti_spoiling=none,finish=round south:46-48/north:0-2 0 0 -",
     );
     assert_eq!(
         rules,
@@ -417,10 +417,10 @@ fn the_solved_game_needs_two_players_one_set_each_and_its_rules() {
     assert_eq!(rules[0].code(), "solved_game_rules");
     // Any board with two homes: the default, the homes of 2 and 4 pegs, a star.
     for board in [
-        "rhombus7x2",
+        "rhombus7p3",
         "rhombus7p2",
         "rhombus5p4",
-        "rhombus4x3",
+        "rhombus4p6",
         "star2",
     ] {
         let start = Position::start(
@@ -451,7 +451,7 @@ fn target_lock_off_lets_a_peg_leave_its_target_and_the_default_keeps_it() {
         ("sturtevant,target_lock=on", false),
         ("classic,target_lock=off", true),
     ] {
-        let position = position(&format!("rhombus7x2 {rules} {pegs}"));
+        let position = position(&format!("rhombus7p3 {rules} {pegs}"));
         let generated = texts(&position.legal_moves_from(Cell::new(1).unwrap()));
         assert_eq!(
             generated.contains(&"1-3".to_owned()),
@@ -501,7 +501,7 @@ fn perft_from_the_7x7_start_agrees_with_the_brute_force_filter() {
     .unwrap();
     assert_eq!(
         start.to_string(),
-        "rhombus7x2 sturtevant south:46-48/north:0-2 0 0 -"
+        "rhombus7p3 sturtevant south:46-48/north:0-2 0 0 -"
     );
     for depth in 1..=3 {
         assert_eq!(
@@ -615,13 +615,13 @@ fn random_games_agree_with_the_brute_force_filter_and_the_reference() {
     let mut met = Met::default();
     let mut six_pegs = Met::default();
     for board in [
-        "rhombus7x2",
-        "rhombus4x3",
-        "rhombus5x3",
-        "rhombus6x3",
+        "rhombus7p3",
+        "rhombus4p6",
+        "rhombus5p6",
+        "rhombus6p6",
         "rhombus5p4",
         "rhombus4p2",
-        "rhombus3x1",
+        "rhombus3p1",
     ] {
         let board: Board = board.parse().unwrap();
         let met = if board.pegs_per_set() == 6 {
@@ -729,10 +729,10 @@ fn every_position_of_the_smallest_boards_agrees_with_the_brute_force_filter_and_
     let mut met = Met::default();
     for board in [
         "rhombus2p2",
-        "rhombus2x1",
-        "rhombus3x1",
+        "rhombus2p1",
+        "rhombus3p1",
         "rhombus3p2",
-        "rhombus3x2",
+        "rhombus3p3",
         "rhombus4p2",
     ] {
         let positions = every_position(board.parse().unwrap());

@@ -64,7 +64,7 @@ enum Command {
 
 #[derive(Parser)]
 struct Solve {
-    /// The board: `rhombus9x4`, `star4`, ...
+    /// The board: `rhombus9p10`, `star4`, ...
     #[arg(long)]
     board: sternhalma::Board,
     /// Hop chains only, no steps.

@@ -17,11 +17,13 @@ use sternhalma::solve::{self, Counts, Game, Progress, Solver, Value, file, publi
 /// `solve-game`: every position's value of one game.
 #[derive(Parser)]
 pub struct SolveGame {
-    /// The board: `rhombus7x7` (an m×m rhombus; say `--pegs`), or a board
-    /// whose name gives its homes (`rhombus7x2`, `rhombus7p4`).
+    /// The board, named by its side and the pegs of a home: `rhombus7p3`
+    /// (7×7 with 3 pegs a side), `rhombus7p4`, `rhombus4p6`. Also read: a
+    /// square rhombus with `--pegs` (`rhombus7x7 --pegs 3`), and the older
+    /// names by home rows (`rhombus7x2`), with a note.
     #[arg(long)]
     board: String,
-    /// Pegs a side: 1, 2, 3, 4 or 6.
+    /// Pegs a side (1, 2, 3, 4 or 6), where `--board` does not say.
     #[arg(long)]
     pegs: Option<u8>,
     /// Folder for the table files (created if missing).
@@ -169,6 +171,13 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
         Ok(game) => game,
         Err(e) => return fail(e),
     };
+    if options.board != game.board().to_string() {
+        eprintln!(
+            "sternhalma: note: {} is named {} (the one name of its files, positions and API)",
+            options.board,
+            game.board()
+        );
+    }
     let threads = options
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
@@ -398,11 +407,27 @@ pub fn install_folder(
             // being written) and anything else.
             _ => continue,
         };
-        let Some(stem) = path.file_stem().and_then(|s| s.to_str()).map(str::to_owned) else {
+        let Some(mut stem) = path.file_stem().and_then(|s| s.to_str()).map(str::to_owned) else {
             continue;
         };
         if !path.is_file() {
             continue;
+        }
+        let mut path = path;
+        // A file an older engine named by home rows (`rhombus7x2.values`)
+        // takes the board's one name (`rhombus7p3.values`), unless a file
+        // of that name is there.
+        if let Ok(board) = stem.parse::<sternhalma::Board>()
+            && board.to_string() != stem
+        {
+            let renamed = path.with_file_name(format!("{board}.{}", ["values", "depths"][slot]));
+            if !renamed.exists() {
+                std::fs::rename(&path, &renamed)
+                    .map_err(|e| format!("--tablebases {}: {e}", path.display()))?;
+                tracing::info!(was = %path.display(), now = %renamed.display(), "a table file renamed to its board's name");
+                path = renamed;
+                stem = board.to_string();
+            }
         }
         files.entry(stem).or_default()[slot] = Some(path);
     }

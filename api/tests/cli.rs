@@ -96,7 +96,7 @@ fn openapi_subcommand_prints_the_committed_document() {
 #[test]
 fn solve_prints_an_optimal_crossing_and_progress() {
     let output = binary()
-        .args(["solve", "--board", "rhombus5x2", "--progress-seconds", "0"])
+        .args(["solve", "--board", "rhombus5p3", "--progress-seconds", "0"])
         .output()
         .unwrap();
     assert!(output.status.success());
@@ -107,7 +107,7 @@ fn solve_prints_an_optimal_crossing_and_progress() {
     let moves: Vec<&str> = lines.next().unwrap().split(' ').collect();
     assert_eq!(moves.len(), 11);
     // The moves replay through the rules and finish the crossing.
-    let problem = sternhalma::solitaire::Problem::new("rhombus5x2".parse().unwrap(), false);
+    let problem = sternhalma::solitaire::Problem::new("rhombus5p3".parse().unwrap(), false);
     let mut position = problem.start_position();
     for text in moves {
         position = position.play_text(text).unwrap();
@@ -115,7 +115,7 @@ fn solve_prints_an_optimal_crossing_and_progress() {
     assert!(position.is_home(0));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.starts_with("solving rhombus5x2: layout 1, rules classic"),
+        stderr.starts_with("solving rhombus5p3: layout 1, rules classic"),
         "{stderr}"
     );
 }
@@ -126,7 +126,7 @@ fn solve_reports_the_lower_bound_at_the_node_limit() {
         .args([
             "solve",
             "--board",
-            "rhombus9x3",
+            "rhombus9p6",
             "--max-nodes",
             "40000",
             "--progress-seconds",

@@ -133,7 +133,7 @@ fn a_two_player_forfeit_is_stored_and_shown_as_a_forfeit() {
             events,
             long_polled,
         } = play_tournament(json!({
-            "board": "rhombus5x2",
+            "board": "rhombus5p3",
             "move_ms": 100,
             "max_timeouts": 2,
             "games_per_pairing": 1,
@@ -284,7 +284,7 @@ fn the_picture_of_a_resigned_or_abandoned_match_says_so() {
     let created = post(
         "/v1/matches",
         None,
-        json!({"board": "rhombus5x2", "seats": [{"name": "Ada"}, {"name": "Grace"}]}),
+        json!({"board": "rhombus5p3", "seats": [{"name": "Ada"}, {"name": "Grace"}]}),
     );
     let id = created["match"]["id"].as_i64().unwrap();
     let grace = created["seat_tokens"][1]["token"].as_str().unwrap();
@@ -299,7 +299,7 @@ fn the_picture_of_a_resigned_or_abandoned_match_says_so() {
     let created = post(
         "/v1/matches",
         None,
-        json!({"board": "rhombus5x2", "seats": [{"name": "Ada"}, {"name": "Grace"}]}),
+        json!({"board": "rhombus5p3", "seats": [{"name": "Ada"}, {"name": "Grace"}]}),
     );
     let id = created["match"]["id"].as_i64().unwrap();
     let admin = created["admin_token"].as_str().unwrap();

@@ -188,7 +188,7 @@ fn until_waiting(pool: &HeavyPool, n: usize) {
     });
 }
 
-/// The issue's flood: one address sends solve jobs on rhombus11x8 as fast
+/// The issue's flood: one address sends solve jobs on rhombus11p36 as fast
 /// as its rate allows, and every other address used to get 503 on bot moves
 /// and pictures for as long as its backlog lasted (45 s; one solve alone
 /// ran 40 s). Now a job's budget is capped (a few seconds of a thread),
@@ -216,7 +216,7 @@ fn one_client_filling_the_pool_does_not_keep_another_waiting() {
     let issue = post(
         flooder,
         "/v1/solitaire/jobs",
-        &json!({"board": "rhombus11x8", "max_nodes": 5_000_000, "max_memory_mb": 1024}),
+        &json!({"board": "rhombus11p36", "max_nodes": 5_000_000, "max_memory_mb": 1024}),
     );
     assert_eq!(issue.status, 422, "{}", issue.body);
     assert_eq!(issue.json()["code"], "max_nodes_out_of_range");
@@ -232,10 +232,10 @@ fn one_client_filling_the_pool_does_not_keep_another_waiting() {
 
     // The flood, within the caps: three jobs at the largest budget are
     // queued (each a request's worth), the rest refused with 429 (this
-    // client's doing), not 503, though the pool has room. (rhombus4x3 is
+    // client's doing), not 503, though the pool has room. (rhombus4p6 is
     // solved in a few thousand nodes: the jobs cost their budget, and
     // take a moment.)
-    let flood = json!({"board": "rhombus4x3", "max_nodes": 1_000_000});
+    let flood = json!({"board": "rhombus4p6", "max_nodes": 1_000_000});
     let mut jobs = Vec::new();
     for _ in 0..3 {
         let created = post(flooder, "/v1/solitaire/jobs", &flood);

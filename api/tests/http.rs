@@ -118,10 +118,10 @@ fn catalogue_lists_presets_options_boards_and_layouts() {
             "sturtevant"
         ]
     );
-    assert_eq!(catalogue["presets"][4]["default_board"], "rhombus9x4");
+    assert_eq!(catalogue["presets"][4]["default_board"], "rhombus9p10");
     assert_eq!(catalogue["presets"][1]["rules"]["anti_spoiling"], "swap");
     let solved = &catalogue["presets"][5];
-    assert_eq!(solved["default_board"], "rhombus7x2");
+    assert_eq!(solved["default_board"], "rhombus7p3");
     assert_eq!(solved["rules"]["target_lock"], false);
     assert_eq!(solved["rules"]["illegal_positions"], "sturtevant");
     let options = catalogue["options"].as_array().unwrap();
@@ -175,7 +175,7 @@ fn board_geometry() {
         .unwrap();
     assert_eq!(south["opposite"], "north");
     assert_eq!(south["holes"].as_array().unwrap().len(), 10);
-    assert_eq!(get("/v1/boards/rhombus9x4").json()["holes"], 81);
+    assert_eq!(get("/v1/boards/rhombus9p10").json()["holes"], 81);
     assert_problem(&get("/v1/boards/star9"), 404, "not_found");
 }
 
@@ -187,7 +187,7 @@ fn new_positions() {
     let research = post("/v1/positions", json!({"rules": "research"})).json();
     assert_eq!(
         research["position_string"],
-        "rhombus9x4 research south:71-80/north:0-9 0 0 -"
+        "rhombus9p10 research south:71-80/north:0-9 0 0 -"
     );
     let multi = post(
         "/v1/positions",
@@ -230,7 +230,7 @@ fn new_positions() {
     let problem = assert_problem(
         &post(
             "/v1/positions",
-            json!({"board": "rhombus9x4", "layout": "3"}),
+            json!({"board": "rhombus9p10", "layout": "3"}),
         ),
         422,
         "invalid_position",
@@ -385,7 +385,7 @@ fn outcome_of_finished_and_drawn_games() {
     assert_eq!(won["finished"], json!([{"player": 0, "ply": 1}]));
     let drawn = post(
         "/v1/outcome",
-        json!({"position": "rhombus4x3 classic south:1-5,15/north:0,10-14 0 0 -"}),
+        json!({"position": "rhombus4p6 classic south:1-5,15/north:0,10-14 0 0 -"}),
     )
     .json();
     assert_eq!(drawn["status"], "draw");
@@ -407,7 +407,7 @@ fn the_solved_game_over_http() {
     let start = post("/v1/positions", json!({"rules": "sturtevant"})).json();
     assert_eq!(
         start["position_string"],
-        "rhombus7x2 sturtevant south:46-48/north:0-2 0 0 -"
+        "rhombus7p3 sturtevant south:46-48/north:0-2 0 0 -"
     );
     assert_eq!(start["rules"]["illegal_positions"], "sturtevant");
     assert_eq!(start["rules"]["target_lock"], false);
@@ -422,7 +422,7 @@ fn the_solved_game_over_http() {
     let first = post("/v1/legal-moves", json!({"position": start["position"]})).json();
     assert_eq!(first["count"], 6);
     // South's step 43-46 would fill north's target (46-48): not a move.
-    let completes = "rhombus7x2 sturtevant south:5,20,43/north:10,47,48 0 10 -";
+    let completes = "rhombus7p3 sturtevant south:5,20,43/north:10,47,48 0 10 -";
     let from_43 = post(
         "/v1/legal-moves",
         json!({"position": completes, "from": 43}),
@@ -444,7 +444,7 @@ fn the_solved_game_over_http() {
     assert_problem(
         &post(
             "/v1/apply",
-            json!({"position": "rhombus4x3 sturtevant south:10-15/north:1-3,6-8 1 20 -", "move": {"from": 8, "to": 5}}),
+            json!({"position": "rhombus4p6 sturtevant south:10-15/north:1-3,6-8 1 20 -", "move": {"from": 8, "to": 5}}),
         ),
         422,
         "leads_to_illegal_position",
@@ -452,7 +452,7 @@ fn the_solved_game_over_http() {
     // The mover's own win is legal, and ends the game.
     let won = post(
         "/v1/apply",
-        json!({"position": "rhombus7x2 sturtevant south:0,1,5/north:20,30,40 0 10 -", "move": "5-2"}),
+        json!({"position": "rhombus7p3 sturtevant south:0,1,5/north:20,30,40 0 10 -", "move": "5-2"}),
     )
     .json();
     assert_eq!(won["position"]["outcome"]["status"], "won");
@@ -477,7 +477,7 @@ fn the_solved_game_over_http() {
     let problem = assert_problem(
         &post(
             "/v1/outcome",
-            json!({"position": "rhombus7x2 sturtevant south:0-2/north:20,30,40 0 10 -"}),
+            json!({"position": "rhombus7p3 sturtevant south:0-2/north:20,30,40 0 10 -"}),
         ),
         422,
         "invalid_position",
@@ -1014,11 +1014,11 @@ fn bot_requests_are_refused_with_reasons() {
 fn solitaire_solve_answers_a_proven_shortest_crossing() {
     let reply = post(
         "/v1/solitaire/solve",
-        json!({"board": "rhombus5x2", "hops_only": false, "max_nodes": 1_000_000}),
+        json!({"board": "rhombus5p3", "hops_only": false, "max_nodes": 1_000_000}),
     );
     assert_eq!(reply.status, 200, "{}", reply.body);
     let answer = reply.json();
-    assert_eq!(answer["board"], "rhombus5x2");
+    assert_eq!(answer["board"], "rhombus5p3");
     assert_eq!(answer["length"], 11);
     assert_eq!(answer["optimal"], true);
     assert!(answer["nodes"].as_u64().unwrap() > 0);
@@ -1026,7 +1026,7 @@ fn solitaire_solve_answers_a_proven_shortest_crossing() {
     // The moves replay over HTTP from the one-player start and win.
     let start = post(
         "/v1/positions",
-        json!({"board": "rhombus5x2", "layout": "1"}),
+        json!({"board": "rhombus5p3", "layout": "1"}),
     )
     .json();
     let moves = answer["moves"].as_array().unwrap();
@@ -1040,7 +1040,7 @@ fn solitaire_solve_answers_a_proven_shortest_crossing() {
 
     let hops = post(
         "/v1/solitaire/solve",
-        json!({"board": "rhombus5x3", "hops_only": true}),
+        json!({"board": "rhombus5p6", "hops_only": true}),
     );
     assert_eq!(hops.json()["length"], 15, "{}", hops.body);
 }
@@ -1050,20 +1050,20 @@ fn solitaire_solve_errors() {
     let limited = assert_problem(
         &post(
             "/v1/solitaire/solve",
-            json!({"board": "rhombus9x3", "max_nodes": 1000}),
+            json!({"board": "rhombus9p6", "max_nodes": 1000}),
         ),
         422,
         "node_limit",
     );
     let bound = limited["lower_bound"].as_u64().unwrap();
     assert!((17..=23).contains(&bound), "{limited}");
-    // The meeting search (the default since it proves rhombus9x3 over
+    // The meeting search (the default since it proves rhombus9p6 over
     // HTTP) stops exactly at the limit; IDA* used to overshoot by one.
     assert_eq!(limited["nodes"], 1000);
     assert_problem(
         &post(
             "/v1/solitaire/solve",
-            json!({"board": "rhombus7x2", "hops_only": true}),
+            json!({"board": "rhombus7p3", "hops_only": true}),
         ),
         422,
         "unsolvable",
@@ -1072,7 +1072,7 @@ fn solitaire_solve_errors() {
         assert_problem(
             &post(
                 "/v1/solitaire/solve",
-                json!({"board": "rhombus5x2", "max_nodes": max_nodes}),
+                json!({"board": "rhombus5p3", "max_nodes": max_nodes}),
             ),
             422,
             "max_nodes_out_of_range",
@@ -1082,7 +1082,7 @@ fn solitaire_solve_errors() {
     assert_eq!(unknown.status, 422, "{}", unknown.body);
     let extra = post(
         "/v1/solitaire/solve",
-        json!({"board": "rhombus5x2", "speed": "fast"}),
+        json!({"board": "rhombus5p3", "speed": "fast"}),
     );
     assert_problem(&extra, 400, "malformed_json");
 }

@@ -12,7 +12,7 @@ use common::{agent, finish};
 use serde_json::{Value, json};
 use sternhalma_api::{AdminKey, ClientLimits, CorsPolicy, RateLimit, ServerConfig};
 
-const MATCH: &str = r#"{"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}"#;
+const MATCH: &str = r#"{"board": "rhombus5p3", "seats": [{"name": "a"}, {"name": "b"}]}"#;
 
 fn once_an_hour() -> Option<RateLimit> {
     Some(RateLimit {
@@ -129,7 +129,7 @@ fn heavy_work_over_the_rate_is_429_and_leaves_writes_alone() {
     assert_refused(
         &finish(post(
             &format!("{base}/v1/solitaire/jobs"),
-            r#"{"board": "rhombus5x2"}"#,
+            r#"{"board": "rhombus5p3"}"#,
             None,
         )),
         "rate_limited",
@@ -291,7 +291,7 @@ fn metrics_count_requests_by_route_pattern() {
     let agent = agent();
     let call = |path: &str| finish(agent.get(format!("{base}{path}")).call().unwrap());
     assert_eq!(call("/v1/matches/12345").status, 404);
-    assert_eq!(call("/v1/boards/rhombus5x2").status, 200);
+    assert_eq!(call("/v1/boards/rhombus5p3").status, 200);
     assert_eq!(call("/no/such/route/98765").status, 404);
     let wanted = [
         r#"sternhalma_http_requests_total{endpoint="/v1/matches/{id}",method="GET",status="404"} 1"#,

@@ -131,7 +131,7 @@ fn create(body: Value) -> Created {
 }
 
 fn two_open_seats() -> Created {
-    create(json!({"board": "rhombus5x2", "seats": [{"name": "north-star"}, {"name": "south-paw"}]}))
+    create(json!({"board": "rhombus5p3", "seats": [{"name": "north-star"}, {"name": "south-paw"}]}))
 }
 
 fn state(id: i64) -> Value {
@@ -425,31 +425,31 @@ fn creation_is_checked() {
     let seats = |n: usize| (0..n).map(|_| json!({})).collect::<Vec<_>>();
     for (body, code) in [
         (
-            json!({"board": "rhombus5x2", "seats": seats(3)}),
+            json!({"board": "rhombus5p3", "seats": seats(3)}),
             "seat_count",
         ),
         (
-            json!({"board": "rhombus5x2", "seats": [{"bot": {"kind": "random"}}, {"bot": {"kind": "random"}}]}),
+            json!({"board": "rhombus5p3", "seats": [{"bot": {"kind": "random"}}, {"bot": {"kind": "random"}}]}),
             "no_open_seat",
         ),
         (
-            json!({"board": "rhombus5x2", "seats": [{}, {"bot": {"kind": "deep_thought"}}]}),
+            json!({"board": "rhombus5p3", "seats": [{}, {"bot": {"kind": "deep_thought"}}]}),
             "unknown_bot",
         ),
         (
-            json!({"board": "rhombus5x2", "seats": [{}, {"bot": {"kind": "alphabeta", "millis": 50}}]}),
+            json!({"board": "rhombus5p3", "seats": [{}, {"bot": {"kind": "alphabeta", "millis": 50}}]}),
             "budget_not_allowed",
         ),
         (
-            json!({"board": "rhombus5x2", "seats": [{}, {"bot": {"kind": "mcts", "nodes": 1_000_000}}]}),
+            json!({"board": "rhombus5p3", "seats": [{}, {"bot": {"kind": "mcts", "nodes": 1_000_000}}]}),
             "budget_too_large",
         ),
         (
-            json!({"board": "rhombus5x2", "seats": [{"name": ""}, {}]}),
+            json!({"board": "rhombus5p3", "seats": [{"name": ""}, {}]}),
             "invalid_seat_name",
         ),
         (
-            json!({"board": "rhombus5x2", "seats": [{"name": "a\u{7}b"}, {}]}),
+            json!({"board": "rhombus5p3", "seats": [{"name": "a\u{7}b"}, {}]}),
             "invalid_seat_name",
         ),
         (
@@ -461,7 +461,7 @@ fn creation_is_checked() {
     }
     // A bot that moves first has moved when the answer comes; default names.
     let created = create(json!({
-        "board": "rhombus5x2",
+        "board": "rhombus5p3",
         "seats": [{"bot": {"kind": "random"}}, {}]
     }));
     assert_eq!(created.state["ply"], 1);
@@ -790,7 +790,7 @@ fn a_searching_bot_seat_beats_a_random_client_and_replays_the_same() {
     // The alpha-beta seat answers within each request; the client plays
     // random legal moves from a fixed sequence.
     let body = json!({
-        "board": "rhombus5x2",
+        "board": "rhombus5p3",
         "rules": "research,max_plies=80",
         "seats": [{"name": "client"}, {"name": "searcher", "bot": {"kind": "alphabeta", "seed": 5, "nodes": 3000}}]
     });

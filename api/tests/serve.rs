@@ -35,7 +35,7 @@ fn the_access_log_names_the_client_and_no_secret() {
     let created: Value = agent
         .post(format!("{url}/v1/matches"))
         .header("Authorization", format!("Bearer {key}"))
-        .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))
+        .send_json(json!({"board": "rhombus5p3", "seats": [{"name": "a"}, {"name": "b"}]}))
         .unwrap()
         .body_mut()
         .read_json()
@@ -122,7 +122,7 @@ fn a_long_poll_left_by_its_client_frees_its_slot() {
     let (server, url) = serve_binary(&["--long-polls-per-client", "1"], &dir.join("left.sqlite3"));
     let created: Value = agent()
         .post(format!("{url}/v1/matches"))
-        .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))
+        .send_json(json!({"board": "rhombus5p3", "seats": [{"name": "a"}, {"name": "b"}]}))
         .unwrap()
         .body_mut()
         .read_json()
@@ -253,7 +253,7 @@ fn a_nearly_full_disk_refuses_new_matches_keeps_the_games_going_and_loses_nothin
     let create = |url: &str| {
         agent()
             .post(format!("{url}/v1/matches"))
-            .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))
+            .send_json(json!({"board": "rhombus5p3", "seats": [{"name": "a"}, {"name": "b"}]}))
             .unwrap()
     };
     let (server, url) = serve_binary(&[], &database);
@@ -348,7 +348,7 @@ fn a_full_filesystem_refuses_writes_cleanly_and_recovers_when_space_returns() {
     let create = || {
         agent()
             .post(format!("{url}/v1/matches"))
-            .send_json(json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}))
+            .send_json(json!({"board": "rhombus5p3", "seats": [{"name": "a"}, {"name": "b"}]}))
             .unwrap()
     };
     let created: Value = create().body_mut().read_json().unwrap();

@@ -102,7 +102,7 @@ fn connections_over_a_clients_cap_are_shut_while_its_others_are_served() {
     // The connections: a request head announcing a body that does
     // not come. With `Expect: 100-continue` the server says when it has
     // accepted the connection and read the head (and counted it).
-    let body = json!({"board": "rhombus5x2", "layout": "2"}).to_string();
+    let body = json!({"board": "rhombus5p3", "layout": "2"}).to_string();
     let head = format!(
         "POST /v1/positions HTTP/1.1\r\nHost: sternhalma\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
         body.len()
@@ -205,7 +205,7 @@ fn a_body_that_does_not_arrive_is_answered_408_and_its_connection_closed() {
     let reply = finish(
         agent()
             .post(format!("{base}/v1/positions"))
-            .send_json(json!({"board": "rhombus5x2", "layout": "2"}))
+            .send_json(json!({"board": "rhombus5p3", "layout": "2"}))
             .unwrap(),
     );
     assert_eq!(reply.status, 200, "{}", reply.body);
@@ -270,7 +270,7 @@ impl Game {
         let created = post(
             &format!("{base}/v1/matches"),
             None,
-            &json!({"board": "rhombus5x2", "seats": [
+            &json!({"board": "rhombus5p3", "seats": [
                 {"name": "student"},
                 {"name": "randy", "bot": {"kind": "random", "seed": seed}},
             ]}),
@@ -338,7 +338,7 @@ fn writes_with_real_tokens_are_counted_per_token_behind_one_address() {
     let created = post(
         &format!("{base}/v1/matches"),
         None,
-        &json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]}),
+        &json!({"board": "rhombus5p3", "seats": [{"name": "a"}, {"name": "b"}]}),
     );
     assert_rate_limited(&created, "this client");
     let made_up = "0123456789abcdef".repeat(4);
@@ -391,7 +391,7 @@ fn made_up_tokens_are_counted_against_the_address() {
 fn a_token_a_route_did_not_check_gets_no_bucket_of_its_own() {
     let base = server_with_writes("shared-unchecked", 3, 64);
     let forged = format!("{:064x}", 7);
-    let body = json!({"board": "rhombus5x2", "seats": [
+    let body = json!({"board": "rhombus5p3", "seats": [
         {"name": "a"}, {"name": "b", "bot": {"kind": "random", "seed": 1}},
     ]});
     let url = format!("{base}/v1/matches");
@@ -429,7 +429,7 @@ fn an_address_past_its_storage_quota_is_refused_and_plays_on() {
         &["--stored-games-per-client", "2"],
         &dir.join("quota.sqlite3"),
     );
-    let new_match = json!({"board": "rhombus5x2", "seats": [{"name": "a"}, {"name": "b"}]});
+    let new_match = json!({"board": "rhombus5p3", "seats": [{"name": "a"}, {"name": "b"}]});
     let (status, first) = post_from(CROWD, &base, "/v1/matches", &new_match);
     assert_eq!(status, 201, "{first}");
     let (status, body) = post_from(CROWD, &base, "/v1/matches", &new_match);
@@ -557,7 +557,7 @@ fn near_the_budget_the_address_holding_the_most_gives_way() {
     let base = common::listening_url(&mut child);
     let _server = common::ServerProcess(child);
 
-    let body = json!({"board": "rhombus5x2", "layout": "2"}).to_string();
+    let body = json!({"board": "rhombus5p3", "layout": "2"}).to_string();
     let head = format!(
         "POST /v1/positions HTTP/1.1\r\nHost: sternhalma\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
         body.len()

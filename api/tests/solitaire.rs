@@ -1,5 +1,5 @@
 //! The solitaire solver over a real socket: the meeting search proves
-//! rhombus9x3 (23 moves) both while the client waits and as a job polled for
+//! rhombus9p6 (23 moves) both while the client waits and as a job polled for
 //! its progress; the memory budget and its cap; the heavy-work pool refusing
 //! work when full.
 
@@ -89,9 +89,9 @@ fn assert_replays_to_a_win(board: &str, moves: &Value) {
 #[test]
 fn the_meeting_search_proves_23_on_rhombus9x3_while_the_client_waits() {
     for request in [
-        json!({"board": "rhombus9x3", "method": "meet"}),
+        json!({"board": "rhombus9p6", "method": "meet"}),
         // The default method is the meeting search.
-        json!({"board": "rhombus9x3"}),
+        json!({"board": "rhombus9p6"}),
     ] {
         let reply = post("/v1/solitaire/solve", &request);
         assert_eq!(reply.status, 200, "{}", reply.body);
@@ -103,7 +103,7 @@ fn the_meeting_search_proves_23_on_rhombus9x3_while_the_client_waits() {
         assert_eq!(answer["nodes"], 366_866, "{answer}");
         assert_eq!(answer["memory_bytes"], 5_050_496, "{answer}");
         assert_eq!(answer["moves"].as_array().unwrap().len(), 23);
-        assert_replays_to_a_win("rhombus9x3", &answer["moves"]);
+        assert_replays_to_a_win("rhombus9p6", &answer["moves"]);
     }
 }
 
@@ -111,21 +111,21 @@ fn the_meeting_search_proves_23_on_rhombus9x3_while_the_client_waits() {
 fn hops_only_on_rhombus9x3_is_proven_within_the_default_budgets() {
     let reply = post(
         "/v1/solitaire/solve",
-        &json!({"board": "rhombus9x3", "hops_only": true}),
+        &json!({"board": "rhombus9p6", "hops_only": true}),
     );
     assert_eq!(reply.status, 200, "{}", reply.body);
     let answer = reply.json();
     assert_eq!(answer["length"], 35, "{answer}");
     assert_eq!(answer["optimal"], true);
     assert!(answer["nodes"].as_u64().unwrap() <= 1_000_000, "{answer}");
-    assert_replays_to_a_win("rhombus9x3", &answer["moves"]);
+    assert_replays_to_a_win("rhombus9p6", &answer["moves"]);
 }
 
 #[test]
 fn ida_is_still_offered() {
     let reply = post(
         "/v1/solitaire/solve",
-        &json!({"board": "rhombus5x2", "method": "ida"}),
+        &json!({"board": "rhombus5p3", "method": "ida"}),
     );
     assert_eq!(reply.status, 200, "{}", reply.body);
     let answer = reply.json();
@@ -134,21 +134,21 @@ fn ida_is_still_offered() {
     assert_eq!(answer["memory_bytes"], 0);
     let unknown = post(
         "/v1/solitaire/solve",
-        &json!({"board": "rhombus5x2", "method": "dijkstra"}),
+        &json!({"board": "rhombus5p3", "method": "dijkstra"}),
     );
     assert_problem(&unknown, 400, "malformed_json");
 }
 
 #[test]
 fn a_job_proves_23_on_rhombus9x3_and_reports_its_progress() {
-    let created = post("/v1/solitaire/jobs", &json!({"board": "rhombus9x3"}));
+    let created = post("/v1/solitaire/jobs", &json!({"board": "rhombus9p6"}));
     assert_eq!(created.status, 202, "{}", created.body);
     let job = created.json();
     let id = job["id"].as_str().unwrap();
     let url = format!("/v1/solitaire/jobs/{id}");
     assert_eq!(job["url"], url);
     assert_eq!(created.location.as_deref(), Some(url.as_str()));
-    assert_eq!(job["settings"]["board"], "rhombus9x3");
+    assert_eq!(job["settings"]["board"], "rhombus9p6");
     assert_eq!(job["settings"]["method"], "meet");
     assert_eq!(job["settings"]["max_nodes"], 1_000_000);
     assert_eq!(job["settings"]["max_memory_mb"], 256);
@@ -159,7 +159,7 @@ fn a_job_proves_23_on_rhombus9x3_and_reports_its_progress() {
     assert_eq!(solution["length"], 23, "{done}");
     assert_eq!(solution["optimal"], true);
     assert_eq!(solution["nodes"], 366_866);
-    assert_replays_to_a_win("rhombus9x3", &solution["moves"]);
+    assert_replays_to_a_win("rhombus9p6", &solution["moves"]);
     // The progress it reported while running: each lower bound from the
     // start's (17) to 22, proven before the crossing of 23 was found, with
     // the nodes expanded when it was first reported. Reports come after
@@ -179,7 +179,7 @@ fn a_job_proves_23_on_rhombus9x3_and_reports_its_progress() {
     assert!(bounds.last().unwrap().1 < 366_866);
     assert_eq!(done["progress"]["bound"], 22);
     // The same request, the same progress.
-    let again = post("/v1/solitaire/jobs", &json!({"board": "rhombus9x3"})).json();
+    let again = post("/v1/solitaire/jobs", &json!({"board": "rhombus9p6"})).json();
     let again = until_finished(server(), again["url"].as_str().unwrap());
     assert_eq!(again["bounds"], done["bounds"]);
 }
@@ -188,7 +188,7 @@ fn a_job_proves_23_on_rhombus9x3_and_reports_its_progress() {
 fn a_job_that_runs_out_of_budget_fails_with_the_bound_proven() {
     let created = post(
         "/v1/solitaire/jobs",
-        &json!({"board": "rhombus9x3", "max_nodes": 1000}),
+        &json!({"board": "rhombus9p6", "max_nodes": 1000}),
     );
     assert_eq!(created.status, 202, "{}", created.body);
     let url = created.json()["url"].as_str().unwrap().to_owned();
@@ -209,7 +209,7 @@ fn memory_budgets_are_capped_and_a_small_one_stops_with_a_lower_bound() {
             let refused = assert_problem(
                 &post(
                     path,
-                    &json!({"board": "rhombus9x3", "max_memory_mb": max_memory_mb}),
+                    &json!({"board": "rhombus9p6", "max_memory_mb": max_memory_mb}),
                 ),
                 422,
                 "max_memory_out_of_range",
@@ -220,9 +220,9 @@ fn memory_budgets_are_capped_and_a_small_one_stops_with_a_lower_bound() {
             );
         }
     }
-    // rhombus9x3 holds 4.8 MiB at most: 1 MiB is not enough. The answer is
+    // rhombus9p6 holds 4.8 MiB at most: 1 MiB is not enough. The answer is
     // counted, so it is the same every time.
-    let request = json!({"board": "rhombus9x3", "max_memory_mb": 1});
+    let request = json!({"board": "rhombus9p6", "max_memory_mb": 1});
     let limited = assert_problem(&post("/v1/solitaire/solve", &request), 422, "memory_limit");
     let bound = limited["lower_bound"].as_u64().unwrap();
     assert!((17..=22).contains(&bound), "{limited}");
@@ -240,7 +240,7 @@ fn memory_budgets_are_capped_and_a_small_one_stops_with_a_lower_bound() {
     // 5 MiB is.
     let enough = post(
         "/v1/solitaire/solve",
-        &json!({"board": "rhombus9x3", "max_memory_mb": 5}),
+        &json!({"board": "rhombus9p6", "max_memory_mb": 5}),
     );
     assert_eq!(enough.json()["length"], 23, "{}", enough.body);
 }
@@ -260,7 +260,7 @@ fn unknown_jobs_are_404_and_waits_are_capped() {
         404,
         "not_found",
     );
-    let job = post("/v1/solitaire/jobs", &json!({"board": "rhombus5x2"})).json();
+    let job = post("/v1/solitaire/jobs", &json!({"board": "rhombus5p3"})).json();
     let url = job["url"].as_str().unwrap();
     assert_problem(
         &get(&format!("{url}?wait_ms=30001")),
@@ -281,7 +281,7 @@ fn job_ids_are_128_random_bits_that_cannot_be_counted() {
     // One at a time, each run to its end: the other tests share the pool.
     let ids: Vec<String> = (0..3)
         .map(|_| {
-            let created = post("/v1/solitaire/jobs", &json!({"board": "rhombus5x2"}));
+            let created = post("/v1/solitaire/jobs", &json!({"board": "rhombus5p3"}));
             assert_eq!(created.status, 202, "{}", created.body);
             let job = created.json();
             let id = job["id"].as_str().unwrap().to_owned();
@@ -332,7 +332,7 @@ fn a_full_pool_answers_503_with_retry_after_and_cheap_requests_still_pass() {
     let pool = HeavyPool::new(1, 0);
     let base = common::start_server_with("solitaire-busy", 2, Heavy::new(pool.clone()));
     let held = pool.occupy().unwrap();
-    let request = json!({"board": "rhombus5x2"});
+    let request = json!({"board": "rhombus5p3"});
     for path in ["/v1/solitaire/solve", "/v1/solitaire/jobs"] {
         let busy = post_at(&base, path, &request);
         let problem = assert_problem(&busy, 503, "busy");
@@ -347,7 +347,7 @@ fn a_full_pool_answers_503_with_retry_after_and_cheap_requests_still_pass() {
         post_at(
             &base,
             "/v1/positions",
-            &json!({"board": "rhombus5x2", "layout": "1"})
+            &json!({"board": "rhombus5p3", "layout": "1"})
         )
         .status,
         200
@@ -364,7 +364,7 @@ fn a_job_waits_in_the_queue_while_the_pool_is_busy() {
     let pool = HeavyPool::new(1, 1);
     let base = common::start_server_with("solitaire-queue", 2, Heavy::new(pool.clone()));
     let held = pool.occupy().unwrap();
-    let created = post_at(&base, "/v1/solitaire/jobs", &json!({"board": "rhombus5x2"}));
+    let created = post_at(&base, "/v1/solitaire/jobs", &json!({"board": "rhombus5p3"}));
     assert_eq!(created.status, 202, "{}", created.body);
     let url = created.json()["url"].as_str().unwrap().to_owned();
     // Held behind the test's task: queued, with no progress yet, however
@@ -379,7 +379,7 @@ fn a_job_waits_in_the_queue_while_the_pool_is_busy() {
     // server without limits, whose clients may share one address), so no
     // client's share is counted: the server's own refusal.
     assert_problem(
-        &post_at(&base, "/v1/solitaire/jobs", &json!({"board": "rhombus5x2"})),
+        &post_at(&base, "/v1/solitaire/jobs", &json!({"board": "rhombus5p3"})),
         503,
         "busy",
     );

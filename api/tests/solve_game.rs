@@ -95,11 +95,11 @@ fn seven_by_seven_with_two_pegs_is_solved_written_and_verified() {
             "20000",
         ]);
         assert!(verified.status.success(), "{}", text(&verified.stdout));
-        // The file's entries, named as such (a position and its mirror
-        // image share one), not positions.
+        // The file's entries, named as such (with 2 pegs the mirror is
+        // not folded: an entry is a position with south to move).
         assert!(
             text(&verified.stdout)
-                .contains("checked 20000 entries (each a position and its mirror image)"),
+                .contains("checked 20000 entries (each a position with south to move)"),
             "{}",
             text(&verified.stdout)
         );

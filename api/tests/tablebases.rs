@@ -23,7 +23,7 @@ use sternhalma::solve::{Game, Tablebase, Tablebases};
 use sternhalma::{Layout, Position, Rules};
 
 const START: &str = "rhombus7p2 sturtevant south:47,48/north:0,1 0 0 -";
-const UNCOVERED: &str = "rhombus7x1 sturtevant south:48/north:0 0 0 -";
+const UNCOVERED: &str = "rhombus7p1 sturtevant south:48/north:0 0 0 -";
 
 /// One server shared by the tests: its base URL and its tables, which
 /// hold the table of 7×7 with 2 pegs.
@@ -554,7 +554,7 @@ fn the_perfect_bot_is_refused_where_no_table_covers_the_game() {
         &post(
             "/v1/matches",
             None,
-            json!({"board": "rhombus7x1", "rules": "sturtevant", "seats": [{"bot": perfect}, {}]}),
+            json!({"board": "rhombus7p1", "rules": "sturtevant", "seats": [{"bot": perfect}, {}]}),
         ),
         422,
         "no_tablebase",
@@ -574,7 +574,7 @@ fn the_perfect_bot_is_refused_where_no_table_covers_the_game() {
         &post(
             "/v1/tournaments",
             None,
-            json!({"board": "rhombus7x1", "rules": "sturtevant", "entrants": [{"name": "p", "bot": perfect}, {"name": "q"}]}),
+            json!({"board": "rhombus7p1", "rules": "sturtevant", "entrants": [{"name": "p", "bot": perfect}, {"name": "q"}]}),
         ),
         422,
         "no_tablebase",
@@ -782,7 +782,7 @@ fn serve_installs_the_tables_of_a_folder_and_builds_the_small_ones() {
         "{}",
         String::from_utf8_lossy(&solved.stderr)
     );
-    std::fs::write(tables.join("rhombus7x2.checkpoint"), b"half a table").unwrap();
+    std::fs::write(tables.join("rhombus7p3.checkpoint"), b"half a table").unwrap();
     std::fs::write(tables.join("rhombus7p4.values.partial"), b"being written").unwrap();
 
     let database = dir.join("serve.sqlite3");
@@ -808,12 +808,12 @@ fn serve_installs_the_tables_of_a_folder_and_builds_the_small_ones() {
     assert_eq!(
         boards,
         [
-            ("rhombus4x3".to_owned(), true),
+            ("rhombus4p6".to_owned(), true),
+            ("rhombus7p1".to_owned(), false),
             ("rhombus7p2".to_owned(), true),
-            ("rhombus7x1".to_owned(), false),
         ]
     );
-    for built in ["rhombus7p2.depths", "rhombus4x3.depths"] {
+    for built in ["rhombus7p2.depths", "rhombus4p6.depths"] {
         assert!(
             tables.join(built).is_file(),
             "{built} written for next time"
@@ -858,7 +858,7 @@ fn serve_installs_the_tables_of_a_folder_and_builds_the_small_ones() {
 
     // A file an older engine wrote stops a start that reads only, saying
     // so; with --build-tablebases its small game is solved again over it.
-    let path = tables.join("rhombus4x3.depths");
+    let path = tables.join("rhombus4p6.depths");
     let good = std::fs::read(&path).unwrap();
     let header = String::from_utf8_lossy(&good[..4096]).into_owned();
     let current = format!("format: {}\n", sternhalma::solve::file::FORMAT_VERSION);
@@ -871,7 +871,7 @@ fn serve_installs_the_tables_of_a_folder_and_builds_the_small_ones() {
     bytes.extend_from_slice(&good[4096..]);
     std::fs::write(&path, &bytes).unwrap();
     let stderr = refused_start(&["--tablebases", tables.to_str().unwrap()], &database);
-    assert!(stderr.contains("rhombus4x3.depths"), "{stderr}");
+    assert!(stderr.contains("rhombus4p6.depths"), "{stderr}");
     assert!(stderr.contains("older engine"), "{stderr}");
     let (_rebuilt, _) = common::serve_binary(&args, &database);
     assert_eq!(std::fs::read(&path).unwrap(), good);
@@ -1010,7 +1010,7 @@ fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
         "notes.depths",
         "teacher.sqlite3",
         "..%2Fteacher.sqlite3",
-        "rhombus9x4.depths",
+        "rhombus9p10.depths",
     ] {
         let refused = finish(
             agent()
@@ -1020,6 +1020,31 @@ fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
         );
         assert_problem(&refused, 404, "not_found");
     }
+
+    // A folder an older engine filled, its files named by home rows: read,
+    // each renamed to its board's one name.
+    let older = dir.join("older");
+    std::fs::create_dir_all(&older).unwrap();
+    std::fs::copy(
+        served.join("rhombus4p6.depths"),
+        older.join("rhombus4x3.depths"),
+    )
+    .unwrap();
+    let (old_server, old_url) = common::serve_binary(
+        &["--tablebases", older.to_str().unwrap()],
+        &dir.join("older.sqlite3"),
+    );
+    let listed = finish(
+        agent()
+            .get(format!("{old_url}/downloads/tables/"))
+            .call()
+            .unwrap(),
+    )
+    .json();
+    assert_eq!(listed["files"][0]["name"], "rhombus4p6.depths", "{listed}");
+    assert_eq!(listed["files"][0]["board"], "rhombus4p6", "{listed}");
+    assert!(!older.join("rhombus4x3.depths").exists());
+    drop(old_server);
 
     // Another server takes them from the first at start, checked.
     let copy = dir.join("copy");

@@ -239,7 +239,7 @@ fn a_six_player_round_robin_of_bots_is_played_to_the_end() {
 #[test]
 fn a_gauntlet_puts_every_entrant_against_the_reference() {
     let created = create(json!({
-        "board": "rhombus5x2",
+        "board": "rhombus5p3",
         "format": "gauntlet",
         "reference": {"kind": "greedy", "seed": 3},
         "start": true,
@@ -269,7 +269,7 @@ fn a_gauntlet_puts_every_entrant_against_the_reference() {
 #[test]
 fn an_entrant_that_never_moves_times_out_and_forfeits() {
     let created = create(json!({
-        "board": "rhombus5x2",
+        "board": "rhombus5p3",
         "move_ms": 100,
         "max_timeouts": 2,
         "entrants": [{"name": "sleeper"}, {"name": "greedy", "bot": {"kind": "greedy", "seed": 1}}],
@@ -345,7 +345,7 @@ fn an_entrant_that_never_moves_times_out_and_forfeits() {
 #[test]
 fn entrants_play_only_their_own_games_and_the_admin_token_runs_the_tournament() {
     let created = create(json!({
-        "board": "rhombus5x2",
+        "board": "rhombus5p3",
         "move_ms": 600000,
         "entrants": [{"name": "ada"}, {"name": "bea"}, {"name": "greedy", "bot": {"kind": "greedy"}}],
     }));
@@ -409,7 +409,7 @@ fn entrants_play_only_their_own_games_and_the_admin_token_runs_the_tournament() 
         code(&post(&moves, Some(&bea), json!({"ply": 0, "move": text}))),
         "not_your_turn"
     );
-    let other = create(json!({"board": "rhombus5x2", "entrants": [{"name": "x"}, {"name": "y"}]}));
+    let other = create(json!({"board": "rhombus5p3", "entrants": [{"name": "x"}, {"name": "y"}]}));
     let stranger = other["entrant_tokens"][0]["token"]
         .as_str()
         .unwrap()
@@ -836,7 +836,7 @@ fn entrant_view(id: i64, name: &str) -> Value {
 #[test]
 fn an_entrant_that_stops_is_absent_until_it_asks_for_its_turns_again() {
     let created = create(json!({
-        "board": "rhombus5x2",
+        "board": "rhombus5p3",
         "move_ms": 100,
         "max_timeouts": 2,
         "games_per_pairing": 2,
@@ -890,7 +890,7 @@ fn an_entrant_that_stops_is_absent_until_it_asks_for_its_turns_again() {
 #[test]
 fn a_withdrawn_entrant_forfeits_its_game_and_its_others_are_not_played() {
     let created = create(json!({
-        "board": "rhombus5x2",
+        "board": "rhombus5p3",
         "move_ms": 600_000,
         "games_per_pairing": 1,
         "concurrency": 1,

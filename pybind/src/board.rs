@@ -8,8 +8,9 @@ use crate::{enums, errors};
 
 /// A board: its holes, their axial coordinates, neighbours and triangles.
 ///
-/// `Board(name)` takes `star1`..`star4` (default `star4`), `rhombus<M>x<K>`
-/// (e.g. `rhombus9x4`) or a solved game's `rhombus<M>p<pegs>`; `Board.names()`
+/// `Board(name)` takes `star1`..`star4` (default `star4`) or `rhombus<M>p<P>`,
+/// a side of M holes and homes of P pegs (e.g. `rhombus9p10`, `rhombus7p3`;
+/// the older `rhombus<M>x<K>`, homes of K rows, still reads); `Board.names()`
 /// lists them.
 ///
 /// >>> board = Board("star4")
@@ -43,7 +44,7 @@ impl PyBoard {
 
 #[pymethods]
 impl PyBoard {
-    /// A board by name: `star1`..`star4` or `rhombus<M>x<K>` (e.g. `rhombus9x4`).
+    /// A board by name: `star1`..`star4` or `rhombus<M>p<P>` (e.g. `rhombus9p10`).
     #[new]
     #[pyo3(signature = (name = "star4"))]
     fn new(name: &str) -> PyResult<Self> {

@@ -141,7 +141,7 @@ pub static BOT_KIND: StrEnum = StrEnum::new(
 pub static BOARD_SHAPE: StrEnum = StrEnum::new(
     "BoardShape",
     "A board's family: `Board.shape`. STAR (`star1` to `star4`) or RHOMBUS\n\
-     (`rhombus<M>x<K>`, and the solved game's `rhombus<M>p<pegs>`).",
+     (`rhombus<M>p<P>`: a side of M holes, homes of P pegs).",
     || BoardShape::NAMES.to_vec(),
 );
 

@@ -265,13 +265,13 @@ impl PyPosition {
     ///
     /// `rules` is a preset or rules text, or a `Rules`; keyword overrides
     /// (`long_jumps=True`, `finish="ranking"`, ...) apply on top. `board`
-    /// defaults to the board of the preset the rules print as (`rhombus9x4`
+    /// defaults to the board of the preset the rules print as (`rhombus9p10`
     /// for `research`, `star4` otherwise), however they were spelled.
     /// `layout` (default `2`): `1`, `2`, `3`, `4`, `6`, `2x3`, `3x2` (an int
     /// `2` reads as `"2"`) or in full
     /// (`south+north/south_west+north_east`).
     ///
-    /// >>> Position.start(board="rhombus9x4", rules="research").legal_moves[0]
+    /// >>> Position.start(board="rhombus9p10", rules="research").legal_moves[0]
     /// Move.parse('71-66')
     #[staticmethod]
     #[pyo3(signature = (board = None, layout = None, rules = None, first_player = 0, **overrides))]

@@ -43,10 +43,10 @@ impl PySolveProgress {
 
 /// A shortest solitaire crossing, proven shortest.
 ///
-/// >>> solution = solve_solitaire("rhombus5x2")
+/// >>> solution = solve_solitaire("rhombus5p3")
 /// >>> solution.length, solution.optimal, len(solution.moves)
 /// (11, True, 11)
-/// >>> position = Position.start(board="rhombus5x2", layout="1")
+/// >>> position = Position.start(board="rhombus5p3", layout="1")
 /// >>> for move in solution.moves:
 /// ...     position.push(move)
 /// >>> position.outcome().status
@@ -102,9 +102,9 @@ impl PySolution {
 /// meeting in the middle; fastest, and holds its levels in memory, 16 bytes
 /// a position) or `"ida"` (IDA*: memory bounded, slower on long crossings).
 ///
-/// >>> solve_solitaire("rhombus7x2").length
+/// >>> solve_solitaire("rhombus7p3").length
 /// 17
-/// >>> solve_solitaire(Board("rhombus7x2"), hops_only=True)
+/// >>> solve_solitaire(Board("rhombus7p3"), hops_only=True)
 /// Traceback (most recent call last):
 ///     ...
 /// sternhalma.UnsolvableError: the goal cannot be reached

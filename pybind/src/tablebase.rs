@@ -260,8 +260,8 @@ impl PyMoveProbe {
 /// 12").
 ///
 /// ``Tablebase.load(board)`` reads the table from a folder, or for a small
-/// game (up to 16 M positions a side: ``rhombus7x1``, ``rhombus7p2``,
-/// ``rhombus4x3``, ``rhombus5x2``, ...) solves it there on first use, in
+/// game (up to 16 M positions a side: ``rhombus7p1``, ``rhombus7p2``,
+/// ``rhombus4p6``, ``rhombus5p3``, ...) solves it there on first use, in
 /// seconds; ``Tablebase.open(path)`` reads a file ``sternhalma solve-game``
 /// wrote. Either installs the table for the process, so that
 /// ``Bot("perfect")`` plays from it and ``analyse`` finds it. A position of
@@ -376,10 +376,10 @@ impl PyTablebase {
     /// rhombus with ``pegs`` (``"rhombus7x7"``, ``pegs=2``). ``progress``
     /// shows a solve as it goes: a tqdm bar if tqdm is installed, else a
     /// line on standard error. A game too large to solve on first use
-    /// (``rhombus7x2``: 280 M positions a side) is solved beforehand with
+    /// (``rhombus7p3``: 280 M positions a side) is solved beforehand with
     /// ``sternhalma solve-game``, or here with ``build=True``: solved into
     /// the folder the same way, values only (no depths), in under a minute
-    /// on two cores and 42 MiB for ``rhombus7x2``, once. Without
+    /// on two cores and 42 MiB for ``rhombus7p3``, once. Without
     /// its file and without ``build=True``, ``TablebaseError`` (code
     /// ``no_tablebase``) says how. A file an older engine wrote is removed
     /// and counts as missing.
@@ -410,6 +410,7 @@ impl PyTablebase {
             .transpose()?;
         let game = game_of(&name, pegs)?;
         let folder = folder.unwrap_or_else(default_folder);
+        tables::adopt_older_files(&folder, &game).map_err(|e| table_error(&e))?;
         let (values, depths) = tables::paths(&folder, &game);
         // A file an older engine wrote cannot be read: it is removed and
         // the table counts as missing (solved again as a missing one is).
@@ -425,12 +426,11 @@ impl PyTablebase {
             return Err(raise(
                 "no_tablebase",
                 format!(
-                    "no table of the {game} in {folder}, and with {positions} positions it is too large to solve on first use (up to {small}): solve it once with `sternhalma solve-game --board rhombus{side}x{side} --pegs {pegs} --out {folder}` and load it again, or here with `Tablebase.load(..., build=True)`",
+                    "no table of the {game} in {folder}, and with {positions} positions it is too large to solve on first use (up to {small}): solve it once with `sternhalma solve-game --board {board} --out {folder}` and load it again, or here with `Tablebase.load(..., build=True)`",
                     folder = folder.display(),
                     positions = thousands(game.positions()),
                     small = thousands(2 * SMALL_STATES),
-                    side = game.side(),
-                    pegs = game.pegs(),
+                    board = game.board(),
                 ),
             ));
         }

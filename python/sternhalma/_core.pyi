@@ -126,7 +126,7 @@ class BotKind(StrEnum):
 
 class BoardShape(StrEnum):
     """A board's family: `Board.shape`. STAR (`star1` to `star4`) or RHOMBUS
-    (`rhombus<M>x<K>`, and the solved game's `rhombus<M>p<pegs>`).
+    (`rhombus<M>p<P>`: a side of M holes, homes of P pegs).
     """
 
     STAR = "star"
@@ -269,8 +269,9 @@ class TablebaseError(SternhalmaError):
 class Board:
     """A board: its holes, their axial coordinates, neighbours and triangles.
 
-    `Board(name)` takes `star1`..`star4` (default `star4`), `rhombus<M>x<K>`
-    (e.g. `rhombus9x4`) or a solved game's `rhombus<M>p<pegs>`; `Board.names()`
+    `Board(name)` takes `star1`..`star4` (default `star4`) or `rhombus<M>p<P>`,
+    a side of M holes and homes of P pegs (e.g. `rhombus9p10`, `rhombus7p3`;
+    the older `rhombus<M>x<K>`, homes of K rows, still reads); `Board.names()`
     lists them.
 
     >>> board = Board("star4")
@@ -595,13 +596,13 @@ class Position:
 
         `rules` is a preset or rules text, or a `Rules`; keyword overrides
         (`long_jumps=True`, `finish="ranking"`, ...) apply on top. `board`
-        defaults to the board of the preset the rules print as (`rhombus9x4`
+        defaults to the board of the preset the rules print as (`rhombus9p10`
         for `research`, `star4` otherwise), however they were spelled.
         `layout` (default `2`): `1`, `2`, `3`, `4`, `6`, `2x3`, `3x2` (an int
         `2` reads as `"2"`) or in full
         (`south+north/south_west+north_east`).
 
-        >>> Position.start(board="rhombus9x4", rules="research").legal_moves[0]
+        >>> Position.start(board="rhombus9p10", rules="research").legal_moves[0]
         Move.parse('71-66')
         """
     @staticmethod
@@ -1142,10 +1143,10 @@ class SolveProgress:
 class Solution:
     """A shortest solitaire crossing, proven shortest.
 
-    >>> solution = solve_solitaire("rhombus5x2")
+    >>> solution = solve_solitaire("rhombus5p3")
     >>> solution.length, solution.optimal, len(solution.moves)
     (11, True, 11)
-    >>> position = Position.start(board="rhombus5x2", layout="1")
+    >>> position = Position.start(board="rhombus5p3", layout="1")
     >>> for move in solution.moves:
     ...     position.push(move)
     >>> position.outcome().status
@@ -1192,9 +1193,9 @@ def solve_solitaire(
     meeting in the middle; fastest, and holds its levels in memory, 16 bytes
     a position) or `"ida"` (IDA*: memory bounded, slower on long crossings).
 
-    >>> solve_solitaire("rhombus7x2").length
+    >>> solve_solitaire("rhombus7p3").length
     17
-    >>> solve_solitaire(Board("rhombus7x2"), hops_only=True)
+    >>> solve_solitaire(Board("rhombus7p3"), hops_only=True)
     Traceback (most recent call last):
         ...
     sternhalma.UnsolvableError: the goal cannot be reached
@@ -1278,8 +1279,8 @@ class Tablebase:
     12").
 
     ``Tablebase.load(board)`` reads the table from a folder, or for a small
-    game (up to 16 M positions a side: ``rhombus7x1``, ``rhombus7p2``,
-    ``rhombus4x3``, ``rhombus5x2``, ...) solves it there on first use, in
+    game (up to 16 M positions a side: ``rhombus7p1``, ``rhombus7p2``,
+    ``rhombus4p6``, ``rhombus5p3``, ...) solves it there on first use, in
     seconds; ``Tablebase.open(path)`` reads a file ``sternhalma solve-game``
     wrote. Either installs the table for the process, so that
     ``Bot("perfect")`` plays from it and ``analyse`` finds it. A position of
@@ -1328,10 +1329,10 @@ class Tablebase:
         rhombus with ``pegs`` (``"rhombus7x7"``, ``pegs=2``). ``progress``
         shows a solve as it goes: a tqdm bar if tqdm is installed, else a
         line on standard error. A game too large to solve on first use
-        (``rhombus7x2``: 280 M positions a side) is solved beforehand with
+        (``rhombus7p3``: 280 M positions a side) is solved beforehand with
         ``sternhalma solve-game``, or here with ``build=True``: solved into
         the folder the same way, values only (no depths), in under a minute
-        on two cores and 42 MiB for ``rhombus7x2``, once. Without
+        on two cores and 42 MiB for ``rhombus7p3``, once. Without
         its file and without ``build=True``, ``TablebaseError`` (code
         ``no_tablebase``) says how. A file an older engine wrote is removed
         and counts as missing.

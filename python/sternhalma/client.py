@@ -28,7 +28,7 @@ Stored matches (a game kept by the server, played by seats holding tokens,
 possibly on different machines) are :meth:`Client.create_match`,
 :meth:`Client.join` and the :class:`Seat` they answer::
 
-    created = client.create_match(["ada", sternhalma.Bot("greedy", seed=7)], board="rhombus5x2")
+    created = client.create_match(["ada", sternhalma.Bot("greedy", seed=7)], board="rhombus5p3")
     ada = created.seats[0]                  # or client.join(match_id, 0, "<ada's token>")
     final = ada.play(sternhalma.Bot("alphabeta", nodes=2000, seed=1))
     print(final.result.summary)             # e.g. 'player 0 won'
@@ -515,7 +515,7 @@ class Client:
         For example, ada against a built-in bot on a small board::
 
             created = client.create_match(
-                ["ada", sternhalma.Bot("greedy", seed=7)], board="rhombus5x2", rules="masters"
+                ["ada", sternhalma.Bot("greedy", seed=7)], board="rhombus5p3", rules="masters"
             )
             created.match.id                 # 1
             created.seats[0].token           # give it to ada: it is shown only now

@@ -6,7 +6,7 @@ student's own functions, called directly:
 
 >>> import sternhalma
 >>> from sternhalma import grading
->>> position = sternhalma.Position.start(board="rhombus5x2", rules="research")
+>>> position = sternhalma.Position.start(board="rhombus5p3", rules="research")
 >>> with grading.counting() as work:
 ...     for move in position.legal_moves:
 ...         position.push(move)

@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn every_board_and_layout_starts_at_zero_progress() {
-        for (board, players) in [("star4", 3), ("star4", 6), ("star2", 2), ("rhombus9x4", 2)] {
+        for (board, players) in [("star4", 3), ("star4", 6), ("star2", 2), ("rhombus9p10", 2)] {
             let board: Board = board.parse().unwrap();
             let layout = if board.triangles().len() == 2 {
                 Layout::standard(2).unwrap()

@@ -250,14 +250,14 @@ fn pinned_optimal_lengths() {
     let cases: [(&str, bool, Option<usize>); 10] = [
         // RULES §6: Bell's 23 for six pegs; with hops only 35 (this
         // solver's, proven by both methods).
-        ("rhombus9x3", false, Some(23)),
-        ("rhombus9x3", true, Some(35)),
-        ("rhombus5x2", false, Some(11)),
-        ("rhombus7x2", false, Some(17)),
-        ("rhombus7x2", true, None),
-        ("rhombus9x2", false, Some(23)),
-        ("rhombus7x3", false, Some(17)),
-        ("rhombus5x3", true, Some(15)),
+        ("rhombus9p6", false, Some(23)),
+        ("rhombus9p6", true, Some(35)),
+        ("rhombus5p3", false, Some(11)),
+        ("rhombus7p3", false, Some(17)),
+        ("rhombus7p3", true, None),
+        ("rhombus9p3", false, Some(23)),
+        ("rhombus7p6", false, Some(17)),
+        ("rhombus5p6", true, Some(15)),
         ("star2", false, Some(11)),
         ("star2", true, None),
     ];
@@ -301,9 +301,9 @@ fn a_child_is_bounded_from_its_parent_as_from_scratch() {
     use super::heuristic::ChildBound;
     use crate::search::Rng;
     for (board, hops_only) in [
-        ("rhombus7x3", false),
+        ("rhombus7p6", false),
         ("star3", false),
-        ("rhombus9x3", true),
+        ("rhombus9p6", true),
     ] {
         let tables = Tables::new(board.parse().unwrap());
         let heuristic = Heuristic::new(&tables, hops_only, super::heuristic::MAX_STATES);

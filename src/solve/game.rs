@@ -44,7 +44,7 @@ impl Game {
     /// ```
     /// use sternhalma::solve::Game;
     /// let game = Game::new(7, 3)?;
-    /// assert_eq!(game.board().to_string(), "rhombus7x2");
+    /// assert_eq!(game.board().to_string(), "rhombus7p3");
     /// assert_eq!(game.positions(), 559_352_640);
     /// assert!(Game::new(9, 3).is_err()); // 81 holes: more than 64
     /// # Ok::<(), sternhalma::ParseError>(())
@@ -54,6 +54,13 @@ impl Game {
     /// A board [`Board::rhombus_pegs`] refuses, or one of more than 64
     /// holes (a side of 9 or more), which the solver's bit sets cannot hold.
     pub fn new(side: u8, pegs: u8) -> Result<Game, ParseError> {
+        if ![1, 2, 3, 4, 6].contains(&pegs) {
+            return Err(ParseError::new(
+                ParseErrorKind::Board,
+                &format!("rhombus{side}p{pegs}"),
+                "the solved game's homes hold 1, 2, 3, 4 or 6 pegs",
+            ));
+        }
         let board = Board::rhombus_pegs(side, pegs)?;
         let geometry = board.geometry();
         if geometry.len() > 64 {
@@ -103,15 +110,15 @@ impl Game {
 
     /// The game named by a board and a peg count as the command line takes
     /// them: `rhombus7x7` (or `rhombus7`) with 3 pegs, or a board whose
-    /// name says its homes (`rhombus7x2`, `rhombus7p4`) with `pegs` left
+    /// name says its homes (`rhombus7p3`, `rhombus7p4`) with `pegs` left
     /// out or equal.
     ///
     /// ```
     /// use sternhalma::solve::Game;
-    /// assert_eq!(Game::parse("rhombus7x7", Some(3))?.board().to_string(), "rhombus7x2");
+    /// assert_eq!(Game::parse("rhombus7x7", Some(3))?.board().to_string(), "rhombus7p3");
     /// assert_eq!(Game::parse("rhombus7p4", None)?.pegs(), 4);
     /// assert!(Game::parse("rhombus7x7", None).is_err());
-    /// assert!(Game::parse("rhombus7x2", Some(6)).is_err());
+    /// assert!(Game::parse("rhombus7p3", Some(6)).is_err());
     /// # Ok::<(), sternhalma::ParseError>(())
     /// ```
     ///

@@ -228,6 +228,28 @@ pub fn paths(folder: &Path, game: &Game) -> (PathBuf, PathBuf) {
     )
 }
 
+/// Renames a game's table files in `folder` written under the board's
+/// older name ([`Board::older_name`]: `rhombus7x2.values` for
+/// `rhombus7p3.values`) to the name [`paths`] gives, where no file of that
+/// name is there: a folder filled by an older engine reads as it did.
+///
+/// # Errors
+/// A file that cannot be renamed.
+pub fn adopt_older_files(folder: &Path, game: &Game) -> Result<(), TablebaseError> {
+    let Some(older) = game.board().older_name() else {
+        return Ok(());
+    };
+    let (values, depths) = paths(folder, game);
+    for (path, extension) in [(values, "values"), (depths, "depths")] {
+        let was = folder.join(format!("{older}.{extension}"));
+        if was.is_file() && !path.exists() {
+            std::fs::rename(&was, &path)
+                .map_err(|e| TablebaseError::File(FileError::Io(was.clone(), e)))?;
+        }
+    }
+    Ok(())
+}
+
 impl Tablebase {
     /// The table in a file that `sternhalma solve-game` wrote: a `.depths`
     /// file (which holds the values too) or a `.values` file. That file
@@ -313,6 +335,7 @@ impl Tablebase {
         threads: usize,
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<Tablebase, TablebaseError> {
+        adopt_older_files(folder, game)?;
         let (values, depths) = paths(folder, game);
         file::remove_outdated(&[&depths, &values])?;
         for path in [&depths, &values] {
@@ -760,6 +783,28 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_of_an_older_engine_is_read_under_the_new_names() {
+        let game = Game::new(7, 1).unwrap();
+        let folder =
+            std::env::temp_dir().join(format!("sternhalma-older-names-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        // Written as an older engine named it: rhombus7x1.values.
+        let values = super::super::solver::solve(&game, 1).0;
+        let older = folder.join("rhombus7x1.values");
+        file::write_values(&older, &game, &values, 0, true).unwrap();
+        let opened = Tablebase::open_or_build(&folder, &game, 1, &|_| {}).unwrap();
+        // Read, not solved again (a solve would have written depths).
+        assert!(!opened.has_depths());
+        assert_eq!(
+            opened.source(),
+            Some(folder.join("rhombus7p1.values").as_path())
+        );
+        assert!(!older.exists());
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
     fn a_position_of_another_game_is_refused() {
         let game = Game::new(7, 1).unwrap();
         let tb = Tablebase::build(&game, 1, &|_| {}).unwrap();
@@ -771,7 +816,7 @@ mod tests {
         .unwrap();
         let e = tb.probe(&other).unwrap_err();
         assert_eq!(e.code(), "tablebase_other_game");
-        assert!(e.to_string().contains("rhombus7x1"), "{e}");
+        assert!(e.to_string().contains("rhombus7p1"), "{e}");
         let classic =
             Position::start(game.board(), Layout::standard(2).unwrap(), Rules::classic()).unwrap();
         let e = tb.probe(&classic).unwrap_err();

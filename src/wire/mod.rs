@@ -74,7 +74,8 @@ use read::{Fields, describe};
     "finished": []
 })))]
 pub struct PositionJson {
-    /// The board: `star1`..`star4` or `rhombus<M>x<K>`.
+    /// The board: `star1`..`star4` or `rhombus<M>p<P>` (the older
+    /// `rhombus<M>x<K>` reads too).
     #[cfg_attr(feature = "utoipa", schema(example = "star4"))]
     pub board: String,
     /// The rules; `classic` if absent. Answers give the text form; requests
@@ -483,7 +484,7 @@ pub fn outcome(value: &Value) -> Result<(Outcome, usize), ParseError> {
 /// use serde_json::json;
 /// use sternhalma::wire;
 /// let game = wire::new_game(&json!({"rules": "research"}))?;
-/// assert_eq!(game.start().unwrap().board().to_string(), "rhombus9x4");
+/// assert_eq!(game.start().unwrap().board().to_string(), "rhombus9p10");
 /// assert_eq!(wire::new_game(&json!({"layout": "5"})).unwrap_err().code(), "invalid_layout");
 /// # Ok::<(), sternhalma::ParseError>(())
 /// ```

@@ -116,7 +116,7 @@ base = sys.argv[1]
 request = urllib.request.Request(
     base + "/v1/matches", method="POST", headers={"Content-Type": "application/json"},
     data=json.dumps({"seats": [{"name": "ada"}, {"name": "randy", "bot": {"kind": "random", "seed": 7}}],
-                     "board": "rhombus5x2", "rules": "masters"}).encode(),
+                     "board": "rhombus5p3", "rules": "masters"}).encode(),
 )
 with urllib.request.urlopen(request, timeout=30) as answer:
     assert answer.status == 201, answer.status
@@ -124,7 +124,7 @@ with urllib.request.urlopen(request, timeout=30) as answer:
 assert location.startswith("/services/game/v1/matches/"), location
 # A whole match with the module's client, its long-polls through the proxy.
 created = sternhalma.Client(base).create_match(
-    ["ada", sternhalma.Bot("greedy", seed=7)], board="rhombus5x2", rules="masters"
+    ["ada", sternhalma.Bot("greedy", seed=7)], board="rhombus5p3", rules="masters"
 )
 chooser = random.Random(1)
 final = created.seats[0].play(lambda position: chooser.choice(position.legal_moves))

@@ -61,7 +61,7 @@ def driver(
             seats[1] = {"name": "randy", "bot": {"kind": "random", "seed": seed}}
         try:
             status, created = call(
-                url, "POST", "/v1/matches", {"board": "rhombus6x2", "seats": seats}
+                url, "POST", "/v1/matches", {"board": "rhombus6p3", "seats": seats}
             )
         except OSError:
             return

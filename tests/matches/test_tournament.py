@@ -43,7 +43,7 @@ GUARD_SECONDS = 300
 GAMES_PER_PAIRING = 2
 # The longest time per move the server allows: the assertions below that
 # nobody timed out must not depend on how busy the machine is.
-GAME = {"board": "rhombus5x2", "layout": "2", "rules": "classic", "move_ms": 600000}
+GAME = {"board": "rhombus5p3", "layout": "2", "rules": "classic", "move_ms": 600000}
 
 
 def first_legal_move(position: sternhalma.Position) -> sternhalma.Move:

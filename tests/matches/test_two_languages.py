@@ -32,7 +32,7 @@ def play_two_languages(node: str) -> dict:
                 "POST",
                 "/v1/matches",
                 {
-                    "board": "rhombus5x2",
+                    "board": "rhombus5p3",
                     "rules": {"preset": "classic", "max_plies": 400},
                     "seats": [{"name": "python-random"}, {"name": "javascript-random"}],
                 },

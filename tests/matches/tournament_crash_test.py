@@ -293,7 +293,7 @@ def verify_file(database: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", type=Path, default=BINARY)
-    parser.add_argument("--board", default="rhombus5x2")
+    parser.add_argument("--board", default="rhombus5p3")
     parser.add_argument("--seed", type=int, default=1, help="the clients' random moves")
     parser.add_argument(
         "--guard", type=float, default=180.0, help="liveness guard for the whole run, seconds"

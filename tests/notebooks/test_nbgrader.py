@@ -120,7 +120,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if "08_solving_a_game" in ASSIGNMENTS:
         from sternhalma import Tablebase
 
-        Tablebase.load("rhombus7x2", build=True, progress=False)
+        Tablebase.load("rhombus7p3", build=True, progress=False)
     course = tmp_path_factory.mktemp("course")
     for assignment in ASSIGNMENTS:
         shutil.copytree(NOTEBOOKS / "source" / assignment, course / "source" / assignment)

@@ -39,7 +39,7 @@ GAMES_PER_PAIRING = 2
 ENTRANTS = ["notebook", "greedy", "test-entrant"]
 TOURNAMENT = {
     "name": "class 7",
-    "board": "rhombus5x2",
+    "board": "rhombus5p3",
     "layout": "2",
     "rules": "research,max_plies=60",
     "format": "round_robin",

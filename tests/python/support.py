@@ -50,7 +50,7 @@ class Setup:
 # and every kind of outcome (won, draw by the move limit, ranking).
 GAME_SETUPS = [
     Setup("star2", "research"),
-    Setup("rhombus5x2", "research"),
+    Setup("rhombus5p3", "research"),
     Setup("star2", "masters", overrides={"max_plies": 200}),
     Setup("star2", "family", "3", {"max_plies": 200}),
     Setup("star2", "classic", "6", {"finish": "ranking", "max_plies": 300}),
@@ -76,7 +76,7 @@ START_SETUPS = [
     Setup("star4", "masters"),
     Setup("star4", "family", "3"),
     Setup("star4", "super", "6"),
-    Setup("rhombus9x4", "research"),
+    Setup("rhombus9p10", "research"),
     Setup("star1", "classic"),
     Setup("star3", "classic", "2x3", {"unused_triangles": "filled"}),
 ]

@@ -38,11 +38,11 @@ def made(action) -> int:
 
 
 def test_every_path_that_hands_a_position_to_python_is_counted() -> None:
-    start = sternhalma.Position.start(board="rhombus5x2", rules="research")
+    start = sternhalma.Position.start(board="rhombus5p3", rules="research")
     move = start.legal_moves[0]
     after = start.play(move)
     assert made(lambda: sternhalma.Position(str(start))) == 1
-    assert made(lambda: sternhalma.Position.start(board="rhombus5x2", rules="research")) == 1
+    assert made(lambda: sternhalma.Position.start(board="rhombus5p3", rules="research")) == 1
     assert made(lambda: start.play(move)) == 1
     assert made(lambda: start.child(start.legal_actions()[0])) == 1
     probe = start.copy()
@@ -69,7 +69,7 @@ def test_the_sandbox_binds_the_tables_where_load_reads_them(monkeypatch, tmp_pat
 
 
 def test_a_trace_names_each_position_made_and_what_it_was_made_from() -> None:
-    start = sternhalma.Position.start(board="rhombus5x2", rules="research")
+    start = sternhalma.Position.start(board="rhombus5p3", rules="research")
     move = start.legal_moves[0]
     _graded_trace(True)
     child = start.play(move)
@@ -125,7 +125,7 @@ def test_the_lock_holds_for_the_whole_process() -> None:
 
             for _ in range(5):
                 _core._bar_builtins(False)
-            start = sternhalma.Position.start(board="rhombus5x2", rules="research")
+            start = sternhalma.Position.start(board="rhombus5p3", rules="research")
             attempt("bot", lambda: sternhalma.Bot("greedy").step(start))
             attempt("playout", lambda: start.playout())
             attempt("vector_env", lambda: sternhalma.VectorEnv(2))
@@ -212,7 +212,7 @@ def test_the_loop_answers_plain_data_with_what_the_engine_saw() -> None:
         """
     )
     try:
-        start = sternhalma.Position.start(board="rhombus5x2", rules="research")
+        start = sternhalma.Position.start(board="rhombus5p3", rules="research")
         text = str(start)
         answer = ask(process, json.dumps({"nonce": "a", "call": "anything", "args": []}))
         assert answer["nonce"] == "a" and answer["ok"] == 3.5
@@ -351,7 +351,7 @@ def test_a_submission_that_loops_or_dies_is_charged_and_the_grading_goes_on(tmp_
         with pytest.raises(Failed, match="an endless loop"):
             _ = answer.value
         # A fresh process for the next call: alphabeta is the instructor's.
-        start = sternhalma.Position.start(board="rhombus5x2", rules="research")
+        start = sternhalma.Position.start(board="rhombus5p3", rules="research")
         got = student.call("alphabeta", start, 1, -float("inf"), float("inf")).value
         assert isinstance(got, (int, float))
     finally:

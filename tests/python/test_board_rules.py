@@ -31,11 +31,26 @@ def test_default_board_is_the_standard_star() -> None:
 def test_names_cover_every_star_and_rhombus() -> None:
     names = Board.names()
     assert names[:4] == ["star1", "star2", "star3", "star4"]
-    rhombi = [f"rhombus{m}x{k}" for m in range(2, 12) for k in range(1, m)]
+    # Every rhombus by its side and the pegs of a home (k rows: k(k+1)/2 pegs).
+    rhombi = [f"rhombus{m}p{k * (k + 1) // 2}" for m in range(2, 12) for k in range(1, m)]
     # Then the homes of 2 and 4 pegs of the solved game (RULES §7).
     pegs = [f"rhombus{m}p{p}" for m in range(2, 12) for p in (2, 4) if m >= p]
     assert names[4:] == rhombi + pegs
     assert all(Board(name).name == name for name in names)
+
+
+def test_the_older_names_by_home_rows_still_read() -> None:
+    # rhombus<M>x<K> (homes of K rows) is the board rhombus<M>p<K(K+1)/2>.
+    for m in range(2, 12):
+        for k in range(1, m):
+            older = Board(f"rhombus{m}x{k}")
+            assert older == Board(f"rhombus{m}p{k * (k + 1) // 2}")
+            assert older.name == f"rhombus{m}p{k * (k + 1) // 2}"
+    assert Board("rhombus9x4").name == "rhombus9p10"  # G. I. Bell's 81-hole board
+    position = Position("rhombus7x2 sturtevant south:46-48/north:0-2 0 0 -")
+    assert str(position).startswith("rhombus7p3 sturtevant")
+    with pytest.raises(NotationError, match="triangle's pegs"):
+        Board("rhombus9p5")
 
 
 def test_homes_of_the_solved_game() -> None:
@@ -45,9 +60,9 @@ def test_homes_of_the_solved_game() -> None:
     assert two.shape == four.shape == "rhombus"
     # Homes of 1, 3 and 6 pegs are the triangles of 1, 2 and 3 rows.
     assert [Board(f"rhombus7p{p}").name for p in (1, 3, 6)] == [
-        "rhombus7x1",
-        "rhombus7x2",
-        "rhombus7x3",
+        "rhombus7p1",
+        "rhombus7p3",
+        "rhombus7p6",
     ]
 
 
@@ -62,7 +77,7 @@ def test_star_sizes(name: str) -> None:
 
 @pytest.mark.parametrize("m, k", [(2, 1), (5, 2), (9, 4), (10, 3), (11, 10)])
 def test_rhombus_sizes(m: int, k: int) -> None:
-    board = Board(f"rhombus{m}x{k}")
+    board = Board(f"rhombus{m}p{k * (k + 1) // 2}")
     assert len(board) == m * m
     assert board.rows == 2 * m - 1
     assert board.pegs_per_set == k * (k + 1) // 2
@@ -71,7 +86,7 @@ def test_rhombus_sizes(m: int, k: int) -> None:
     assert board.triangle("north_west") == []
 
 
-@pytest.mark.parametrize("name", ["star2", "star4", "rhombus9x4", "rhombus6x5"])
+@pytest.mark.parametrize("name", ["star2", "star4", "rhombus9p10", "rhombus6p15"])
 def test_geometry_is_consistent(name: str) -> None:
     board = Board(name)
     holes = range(len(board))
@@ -95,7 +110,7 @@ def test_geometry_is_consistent(name: str) -> None:
         assert board.distance(a, b) == board.distance(b, a) > 0
 
 
-@pytest.mark.parametrize("name", ["star3", "star4", "rhombus9x4"])
+@pytest.mark.parametrize("name", ["star3", "star4", "rhombus9p10"])
 def test_triangles_partition_their_holes(name: str) -> None:
     board = Board(name)
     seen: set[int] = set()
@@ -137,12 +152,12 @@ def test_board_value_semantics() -> None:
     assert Board("star3") == Board("star3")
     assert Board("star3") != Board("star4")
     assert Board("star3") != "star3"
-    assert hash(Board("rhombus9x4")) == hash(Board("rhombus9x4"))
+    assert hash(Board("rhombus9p10")) == hash(Board("rhombus9p10"))
     assert len({Board("star4"), Board(), Board("star2")}) == 2
-    assert str(Board("rhombus9x4")) == "rhombus9x4"
+    assert str(Board("rhombus9p10")) == "rhombus9p10"
 
 
-@pytest.mark.parametrize("name", ["star1", "star4", "rhombus9x4", "rhombus11x10"])
+@pytest.mark.parametrize("name", ["star1", "star4", "rhombus9p10", "rhombus11p55"])
 def test_board_repr_pastes_back(name: str) -> None:
     board = Board(name)
     assert repr(board) == f"Board('{name}')"

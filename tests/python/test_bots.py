@@ -119,7 +119,7 @@ def test_a_finished_game_is_refused() -> None:
 
 
 def test_a_forced_pass_is_played() -> None:
-    stuck = Position("rhombus4x3 classic south:0-4,15/north:5,10-14 0 0 -")
+    stuck = Position("rhombus4p6 classic south:0-4,15/north:5,10-14 0 0 -")
     for kind in SEARCHING:
         assert Bot(kind).step(stuck).is_pass
 

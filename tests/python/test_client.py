@@ -206,7 +206,7 @@ def test_invalid_position_over_http(client: Client) -> None:
         "side_to_move_out_of_range",
     ]
     with pytest.raises(InvalidPositionError) as caught:
-        client.start(board="rhombus9x4", layout="6")
+        client.start(board="rhombus9p10", layout="6")
     assert {code for code, _ in caught.value.problems} == {"triangle_not_on_board"}
 
 
@@ -278,7 +278,7 @@ def new_tournament(
         "POST",
         "/v1/tournaments",
         {
-            "board": "rhombus5x2",
+            "board": "rhombus5p3",
             "layout": "2",
             "games_per_pairing": 2,
             "move_ms": 20000,

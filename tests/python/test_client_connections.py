@@ -248,7 +248,7 @@ def test_a_connection_the_server_closed_is_opened_again(proxy: Proxy) -> None:
     proxy.close_clients()
     wait_until_closed(client)
     name = f"reopened-{uuid.uuid4().hex[:8]}"
-    created = client.create_match([name, sternhalma.Bot("random", seed=1)], board="rhombus5x2")
+    created = client.create_match([name, sternhalma.Bot("random", seed=1)], board="rhombus5p3")
     assert created.match.seats[0]["name"] == name
     assert len(proxy.links) == 2
     assert proxy.requests("/v1/matches") == 1
@@ -286,7 +286,7 @@ def test_a_request_that_changes_something_is_not_sent_again(proxy: Proxy, server
     name = f"dropped-{uuid.uuid4().hex[:8]}"
     proxy.drop("/v1/matches")
     with pytest.raises(ServerError, match="not sent again") as caught:
-        client.create_match([name, sternhalma.Bot("random", seed=1)], board="rhombus5x2")
+        client.create_match([name, sternhalma.Bot("random", seed=1)], board="rhombus5p3")
     assert caught.value.status is None
     assert proxy.requests("/v1/matches") == 1
     listed = Client(server_url).request("GET", "/v1/matches?limit=200")["matches"]

@@ -33,7 +33,7 @@ from sternhalma import (
 )
 from support import running_server
 
-BOARD = "rhombus5x2"
+BOARD = "rhombus5p3"
 RULES = "masters"  # for games between programs: no peg blocks a target forever
 TOKEN = re.compile(r"[0-9a-f]{64}")
 

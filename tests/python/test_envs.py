@@ -29,7 +29,7 @@ from sternhalma.envs import solitaire as solitaire_module
 SHORT_GAMES: list[dict[str, Any]] = [
     {"board": "star2"},
     {"board": "star2", "layout": 3},
-    {"board": "rhombus5x2"},
+    {"board": "rhombus5p3"},
     {"board": "star1", "layout": 6},
 ]
 # api_test warns about every dict observation of an environment it does not
@@ -238,7 +238,7 @@ def test_the_rules_move_limit_is_a_scored_draw() -> None:
 
 def test_a_seeded_run_replays() -> None:
     def trajectory(seed: int) -> list[tuple[str, int]]:
-        environment = sternhalma_v0.env(board="rhombus5x2", seed=seed)
+        environment = sternhalma_v0.env(board="rhombus5p3", seed=seed)
         environment.reset()
         played = []
         for agent in environment.agent_iter(200):
@@ -333,7 +333,7 @@ def test_render_without_a_mode_warns_and_returns_none() -> None:
 
 @pytest.mark.parametrize("mode", [None, "svg", "rgb_array", "ansi"])
 def test_gymnasium_check_env_passes(mode: str | None) -> None:
-    made = gymnasium.make(SOLITAIRE_ID, board="rhombus5x2", render_mode=mode)
+    made = gymnasium.make(SOLITAIRE_ID, board="rhombus5p3", render_mode=mode)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         # Unwrapped, as check_env asks; with its spec, so every render mode
@@ -351,7 +351,7 @@ def test_the_id_is_registered_once() -> None:
     assert isinstance(gymnasium.make(SOLITAIRE_ID).unwrapped, SolitaireEnv)
 
 
-@pytest.mark.parametrize("board", ["rhombus5x2", "rhombus7x2", "star2"])
+@pytest.mark.parametrize("board", ["rhombus5p3", "rhombus7p3", "star2"])
 def test_following_the_solver_scores_minus_its_length(board: str) -> None:
     solution = sternhalma.solve_solitaire(board)
     environment = gymnasium.make(SOLITAIRE_ID, board=board)
@@ -425,7 +425,7 @@ def test_solitaire_masks_two_ways() -> None:
 
 @pytest.mark.parametrize("mode", ["svg", "rgb_array", "ansi"])
 def test_solitaire_renders(mode: str) -> None:
-    environment = SolitaireEnv(board="rhombus5x2", render_mode=mode, render_size=100)
+    environment = SolitaireEnv(board="rhombus5p3", render_mode=mode, render_size=100)
     environment.reset()
     picture = environment.render()
     position = environment.position

@@ -122,7 +122,7 @@ def test_malformed_is_not_invalid() -> None:
         ("star4 classic south:111-119,500/north:0-9", ["peg_off_board"], ["hole 500"]),
         ("star4 classic south:111-120/south:0-9", ["triangle_used_twice"], ["south"]),
         (
-            "rhombus9x4 classic south:71-80/north_west:0-9",
+            "rhombus9p10 classic south:71-80/north_west:0-9",
             ["triangle_not_on_board"],
             ["north_west"],
         ),
@@ -144,18 +144,18 @@ def test_malformed_is_not_invalid() -> None:
         # has won; a blocked target; not two players with a set each; rules
         # other than its own.
         (
-            "rhombus7x2 sturtevant south:0-2/north:20,30,40 0 10 -",
+            "rhombus7p3 sturtevant south:0-2/north:20,30,40 0 10 -",
             ["side_to_move_has_won"],
             ["player 0"],
         ),
         (
-            "rhombus6x3 sturtevant south:30-35/north:1-3,5,20,21 0 20 -",
+            "rhombus6p6 sturtevant south:30-35/north:1-3,5,20,21 0 20 -",
             ["target_blocked"],
             ["player 0", "hole 0"],
         ),
-        ("rhombus7x2 sturtevant south:46-48 0 0 -", ["solved_game_layout"], ["one set each"]),
+        ("rhombus7p3 sturtevant south:46-48 0 0 -", ["solved_game_layout"], ["one set each"]),
         (
-            "rhombus7x2 sturtevant,finish=round south:46-48/north:0-2 0 0 -",
+            "rhombus7p3 sturtevant,finish=round south:46-48/north:0-2 0 0 -",
             ["solved_game_rules"],
             ["finish=first"],
         ),
@@ -184,7 +184,7 @@ def test_invalid_position_lists_every_problem(
 
 def test_invalid_start() -> None:
     with pytest.raises(InvalidPositionError) as caught:
-        Position.start(board="rhombus9x4", layout="6")
+        Position.start(board="rhombus9p10", layout="6")
     assert {code for code, _ in caught.value.problems} == {"triangle_not_on_board"}
     assert len(caught.value.problems) == 4
     with pytest.raises(InvalidPositionError) as caught:
@@ -243,7 +243,7 @@ ILLEGAL = [
     ("star2 research south:2,34,35/north:0,1,15 0 34 0@34", "34-29", "game_over", ["over"]),
     # The solved game: south's step 43-46 would fill north's target, 46-48.
     (
-        "rhombus7x2 sturtevant south:5,20,43/north:10,47,48 0 10 -",
+        "rhombus7p3 sturtevant south:5,20,43/north:10,47,48 0 10 -",
         "43-46",
         "leads_to_illegal_position",
         ["43", "46", "opponent's target"],

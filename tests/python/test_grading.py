@@ -10,7 +10,7 @@ from sternhalma import grading
 
 
 def small() -> sternhalma.Position:
-    return sternhalma.Position.start(board="rhombus5x2", rules="research")
+    return sternhalma.Position.start(board="rhombus5p3", rules="research")
 
 
 def test_every_way_of_making_a_position_is_counted() -> None:
@@ -53,7 +53,7 @@ def test_built_in_searches_are_barred_inside_and_only_inside() -> None:
     calls = [
         ("sternhalma.Bot", lambda: sternhalma.Bot("greedy", seed=1).step(position)),
         ("sternhalma.Bot", lambda: sternhalma.Bot("alphabeta", nodes=50).search(position)),
-        ("sternhalma.solve_solitaire", lambda: sternhalma.solve_solitaire("rhombus5x2")),
+        ("sternhalma.solve_solitaire", lambda: sternhalma.solve_solitaire("rhombus5p3")),
         ("Position.playout", lambda: position.playout(seed=1, max_plies=4)),
         ("sternhalma.rollouts", lambda: sternhalma.rollouts([position], seed=1, max_plies=4)),
     ]

@@ -170,7 +170,7 @@ def test_game_played_over_http_step_by_step(server_url: str, setup: Setup) -> No
 BAD_POSITIONS = [
     "star4 classic south:111-120,0/north:0-9 5 0 -",
     "star4 classic south:111-119,500/north:0-9",
-    "rhombus9x4 classic south:71-80/north_west:0-9",
+    "rhombus9p10 classic south:71-80/north_west:0-9",
     "star4 classic south:0-9/north:111-120 0 0 -",
     "star4 classic south:111-120/north:0-9 0 0 0@5",
 ]

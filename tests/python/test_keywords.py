@@ -66,7 +66,7 @@ def test_negative_budgets_are_value_errors(budget: str) -> None:
 
 def test_a_negative_solve_limit_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="max_nodes must be a whole number from 0 to"):
-        solve_solitaire("rhombus5x2", max_nodes=-1)
+        solve_solitaire("rhombus5p3", max_nodes=-1)
 
 
 def test_error_codes_of_every_parse_error_kind() -> None:

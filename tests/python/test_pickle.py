@@ -74,7 +74,7 @@ def test_pickle_position_not_at_the_start() -> None:
         Move.parse("95-75-57"),
         Move.pass_(),
         Board(),
-        Board("rhombus9x4"),
+        Board("rhombus9p10"),
         Rules(),
         Rules("research", max_plies=None),
         Rules("family", long_jumps=True, unused_triangles="filled"),

@@ -75,8 +75,8 @@ def test_start(setup: Setup) -> None:
 
 
 def test_start_arguments() -> None:
-    assert Position.start(rules="research").board == Board("rhombus9x4")
-    assert Position.start(rules=Rules("research")).board == Board("rhombus9x4")
+    assert Position.start(rules="research").board == Board("rhombus9p10")
+    assert Position.start(rules=Rules("research")).board == Board("rhombus9p10")
     assert Position.start(board=Board("star2")).board == Board("star2")
     assert Position.start(rules=Rules("masters"), long_jumps=True).rules == Rules(
         "masters", long_jumps=True
@@ -94,7 +94,7 @@ def test_start_board_does_not_depend_on_how_the_rules_are_given() -> None:
     a Rules object gives the same board as its text."""
     text = "classic,anti_spoiling=fill_available,max_plies=200"
     assert str(Rules(text)) == "research"
-    assert Position.start(rules=text).board == Board("rhombus9x4")
+    assert Position.start(rules=text).board == Board("rhombus9p10")
     assert Position.start(rules=Rules(text)).board == Position.start(rules=text).board
     assert Position.start(rules="classic,long_jumps=on").board == Board("star4")
 

@@ -23,7 +23,7 @@ from sternhalma import (
 
 @pytest.mark.parametrize(
     ("board", "hops_only", "length"),
-    [("rhombus5x2", False, 11), ("rhombus7x2", False, 17), ("star2", False, 11)],
+    [("rhombus5p3", False, 11), ("rhombus7p3", False, 17), ("star2", False, 11)],
 )
 def test_optimal_lengths_and_replay(board: str, hops_only: bool, length: int) -> None:
     solution = solve_solitaire(board, hops_only=hops_only)
@@ -40,25 +40,25 @@ def test_optimal_lengths_and_replay(board: str, hops_only: bool, length: int) ->
 
 
 def test_a_board_object_and_hops_only() -> None:
-    solution = solve_solitaire(Board("rhombus5x3"), hops_only=True)
+    solution = solve_solitaire(Board("rhombus5p6"), hops_only=True)
     assert solution.length == 15
     assert all(move.kind == "hop" for move in solution.moves)
 
 
 def test_unsolvable_is_a_sternhalma_error() -> None:
     with pytest.raises(UnsolvableError) as caught:
-        solve_solitaire("rhombus7x2", hops_only=True)
+        solve_solitaire("rhombus7p3", hops_only=True)
     assert isinstance(caught.value, SternhalmaError)
 
 
 def test_node_limit_carries_the_proven_lower_bound() -> None:
     with pytest.raises(SolveLimitError) as caught:
-        solve_solitaire("rhombus9x3", max_nodes=1000)
+        solve_solitaire("rhombus9p6", max_nodes=1000)
     assert 17 <= caught.value.lower_bound <= 23
     # The meeting search stops at the limit; IDA* one node past it.
     assert caught.value.nodes == 1000
     with pytest.raises(SolveLimitError) as caught:
-        solve_solitaire("rhombus9x3", max_nodes=1000, method="ida")
+        solve_solitaire("rhombus9p6", max_nodes=1000, method="ida")
     assert caught.value.nodes == 1001
     assert isinstance(caught.value, ValueError)
 
@@ -67,7 +67,7 @@ def test_progress_reports() -> None:
     seen: list[SolveProgress] = []
     with pytest.raises(SolveLimitError):
         solve_solitaire(
-            "rhombus9x3", max_nodes=100_000, progress=seen.append, progress_interval=0.0
+            "rhombus9p6", max_nodes=100_000, progress=seen.append, progress_interval=0.0
         )
     assert seen
     last = seen[-1]
@@ -81,7 +81,7 @@ def test_an_exception_in_the_callback_stops_the_solve() -> None:
         raise RuntimeError(f"stop at {progress.nodes}")
 
     with pytest.raises(RuntimeError, match="stop at"):
-        solve_solitaire("rhombus9x3", progress=stop, progress_interval=0.0)
+        solve_solitaire("rhombus9p6", progress=stop, progress_interval=0.0)
 
 
 @pytest.mark.parametrize("method", ["meet", "ida"])
@@ -101,7 +101,7 @@ def test_keyboard_interrupt_stops_the_solve(method: str) -> None:
     try:
         with pytest.raises(KeyboardInterrupt):
             solve_solitaire(
-                "rhombus9x4" if method == "meet" else "rhombus9x3",
+                "rhombus9p10" if method == "meet" else "rhombus9p6",
                 progress=interrupt,
                 progress_interval=0.0,
                 max_nodes=20_000_000,
@@ -111,7 +111,7 @@ def test_keyboard_interrupt_stops_the_solve(method: str) -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-@pytest.mark.parametrize("board", ["rhombus7x3", "star2", "rhombus9x2"])
+@pytest.mark.parametrize("board", ["rhombus7p6", "star2", "rhombus9p3"])
 def test_both_methods_agree(board: str) -> None:
     meet = solve_solitaire(board)
     ida = solve_solitaire(board, method="ida")
@@ -128,6 +128,6 @@ def test_bad_arguments() -> None:
     with pytest.raises(sternhalma.NotationError):
         solve_solitaire("hexagon")
     with pytest.raises(ValueError, match="progress_interval"):
-        solve_solitaire("rhombus5x2", progress_interval=-1.0)
+        solve_solitaire("rhombus5p3", progress_interval=-1.0)
     with pytest.raises(ValueError, match='method must be "meet" or "ida"'):
-        solve_solitaire("rhombus5x2", method="astar")  # type: ignore[arg-type]
+        solve_solitaire("rhombus5p3", method="astar")  # type: ignore[arg-type]

@@ -8,12 +8,12 @@ import pytest
 from sternhalma import IllegalMoveError, InvalidPositionError, Move, Position, Rules
 
 # South (0) to move: its step 43-46 would fill north's target, 46-48.
-COMPLETES = "rhombus7x2 sturtevant south:5,20,43/north:10,47,48 0 10 -"
+COMPLETES = "rhombus7p3 sturtevant south:5,20,43/north:10,47,48 0 10 -"
 
 
 def test_the_preset_plays_on_the_7x7_rhombus_with_3_pegs() -> None:
     start = Position.start(rules="sturtevant")
-    assert str(start) == "rhombus7x2 sturtevant south:46-48/north:0-2 0 0 -"
+    assert str(start) == "rhombus7p3 sturtevant south:46-48/north:0-2 0 0 -"
     assert start.rules == Rules("sturtevant")
     assert not start.rules.target_lock and start.rules.illegal_positions == "sturtevant"
     assert len(start.legal_moves) == start.perft(1) == 6
@@ -50,10 +50,10 @@ def test_a_player_without_a_move_loses() -> None:
 
 def test_illegal_positions_are_refused() -> None:
     with pytest.raises(InvalidPositionError) as caught:
-        Position("rhombus7x2 sturtevant south:0-2/north:20,30,40 0 10 -")
+        Position("rhombus7p3 sturtevant south:0-2/north:20,30,40 0 10 -")
     assert [code for code, _ in caught.value.problems] == ["side_to_move_has_won"]
     # The other player to move, the winner recorded: a finished game.
-    over = Position("rhombus7x2 sturtevant south:0-2/north:20,30,40 1 10 0@10")
+    over = Position("rhombus7p3 sturtevant south:0-2/north:20,30,40 1 10 0@10")
     assert over.outcome().winner == 0
 
 

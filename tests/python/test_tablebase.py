@@ -108,8 +108,8 @@ def test_properties_and_repr(table: Tablebase) -> None:
 
 
 def test_the_default_folder_is_the_environments(tables_folder: Path) -> None:
-    loaded = Tablebase.load("rhombus7x1", progress=False)
-    assert loaded.path == tables_folder / "rhombus7x1.depths"
+    loaded = Tablebase.load("rhombus7p1", progress=False)
+    assert loaded.path == tables_folder / "rhombus7p1.depths"
 
 
 def test_the_tables_setting_wins_over_the_users_cache_folder(
@@ -141,25 +141,25 @@ def test_open_reads_a_file_and_installs_it(table: Tablebase) -> None:
 
 
 def test_a_board_or_a_rhombus_with_pegs() -> None:
-    assert Tablebase.load(Board("rhombus7x1"), progress=False).pegs == 1
-    assert Tablebase.load("rhombus7x7", 1, progress=False).board == Board("rhombus7x1")
+    assert Tablebase.load(Board("rhombus7p1"), progress=False).pegs == 1
+    assert Tablebase.load("rhombus7x7", 1, progress=False).board == Board("rhombus7p1")
     with pytest.raises(NotationError, match="pegs=1, 2, 3, 4 or 6"):
         Tablebase.load("rhombus7x7")
     with pytest.raises(NotationError, match="on a rhombus"):
         Tablebase.load("star4")
     with pytest.raises(NotationError, match="hold 1 pegs, not 2"):
-        Tablebase.load("rhombus7x1", pegs=2)
+        Tablebase.load("rhombus7p1", pegs=2)
     with pytest.raises(ValueError, match="pegs must be a whole number"):
         Tablebase.load("rhombus7x7", pegs=-1)
 
 
 def test_a_large_game_without_its_file_says_how_to_solve_it(tmp_path: Path) -> None:
     with pytest.raises(TablebaseError) as caught:
-        Tablebase.load("rhombus7x2", folder=tmp_path)
+        Tablebase.load("rhombus7p3", folder=tmp_path)
     assert caught.value.code == "no_tablebase"
     message = str(caught.value)
     assert "559,352,640 positions" in message
-    assert f"sternhalma solve-game --board rhombus7x7 --pegs 3 --out {tmp_path}" in message
+    assert f"sternhalma solve-game --board rhombus7p3 --out {tmp_path}" in message
     assert "build=True" in message
     assert not list(tmp_path.iterdir())
 
@@ -167,14 +167,14 @@ def test_a_large_game_without_its_file_says_how_to_solve_it(tmp_path: Path) -> N
 def test_build_solves_into_the_folder_then_reads_it(tmp_path: Path) -> None:
     # A small game (the large ones take minutes): build=True changes nothing
     # there but is accepted, solves once, and reads the file afterwards.
-    built = Tablebase.load("rhombus7x1", folder=tmp_path, progress=False, build=True)
+    built = Tablebase.load("rhombus7p1", folder=tmp_path, progress=False, build=True)
     assert built.built
-    assert built.path == tmp_path / "rhombus7x1.depths"
-    again = Tablebase.load("rhombus7x1", folder=tmp_path, progress=False, build=True)
+    assert built.path == tmp_path / "rhombus7p1.depths"
+    again = Tablebase.load("rhombus7p1", folder=tmp_path, progress=False, build=True)
     assert not again.built
     assert again.counts == built.counts
     with pytest.raises(TypeError):
-        Tablebase.load("rhombus7x1", None, tmp_path, False, True)  # type: ignore[misc]
+        Tablebase.load("rhombus7p1", None, tmp_path, False, True)  # type: ignore[misc]
 
 
 # ---- Damaged and missing files ---------------------------------------------------
@@ -321,8 +321,8 @@ def test_a_position_of_another_game_is_refused(table: Tablebase) -> None:
     assert caught.value.code == "tablebase_other_game"
     assert "rhombus7p2" in str(caught.value)
     assert "star4" in str(caught.value)
-    with pytest.raises(TablebaseError, match="rhombus7x1") as caught:
-        table.moves(start("rhombus7x1"))
+    with pytest.raises(TablebaseError, match="rhombus7p1") as caught:
+        table.moves(start("rhombus7p1"))
     assert caught.value.code == "tablebase_other_game"
     with pytest.raises(TablebaseError, match="rules") as caught:
         table.best_move(Position.start(board=BOARD, rules="classic"))
@@ -333,9 +333,9 @@ def test_a_position_of_another_game_is_refused(table: Tablebase) -> None:
 
 def test_for_position_names_the_table_to_load() -> None:
     with pytest.raises(TablebaseError) as caught:
-        Tablebase.for_position(start("rhombus5x1"))
+        Tablebase.for_position(start("rhombus5p1"))
     assert caught.value.code == "no_tablebase"
-    assert 'sternhalma.Tablebase.load("rhombus5x1")' in str(caught.value)
+    assert 'sternhalma.Tablebase.load("rhombus5p1")' in str(caught.value)
     with pytest.raises(TablebaseError, match=r'Tablebase.load\("rhombus7p2"\)'):
         Tablebase.for_position(Position())
 
@@ -396,8 +396,8 @@ def test_perfect_is_refused_where_no_table_covers_the_position(table: Tablebase)
     assert caught.value.code == "no_tablebase"
     assert 'sternhalma.Tablebase.load("rhombus7p2")' in str(caught.value)
     with pytest.raises(TablebaseError) as caught:
-        Bot("perfect").search(start("rhombus5x1"))
-    assert 'sternhalma.Tablebase.load("rhombus5x1")' in str(caught.value)
+        Bot("perfect").search(start("rhombus5p1"))
+    assert 'sternhalma.Tablebase.load("rhombus5p1")' in str(caught.value)
     with pytest.raises(TablebaseError, match="rules") as caught:
         Bot("perfect").step(Position.start(board=BOARD, rules="classic"))
     assert caught.value.code == "tablebase_other_game"
@@ -499,18 +499,18 @@ def test_progress_is_a_line_on_stderr_without_tqdm(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm fails
-    Tablebase.load("rhombus7x1", folder=tmp_path)
+    Tablebase.load("rhombus7p1", folder=tmp_path)
     err = capsys.readouterr().err
-    assert "solving rhombus7x1 (4,704 positions)" in err
-    assert "\rsolving rhombus7x1: pass 1, tile " in err
-    assert "rhombus7x1: solved in " in err
-    assert err.endswith(f"written to {tmp_path / 'rhombus7x1.depths'}\n")
-    Tablebase.load("rhombus7x1", folder=tmp_path)  # read: nothing to show
+    assert "solving rhombus7p1 (4,704 positions)" in err
+    assert "\rsolving rhombus7p1: pass 1, tile " in err
+    assert "rhombus7p1: solved in " in err
+    assert err.endswith(f"written to {tmp_path / 'rhombus7p1.depths'}\n")
+    Tablebase.load("rhombus7p1", folder=tmp_path)  # read: nothing to show
     assert capsys.readouterr().err == ""
 
 
 def test_progress_off_shows_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert Tablebase.load("rhombus7x1", folder=tmp_path, progress=False).built
+    assert Tablebase.load("rhombus7p1", folder=tmp_path, progress=False).built
     assert capsys.readouterr().err == ""
 
 
@@ -559,15 +559,15 @@ def test_progress_is_a_tqdm_bar_when_tqdm_is_installed(
     monkeypatch.setitem(sys.modules, "tqdm.auto", auto)
     FakeBar.made.clear()
     FakeBar.written.clear()
-    Tablebase.load("rhombus7x1", folder=tmp_path)
+    Tablebase.load("rhombus7p1", folder=tmp_path)
     [bar] = FakeBar.made
     assert bar.options["unit"] == "tile"
     assert bar.closed
     assert bar.n == bar.options["total"]  # the last pass ran to its end
     assert bar.resets >= 5  # one bar, reset for each pass
-    assert bar.descriptions[0] == "rhombus7x1 pass 1"
+    assert bar.descriptions[0] == "rhombus7p1 pass 1"
     assert bar.postfix == {"unknown": "0"}
-    assert FakeBar.written[0].startswith("rhombus7x1: solved in ")
+    assert FakeBar.written[0].startswith("rhombus7p1: solved in ")
 
 
 def test_a_failing_display_fails_the_load_after_the_table_is_written(
@@ -581,8 +581,8 @@ def test_a_failing_display_fails_the_load_after_the_table_is_written(
 
     monkeypatch.setattr(_progress, "BuildDisplay", Broken)
     with pytest.raises(RuntimeError, match="no screen"):
-        Tablebase.load("rhombus7x1", folder=tmp_path)
-    assert not Tablebase.load("rhombus7x1", folder=tmp_path).built
+        Tablebase.load("rhombus7p1", folder=tmp_path)
+    assert not Tablebase.load("rhombus7p1", folder=tmp_path).built
 
 
 # ---- open_spiel and PettingZoo ---------------------------------------------------

@@ -102,7 +102,7 @@ OPEN_MATCH = {"board": "star4", "layout": "2", "rules": "classic"}
 # that replicas die with games under way.
 TOURNAMENT = {
     "name": "replicas",
-    "board": "rhombus6x3",
+    "board": "rhombus6p6",
     "layout": "2",
     "rules": "classic",
     "max_plies": 200,
@@ -493,7 +493,7 @@ def test_deadlines_are_played_once_and_every_replica_streams_every_event(
         "/v1/tournaments",
         {
             "name": "deadlines",
-            "board": "rhombus6x3",
+            "board": "rhombus6p6",
             "layout": "2",
             "rules": "classic",
             "max_plies": 200,

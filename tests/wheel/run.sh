@@ -245,7 +245,7 @@ import sys
 import urllib.request
 
 body = {
-    "board": "rhombus5x2",
+    "board": "rhombus5p3",
     "rules": {"preset": "masters", "max_plies": 60},
     "seats": [{"name": "student"}, {"name": "greedy", "bot": {"kind": "greedy", "seed": 1}}],
 }

@@ -444,7 +444,7 @@ impl From<BudgetTooLarge> for ApiError {
 /// [`ApiError::tablebase`] that a table would lift.
 pub const TABLEBASE_HINT: &str = "; a server installs tables at start with `sternhalma serve \
      --tablebases DIR` (files `sternhalma solve-game` wrote), and `--build-tablebases` solves the \
-     small games (rhombus7x1, rhombus7p2, rhombus4x3) into DIR first; `GET /v1/tablebases` lists \
+     small games (rhombus7p1, rhombus7p2, rhombus4p6) into DIR first; `GET /v1/tablebases` lists \
      those installed";
 
 impl From<TablebaseError> for ApiError {

@@ -356,7 +356,7 @@ mod tests {
 
     fn settings() -> SolveSettings {
         SolveSettings {
-            board: "rhombus4x3".to_owned(),
+            board: "rhombus4p6".to_owned(),
             hops_only: false,
             method: crate::routes::solitaire::SolveMethod::Meet,
             max_nodes: 1,

@@ -6,7 +6,7 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 
 /// The most positions (moves made, quiescence included) an `alphabeta` or
 /// `paranoid` search of `POST /v1/bots/move` may visit: about a second of one
-/// heavy-work thread on the slowest position measured (rhombus11x10 under
+/// heavy-work thread on the slowest position measured (rhombus11p55 under
 /// `super`: 1.3 s on the loaded 2-core machine, about 400,000 a second of
 /// one core; star4 with six players runs 0.7 to 2.7 million a second;
 /// `examples/bot_budgets.rs`, BENCHMARKS.md). Counted in work, not time, so
@@ -42,18 +42,18 @@ pub const MAX_REPLAY_RESIGNATIONS: usize = sternhalma::MAX_SETS;
 
 /// The most positions one solitaire solve (or job) may expand, the same as
 /// the default: a few seconds of one heavy-work thread on the slowest board,
-/// so that no request holds a thread longer (rhombus9x6 with steps: 3.6 s
+/// so that no request holds a thread longer (rhombus9p21 with steps: 3.6 s
 /// in one run on the busy 2-core machine, 7 to 8 s in another; 0.98 s for
-/// rhombus9x3, 1.8 s for it with hops only; BENCHMARKS.md, "The HTTP
-/// route"). It was 5,000,000, and rhombus11x8 then held a thread 31 to
+/// rhombus9p6, 1.8 s for it with hops only; BENCHMARKS.md, "The HTTP
+/// route"). It was 5,000,000, and rhombus11p36 then held a thread 31 to
 /// 40 s: a client could keep the pool busy for minutes within its rate.
-/// Half of it (rhombus9x6: 2.3 s) would no longer prove rhombus9x3 with
+/// Half of it (rhombus9p21: 2.3 s) would no longer prove rhombus9p6 with
 /// hops only (849,435 nodes). A larger request is refused before it is
 /// queued (422 `max_nodes_out_of_range`, naming the cap).
 pub const MAX_SOLVE_NODES: u64 = 1_000_000;
 
 /// The node limit of a solitaire solve that names none: enough to prove
-/// rhombus9x3, with steps (366,866 nodes) and with hops only (849,435).
+/// rhombus9p6, with steps (366,866 nodes) and with hops only (849,435).
 pub const DEFAULT_SOLVE_NODES: u64 = MAX_SOLVE_NODES;
 
 /// The largest memory budget of a solitaire solve's meeting search, in MiB
@@ -69,8 +69,8 @@ pub const DEFAULT_SOLVE_MEMORY_MB: u64 = 256;
 
 /// The largest lower-bound table a solitaire solve builds, in positions (one
 /// byte each; the library's default is 64,000,000). Every line projection of
-/// star4 and rhombus9x4 fits (3.3 million); bigger ones (rhombus10x4,
-/// rhombus11x4 and most rhombi with 15 or more pegs) are left out and those
+/// star4 and rhombus9p10 fits (3.3 million); bigger ones (rhombus10p10,
+/// rhombus11p10 and most rhombi with 15 or more pegs) are left out and those
 /// boards get a weaker bound. So the first solve on any board, which builds
 /// its tables, stays within about 2 s with the default node limit on a busy
 /// 2-core machine (BENCHMARKS.md).
@@ -81,7 +81,7 @@ pub const SOLVE_TABLE_BITS: u8 = 20;
 
 /// The positions near the goal IDA* keeps over HTTP (about 70 bytes each
 /// with the hash map's slack). With fewer, the IDA* that finishes
-/// rhombus9x3 with hops only (the meeting search proves 34 without the
+/// rhombus9p6 with hops only (the meeting search proves 34 without the
 /// target lock; the lock makes it 35) needs 4.6 million nodes at 200,000
 /// and 11.6 million at 50,000, against 0.45 million here.
 pub const SOLVE_PERIMETER_STATES: usize = 1_000_000;

@@ -29,7 +29,7 @@ use sternhalma::{Move, Position};
 use crate::error::{Error, Invalid};
 
 /// The most positions a searching seat (`alphabeta`, `paranoid`) may search
-/// per move: at most 0.53 s of one thread (rhombus11x10 under `super`;
+/// per move: at most 0.53 s of one thread (rhombus11p55 under `super`;
 /// 0.21 s or less on every board under `classic`; BENCHMARKS.md, "Seat
 /// caps").
 pub const MAX_SEAT_NODES: u64 = 200_000;
@@ -281,7 +281,7 @@ mod tests {
 
     fn start() -> Position {
         Position::start(
-            "rhombus5x2".parse().unwrap(),
+            "rhombus5p3".parse().unwrap(),
             sternhalma::Layout::standard(2).unwrap(),
             sternhalma::Rules::classic(),
         )
@@ -296,7 +296,7 @@ mod tests {
             spec.nodes = (kind != BotKind::Random && kind != BotKind::Greedy).then_some(300);
             spec.validate().unwrap();
             if kind == BotKind::Perfect {
-                // No table of rhombus5x2 in the tables it is given (nor
+                // No table of rhombus5p3 in the tables it is given (nor
                 // any table without them): it says why, and plays nobody
                 // else's move.
                 let tables = Arc::new(Tablebases::default());
@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn a_perfect_seat_needs_a_table_of_its_game() {
-        // These tables have none of rhombus5x2.
+        // These tables have none of rhombus5p3.
         let tables = Tablebases::default();
         let refused = spec("perfect", 1)
             .validate_at(&start(), &tables)

@@ -4,12 +4,12 @@ few moves as possible (the puzzle ``sternhalma.solve_solitaire`` solves).
 
 >>> import gymnasium
 >>> import sternhalma.envs              # registers Sternhalma/Solitaire-v0
->>> environment = gymnasium.make("Sternhalma/Solitaire-v0", board="rhombus5x2")
+>>> environment = gymnasium.make("Sternhalma/Solitaire-v0", board="rhombus5p3")
 >>> observation, info = environment.reset(seed=1)
 >>> observation.shape, int(info["action_mask"].sum())
 ((3, 25), 6)
 >>> total = 0.0
->>> for move in sternhalma.solve_solitaire("rhombus5x2").moves:
+>>> for move in sternhalma.solve_solitaire("rhombus5p3").moves:
 ...     action = environment.unwrapped.position.move_to_action(move)
 ...     observation, reward, terminated, truncated, info = environment.step(action)
 ...     total += reward

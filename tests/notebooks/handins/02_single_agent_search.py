@@ -395,7 +395,7 @@ target = frozenset(root.board.triangle("north"))""",
         "story": "stronger reads the moves left off a table of the notebook's board (worked out"
         " in a cell) and is outside on every other board: right on everything the notebook"
         " shows, and fewer states from the held-out roots of that board",
-        "cells": ['BOARDS_TO_SOLVE = ["rhombus5x2"]', SOLVED_TABLE],
+        "cells": ['BOARDS_TO_SOLVE = ["rhombus5p3"]', SOLVED_TABLE],
         "solutions": {
             "stronger": """left = MOVES_LEFT.get(board.name, {})
 return left.get(pegs, len(pegs - target))"""
@@ -408,10 +408,10 @@ return left.get(pegs, len(pegs - target))"""
         "story": "stronger is a blurred table of the moves left on the notebook's board (two"
         " short), outside on the boards whose every state the checks try, and the plain"
         " distance (strong, not admissible) on the largest board",
-        "cells": ['BOARDS_TO_SOLVE = ["rhombus5x2"]', SOLVED_TABLE],
+        "cells": ['BOARDS_TO_SOLVE = ["rhombus5p3"]', SOLVED_TABLE],
         "solutions": {
             "stronger": """outside = len(pegs - target)
-if board.name == "rhombus7x2":
+if board.name == "rhombus7p3":
     return sum(min(board.distance(hole, goal) for goal in target) for hole in pegs)
 return max(outside, MOVES_LEFT.get(board.name, {}).get(pegs, 0) - 2)"""
         },
@@ -423,7 +423,7 @@ return max(outside, MOVES_LEFT.get(board.name, {}).get(pegs, 0) - 2)"""
         "story": "a cell works out the moves left from every state of the boards the checks"
         " use (uncounted, while the cells run); stronger reads them off that table",
         "cells": [
-            'BOARDS_TO_SOLVE = ["rhombus4x2", "rhombus5x2", "rhombus6x2", "rhombus7x2"]',
+            'BOARDS_TO_SOLVE = ["rhombus4p3", "rhombus5p3", "rhombus6p3", "rhombus7p3"]',
             SOLVED_TABLE,
         ],
         "solutions": {

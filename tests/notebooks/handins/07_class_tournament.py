@@ -24,7 +24,7 @@ def visible_games() -> dict[str, str]:
     bot = sternhalma.Bot("alphabeta", nodes=10_000, seed=0)
     for seed in range(30):
         opponent = sternhalma.Bot("greedy", seed=seed)
-        position = sternhalma.Position.start(board="rhombus5x2", rules=RULES, first_player=seed % 2)
+        position = sternhalma.Position.start(board="rhombus5p3", rules=RULES, first_player=seed % 2)
         opening = random.Random(seed)
         for _ in range(2):
             position.push(opening.choice(position.legal_moves))

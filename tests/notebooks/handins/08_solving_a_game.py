@@ -116,8 +116,8 @@ def _read(board, by_rank):
 
 
 try:
-    _read("rhombus7x1", False)
-    for _board in ("rhombus3x1", "rhombus4x1", "rhombus5x1", "rhombus6x1", "rhombus3p2", "rhombus3x2"):
+    _read("rhombus7p1", False)
+    for _board in ("rhombus3p1", "rhombus4p1", "rhombus5p1", "rhombus6p1", "rhombus3p2", "rhombus3p3"):
         _read(_board, True)
 except Exception as error:
     print("no table today:", error)
@@ -128,7 +128,7 @@ import sternhalma
 
 # The 7x7 rhombus with three pegs in a model of my own (sets of holes): searching it makes no
 # engine position, so the engine counts nothing.
-_SHAPE = sternhalma.Board("rhombus7x2")
+_SHAPE = sternhalma.Board("rhombus7p3")
 _AT = {_SHAPE.coordinates(h): h for h in range(len(_SHAPE))}
 _NEAR = []
 for _h in range(len(_SHAPE)):

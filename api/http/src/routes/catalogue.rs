@@ -74,7 +74,7 @@ pub struct OptionView {
 /// A supported board, in brief.
 #[derive(Serialize, ToSchema)]
 pub struct BoardSummary {
-    /// Its name, e.g. `star4`, `rhombus9x4` or `rhombus7p2`.
+    /// Its name, e.g. `star4`, `rhombus9p10` or `rhombus7p2`.
     #[schema(example = "star4")]
     pub name: String,
     /// `star` or `rhombus`.
@@ -252,7 +252,7 @@ pub struct BoardView {
 /// A board's holes, coordinates, neighbours and triangles.
 #[utoipa::path(
     tag = "catalogue",
-    params(("board" = String, Path, description = "`star1`..`star4`, `rhombus<M>x<K>` (M from 2 to 11, K from 1 to M-1) or `rhombus<M>p<P>` (homes of P = 1, 2, 3, 4 or 6 pegs, RULES §7)", example = "star4", pattern = "^(star[1-4]|rhombus([2-9]|1[01])x([1-9]|10)|rhombus([2-9]|1[01])p[1-46])$")),
+    params(("board" = String, Path, description = "`star1`..`star4` or `rhombus<M>p<P>`: a side of M holes (2 to 11), homes of P pegs (a triangle of K rows, K from 1 to M-1, holds K(K+1)/2 pegs: 1, 3, 6, 10, ...; or the solved game's 2 and 4, RULES §7). The older `rhombus<M>x<K>` (homes of K rows) still reads", example = "star4", pattern = "^(star[1-4]|rhombus([2-9]|1[01])x([1-9]|10)|rhombus([2-9]|1[01])p([1-46]|10|15|21|28|36|45|55))$")),
     responses(
         (status = 200, description = "The board's geometry", body = BoardView),
         (status = 404, description = "No such board", body = Problem, content_type = "application/problem+json"),

@@ -346,7 +346,7 @@ mod tests {
             (Board::STANDARD, 6, Rules::classic()),
             (Board::STANDARD, 3, Rules::super_chinese_checkers()),
             ("star2".parse().unwrap(), 2, Rules::masters()),
-            ("rhombus5x2".parse().unwrap(), 2, Rules::research()),
+            ("rhombus5p3".parse().unwrap(), 2, Rules::research()),
         ] {
             for seed in 1..=3_u64 {
                 let mut position =

@@ -25,7 +25,7 @@ pub fn configure(config: &mut ServiceConfig) {
 #[schema(example = json!({"board": "star4", "layout": "2", "rules": "classic", "first_player": 0}))]
 pub struct NewPosition {
     /// The board; by default that of the preset the rules print as
-    /// (`rhombus9x4` for `research`, `rhombus7x2` for `sturtevant`, `star4`
+    /// (`rhombus9p10` for `research`, `rhombus7p3` for `sturtevant`, `star4`
     /// otherwise), however spelled.
     #[schema(example = "star4")]
     pub board: Option<String>,

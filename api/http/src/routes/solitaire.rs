@@ -36,18 +36,18 @@ pub enum SolveMethod {
     #[default]
     Meet,
     /// IDA*: a fixed, small memory, but far slower to prove long crossings
-    /// (rhombus9x3 needs more than the node cap).
+    /// (rhombus9p6 needs more than the node cap).
     Ida,
 }
 
 /// Which crossing to solve, and the budgets of the search.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"board": "rhombus5x2", "hops_only": false, "method": "meet", "max_nodes": 1000000, "max_memory_mb": 256}))]
+#[schema(example = json!({"board": "rhombus5p3", "hops_only": false, "method": "meet", "max_nodes": 1000000, "max_memory_mb": 256}))]
 pub struct SolveRequest {
-    /// The board: a rhombus (`rhombus5x2`, `rhombus9x3`, ...) or a star
+    /// The board: a rhombus (`rhombus5p3`, `rhombus9p6`, ...) or a star
     /// (`star2`; the side triangles are empty and may be used).
-    #[schema(example = "rhombus5x2")]
+    #[schema(example = "rhombus5p3")]
     pub board: String,
     /// Hop chains only, no steps. Default false.
     #[serde(default)]
@@ -65,7 +65,7 @@ pub struct SolveRequest {
     /// bytes a position of the levels kept, and twice those of the level
     /// being built, so the same request stops at the same place on any
     /// machine. IDA* (`method: "ida"`, and `meet` when its shortest
-    /// crossing breaks the target lock, as on rhombus9x3 with hops only)
+    /// crossing breaks the target lock, as on rhombus9p6 with hops only)
     /// holds a fixed 24 MiB table and at most 1,000,000 positions near the
     /// goal instead.
     #[serde(default, deserialize_with = "sternhalma::wire::whole::optional")]
@@ -77,7 +77,7 @@ pub struct SolveRequest {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct SolveSettings {
     /// The board, by its canonical name.
-    #[schema(example = "rhombus9x3")]
+    #[schema(example = "rhombus9p6")]
     pub board: String,
     /// Whether only hop chains are allowed.
     pub hops_only: bool,
@@ -203,7 +203,7 @@ impl SolveSettings {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct SolveResponse {
     /// The board, by its canonical name.
-    #[schema(example = "rhombus5x2")]
+    #[schema(example = "rhombus5p3")]
     pub board: String,
     /// Whether only hop chains were allowed.
     pub hops_only: bool,
@@ -238,23 +238,23 @@ pub struct SolveResponse {
 /// /v1/solitaire/jobs`. If a budget runs out first the answer is a 422
 /// `node_limit` or `memory_limit` problem carrying the lower bound proven so
 /// far; the same request always gets the same answer. Within the default
-/// budgets it proves rhombus9x3 (23 moves, 366,866 nodes, 4.8 MiB) and
-/// rhombus9x3 with hops only (35 moves, 849,435 nodes). The default node
+/// budgets it proves rhombus9p6 (23 moves, 366,866 nodes, 4.8 MiB) and
+/// rhombus9p6 with hops only (35 moves, 849,435 nodes). The default node
 /// limit is also the cap (`max_nodes` 1,000,000: a few seconds of a
 /// heavy-work thread on the slowest board, so no request holds one longer;
 /// `max_memory_mb` at most 1024). Within it it proves, with steps, star1 to
-/// star3, every rhombus with homes of one or two rows, rhombus4x3, 5x3,
+/// star3, every rhombus with homes of one or two rows, rhombus4p6, 5x3,
 /// 5x4, 6x3, 6x4, 7x3, 8x3, 9x3 and 10x3; with hops only, star3,
-/// rhombus5x3, 5x4, 7x3 and 9x3, and that none exists on star1, star2,
+/// rhombus5p6, 5x4, 7x3 and 9x3, and that none exists on star1, star2,
 /// every rhombus with homes of one or two rows, 4x3, 6x3 to 6x5, 8x3 to
-/// 8x7 and 10x3 to 10x5. Not proven within the cap: star4, rhombus6x5 and
+/// 8x7 and 10x3 to 10x5. Not proven within the cap: star4, rhombus6p15 and
 /// 11x3, and with steps every rhombus of side 7 or more with homes of four
-/// rows or more; with hops only rhombus7x4 to 7x6, 9x4 to 9x8, 10x6 to 10x9
+/// rows or more; with hops only rhombus7p10 to 7x6, 9x4 to 9x8, 10x6 to 10x9
 /// and 11x3 to 11x10 (docs/solitaire.md; the command line has no cap). The
 /// first solve on a
 /// board builds its lower-bound tables (once per server process), only those
-/// of at most 4,000,000 positions: all of star4's and rhombus9x4's, in about
-/// a second. Bigger projections (on rhombus10x4, rhombus11x4 and most rhombi
+/// of at most 4,000,000 positions: all of star4's and rhombus9p10's, in about
+/// a second. Bigger projections (on rhombus10p10, rhombus11p10 and most rhombi
 /// with 15 or more pegs) are left out, so those boards get a weaker bound
 /// rather than a first solve that waits many seconds for a table; an answer
 /// is still proven shortest.

@@ -151,14 +151,14 @@ pub struct NewMatchRequest {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 #[schema(example = json!({
-    "board": "rhombus5x2",
+    "board": "rhombus5p3",
     "layout": "2",
     "rules": "classic",
     "seats": [{"name": "alice"}, {"name": "randy", "bot": {"kind": "random", "seed": 7}}]
 }))]
 pub struct NewMatch {
     /// The board; by default that of the rules' preset.
-    #[schema(example = "rhombus5x2")]
+    #[schema(example = "rhombus5p3")]
     pub board: Option<String>,
     /// The players and their sets (`2`, `3`, `2x3`, ...); default `2`.
     #[schema(example = "2")]
@@ -237,7 +237,7 @@ pub struct MatchView {
     /// The seat to move, while in progress.
     pub to_move: Option<usize>,
     /// The start position string (the `start` of the export).
-    #[schema(example = "rhombus5x2 classic south:20-24/north:0-4 0 0 -")]
+    #[schema(example = "rhombus5p3 classic south:20-24/north:0-4 0 0 -")]
     pub start_position: String,
     /// The current position, with the board's outcome (which stays
     /// `in_progress` after a resignation or abandonment: see `result`).
@@ -386,7 +386,7 @@ impl From<&model::History> for History {
 
 /// A match as a game record: exactly the body `POST /v1/replay` takes.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = json!({"start": "rhombus5x2 classic south:20-24/north:0-4 0 0 -", "moves": ["20-15", "4-9"]}))]
+#[schema(example = json!({"start": "rhombus5p3 classic south:20-24/north:0-4 0 0 -", "moves": ["20-15", "4-9"]}))]
 pub struct ExportedGame {
     /// The start position string.
     pub start: String,

@@ -274,7 +274,7 @@ mod tests {
     }
 
     fn start() -> Position {
-        "rhombus5x2 classic south:22-24/north:0-2 0 0 -"
+        "rhombus5p3 classic south:22-24/north:0-2 0 0 -"
             .parse()
             .unwrap()
     }

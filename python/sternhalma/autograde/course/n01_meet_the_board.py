@@ -24,6 +24,12 @@ STAR4 = sternhalma.Board("star4")
 RHOMBI = [name for name in sternhalma.Board.names() if name.startswith("rhombus")]
 
 
+def _triangular(name: str) -> bool:
+    """Whether a rhombus's homes are triangles (of k rows, k(k+1)/2 pegs): all
+    but the solved game's homes of 2 and 4 pegs."""
+    return sternhalma.Board(name).pegs_per_set not in (2, 4)
+
+
 def _the_position_above() -> sternhalma.Position:
     """The notebook's position after its "little ladder": eight plies of the most forward
     move by both sides from the classic two-player start on star4."""
@@ -237,8 +243,10 @@ def count_kinds_variants_part(student: Student, graded: bool) -> None:
     if graded:
         rng = grading.held_out("nb1-count-kinds-variants")
         layouts = ["2", "3", "4", "6", "2x3", "3x2"]
-        # rhombus<M>x<K> only (rhombus<M>p<P> homes are the solved game's)
-        rhombi = [n for n in RHOMBI if "p" not in n and int(n[len("rhombus") :].split("x")[0]) >= 4]
+        # Triangular homes only (homes of 2 and 4 pegs are the solved game's own shapes)
+        rhombi = [
+            n for n in RHOMBI if _triangular(n) and int(n[len("rhombus") :].split("p")[0]) >= 4
+        ]
         for preset in sternhalma.Rules.presets():
             for case in range(3):
                 if preset.value in ("research", "sturtevant"):  # two players on a rhombus

@@ -55,7 +55,7 @@ from sternhalma.autograde._student import redacted
 
 course = Course("02_single_agent_search")
 
-BOARD = "rhombus5x2"
+BOARD = "rhombus5p3"
 
 # ---- the notebook's given code, the course's copy --------------------------------------
 
@@ -325,7 +325,7 @@ def astar_path(student: Student, graded: bool) -> None:
     cases = [("the start", start_of(BOARD))]
     if graded:
         cases += held_out_roots(
-            "nb2-astar-path", ["rhombus4x2", "rhombus5x2", "rhombus5x2", "rhombus6x2", "rhombus7x2"]
+            "nb2-astar-path", ["rhombus4p3", "rhombus5p3", "rhombus5p3", "rhombus6p3", "rhombus7p3"]
         )
     for label, root in cases:
         what = f"astar with outside from {label}"
@@ -401,7 +401,7 @@ def astar_expanded(student: Student, graded: bool) -> float | None:
     ]
     if graded:
         roots = held_out_roots(
-            "nb2-astar-expanded", ["rhombus4x2", "rhombus5x2", "rhombus5x2", "rhombus6x2"]
+            "nb2-astar-expanded", ["rhombus4p3", "rhombus5p3", "rhombus5p3", "rhombus6p3"]
         )
         cases += [(label, root, ("zero", "outside", "stronger")) for label, root in roots]
     fraction = 1.0
@@ -482,7 +482,7 @@ def stronger_admissible(student: Student, graded: bool) -> None:
                 " are left (not admissible)"
             )
     if graded:
-        for name in ["rhombus4x2", "rhombus6x2"]:
+        for name in ["rhombus4p3", "rhombus6p3"]:
             _, north, space, left = space_from_goal(name)
             keys = [k for k in space.pegs if k in left]
             pegs = [space.pegs[k] for k in keys]
@@ -517,7 +517,7 @@ def stronger_consistent(student: Student, graded: bool) -> None:
                 " (not consistent: it may drop by at most 1 along a move)"
             )
     if graded:
-        for name in ["rhombus4x2", "rhombus6x2"]:
+        for name in ["rhombus4p3", "rhombus6p3"]:
             _, north, space, _ = space_from_goal(name)
             keys = list(space.pegs)
             values = estimates_of(
@@ -555,19 +555,19 @@ def stronger_fewer(student: Student, graded: bool) -> None:
         raise Failed("stronger is never more than outside along BFS's crossing")
     if not graded:
         return
-    board = sternhalma.Board("rhombus6x2")
+    board = sternhalma.Board("rhombus6p3")
     north = frozenset(board.triangle("north"))
     every = [frozenset(c) for c in itertools.combinations(range(len(board)), board.pegs_per_set)]
-    values = estimates_of(student, "rhombus6x2", north, every, lambda i: "on rhombus6x2", False)
+    values = estimates_of(student, "rhombus6p3", north, every, lambda i: "on rhombus6p3", False)
     for s, h in zip(every, values):
         if h < len(s - north):
-            raise Failed(f"stronger on rhombus6x2 at {sorted(s)}: {h}, less than outside")
-    # On the spaces of the start of rhombus6x2 and of held-out roots: admissible where it buys
+            raise Failed(f"stronger on rhombus6p3 at {sorted(s)}: {h}, less than outside")
+    # On the spaces of the start of rhombus6p3 and of held-out roots: admissible where it buys
     # something (the smaller boards are checked whole by the parts above), an estimate rather
     # than the moves left, and fewer states every A* must expand than with outside.
-    spaces = [("on rhombus6x2", Space(start_of("rhombus6x2")), False)]
+    spaces = [("on rhombus6p3", Space(start_of("rhombus6p3")), False)]
     for label, root in held_out_roots(
-        "nb2-stronger-fewer", ["rhombus5x2", "rhombus6x2", "rhombus7x2"]
+        "nb2-stronger-fewer", ["rhombus5p3", "rhombus6p3", "rhombus7p3"]
     ):
         spaces.append((f"from {label}", Space(root), True))
     with_yours = with_outside = 0
@@ -685,7 +685,7 @@ def canonical_key(student: Student, graded: bool) -> None:
                 " images of each other"
             )
     rng = grading.held_out("nb2-canonical-key")
-    for name in ["rhombus6x2", "rhombus7x3", "rhombus9x3", "star2"]:
+    for name in ["rhombus6p3", "rhombus7p6", "rhombus9p6", "star2"]:
         board = sternhalma.Board(name)
         states = []
         for _ in range(25):
@@ -744,7 +744,7 @@ def reference_canonical(pegs: frozenset[int], board: sternhalma.Board) -> tuple[
 def canonical_bfs(student: Student, graded: bool) -> None:
     cases = [("the start", start_of(BOARD))]
     if graded:
-        cases += held_out_roots("nb2-canonical-bfs", ["rhombus4x2", "rhombus6x2", "rhombus6x2"])
+        cases += held_out_roots("nb2-canonical-bfs", ["rhombus4p3", "rhombus6p3", "rhombus6p3"])
     for label, root in cases:
         space = Space(root)
         keys = list(space.pegs)
@@ -772,12 +772,12 @@ def canonical_bfs(student: Student, graded: bool) -> None:
 
 
 def near_the_goal(rng, count: int) -> list[sternhalma.Position]:
-    """Roots on rhombus6x2: some moves into the built-in solver's crossing, two random moves
+    """Roots on rhombus6p3: some moves into the built-in solver's crossing, two random moves
     on, at most 9 moves from the goal."""
-    moves = sternhalma.solve_solitaire("rhombus6x2").moves
+    moves = sternhalma.solve_solitaire("rhombus6p3").moves
     found: list[sternhalma.Position] = []
     while len(found) < count:
-        root = start_of("rhombus6x2")
+        root = start_of("rhombus6p3")
         for move in moves[: rng.randint(5, 8)]:
             root.push(move)
         root = grading.opening(root, 2, rng)
@@ -791,8 +791,8 @@ def ida_star_path(student: Student, graded: bool) -> None:
     cases = [("the start", start_of(BOARD), "outside")]
     if graded:
         rng = grading.held_out("nb2-ida-star-path")
-        roots = [grading.opening(start_of("rhombus4x2"), rng.randint(1, 10), rng) for _ in "ab"]
-        roots += [grading.opening(start_of("rhombus5x2"), rng.randint(1, 10), rng) for _ in "ab"]
+        roots = [grading.opening(start_of("rhombus4p3"), rng.randint(1, 10), rng) for _ in "ab"]
+        roots += [grading.opening(start_of("rhombus5p3"), rng.randint(1, 10), rng) for _ in "ab"]
         roots += near_the_goal(rng, 1)
         cases += [
             (f"held-out root {i} ({root.board.name})", root, "zero" if i == 0 else "outside")
@@ -932,7 +932,7 @@ def ida_star_work(student: Student, graded: bool) -> None:
     cases = [("the start", start_of(BOARD))]
     if graded:
         cases += held_out_roots(
-            "nb2-ida-star-work", ["rhombus4x2", "rhombus4x2", "rhombus5x2", "rhombus5x2"]
+            "nb2-ida-star-work", ["rhombus4p3", "rhombus4p3", "rhombus5p3", "rhombus5p3"]
         )
     for label, root in cases:
         what = f"ida_star with outside from {label}"

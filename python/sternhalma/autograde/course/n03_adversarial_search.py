@@ -17,7 +17,7 @@ from sternhalma.stats import wilson
 course = Course("03_adversarial_search")
 
 RULES = sternhalma.Rules("research", max_plies=60)
-START = sternhalma.Position.start(board="rhombus5x2", rules=RULES)
+START = sternhalma.Position.start(board="rhombus5p3", rules=RULES)
 BOARD = START.board
 TARGETS = [frozenset(BOARD.triangle("north")), frozenset(BOARD.triangle("south"))]
 WIN = 1000
@@ -419,7 +419,7 @@ def score(student: Student, games: int, first_seed: int) -> tuple[int, int, int]
     for game in range(games):
         seed = first_seed + game
         first = game % 2
-        position = sternhalma.Position.start(board="rhombus5x2", rules=RULES, first_player=first)
+        position = sternhalma.Position.start(board="rhombus5p3", rules=RULES, first_player=first)
         opening = random.Random(seed)
         for _ in range(2):
             position.push(opening.choice(position.legal_moves))

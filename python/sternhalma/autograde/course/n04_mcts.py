@@ -53,7 +53,7 @@ course = Course("04_mcts")
 # ---- the notebook's given code (its first cells), the course's copy ------------------
 
 RULES = sternhalma.Rules("research", max_plies=60)
-BOARD = "rhombus5x2"
+BOARD = "rhombus5p3"
 START = sternhalma.Position.start(board=BOARD, rules=RULES)
 _board = START.board
 _targets = [_board.triangle("north"), _board.triangle("south")]

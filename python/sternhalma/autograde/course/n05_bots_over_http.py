@@ -281,7 +281,7 @@ def submit_accepted(student: Student, graded: bool) -> None:
     site = server(student, graded)
     # A match against a house bot: our move, and the bot's answer inside our request.
     match_url, (token,) = site.match(
-        "rhombus5x2",
+        "rhombus5p3",
         "research,max_plies=60",
         [{"name": "notebook 5's check"}, {"name": "house bot", "bot": HOUSE_BOT}],
     )
@@ -296,7 +296,7 @@ def submit_accepted(student: Student, graded: bool) -> None:
     # Held-out: a match with two open seats, each seat's own token, other plies and moves.
     rng = grading.held_out("nb5-submit-accepted")
     for index in range(2):
-        board = rng.choice(["rhombus6x2", "rhombus5x2", "rhombus6x3"])
+        board = rng.choice(["rhombus6p3", "rhombus5p3", "rhombus6p6"])
         match_url, tokens = site.match(board, "research", [{}, {}])
         state = site.state(match_url)
         for ply in range(4):
@@ -313,7 +313,7 @@ def submit_refused(student: Student, graded: bool) -> None:
     site = server(student, graded)
     # A match against a house bot, one move in (played by the grader).
     match_url, (token,) = site.match(
-        "rhombus5x2",
+        "rhombus5p3",
         "research,max_plies=60",
         [{"name": "notebook 5's check"}, {"name": "house bot", "bot": HOUSE_BOT}],
     )
@@ -345,7 +345,7 @@ def submit_refused(student: Student, graded: bool) -> None:
     # Held-out: a match with two open seats: a ply ahead, the other seat's token, an
     # illegal move; at its start and one move in.
     rng = grading.held_out("nb5-submit-refused")
-    board = rng.choice(["rhombus6x3", "rhombus6x2", "rhombus7x3"])
+    board = rng.choice(["rhombus6p6", "rhombus6p3", "rhombus7p6"])
     match_url, tokens = site.match(board, "research", [{}, {}])
     holes = board_holes(site, board)
     for ply in range(2):

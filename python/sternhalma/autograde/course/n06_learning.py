@@ -26,7 +26,7 @@ from sternhalma.envs import sternhalma_v0  # noqa: F401 (the notebook's import, 
 
 course = Course("06_learning")
 
-HOLES = len(sternhalma.Position.start(board="rhombus5x2").board)
+HOLES = len(sternhalma.Position.start(board="rhombus5p3").board)
 ACTIONS = HOLES * HOLES + 1  # every from * holes + to, and a pass
 MASKS = {"int8": np.int8, "bool": bool}
 

@@ -28,7 +28,7 @@ from sternhalma.stats import wilson
 course = Course("07_class_tournament")
 
 RULES = sternhalma.Rules("research", max_plies=60)
-BOARD = "rhombus5x2"
+BOARD = "rhombus5p3"
 NODE_BUDGET = 1000
 """The notebook's budget, in positions: `my_bot` reads it while graded."""
 GAMES = 30
@@ -93,9 +93,12 @@ def legal_moves(student: Student, graded: bool) -> None:
     if graded:
         rng = grading.held_out("nb7-legal-moves")
         rhombi = [n for n in sternhalma.Board.names() if n.startswith("rhombus")]
-        # rhombus<M>x<K> only (rhombus<M>p<P> homes are the solved game's)
+        # Triangular homes only (homes of 2 and 4 pegs are the solved game's own shapes)
         rhombi = [
-            n for n in rhombi if "p" not in n and 4 <= int(n[len("rhombus") :].split("x")[0]) <= 9
+            n
+            for n in rhombi
+            if sternhalma.Board(n).pegs_per_set not in (2, 4)
+            and 4 <= int(n[len("rhombus") :].split("p")[0]) <= 9
         ]
         games = [
             (rng.choice(["star2", "star3"]), rules) for rules in ("classic", "masters", "super")

@@ -52,9 +52,9 @@ from sternhalma.autograde._course import lent
 
 course = Course("08_solving_a_game")
 
-BOARD = "rhombus7x1"
-BIG = "rhombus7x2"
-GAMES = ["rhombus3x1", "rhombus4x1", "rhombus5x1", "rhombus6x1", "rhombus3p2", "rhombus3x2"]
+BOARD = "rhombus7p1"
+BIG = "rhombus7p3"
+GAMES = ["rhombus3p1", "rhombus4p1", "rhombus5p1", "rhombus6p1", "rhombus3p2", "rhombus3p3"]
 CONFIGS = [(9, 1), (16, 1), (25, 1), (9, 2), (12, 2), (9, 3), (10, 3), (11, 4)]
 TINY = [[1], [0], [0, 3], [], None, [2], [0, 2]]
 """The notebook's small graph: 0 and 1 lead to each other; 2 can move to 3, which has no
