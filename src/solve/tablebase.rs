@@ -37,6 +37,8 @@ use std::sync::{Arc, OnceLock, RwLock};
 use super::depth::{self, Depths};
 use super::file::{self, FileError, Kind, Loaded};
 use super::game::Game;
+#[cfg(doc)]
+use super::placement::Placement;
 use super::solver::{Progress, Solver};
 use super::table::{Counts, Table, Value};
 use crate::board::{Board, Triangle};
@@ -125,6 +127,11 @@ pub enum TablebaseError {
     File(FileError),
     /// The game cannot be solved as asked (its depths do not fit a byte).
     Unsolvable(String),
+    /// No legal position of the table's game: an index past the table, an
+    /// entry that holds none (illegal under RULES §7, or a mirror twin), or
+    /// peg sets that are not a legal position ([`Placement`]); the text
+    /// says which.
+    NotAPosition(String),
 }
 
 impl TablebaseError {
@@ -138,18 +145,19 @@ impl TablebaseError {
     /// assert!(TablebaseError::CODES.contains(&TablebaseError::GameOver.code()));
     /// assert!(!TablebaseError::CODES.contains(&"hole_occupied"));
     /// ```
-    pub const CODES: [&'static str; 6] = [
+    pub const CODES: [&'static str; 7] = [
         "tablebase_other_game",
         "no_tablebase",
         "tablebase_without_depths",
         "game_over",
         "tablebase_file",
         "tablebase_unsolvable",
+        "tablebase_not_a_position",
     ];
 
     /// The stable code every surface reports: `tablebase_other_game`,
     /// `no_tablebase`, `tablebase_without_depths`, `game_over`,
-    /// `tablebase_file`, `tablebase_unsolvable`.
+    /// `tablebase_file`, `tablebase_unsolvable`, `tablebase_not_a_position`.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
@@ -159,6 +167,7 @@ impl TablebaseError {
             TablebaseError::GameOver => "game_over",
             TablebaseError::File(_) => "tablebase_file",
             TablebaseError::Unsolvable(_) => "tablebase_unsolvable",
+            TablebaseError::NotAPosition(_) => "tablebase_not_a_position",
         }
     }
 }
@@ -169,7 +178,8 @@ impl fmt::Display for TablebaseError {
             TablebaseError::OtherGame(why)
             | TablebaseError::NotCovered(why)
             | TablebaseError::NoDepths(why)
-            | TablebaseError::Unsolvable(why) => f.write_str(why),
+            | TablebaseError::Unsolvable(why)
+            | TablebaseError::NotAPosition(why) => f.write_str(why),
             TablebaseError::GameOver => f.write_str("the game is over: there is no move to make"),
             TablebaseError::File(e) => write!(f, "{e}"),
         }
@@ -410,7 +420,9 @@ impl Tablebase {
         Ok(self.game.ranking().index(mover, other))
     }
 
-    fn sets(&self, position: &Position) -> Result<(u64, u64), TablebaseError> {
+    /// The position's peg sets folded so that south is to move (the
+    /// mover's, the other's), after the checks of [`Tablebase::index`].
+    pub(crate) fn sets(&self, position: &Position) -> Result<(u64, u64), TablebaseError> {
         let game = &self.game;
         if position.board() != game.board() {
             return Err(TablebaseError::OtherGame(format!(
@@ -453,6 +465,40 @@ impl Tablebase {
         })
     }
 
+    /// What the table holds at `index` ([`Tablebase::index`]), for the
+    /// side to move of the positions the entry stands for: a value, and a
+    /// depth where the table keeps depths. An entry that holds no position
+    /// (illegal under RULES §7, or a mirror twin) answers
+    /// [`Value::Illegal`]. The batch probe of the command line and of
+    /// Python: a read, no position made.
+    ///
+    /// ```
+    /// use sternhalma::solve::{Game, Tablebase};
+    /// let game = Game::new(7, 2)?;
+    /// let table = Tablebase::build(&game, 1, &|_| {})?;
+    /// let (mover, other) = game.start();
+    /// let start = game.ranking().index(mover, other);
+    /// assert_eq!(table.probe_index(start)?.to_string(), "win in 33");
+    /// assert!(table.probe_index(game.ranking().states()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`TablebaseError::NotAPosition`] for an index past the table.
+    #[inline]
+    pub fn probe_index(&self, index: u64) -> Result<Probe, TablebaseError> {
+        let entries = self.game.ranking().states();
+        if index >= entries {
+            return Err(TablebaseError::NotAPosition(format!(
+                "index {index} is past the table of {}: its entries are 0 to {}",
+                self.game.board(),
+                entries - 1
+            )));
+        }
+        Ok(self.at(index))
+    }
+
+    #[inline]
     fn at(&self, index: u64) -> Probe {
         match &self.body {
             Body::Values(t) => Probe {
@@ -741,6 +787,7 @@ mod tests {
             TablebaseError::GameOver,
             TablebaseError::File(FileError::Invalid(path(), why())),
             TablebaseError::Unsolvable(why()),
+            TablebaseError::NotAPosition(why()),
         ];
         for error in &all {
             match error {
@@ -749,7 +796,8 @@ mod tests {
                 | TablebaseError::NoDepths(_)
                 | TablebaseError::GameOver
                 | TablebaseError::File(_)
-                | TablebaseError::Unsolvable(_) => {}
+                | TablebaseError::Unsolvable(_)
+                | TablebaseError::NotAPosition(_) => {}
             }
         }
         let codes: Vec<&str> = all.iter().map(TablebaseError::code).collect();
