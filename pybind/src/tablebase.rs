@@ -31,6 +31,9 @@ use crate::position::PyPosition;
 /// How often a build's progress is shown at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
+/// `probe_indices`' answer: values and depths.
+type ValuesAndDepths<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i16>>);
+
 /// Tables solved by `Tablebase.load` in this process (rather than read).
 static BUILT: Mutex<Vec<Weak<Tablebase>>> = Mutex::new(Vec::new());
 
@@ -625,7 +628,7 @@ impl PyTablebase {
         crate::grading::allowed("sternhalma.Tablebase")?;
         /// One position asked for: made in Python, or a string to parse.
         enum Asked {
-            Made(Position),
+            Made(Box<Position>),
             Text(String),
         }
         /// Why a position could not be probed.
@@ -637,7 +640,7 @@ impl PyTablebase {
         for (i, item) in positions.try_iter()?.enumerate() {
             let item = item?;
             if let Ok(position) = item.extract::<PyRef<'_, PyPosition>>() {
-                asked.push(Asked::Made(position.current().clone()));
+                asked.push(Asked::Made(Box::new(position.current().clone())));
             } else if let Ok(text) = item.extract::<String>() {
                 asked.push(Asked::Text(text));
             } else {
@@ -707,7 +710,7 @@ impl PyTablebase {
         &self,
         py: Python<'py>,
         indices: &Bound<'py, PyAny>,
-    ) -> PyResult<(Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i16>>)> {
+    ) -> PyResult<ValuesAndDepths<'py>> {
         crate::grading::allowed("sternhalma.Tablebase")?;
         let table = Arc::clone(&self.table);
         let probe_all = |indices: &[u64]| {

@@ -626,7 +626,8 @@ impl<'t> Prober<'t> {
         game.successors(mover, other, &mut self.moves, &mut self.next);
         let successor_mover = ranking.rotate(other);
         let last = ranking.holes() as u8 - 1;
-        let mut best: Option<((u8, i64), (u8, u8), MoveProbe)> = None;
+        // The best so far, and its ends on the board.
+        let mut best: Option<(MoveProbe, (u8, u8))> = None;
         for (&(from, to), &after) in self.moves.as_slice().iter().zip(self.next.as_slice()) {
             let reply = self
                 .table
@@ -648,15 +649,15 @@ impl<'t> Prober<'t> {
                 depth: reply.depth.map(|d| d + 1),
             };
             let preference = candidate.preference();
-            let better = match &best {
-                None => true,
-                Some((p, ends, _)) => preference > *p || (preference == *p && (from, to) < *ends),
-            };
+            let better = best.is_none_or(|(so_far, ends)| {
+                let theirs = so_far.preference();
+                preference > theirs || (preference == theirs && (from, to) < ends)
+            });
             if better {
-                best = Some((preference, (from, to), candidate));
+                best = Some((candidate, (from, to)));
             }
         }
-        best.map(|(_, _, m)| m)
+        best.map(|(m, _)| m)
     }
 }
 
