@@ -261,7 +261,7 @@ class UnknownBotError(SternhalmaError):
     """A bot kind that does not exist (see BOT_KINDS)."""
 
 class TablebaseError(SternhalmaError):
-    """A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`."""
+    """A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`, `tablebase_not_a_position` (an index past the table, or an entry or peg sets that are no legal position)."""
 
     code: str
 
