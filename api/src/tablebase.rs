@@ -96,6 +96,10 @@ enum TablebaseCommand {
         /// Threads for standard input (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// The value alone, without the best move (`win in 33`): a table
+        /// read or two a position instead of one per legal move.
+        #[arg(long)]
+        no_move: bool,
     },
     /// Write every legal position of the table with its value and depth,
     /// one a line, in table order (each entry's positions: south to move,
@@ -508,7 +512,8 @@ pub fn tablebase(options: &Tablebase) -> ExitCode {
             file: path,
             positions,
             threads,
-        } => crate::tablebase_tools::probe(path, positions, *threads),
+            no_move,
+        } => crate::tablebase_tools::probe(path, positions, *threads, !*no_move),
         TablebaseCommand::Export {
             file: path,
             format,

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use sternhalma::solve::placement::{write_holes, write_number, write_probe};
-use sternhalma::solve::{Prober, Query, Tablebase};
+use sternhalma::solve::{Answer, Prober, Query, Tablebase};
 
 /// Bytes of standard input read at a time: the lines of a block are shared
 /// among the threads, and their answers written in order.
@@ -59,7 +59,7 @@ struct Answered {
 
 /// Answers every line of `block`: complete lines, each ending in `\n`
 /// but perhaps the last.
-fn answer_block(table: &Tablebase, block: &[u8]) -> Answered {
+fn answer_block(table: &Tablebase, block: &[u8], with_move: bool) -> Answered {
     let mut prober = Prober::new(table);
     let mut done = Answered {
         out: Vec::with_capacity(block.len() / 2 + 64),
@@ -71,19 +71,34 @@ fn answer_block(table: &Tablebase, block: &[u8]) -> Answered {
             Some(at) => (&rest[..at], &rest[at + 1..]),
             None => (rest, &rest[rest.len()..]),
         };
-        answer_line(&mut prober, line, done.lines, &mut done);
+        answer_line(&mut prober, line, done.lines, with_move, &mut done);
         done.lines += 1;
         rest = after;
     }
     done
 }
 
-fn answer_line(prober: &mut Prober<'_>, line: &[u8], number: u64, done: &mut Answered) {
+fn answer_line(
+    prober: &mut Prober<'_>,
+    line: &[u8],
+    number: u64,
+    with_move: bool,
+    done: &mut Answered,
+) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let answered = std::str::from_utf8(line)
         .map_err(|_| "the line is not UTF-8 text".to_owned())
         .and_then(|text| text.parse::<Query>().map_err(|e| e.to_string()))
-        .and_then(|query| prober.answer(&query).map_err(|e| e.to_string()));
+        .and_then(|query| {
+            if with_move {
+                prober.answer(&query)
+            } else {
+                prober
+                    .probe(&query)
+                    .map(|probe| Answer { probe, best: None })
+            }
+            .map_err(|e| e.to_string())
+        });
     match answered {
         Ok(answer) => answer.write(&mut done.out),
         Err(message) => {
@@ -154,7 +169,12 @@ fn closed(e: &io::Error) -> bool {
 }
 
 /// `sternhalma tablebase probe FILE [POSITION...]`.
-pub fn probe(path: &Path, positions: &[String], threads_asked: Option<usize>) -> ExitCode {
+pub fn probe(
+    path: &Path,
+    positions: &[String],
+    threads_asked: Option<usize>,
+    with_move: bool,
+) -> ExitCode {
     let table = match open(path) {
         Ok(table) => table,
         Err(code) => return code,
@@ -166,7 +186,7 @@ pub fn probe(path: &Path, positions: &[String], threads_asked: Option<usize>) ->
         let mut prober = Prober::new(&table);
         for (i, text) in positions.iter().enumerate() {
             let mut done = Answered::default();
-            answer_line(&mut prober, text.as_bytes(), 0, &mut done);
+            answer_line(&mut prober, text.as_bytes(), 0, with_move, &mut done);
             if let Some((_, message)) = done.errors.first() {
                 bad.report(&format!("position {}", i + 1), message);
             }
@@ -217,12 +237,12 @@ pub fn probe(path: &Path, positions: &[String], threads_asked: Option<usize>) ->
         let lines = &block[..whole];
         let pieces = split_lines(lines, threads);
         let answered: Vec<Answered> = if pieces.len() == 1 {
-            vec![answer_block(&table, pieces[0])]
+            vec![answer_block(&table, pieces[0], with_move)]
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = pieces
                     .iter()
-                    .map(|piece| scope.spawn(|| answer_block(&table, piece)))
+                    .map(|piece| scope.spawn(|| answer_block(&table, piece, with_move)))
                     .collect();
                 handles
                     .into_iter()

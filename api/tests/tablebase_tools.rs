@@ -170,6 +170,7 @@ fn probe_answers_as_the_core_probes_from_arguments_and_standard_input() {
     // order, on two threads and on one.
     let mut input = String::new();
     let mut want = String::new();
+    let mut values = String::new();
     for position in &positions {
         let answer = expected(&table, position);
         let index = table.index(position).unwrap();
@@ -177,6 +178,8 @@ fn probe_answers_as_the_core_probes_from_arguments_and_standard_input() {
         input.push_str(&format!("{position}\n{}\n{index}\n", placement(position)));
         // A game over written as a placement: over by its pegs alone.
         want.push_str(&format!("{answer}\n{answer}\n{by_index}\n"));
+        let probe = table.probe(position).unwrap();
+        values.push_str(&format!("{probe}\n{probe}\n{probe}\n"));
     }
     for threads in ["2", "1"] {
         let output = probe_stdin(&path, &input, &["--threads", threads]);
@@ -184,6 +187,10 @@ fn probe_answers_as_the_core_probes_from_arguments_and_standard_input() {
         assert_eq!(text(&output.stdout), want, "{threads} threads");
         assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
     }
+    // The values alone.
+    let output = probe_stdin(&path, &input, &["--no-move"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), values);
 }
 
 #[test]

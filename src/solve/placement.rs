@@ -573,6 +573,20 @@ impl<'t> Prober<'t> {
     /// A position of another game, or a placement or index that is no
     /// legal position of the table's game.
     pub fn answer(&mut self, query: &Query) -> Result<Answer, TablebaseError> {
+        self.answer_with(query, true)
+    }
+
+    /// The value and depth of [`Prober::answer`] alone, without looking
+    /// for the best move: a table read or two (the best move reads the
+    /// table once per legal move).
+    ///
+    /// # Errors
+    /// As [`Prober::answer`].
+    pub fn probe(&mut self, query: &Query) -> Result<Probe, TablebaseError> {
+        self.answer_with(query, false).map(|answer| answer.probe)
+    }
+
+    fn answer_with(&mut self, query: &Query, with_move: bool) -> Result<Answer, TablebaseError> {
         match query {
             Query::Position(position) => {
                 let (mover, other) = self.table.sets(position)?;
@@ -581,7 +595,7 @@ impl<'t> Prober<'t> {
                 // A finished game, or one at its move limit, has no move
                 // (`Position::legal_moves`); otherwise its moves are those
                 // of its peg sets.
-                let best = if position.is_decided() {
+                let best = if !with_move || position.is_decided() {
                     None
                 } else {
                     let layout = position.layout();
@@ -594,14 +608,17 @@ impl<'t> Prober<'t> {
             Query::Placement(placement) => {
                 let (mover, other) = self.table.folded(placement)?;
                 let index = self.table.game().ranking().index(mover, other);
-                Ok(Answer {
-                    probe: self.table.probe_index(index)?,
-                    best: self.best(mover, other, placement.side_to_move == 1),
-                })
+                let probe = self.table.probe_index(index)?;
+                let best = if with_move {
+                    self.best(mover, other, placement.side_to_move == 1)
+                } else {
+                    None
+                };
+                Ok(Answer { probe, best })
             }
             Query::Index(index) => {
                 let probe = self.table.probe_index(*index)?;
-                if probe.value == Value::Illegal {
+                if !with_move || probe.value == Value::Illegal {
                     return Ok(Answer { probe, best: None });
                 }
                 let (mover, other) = self.table.game().ranking().position(*index);
@@ -711,9 +728,12 @@ mod tests {
             let entry = table.entry(index).unwrap();
             let by_index = prober.answer(&Query::Index(index)).unwrap();
             assert_eq!(by_index.probe, entry.probe);
+            assert_eq!(prober.probe(&Query::Index(index)).unwrap(), entry.probe);
             for (i, placement) in entry.positions().iter().enumerate() {
                 assert_eq!(table.index_of(placement).unwrap(), index, "{placement}");
                 let answer = prober.answer(&Query::Placement(*placement)).unwrap();
+                let probe = prober.probe(&Query::Placement(*placement)).unwrap();
+                assert_eq!(probe, answer.probe, "{placement}");
                 let position = table.position_of(placement).unwrap();
                 assert_eq!(position, text_position(game, placement));
                 assert_eq!(table.index(&position).unwrap(), index, "{placement}");
