@@ -610,8 +610,8 @@ impl PyTablebase {
 
     /// The probes of many positions at once: ``positions`` is an iterable
     /// of ``Position``s and position strings, answered in order as
-    /// ``probe`` answers each. The strings are parsed and every position
-    /// probed with the GIL released. The first position that cannot be
+    /// ``probe`` answers each. The strings are parsed and probed with the
+    /// GIL released. The first position that cannot be
     /// probed raises what ``Position(text)`` or ``probe`` would (a
     /// ``NotationError``, an ``InvalidPositionError``, a ``TablebaseError``),
     /// with a note naming its place in the list.
@@ -626,21 +626,23 @@ impl PyTablebase {
     /// sternhalma.InvalidPositionError: invalid position: ...
     fn probe_many(&self, py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<PyProbe>> {
         crate::grading::allowed("sternhalma.Tablebase")?;
-        /// One position asked for: made in Python, or a string to parse.
-        enum Asked {
-            Made(Box<Position>),
-            Text(String),
-        }
         /// Why a position could not be probed.
         enum Failure {
             Text(sternhalma::PositionError),
             Table(TableError),
         }
+        /// One position asked for: a position made in Python, probed at
+        /// once (a read: cheaper than a copy to take past the GIL), or a
+        /// string, parsed and probed with the GIL released.
+        enum Asked {
+            Probed(Result<Probe, TableError>),
+            Text(String),
+        }
         let mut asked = Vec::new();
         for (i, item) in positions.try_iter()?.enumerate() {
             let item = item?;
             if let Ok(position) = item.extract::<PyRef<'_, PyPosition>>() {
-                asked.push(Asked::Made(Box::new(position.current().clone())));
+                asked.push(Asked::Probed(self.table.probe(position.current())));
             } else if let Ok(text) = item.extract::<String>() {
                 asked.push(Asked::Text(text));
             } else {
@@ -653,20 +655,16 @@ impl PyTablebase {
         let table = Arc::clone(&self.table);
         let answered = py.detach(|| {
             asked
-                .iter()
+                .into_iter()
                 .enumerate()
-                .map(|(i, asked)| {
-                    let parsed;
-                    let position = match asked {
-                        Asked::Made(position) => position,
-                        Asked::Text(text) => {
-                            parsed = text
-                                .parse::<Position>()
-                                .map_err(|e| (i, Failure::Text(e)))?;
-                            &parsed
-                        }
-                    };
-                    table.probe(position).map_err(|e| (i, Failure::Table(e)))
+                .map(|(i, asked)| match asked {
+                    Asked::Probed(probed) => probed.map_err(|e| (i, Failure::Table(e))),
+                    Asked::Text(text) => {
+                        let position = text
+                            .parse::<Position>()
+                            .map_err(|e| (i, Failure::Text(e)))?;
+                        table.probe(&position).map_err(|e| (i, Failure::Table(e)))
+                    }
                 })
                 .collect::<Result<Vec<Probe>, (usize, Failure)>>()
         });

@@ -1439,8 +1439,8 @@ class Tablebase:
     def probe_many(self, positions: Iterable[Position | str]) -> list[Probe]:
         """The probes of many positions at once: ``positions`` is an iterable
         of ``Position``s and position strings, answered in order as
-        ``probe`` answers each. The strings are parsed and every position
-        probed with the GIL released. The first position that cannot be
+        ``probe`` answers each. The strings are parsed and probed with the
+        GIL released. The first position that cannot be
         probed raises what ``Position(text)`` or ``probe`` would (a
         ``NotationError``, an ``InvalidPositionError``, a ``TablebaseError``),
         with a note naming its place in the list.
