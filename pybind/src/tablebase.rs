@@ -31,6 +31,9 @@ use crate::position::PyPosition;
 /// How often a build's progress is shown at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
+/// Positions from which `probe_many` shares its work among the cores.
+const PARALLEL_FROM: usize = 4096;
+
 /// `probe_indices`' answer: values and depths.
 type ValuesAndDepths<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i16>>);
 
@@ -611,7 +614,7 @@ impl PyTablebase {
     /// The probes of many positions at once: ``positions`` is an iterable
     /// of ``Position``s and position strings, answered in order as
     /// ``probe`` answers each. The strings are parsed and probed with the
-    /// GIL released. The first position that cannot be
+    /// GIL released, a long list on every core. The first position that cannot be
     /// probed raises what ``Position(text)`` or ``probe`` would (a
     /// ``NotationError``, an ``InvalidPositionError``, a ``TablebaseError``),
     /// with a note naming its place in the list.
@@ -653,20 +656,59 @@ impl PyTablebase {
             }
         }
         let table = Arc::clone(&self.table);
-        let answered = py.detach(|| {
-            asked
+        // Each slice of the list answered in order; the first failure of a
+        // slice stops it (an earlier slice's, if any, is the one raised).
+        let answer = |first: usize, slice: Vec<Asked>| {
+            slice
                 .into_iter()
                 .enumerate()
-                .map(|(i, asked)| match asked {
-                    Asked::Probed(probed) => probed.map_err(|e| (i, Failure::Table(e))),
-                    Asked::Text(text) => {
-                        let position = text
-                            .parse::<Position>()
-                            .map_err(|e| (i, Failure::Text(e)))?;
-                        table.probe(&position).map_err(|e| (i, Failure::Table(e)))
+                .map(|(k, asked)| {
+                    let i = first + k;
+                    match asked {
+                        Asked::Probed(probed) => probed.map_err(|e| (i, Failure::Table(e))),
+                        Asked::Text(text) => {
+                            let position = text
+                                .parse::<Position>()
+                                .map_err(|e| (i, Failure::Text(e)))?;
+                            table.probe(&position).map_err(|e| (i, Failure::Table(e)))
+                        }
                     }
                 })
                 .collect::<Result<Vec<Probe>, (usize, Failure)>>()
+        };
+        let answered = py.detach(|| {
+            // Parsing is the work: long lists are shared among the cores.
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if threads == 1 || asked.len() < PARALLEL_FROM {
+                return answer(0, asked);
+            }
+            let per_thread = asked.len().div_ceil(threads);
+            let mut slices = Vec::new();
+            let mut rest = asked;
+            while !rest.is_empty() {
+                let tail = rest.split_off(per_thread.min(rest.len()));
+                slices.push(rest);
+                rest = tail;
+            }
+            let answers: Vec<_> = std::thread::scope(|scope| {
+                let handles: Vec<_> = slices
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, slice)| {
+                        let answer = &answer;
+                        scope.spawn(move || answer(n * per_thread, slice))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a probe thread does not panic"))
+                    .collect()
+            });
+            let mut probes = Vec::new();
+            for answered in answers {
+                probes.extend(answered?);
+            }
+            Ok(probes)
         });
         match answered {
             Ok(probes) => Ok(probes.into_iter().map(PyProbe::from).collect()),

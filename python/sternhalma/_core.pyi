@@ -1440,7 +1440,7 @@ class Tablebase:
         """The probes of many positions at once: ``positions`` is an iterable
         of ``Position``s and position strings, answered in order as
         ``probe`` answers each. The strings are parsed and probed with the
-        GIL released. The first position that cannot be
+        GIL released, a long list on every core. The first position that cannot be
         probed raises what ``Position(text)`` or ``probe`` would (a
         ``NotationError``, an ``InvalidPositionError``, a ``TablebaseError``),
         with a note naming its place in the list.

@@ -140,6 +140,23 @@ def test_probe_many_answers_as_probe_for_positions_and_strings(table: Tablebase)
     assert table.probe_many([]) == []
 
 
+def test_a_long_list_is_answered_in_order_and_its_first_fault_raised(table: Tablebase) -> None:
+    # Long enough to be shared among threads.
+    positions = random_positions(300, 6) * 40
+    texts = [str(p) for p in positions]
+    assert table.probe_many(texts) == [table.probe(p) for p in positions]
+    bad = "rhombus7p2 sturtevant south:47,47/north:0,1 0 0 -"
+    texts[9000] = "not a position"
+    texts[7000] = bad
+    with pytest.raises(InvalidPositionError) as caught:
+        table.probe_many(texts)
+    assert caught.value.__notes__ == ["positions[7000]"]
+    del texts[7000]
+    with pytest.raises(NotationError) as caught:
+        table.probe_many(texts)
+    assert caught.value.__notes__ == ["positions[8999]"]
+
+
 def test_probe_many_raises_what_a_single_probe_would_and_says_where(table: Tablebase) -> None:
     good = str(start())
     with pytest.raises(InvalidPositionError) as invalid:
