@@ -210,28 +210,37 @@ pub fn probe(
     loop {
         let mut block = std::mem::take(&mut carry);
         let mut ended = false;
-        while block.len() < BLOCK {
-            let start = block.len();
-            block.resize(start.max(BLOCK), 0);
-            match input.read(&mut block[start..]) {
-                Ok(0) => {
-                    block.truncate(start);
-                    ended = true;
-                    break;
+        // At least a block, and at least one whole line: a line longer
+        // than a block is read on until its end.
+        let mut wanted = BLOCK.max(block.len() + 1);
+        loop {
+            while block.len() < wanted {
+                let start = block.len();
+                block.resize(wanted, 0);
+                match input.read(&mut block[start..]) {
+                    Ok(0) => {
+                        block.truncate(start);
+                        ended = true;
+                        break;
+                    }
+                    Ok(n) => block.truncate(start + n),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => block.truncate(start),
+                    Err(e) => return fail(format!("standard input: {e}")),
                 }
-                Ok(n) => block.truncate(start + n),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => block.truncate(start),
-                Err(e) => return fail(format!("standard input: {e}")),
             }
+            if ended || block.contains(&b'\n') {
+                break;
+            }
+            wanted = block.len() + BLOCK;
         }
         // Complete lines only; the rest waits for the next block.
         let whole = if ended {
             block.len()
         } else {
-            match block.iter().rposition(|&b| b == b'\n') {
-                Some(at) => at + 1,
-                None => block.len(),
-            }
+            block
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(block.len(), |at| at + 1)
         };
         carry = block[whole..].to_vec();
         let lines = &block[..whole];

@@ -244,6 +244,13 @@ fn probe_answers_bad_lines_with_an_error_names_them_and_fails_at_the_end() {
     assert_eq!(stdout.lines().nth(1), Some(answer.as_str()));
     assert!(text(&output.stderr).contains("line 1: "));
 
+    // A line longer than the blocks standard input is read in is still
+    // one line (blanks around a position are ignored).
+    let long = format!("47,48/0,1 0{}\n47,48/0,1 1\n", " ".repeat(9 << 20));
+    let output = probe_stdin(&path, &long, &[]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), "win in 33 48-45\nwin in 33 0-3\n");
+
     // An argument that is no position: named by its place.
     let output = binary()
         .args([
