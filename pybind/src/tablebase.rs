@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 use sternhalma::solve::analysis::{self, AnalysisError};
 use sternhalma::solve::tablebase::{self as tables, SMALL_STATES, is_solved_game};
 use sternhalma::solve::{
@@ -644,10 +644,11 @@ impl PyTablebase {
         let mut asked = Vec::new();
         for (i, item) in positions.try_iter()?.enumerate() {
             let item = item?;
-            if let Ok(position) = item.extract::<PyRef<'_, PyPosition>>() {
-                asked.push(Asked::Probed(self.table.probe(position.current())));
-            } else if let Ok(text) = item.extract::<String>() {
-                asked.push(Asked::Text(text));
+            // Strings first: a failed cast costs no error object.
+            if let Ok(text) = item.cast::<PyString>() {
+                asked.push(Asked::Text(text.to_str()?.to_owned()));
+            } else if let Ok(position) = item.cast::<PyPosition>() {
+                asked.push(Asked::Probed(self.table.probe(position.borrow().current())));
             } else {
                 return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                     "positions[{i}]: a Position or a position string, not {}",
