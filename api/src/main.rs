@@ -2,6 +2,7 @@
 //! solve a solitaire crossing, or strongly solve a small game (RULES §7).
 
 mod tablebase;
+mod tablebase_tools;
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -55,7 +56,7 @@ enum Command {
     /// Strongly solve the two-player game on a small rhombus (RULES §7):
     /// every position's value, written as table files.
     SolveGame(tablebase::SolveGame),
-    /// Read and check table files written by `solve-game`.
+    /// Read, check, probe and export table files written by `solve-game`.
     Tablebase(tablebase::Tablebase),
     /// Print a new admin key for `serve --admin-key` (256 random bits, as
     /// 64 hex digits).

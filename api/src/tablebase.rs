@@ -20,7 +20,7 @@ pub struct SolveGame {
     /// The board, named by its side and the pegs of a home: `rhombus7p3`
     /// (7×7 with 3 pegs a side), `rhombus7p4`, `rhombus4p6`. Also read: a
     /// square rhombus with `--pegs` (`rhombus7x7 --pegs 3`), and the older
-    /// names by home rows (`rhombus7x2`), with a note.
+    /// names by home rows (`rhombus7p3`), with a note.
     #[arg(long)]
     board: String,
     /// Pegs a side (1, 2, 3, 4 or 6), where `--board` does not say.
@@ -80,6 +80,45 @@ enum TablebaseCommand {
     Info {
         /// The table file.
         file: PathBuf,
+    },
+    /// Probe positions: for each, one line with its value for the side to
+    /// move and the best move (`win in 33 48-45`, `draw 12-13`, `loss in
+    /// 0` once the game is over). With no POSITION, reads them from
+    /// standard input, one a line, and answers one line each, in order, on
+    /// every core. A position is a position string, a placement
+    /// (`47,48/0,1 0`: south's holes, north's, the side to move, 0 for
+    /// south) or a table index (digits alone). A bad line is answered
+    /// `error: ...` and named on standard error; the command then ends
+    /// with status 1, after answering every line.
+    Probe {
+        /// The table file.
+        file: PathBuf,
+        /// Positions to probe (each one argument: quote position strings).
+        positions: Vec<String>,
+        /// Threads for standard input (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The value alone, without the best move (`win in 33`): a table
+        /// read or two a position instead of one per legal move.
+        #[arg(long)]
+        no_move: bool,
+    },
+    /// Write every legal position of the table with its value and depth,
+    /// one a line, in table order (each entry's positions: south to move,
+    /// then north; a position, then its mirror image where the table
+    /// folds the mirror), to standard output.
+    Export {
+        /// The table file.
+        file: PathBuf,
+        /// `csv`: `index,side_to_move,south,north,value,depth` (holes of a
+        /// side separated by spaces, the depth empty for a draw or a table
+        /// without depths); `text`: `47,48/0,1 0 win in 33`, the placement
+        /// `tablebase probe` reads and its value.
+        #[arg(long, value_enum, default_value_t = crate::tablebase_tools::ExportFormat::Csv)]
+        format: crate::tablebase_tools::ExportFormat,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Check sampled positions against the rules and their successors.
     Verify {
@@ -414,7 +453,7 @@ pub fn install_folder(
             continue;
         }
         let mut path = path;
-        // A file an older engine named by home rows (`rhombus7x2.values`)
+        // A file an older engine named by home rows (`rhombus7p3.values`)
         // takes the board's one name (`rhombus7p3.values`), unless a file
         // of that name is there.
         if let Ok(board) = stem.parse::<sternhalma::Board>()
@@ -494,6 +533,17 @@ pub fn tablebase(options: &Tablebase) -> ExitCode {
             sample,
             seed,
         } => verify(path, *sample, *seed),
+        TablebaseCommand::Probe {
+            file: path,
+            positions,
+            threads,
+            no_move,
+        } => crate::tablebase_tools::probe(path, positions, *threads, !*no_move),
+        TablebaseCommand::Export {
+            file: path,
+            format,
+            threads,
+        } => crate::tablebase_tools::export(path, *format, *threads),
     }
 }
 

@@ -321,11 +321,144 @@ fn probes_that_no_table_answers_are_refused_with_their_reason() {
     assert_eq!(reply.status, 422, "{}", reply.body);
 }
 
+fn mainline(position: &str) -> Value {
+    let reply = post(
+        "/v1/tablebase/mainline",
+        None,
+        json!({"position": position}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    reply.json()
+}
+
+#[test]
+fn the_mainline_plays_the_best_moves_to_the_end() {
+    let mut positions = vec![START.to_owned()];
+    positions.extend(sample(12, 50).iter().map(ToString::to_string));
+    for start in &positions {
+        let line = mainline(start);
+        let probed = probe(start);
+        assert_eq!(line["board"], "rhombus7p2");
+        for key in ["value", "depth", "text", "side_to_move"] {
+            assert_eq!(line[key], probed[key], "{start}: {key}");
+        }
+        let depth = line["depth"].as_u64().unwrap();
+        let plies = line["mainline"].as_array().unwrap();
+        assert_eq!(plies.len() as u64, depth, "{start}");
+        // Each ply is the probe's best move there, the mover's value and
+        // depth the position's, one ply nearer the end each time, played
+        // by the route every client plays with.
+        let mut position = start.clone();
+        for (i, ply) in plies.iter().enumerate() {
+            let here = probe(&position);
+            assert_eq!(ply["move"], here["best_move"], "{start} ply {i}");
+            assert_eq!(ply["side_to_move"], here["side_to_move"]);
+            assert_eq!(ply["value"], here["value"]);
+            assert_eq!(ply["depth"], json!(depth - i as u64));
+            assert_eq!(ply["text"], here["text"]);
+            let applied = post(
+                "/v1/apply",
+                None,
+                json!({"position": position, "move": ply["move"]["text"]}),
+            );
+            assert_eq!(applied.status, 200, "{}", applied.body);
+            position = applied.json()["position"]["position_string"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+        }
+        assert_eq!(line["end_position"], position.as_str(), "{start}");
+        let end = probe(&position);
+        assert_eq!(end["text"], "loss in 0");
+        assert_eq!(end["moves"], json!([]));
+    }
+    // The start is a win in 33: south's moves are wins, north's losses.
+    let line = mainline(START);
+    assert_eq!(line["text"], "win in 33");
+    let first = &line["mainline"][0];
+    assert_eq!(
+        (&first["text"], &first["value"], &first["side_to_move"]),
+        (&json!("win in 33"), &json!("win"), &json!(0))
+    );
+    let second = &line["mainline"][1];
+    assert_eq!(
+        (&second["text"], &second["value"], &second["side_to_move"]),
+        (&json!("loss in 32"), &json!("loss"), &json!(1))
+    );
+}
+
+#[test]
+fn a_game_over_has_an_empty_mainline_and_a_move_limit_is_set_aside() {
+    let end = mainline(START)["end_position"].as_str().unwrap().to_owned();
+    let over = mainline(&end);
+    assert_eq!(over["text"], "loss in 0");
+    assert_eq!(over["mainline"], json!([]));
+    assert_eq!(over["end_position"], end.as_str());
+    // A position at its move limit is over for play, not for the table:
+    // the line is the unlimited game's.
+    let limited = "rhombus7p2 sturtevant,max_plies=0 south:47,48/north:0,1 0 0 -";
+    assert_eq!(probe(limited)["moves"], json!([]));
+    let line = mainline(limited);
+    assert_eq!(line["text"], "win in 33");
+    assert_eq!(line["mainline"].as_array().unwrap().len(), 33);
+}
+
+#[test]
+fn mainlines_that_no_table_answers_are_refused_with_their_reason() {
+    let ask = |body: Value| post("/v1/tablebase/mainline", None, body);
+    let detail = assert_problem(&ask(json!({"position": UNCOVERED})), 422, "no_tablebase");
+    assert!(detail.contains("--tablebases DIR"), "{detail}");
+    let classic = START.replace("sturtevant", "classic");
+    assert_problem(
+        &ask(json!({"position": classic})),
+        422,
+        "tablebase_other_game",
+    );
+    assert_problem(&ask(json!({"position": 3})), 400, "malformed_json");
+    assert_problem(
+        &ask(json!({"position": START, "x": 1})),
+        400,
+        "malformed_json",
+    );
+    assert_problem(&ask(json!({})), 422, "missing_field");
+    let two_on_one = "rhombus7p2 sturtevant south:47,47/north:0,1 0 0 -";
+    assert_problem(
+        &ask(json!({"position": two_on_one})),
+        422,
+        "invalid_position",
+    );
+
+    // A table of values only has no depths to find a line by.
+    let game = Game::new(7, 1).unwrap();
+    let (values, _) = sternhalma::solve::solve(&game, 1);
+    let tables = Arc::new(Tablebases::default());
+    tables.install(Arc::new(Tablebase::from_solved(game, values, None)));
+    let values_only = common::start_server_with_tables("tablebases_values_only", 1, tables);
+    let reply = finish(
+        agent()
+            .post(format!("{values_only}/v1/tablebase/mainline"))
+            .send_json(json!({"position": UNCOVERED}))
+            .unwrap(),
+    );
+    let detail = assert_problem(&reply, 422, "tablebase_without_depths");
+    assert!(detail.contains("--depth on"), "{detail}");
+    // Its probe still answers, without depths.
+    let reply = finish(
+        agent()
+            .post(format!("{values_only}/v1/tablebase/probe"))
+            .send_json(json!({"position": UNCOVERED}))
+            .unwrap(),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.json()["depth"], Value::Null);
+}
+
 #[test]
 fn the_probe_is_not_heavy_work_nor_a_write() {
     use sternhalma_http::clients::classify;
     let post = actix_web::http::Method::POST;
     assert_eq!(classify(&post, "/v1/tablebase/probe"), None);
+    assert_eq!(classify(&post, "/v1/tablebase/mainline"), None);
     assert!(classify(&post, "/v1/analysis").is_some());
 }
 
@@ -1027,7 +1160,7 @@ fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
     std::fs::create_dir_all(&older).unwrap();
     std::fs::copy(
         served.join("rhombus4p6.depths"),
-        older.join("rhombus4x3.depths"),
+        older.join("rhombus4p6.depths"),
     )
     .unwrap();
     let (old_server, old_url) = common::serve_binary(
@@ -1043,7 +1176,7 @@ fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
     .json();
     assert_eq!(listed["files"][0]["name"], "rhombus4p6.depths", "{listed}");
     assert_eq!(listed["files"][0]["board"], "rhombus4p6", "{listed}");
-    assert!(!older.join("rhombus4x3.depths").exists());
+    assert!(!older.join("rhombus4p6.depths").exists());
     drop(old_server);
 
     // Another server takes them from the first at start, checked.

@@ -53,7 +53,7 @@ create_exception!(
     _core,
     TablebaseError,
     SternhalmaError,
-    "A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`, `tablebase_download` (a table that could not be fetched from a server, or did not match its listing)."
+    "A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`, `tablebase_download` (a table that could not be fetched from a server, or did not match its listing), `tablebase_not_a_position` (an index past the table, or an entry or peg sets that are no legal position)."
 );
 create_exception!(
     _core,

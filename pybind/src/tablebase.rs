@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 use sternhalma::solve::analysis::{self, AnalysisError};
 use sternhalma::solve::tablebase::{self as tables, SMALL_STATES, is_solved_game};
 use sternhalma::solve::{
@@ -29,6 +30,12 @@ use crate::position::PyPosition;
 
 /// How often a build's progress is shown at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// Positions from which `probe_many` shares its work among the cores.
+const PARALLEL_FROM: usize = 4096;
+
+/// `probe_indices`' answer: values and depths.
+type ValuesAndDepths<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i16>>);
 
 /// Tables solved by `Tablebase.load` in this process (rather than read).
 static BUILT: Mutex<Vec<Weak<Tablebase>>> = Mutex::new(Vec::new());
@@ -390,7 +397,7 @@ impl PyTablebase {
     /// >>> Tablebase.load("star4")
     /// Traceback (most recent call last):
     ///   ...
-    /// sternhalma.NotationError: invalid board "star4": the solved game is played on a rhombus, e.g. rhombus7x7 with 3 pegs
+    /// sternhalma.NotationError: invalid board "star4": the solved game is played on a rhombus, e.g. rhombus7p3 (7x7 with 3 pegs a side)
     #[staticmethod]
     #[pyo3(signature = (board, pegs = None, *, folder = None, progress = true, build = false))]
     fn load(
@@ -637,6 +644,285 @@ impl PyTablebase {
             &Arc::new(position.current().clone()),
             &best,
         ))
+    }
+
+    /// The best line from ``position`` to the end of the game: each ply
+    /// the best move (the first of ``moves``: the fastest win, the longest
+    /// loss), with its mover's value and depth, one ply nearer the end each
+    /// time, so that a win or a loss in N has N moves and ends in a
+    /// finished game. A draw has no line to an end (an empty list, as
+    /// lichess's ``/mainline`` answers), nor has a game over. The line is
+    /// of the game without a move limit (a ``max_plies`` is set aside).
+    /// A table without depths cannot find one: ``TablebaseError`` (code
+    /// ``tablebase_without_depths``).
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> line = table.mainline(Position.start(board="rhombus7p2", rules="sturtevant"))
+    /// >>> len(line), line[:3]
+    /// (33, [<MoveProbe 48-45 win in 33>, <MoveProbe 0-3 loss in 32>, <MoveProbe 45-41 win in 31>])
+    /// >>> line[-1]
+    /// <MoveProbe 3-0 win in 1>
+    fn mainline(
+        &self,
+        py: Python<'_>,
+        position: PyRef<'_, PyPosition>,
+    ) -> PyResult<Vec<PyMoveProbe>> {
+        crate::grading::allowed("sternhalma.Tablebase")?;
+        let table = Arc::clone(&self.table);
+        let current = position.current();
+        let line = py
+            .detach(|| table.mainline(current))
+            .map_err(|e| table_error(&e))?;
+        Ok(line
+            .moves
+            .iter()
+            .zip(&line.positions)
+            .map(|(m, here)| PyMoveProbe::new(&Arc::new(here.clone()), m))
+            .collect())
+    }
+
+    /// The probes of many positions at once: ``positions`` is an iterable
+    /// of ``Position``s and position strings, answered in order as
+    /// ``probe`` answers each. The strings are parsed and probed with the
+    /// GIL released, a long list on every core. The first position that cannot be
+    /// probed raises what ``Position(text)`` or ``probe`` would (a
+    /// ``NotationError``, an ``InvalidPositionError``, a ``TablebaseError``),
+    /// with a note naming its place in the list.
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
+    /// >>> table.probe_many([start, "rhombus7p2 sturtevant south:45,47/north:0,1 1 1 -"])
+    /// [<Probe win in 33>, <Probe loss in 32>]
+    /// >>> table.probe_many([start, "rhombus7p2 sturtevant south:47,47/north:0,1 0 0 -"])
+    /// Traceback (most recent call last):
+    ///   ...
+    /// sternhalma.InvalidPositionError: invalid position: ...
+    fn probe_many(&self, py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Vec<PyProbe>> {
+        crate::grading::allowed("sternhalma.Tablebase")?;
+        /// Why a position could not be probed.
+        enum Failure {
+            Text(sternhalma::PositionError),
+            Table(TableError),
+        }
+        /// One position asked for: a position made in Python, probed at
+        /// once (a read: cheaper than a copy to take past the GIL), or a
+        /// string, parsed and probed with the GIL released.
+        enum Asked {
+            Probed(Result<Probe, TableError>),
+            Text(String),
+        }
+        let mut asked = Vec::new();
+        for (i, item) in positions.try_iter()?.enumerate() {
+            let item = item?;
+            // Strings first: a failed cast costs no error object.
+            if let Ok(text) = item.cast::<PyString>() {
+                asked.push(Asked::Text(text.to_str()?.to_owned()));
+            } else if let Ok(position) = item.cast::<PyPosition>() {
+                asked.push(Asked::Probed(self.table.probe(position.borrow().current())));
+            } else {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "positions[{i}]: a Position or a position string, not {}",
+                    item.get_type().name()?
+                )));
+            }
+        }
+        let table = Arc::clone(&self.table);
+        // Each slice of the list answered in order; the first failure of a
+        // slice stops it (an earlier slice's, if any, is the one raised).
+        let answer = |first: usize, slice: Vec<Asked>| {
+            slice
+                .into_iter()
+                .enumerate()
+                .map(|(k, asked)| {
+                    let i = first + k;
+                    match asked {
+                        Asked::Probed(probed) => probed.map_err(|e| (i, Failure::Table(e))),
+                        Asked::Text(text) => {
+                            let position = text
+                                .parse::<Position>()
+                                .map_err(|e| (i, Failure::Text(e)))?;
+                            table.probe(&position).map_err(|e| (i, Failure::Table(e)))
+                        }
+                    }
+                })
+                .collect::<Result<Vec<Probe>, (usize, Failure)>>()
+        };
+        let answered = py.detach(|| {
+            // Parsing is the work: long lists are shared among the cores.
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if threads == 1 || asked.len() < PARALLEL_FROM {
+                return answer(0, asked);
+            }
+            let per_thread = asked.len().div_ceil(threads);
+            let mut slices = Vec::new();
+            let mut rest = asked;
+            while !rest.is_empty() {
+                let tail = rest.split_off(per_thread.min(rest.len()));
+                slices.push(rest);
+                rest = tail;
+            }
+            let answers: Vec<_> = std::thread::scope(|scope| {
+                let handles: Vec<_> = slices
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, slice)| {
+                        let answer = &answer;
+                        scope.spawn(move || answer(n * per_thread, slice))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a probe thread does not panic"))
+                    .collect()
+            });
+            let mut probes = Vec::new();
+            for answered in answers {
+                probes.extend(answered?);
+            }
+            Ok(probes)
+        });
+        match answered {
+            Ok(probes) => Ok(probes.into_iter().map(PyProbe::from).collect()),
+            Err((i, failure)) => {
+                let error = match failure {
+                    Failure::Text(e) => errors::position(&e),
+                    Failure::Table(e) => table_error(&e),
+                };
+                error
+                    .value(py)
+                    .call_method1("add_note", (format!("positions[{i}]"),))?;
+                Err(error)
+            }
+        }
+    }
+
+    /// The values and depths of many table entries at once, without a
+    /// Python object per position: ``indices`` is a NumPy array of
+    /// ``uint64`` (or of ``int64`` with no negative number, or a list of
+    /// ints) of indices as ``index`` gives them, from 0 to
+    /// ``entries - 1``. Answers two arrays of the same length: ``values``
+    /// (``int8``: 0 draw, 1 win, 2 loss for the side to move, 3 an entry
+    /// that holds no position: illegal under RULES §7, or a mirror
+    /// image's twin) and ``depths`` (``int16``: plies to the end, -1 for a
+    /// draw, an empty entry or a table without depths). Runs with the GIL
+    /// released; an index past the table raises ``TablebaseError`` (code
+    /// ``tablebase_not_a_position``), naming the first.
+    ///
+    /// >>> import numpy as np
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> start = table.index(Position.start(board="rhombus7p2", rules="sturtevant"))
+    /// >>> values, depths = table.probe_indices(np.array([start, 0], dtype=np.uint64))
+    /// >>> values.tolist(), depths.tolist()
+    /// ([1, 3], [33, -1])
+    /// >>> values, depths = table.probe_indices(np.arange(table.entries, dtype=np.uint64))
+    /// >>> int((values == 1).sum()), int((values == 3).sum()), int(depths.max())
+    /// (710665, 5405, 37)
+    fn probe_indices<'py>(
+        &self,
+        py: Python<'py>,
+        indices: &Bound<'py, PyAny>,
+    ) -> PyResult<ValuesAndDepths<'py>> {
+        crate::grading::allowed("sternhalma.Tablebase")?;
+        let table = Arc::clone(&self.table);
+        let probe_all = |indices: &[u64]| {
+            let mut values = vec![0i8; indices.len()];
+            let mut depths = vec![-1i16; indices.len()];
+            for (i, &index) in indices.iter().enumerate() {
+                let probe = table.probe_index(index)?;
+                values[i] = probe.value as i8;
+                if let Some(depth) = probe.depth {
+                    depths[i] = depth as i16;
+                }
+            }
+            Ok::<_, TableError>((values, depths))
+        };
+        let answered = if let Ok(array) = indices.extract::<PyReadonlyArray1<'py, u64>>() {
+            match array.as_slice() {
+                Ok(slice) => py.detach(|| probe_all(slice)),
+                // Not contiguous (a slice with a step): copied first.
+                Err(_) => {
+                    let copied: Vec<u64> = array.as_array().iter().copied().collect();
+                    py.detach(|| probe_all(&copied))
+                }
+            }
+        } else {
+            let signed: Vec<i64> = if let Ok(array) =
+                indices.extract::<PyReadonlyArray1<'py, i64>>()
+            {
+                array.as_array().iter().copied().collect()
+            } else {
+                indices.extract::<Vec<i64>>().map_err(|_| {
+                    pyo3::exceptions::PyTypeError::new_err(
+                        "indices: a one-dimensional NumPy array of uint64 (or int64), or a list of ints",
+                    )
+                })?
+            };
+            let unsigned = signed
+                .iter()
+                .map(|&i| u64::try_from(i))
+                .collect::<Result<Vec<u64>, _>>()
+                .map_err(|_| {
+                    pyo3::exceptions::PyValueError::new_err(
+                        "indices: a table index is never negative",
+                    )
+                })?;
+            py.detach(|| probe_all(&unsigned))
+        };
+        let (values, depths) = answered.map_err(|e| table_error(&e))?;
+        Ok((values.into_pyarray(py), depths.into_pyarray(py)))
+    }
+
+    /// The table index of ``position`` (what ``probe_indices`` takes): a
+    /// position and its rotation with the other side to move share one,
+    /// and where the table folds the mirror (1, 3, 4 and 6 pegs) so do a
+    /// position and its mirror image.
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
+    /// >>> index = table.index(start)
+    /// >>> table.position(index) == start
+    /// True
+    fn index(&self, position: PyRef<'_, PyPosition>) -> PyResult<u64> {
+        crate::grading::allowed("sternhalma.Tablebase")?;
+        self.table
+            .index(position.current())
+            .map_err(|e| table_error(&e))
+    }
+
+    /// The position that entry ``index`` stands for, with south to move (of
+    /// a table that folds the mirror, the one of the two images the entry
+    /// names). An index past the table, or of an entry that holds no
+    /// position (illegal under RULES §7, or a twin), is a
+    /// ``TablebaseError`` (code ``tablebase_not_a_position``).
+    ///
+    /// >>> table = Tablebase.load("rhombus7p2", progress=False)
+    /// >>> table.position(1083)
+    /// Position('rhombus7p2 sturtevant south:0,2/north:3,4 0 0 -')
+    /// >>> table.position(0)
+    /// Traceback (most recent call last):
+    ///   ...
+    /// sternhalma.TablebaseError: entry 0 of the table of rhombus7p2 holds no position: illegal under RULES §7
+    fn position(&self, index: i128) -> PyResult<PyPosition> {
+        crate::grading::allowed("sternhalma.Tablebase")?;
+        let index: u64 = args::whole("index", index, u128::from(u64::MAX))?;
+        let position = self
+            .table
+            .placement(index)
+            .and_then(|placement| self.table.position_of(&placement))
+            .map_err(|e| table_error(&e))?;
+        Ok(PyPosition::from_core(position))
+    }
+
+    /// Entries of the table: the indices ``probe_indices`` takes are 0 to
+    /// ``entries - 1``. Each stands for a position with south to move and
+    /// its rotation with north to move, and where the table folds the
+    /// mirror, for their mirror images too.
+    ///
+    /// >>> Tablebase.load("rhombus7p2", progress=False).entries
+    /// 1271256
+    #[getter]
+    fn entries(&self) -> u64 {
+        self.table.game().ranking().states()
     }
 
     /// The board of the solved game.

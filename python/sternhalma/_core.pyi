@@ -261,7 +261,7 @@ class UnknownBotError(SternhalmaError):
     """A bot kind that does not exist (see BOT_KINDS)."""
 
 class TablebaseError(SternhalmaError):
-    """A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`, `tablebase_download` (a table that could not be fetched from a server, or did not match its listing)."""
+    """A solved table that cannot answer. `.code` says why: `no_tablebase` (no loaded table covers the position, or none is in the folder for a game too large to solve on first use), `tablebase_other_game` (a position of another board or rules), `tablebase_without_depths` (a table of values alone, where depths are needed), `game_over` (no move to choose), `tablebase_file` (a missing, damaged or unfinished file), `tablebase_unsolvable`, `tablebase_download` (a table that could not be fetched from a server, or did not match its listing), `tablebase_not_a_position` (an index past the table, or an entry or peg sets that are no legal position)."""
 
     code: str
 
@@ -1343,7 +1343,7 @@ class Tablebase:
         >>> Tablebase.load("star4")
         Traceback (most recent call last):
           ...
-        sternhalma.NotationError: invalid board "star4": the solved game is played on a rhombus, e.g. rhombus7x7 with 3 pegs
+        sternhalma.NotationError: invalid board "star4": the solved game is played on a rhombus, e.g. rhombus7p3 (7x7 with 3 pegs a side)
         """
     @staticmethod
     def open(path: str | PathLike[str]) -> Tablebase:
@@ -1373,7 +1373,23 @@ class Tablebase:
         *,
         folder: str | PathLike[str] | None = None,
         progress: bool = True,
-    ) -> list[Tablebase]: ...
+    ) -> list[Tablebase]:
+        """Downloads the solved tables a Sternhalma server offers (``GET
+        <server>/downloads/tables/``: a class server started with
+        ``--tablebases``) into ``folder`` (default: ``cache_folder()``),
+        checks each against the size and SHA-256 digest the listing gives,
+        and installs it, as ``open`` does. With ``board`` (and ``pegs``, as
+        ``load`` takes them), that board's table alone, answered; without,
+        every table offered, answered as a list. A file already in the
+        folder with the listed digest is not fetched again, and ``load``
+        reads what was downloaded. ``progress`` shows each download: a tqdm
+        bar if tqdm is installed, else a line on standard error.
+
+        A server that cannot be reached, offers no table of the board, or
+        sends a file whose size or digest differs from its listing's is a
+        ``TablebaseError`` (code ``tablebase_download``); nothing is
+        installed then, and no partial file is left.
+        """
     @overload
     @staticmethod
     def download(
@@ -1454,6 +1470,104 @@ class Tablebase:
         >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
         >>> str(table.best_move(start, seed=1))
         '48-45: win in 33'
+        """
+    def mainline(self, position: Position) -> list[MoveProbe]:
+        """The best line from ``position`` to the end of the game: each ply
+        the best move (the first of ``moves``: the fastest win, the longest
+        loss), with its mover's value and depth, one ply nearer the end each
+        time, so that a win or a loss in N has N moves and ends in a
+        finished game. A draw has no line to an end (an empty list, as
+        lichess's ``/mainline`` answers), nor has a game over. The line is
+        of the game without a move limit (a ``max_plies`` is set aside).
+        A table without depths cannot find one: ``TablebaseError`` (code
+        ``tablebase_without_depths``).
+
+        >>> table = Tablebase.load("rhombus7p2", progress=False)
+        >>> line = table.mainline(Position.start(board="rhombus7p2", rules="sturtevant"))
+        >>> len(line), line[:3]
+        (33, [<MoveProbe 48-45 win in 33>, <MoveProbe 0-3 loss in 32>, <MoveProbe 45-41 win in 31>])
+        >>> line[-1]
+        <MoveProbe 3-0 win in 1>
+        """
+    def probe_many(self, positions: Iterable[Position | str]) -> list[Probe]:
+        """The probes of many positions at once: ``positions`` is an iterable
+        of ``Position``s and position strings, answered in order as
+        ``probe`` answers each. The strings are parsed and probed with the
+        GIL released, a long list on every core. The first position that cannot be
+        probed raises what ``Position(text)`` or ``probe`` would (a
+        ``NotationError``, an ``InvalidPositionError``, a ``TablebaseError``),
+        with a note naming its place in the list.
+
+        >>> table = Tablebase.load("rhombus7p2", progress=False)
+        >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
+        >>> table.probe_many([start, "rhombus7p2 sturtevant south:45,47/north:0,1 1 1 -"])
+        [<Probe win in 33>, <Probe loss in 32>]
+        >>> table.probe_many([start, "rhombus7p2 sturtevant south:47,47/north:0,1 0 0 -"])
+        Traceback (most recent call last):
+          ...
+        sternhalma.InvalidPositionError: invalid position: ...
+        """
+    def probe_indices(
+        self, indices: npt.NDArray[np.uint64] | npt.NDArray[np.int64] | Sequence[int]
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
+        """The values and depths of many table entries at once, without a
+        Python object per position: ``indices`` is a NumPy array of
+        ``uint64`` (or of ``int64`` with no negative number, or a list of
+        ints) of indices as ``index`` gives them, from 0 to
+        ``entries - 1``. Answers two arrays of the same length: ``values``
+        (``int8``: 0 draw, 1 win, 2 loss for the side to move, 3 an entry
+        that holds no position: illegal under RULES §7, or a mirror
+        image's twin) and ``depths`` (``int16``: plies to the end, -1 for a
+        draw, an empty entry or a table without depths). Runs with the GIL
+        released; an index past the table raises ``TablebaseError`` (code
+        ``tablebase_not_a_position``), naming the first.
+
+        >>> import numpy as np
+        >>> table = Tablebase.load("rhombus7p2", progress=False)
+        >>> start = table.index(Position.start(board="rhombus7p2", rules="sturtevant"))
+        >>> values, depths = table.probe_indices(np.array([start, 0], dtype=np.uint64))
+        >>> values.tolist(), depths.tolist()
+        ([1, 3], [33, -1])
+        >>> values, depths = table.probe_indices(np.arange(table.entries, dtype=np.uint64))
+        >>> int((values == 1).sum()), int((values == 3).sum()), int(depths.max())
+        (710665, 5405, 37)
+        """
+    def index(self, position: Position) -> int:
+        """The table index of ``position`` (what ``probe_indices`` takes): a
+        position and its rotation with the other side to move share one,
+        and where the table folds the mirror (1, 3, 4 and 6 pegs) so do a
+        position and its mirror image.
+
+        >>> table = Tablebase.load("rhombus7p2", progress=False)
+        >>> start = Position.start(board="rhombus7p2", rules="sturtevant")
+        >>> index = table.index(start)
+        >>> table.position(index) == start
+        True
+        """
+    def position(self, index: int) -> Position:
+        """The position that entry ``index`` stands for, with south to move (of
+        a table that folds the mirror, the one of the two images the entry
+        names). An index past the table, or of an entry that holds no
+        position (illegal under RULES §7, or a twin), is a
+        ``TablebaseError`` (code ``tablebase_not_a_position``).
+
+        >>> table = Tablebase.load("rhombus7p2", progress=False)
+        >>> table.position(1083)
+        Position('rhombus7p2 sturtevant south:0,2/north:3,4 0 0 -')
+        >>> table.position(0)
+        Traceback (most recent call last):
+          ...
+        sternhalma.TablebaseError: entry 0 of the table of rhombus7p2 holds no position: illegal under RULES §7
+        """
+    @property
+    def entries(self) -> int:
+        """Entries of the table: the indices ``probe_indices`` takes are 0 to
+        ``entries - 1``. Each stands for a position with south to move and
+        its rotation with north to move, and where the table folds the
+        mirror, for their mirror images too.
+
+        >>> Tablebase.load("rhombus7p2", progress=False).entries
+        1271256
         """
     @property
     def board(self) -> Board:

@@ -252,6 +252,7 @@ _STATELESS_POSTS = frozenset(
         "/v1/render",
         "/v1/replay",
         "/v1/solitaire/solve",
+        "/v1/tablebase/mainline",
         "/v1/tablebase/probe",
     }
 )
@@ -290,7 +291,8 @@ class Client:
     change nothing on the server (``/v1/positions``,
     ``/v1/positions/validate``, ``/v1/legal-moves``, ``/v1/apply``,
     ``/v1/outcome``, ``/v1/replay``, ``/v1/render``, ``/v1/analysis``,
-    ``/v1/bots/move``, ``/v1/tablebase/probe``, ``/v1/solitaire/solve``).
+    ``/v1/bots/move``, ``/v1/tablebase/probe``, ``/v1/tablebase/mainline``,
+    ``/v1/solitaire/solve``).
     A request that creates or plays something (a match, a move, a
     resignation, an abandon, a tournament, a solitaire job) is never sent
     again after a drop: it may have been carried out, so a

@@ -15,6 +15,7 @@ use crate::board::{Board, Triangle};
 use crate::cell::{Cell, CellSet};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::geometry::Geometry;
+use crate::moves::Move;
 use crate::rules::Preset;
 use crate::sturtevant::Targets;
 
@@ -150,7 +151,7 @@ impl Game {
                 return Err(ParseError::new(
                     ParseErrorKind::Board,
                     board,
-                    "the solved game is played on a rhombus, e.g. rhombus7x7 with 3 pegs",
+                    "the solved game is played on a rhombus, e.g. rhombus7p3 (7x7 with 3 pegs a side)",
                 ));
             }
         };
@@ -297,17 +298,38 @@ impl Game {
         }
     }
 
+    /// The move from hole `from` to hole `to` (a legal one of some
+    /// position): a step if the holes are neighbours, else a hop chain.
+    #[must_use]
+    pub fn move_between(&self, from: u8, to: u8) -> Move {
+        let (from_cell, to_cell) = (Cell(from), Cell(to));
+        if self.neighbours[usize::from(from)] & (1 << to) != 0 {
+            Move::Step {
+                from: from_cell,
+                to: to_cell,
+            }
+        } else {
+            Move::Hop {
+                from: from_cell,
+                to: to_cell,
+            }
+        }
+    }
+
     /// The positions (folded: south to move) that the legal moves of the
     /// position `(mover, other)` lead to, into `next` (cleared first). Each
-    /// has the mover `rotate(other)`; `next` keeps their other sets. The
-    /// position must be legal and not over.
+    /// has the mover `rotate(other)`; `next` keeps their other sets. After
+    /// it `moves` holds the legal moves (start and end ids, ordered by
+    /// start then end), each leading to the position at the same place of
+    /// `next`. The position must be legal and not over.
     #[inline(always)]
     pub fn successors(&self, mover: u64, other: u64, moves: &mut Moves, next: &mut Sets) {
         next.len = 0;
         let r = &self.ranking;
         let rotated_mover = r.rotate(mover);
         self.moves(mover, mover | other, moves);
-        for &(from, to) in moves.as_slice() {
+        for i in 0..moves.len {
+            let (from, to) = moves.list[i];
             let (from, to) = (u32::from(from), u32::from(to));
             let touched = (1 << from) | (1 << to);
             // North is to move next: a move into a position where north
@@ -321,9 +343,13 @@ impl Game {
             {
                 continue;
             }
+            // The legal moves kept in order at the front: a move is never
+            // written past its own place.
+            moves.list[next.len] = moves.list[i];
             next.list[next.len] = rotated_mover ^ r.rotated_bit(from) ^ r.rotated_bit(to);
             next.len += 1;
         }
+        moves.len = next.len;
     }
 
     /// Whether every position (folded: south to move) that a legal move of

@@ -12,8 +12,13 @@
 //! - [`mod@file`]: table files with a checked header.
 //! - [`analysis`]: a game checked move by move against perfect play.
 //! - [`Tablebase`]: a solved table opened for play: any position's value
-//!   and every move's, the best move; [`Tablebases`]: a set of opened
-//!   tables, passed as a handle to whoever plays from them.
+//!   and every move's, the best move, the best line to the end
+//!   ([`Tablebase::mainline`]); [`Tablebases`]: a set of opened tables,
+//!   passed as a handle to whoever plays from them.
+//! - [`mod@placement`]: positions as a table sees them ([`Placement`]),
+//!   questions to a table as lines of text ([`Query`], [`Prober`]) and the
+//!   positions each entry stands for ([`Tablebase::entry`]): the
+//!   researcher's batch probe and export.
 //!
 //! ```
 //! use sternhalma::solve::{Game, Value, solve};
@@ -30,6 +35,8 @@ pub mod analysis;
 mod depth;
 pub mod file;
 mod game;
+mod mainline;
+pub mod placement;
 mod rank;
 mod solver;
 mod table;
@@ -38,6 +45,8 @@ mod verify;
 
 pub use depth::{Depths, MAX_DEPTH, solve_depths, value_of};
 pub use game::{Game, MAX_MOVES, Moves, Sets};
+pub use mainline::Mainline;
+pub use placement::{Answer, Placement, Prober, Query};
 pub use rank::{MAX_PEGS, Ranking};
 pub use solver::{PassReport, Progress, Solver, solve};
 pub use table::{Counts, Table, Value};

@@ -37,6 +37,8 @@ use std::sync::{Arc, OnceLock, RwLock};
 use super::depth::{self, Depths};
 use super::file::{self, FileError, Kind, Loaded};
 use super::game::Game;
+#[cfg(doc)]
+use super::placement::Placement;
 use super::solver::{Progress, Solver};
 use super::table::{Counts, Table, Value};
 use crate::board::{Board, Triangle};
@@ -128,6 +130,11 @@ pub enum TablebaseError {
     /// A table could not be fetched from a server, or did not match the
     /// size and digest its listing gives (`Tablebase.download`).
     Download(String),
+    /// No legal position of the table's game: an index past the table, an
+    /// entry that holds none (illegal under RULES §7, or a mirror twin), or
+    /// peg sets that are not a legal position ([`Placement`]); the text
+    /// says which.
+    NotAPosition(String),
 }
 
 impl TablebaseError {
@@ -141,7 +148,7 @@ impl TablebaseError {
     /// assert!(TablebaseError::CODES.contains(&TablebaseError::GameOver.code()));
     /// assert!(!TablebaseError::CODES.contains(&"hole_occupied"));
     /// ```
-    pub const CODES: [&'static str; 7] = [
+    pub const CODES: [&'static str; 8] = [
         "tablebase_other_game",
         "no_tablebase",
         "tablebase_without_depths",
@@ -149,11 +156,13 @@ impl TablebaseError {
         "tablebase_file",
         "tablebase_unsolvable",
         "tablebase_download",
+        "tablebase_not_a_position",
     ];
 
     /// The stable code every surface reports: `tablebase_other_game`,
     /// `no_tablebase`, `tablebase_without_depths`, `game_over`,
-    /// `tablebase_file`, `tablebase_unsolvable`, `tablebase_download`.
+    /// `tablebase_file`, `tablebase_unsolvable`, `tablebase_download`,
+    /// `tablebase_not_a_position`.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
@@ -164,6 +173,7 @@ impl TablebaseError {
             TablebaseError::File(_) => "tablebase_file",
             TablebaseError::Unsolvable(_) => "tablebase_unsolvable",
             TablebaseError::Download(_) => "tablebase_download",
+            TablebaseError::NotAPosition(_) => "tablebase_not_a_position",
         }
     }
 }
@@ -175,7 +185,8 @@ impl fmt::Display for TablebaseError {
             | TablebaseError::NotCovered(why)
             | TablebaseError::NoDepths(why)
             | TablebaseError::Unsolvable(why)
-            | TablebaseError::Download(why) => f.write_str(why),
+            | TablebaseError::Download(why)
+            | TablebaseError::NotAPosition(why) => f.write_str(why),
             TablebaseError::GameOver => f.write_str("the game is over: there is no move to make"),
             TablebaseError::File(e) => write!(f, "{e}"),
         }
@@ -229,7 +240,7 @@ pub fn paths(folder: &Path, game: &Game) -> (PathBuf, PathBuf) {
 }
 
 /// Renames a game's table files in `folder` written under the board's
-/// older name ([`Board::older_name`]: `rhombus7x2.values` for
+/// older name ([`Board::older_name`]: `rhombus7p3.values` for
 /// `rhombus7p3.values`) to the name [`paths`] gives, where no file of that
 /// name is there: a folder filled by an older engine reads as it did.
 ///
@@ -434,7 +445,9 @@ impl Tablebase {
         Ok(self.game.ranking().index(mover, other))
     }
 
-    fn sets(&self, position: &Position) -> Result<(u64, u64), TablebaseError> {
+    /// The position's peg sets folded so that south is to move (the
+    /// mover's, the other's), after the checks of [`Tablebase::index`].
+    pub(crate) fn sets(&self, position: &Position) -> Result<(u64, u64), TablebaseError> {
         let game = &self.game;
         if position.board() != game.board() {
             return Err(TablebaseError::OtherGame(format!(
@@ -477,6 +490,40 @@ impl Tablebase {
         })
     }
 
+    /// What the table holds at `index` ([`Tablebase::index`]), for the
+    /// side to move of the positions the entry stands for: a value, and a
+    /// depth where the table keeps depths. An entry that holds no position
+    /// (illegal under RULES §7, or a mirror twin) answers
+    /// [`Value::Illegal`]. The batch probe of the command line and of
+    /// Python: a read, no position made.
+    ///
+    /// ```
+    /// use sternhalma::solve::{Game, Tablebase};
+    /// let game = Game::new(7, 2)?;
+    /// let table = Tablebase::build(&game, 1, &|_| {})?;
+    /// let (mover, other) = game.start();
+    /// let start = game.ranking().index(mover, other);
+    /// assert_eq!(table.probe_index(start)?.to_string(), "win in 33");
+    /// assert!(table.probe_index(game.ranking().states()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`TablebaseError::NotAPosition`] for an index past the table.
+    #[inline]
+    pub fn probe_index(&self, index: u64) -> Result<Probe, TablebaseError> {
+        let entries = self.game.ranking().states();
+        if index >= entries {
+            return Err(TablebaseError::NotAPosition(format!(
+                "index {index} is past the table of {}: its entries are 0 to {}",
+                self.game.board(),
+                entries - 1
+            )));
+        }
+        Ok(self.at(index))
+    }
+
+    #[inline]
     fn at(&self, index: u64) -> Probe {
         match &self.body {
             Body::Values(t) => Probe {
@@ -766,6 +813,7 @@ mod tests {
             TablebaseError::File(FileError::Invalid(path(), why())),
             TablebaseError::Unsolvable(why()),
             TablebaseError::Download(why()),
+            TablebaseError::NotAPosition(why()),
         ];
         for error in &all {
             match error {
@@ -775,7 +823,8 @@ mod tests {
                 | TablebaseError::GameOver
                 | TablebaseError::File(_)
                 | TablebaseError::Unsolvable(_)
-                | TablebaseError::Download(_) => {}
+                | TablebaseError::Download(_)
+                | TablebaseError::NotAPosition(_) => {}
             }
         }
         let codes: Vec<&str> = all.iter().map(TablebaseError::code).collect();
@@ -789,9 +838,9 @@ mod tests {
             std::env::temp_dir().join(format!("sternhalma-older-names-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&folder);
         std::fs::create_dir_all(&folder).unwrap();
-        // Written as an older engine named it: rhombus7x1.values.
+        // Written as an older engine named it: rhombus7p1.values.
         let values = super::super::solver::solve(&game, 1).0;
-        let older = folder.join("rhombus7x1.values");
+        let older = folder.join("rhombus7p1.values");
         file::write_values(&older, &game, &values, 0, true).unwrap();
         let opened = Tablebase::open_or_build(&folder, &game, 1, &|_| {}).unwrap();
         // Read, not solved again (a solve would have written depths).

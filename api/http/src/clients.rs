@@ -165,6 +165,9 @@ const STATELESS_POSTS: &[&str] = &[
     // A few reads of a table in memory: microseconds, like a legal-move
     // list; neither a write nor heavy work.
     "/v1/tablebase/probe",
+    // Up to a few thousand reads of a table in memory (a move list a ply,
+    // a line of at most a few dozen plies): well under a millisecond.
+    "/v1/tablebase/mainline",
 ];
 
 /// The long-poll operations, and the query parameter that makes them wait.

@@ -1,6 +1,7 @@
-//! Solved tables (RULES §7): the tables this server installed, and any
+//! Solved tables (RULES §7): the tables this server installed, any
 //! covered position's value with every move's, as lichess shows a
-//! tablebase ("win in 7", "draw", "loss in 12").
+//! tablebase ("win in 7", "draw", "loss in 12"), and the best line from a
+//! position to the end (lichess's `/mainline`).
 //!
 //! The tables are the app's: a [`Tablebases`] given as app data
 //! ([`crate::data`]; `sternhalma serve --tablebases DIR` fills the server's
@@ -23,7 +24,10 @@ use sternhalma::wire::whole::Object;
 
 /// Registers this module's routes.
 pub fn configure(config: &mut ServiceConfig) {
-    config.service(list_tablebases).service(tablebase_probe);
+    config
+        .service(list_tablebases)
+        .service(tablebase_probe)
+        .service(tablebase_mainline);
 }
 
 /// A value under perfect play, for the side it is given for.
@@ -285,6 +289,119 @@ pub async fn tablebase_probe(
     let position = body.into_inner().0.position.resolve()?;
     let table = tables.for_position(&position)?;
     Ok(web::Json(probe_position(&table, &position)?))
+}
+
+/// One move of a best line, for the player making it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"move": {"text": "48-45", "kind": "hop", "from": 48, "to": 45, "path": [48, 45]}, "side_to_move": 0, "value": "win", "depth": 33, "text": "win in 33"}))]
+pub struct MainlineMoveView {
+    /// The move, as `POST /v1/legal-moves` answers it (legal in the
+    /// position the line has reached).
+    #[serde(rename = "move")]
+    pub mv: MoveView,
+    /// The player making it.
+    #[schema(value_type = PlayerIndex)]
+    pub side_to_move: usize,
+    /// The mover's value: the position's before the move, kept by it.
+    pub value: SolvedValue,
+    /// Plies to the end, this move counted: one less at each ply.
+    #[schema(example = 33, minimum = 1)]
+    pub depth: Option<u32>,
+    /// The same in words (`win in 33`, `loss in 32`).
+    #[schema(example = "win in 33")]
+    pub text: String,
+}
+
+/// A position's best line to the end.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TablebaseMainline {
+    /// The board of the table that answered.
+    #[schema(example = "rhombus7p2")]
+    pub board: String,
+    /// The position's value for the side to move.
+    pub value: SolvedValue,
+    /// Plies to the end under best play: the line's length for a win or a
+    /// loss; null for a draw. A game over is a loss in 0.
+    #[schema(example = 33, minimum = 0)]
+    pub depth: Option<u32>,
+    /// The same in words: `win in 33`, `loss in 12`, `draw`.
+    #[schema(example = "win in 33")]
+    pub text: String,
+    /// The player to move.
+    #[schema(value_type = PlayerIndex)]
+    pub side_to_move: usize,
+    /// The moves to the end, each the best (the fastest win, the longest
+    /// loss; among equals the first in the order of `POST
+    /// /v1/legal-moves`), sides alternating. Empty for a draw (no line
+    /// ends it) and for a game over.
+    pub mainline: Vec<MainlineMoveView>,
+    /// The position the line ends in: a finished game (the position itself
+    /// when the line is empty). A line is of the game without a move
+    /// limit, as the tables know it: a `max_plies` of the position is set
+    /// aside.
+    #[schema(example = "rhombus7p2 sturtevant south:0,1/north:2,6 1 33 0@33")]
+    pub end_position: String,
+}
+
+/// What `table` gives as `position`'s best line.
+///
+/// # Errors
+/// 422 `tablebase_other_game` for a position of another game,
+/// `tablebase_without_depths` for a table without depths.
+pub fn mainline_of(table: &Tablebase, position: &Position) -> Result<TablebaseMainline, ApiError> {
+    let line = table.mainline(position)?;
+    let mainline = line
+        .moves
+        .iter()
+        .zip(&line.positions)
+        .map(|(ply, here)| MainlineMoveView {
+            mv: MoveView::new(here, ply.mv),
+            side_to_move: here.side_to_move(),
+            value: ply.value.into(),
+            depth: ply.depth,
+            text: ply.probe().to_string(),
+        })
+        .collect();
+    Ok(TablebaseMainline {
+        board: table.game().board().to_string(),
+        value: line.probe.value.into(),
+        depth: line.probe.depth,
+        text: line.probe.to_string(),
+        side_to_move: position.side_to_move(),
+        mainline,
+        end_position: line
+            .positions
+            .last()
+            .map(ToString::to_string)
+            .unwrap_or_default(),
+    })
+}
+
+/// The best line from a position to the end of the game, from the
+/// installed table of its board (lichess's `/mainline`): the position's
+/// value (`win in 33`), and each ply the best move with its mover's value,
+/// the winner hurrying and the loser holding out, so that a win or a loss
+/// in N has N moves and ends in a finished game. A draw has no line to an
+/// end and answers an empty one, as does a game over. Needs a table with
+/// depths. Cheap (a few thousand table reads): answered at once, not on
+/// the heavy-work pool, and not rate-limited.
+#[utoipa::path(
+    tag = "tablebases",
+    request_body(content = PositionRequest, example = json!({"position": "rhombus7p2 sturtevant south:47,48/north:0,1 0 0 -"})),
+    responses(
+        (status = 200, description = "The position's value and its best line to the end", body = TablebaseMainline),
+        BodyErrors,
+        (status = 422, description = "Invalid position (every problem listed); no installed table of the position's board (`no_tablebase`: the detail names the tables installed and how a server gets one); a table of the board, but the position is not of its game: other rules than `sturtevant` (a `max_plies` aside) or other sets (`tablebase_other_game`); a table that keeps values only, with no depths to find a line by (`tablebase_without_depths`); or a required field missing (`missing_field`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/tablebase/mainline")]
+pub async fn tablebase_mainline(
+    tables: web::Data<Tablebases>,
+    body: web::Json<Object<PositionRequest>>,
+) -> Result<web::Json<TablebaseMainline>, ApiError> {
+    let position = body.into_inner().0.position.resolve()?;
+    let table = tables.for_position(&position)?;
+    Ok(web::Json(mainline_of(&table, &position)?))
 }
 
 /// The refusal of the `perfect` bot, as a 422 problem: the table's code
