@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! position = board " " rules " " pegs [ " " side [ " " ply [ " " finished ] ] ]
-//! board    = "star" 1..4 | "rhombus" M "x" K          e.g. star4, rhombus9p10
+//! board    = "star" 1..4 | "rhombus" M "p" P          e.g. star4, rhombus9p10 (also "rhombus" M "x" K)
 //! rules    = preset ( "," option "=" value )*        e.g. classic,long_jumps=on
 //! pegs     = player ( "/" player )*                  players in turn order
 //! player   = set ( "+" set )*

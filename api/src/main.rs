@@ -613,6 +613,18 @@ fn run(serve: Serve) -> Result<(), Box<dyn std::error::Error>> {
         trusted_proxies: TrustedProxies::new(serve.trusted_proxy),
         base_path: serve.base_path.clone(),
     };
+    // The installed tables' digests for /downloads/tables/, computed now on
+    // a thread of their own (seconds a gigabyte), so that the class's
+    // first listing finds them ready rather than waiting for them.
+    let digests = config.downloads.table_digests().clone();
+    let offered = tables.list();
+    std::thread::spawn(move || {
+        for table in offered {
+            if let Some(path) = table.source() {
+                let _ = digests.of(path);
+            }
+        }
+    });
     let listener = TcpListener::bind((serve.bind.as_str(), serve.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", serve.bind, serve.port))?;
     let address = listener.local_addr()?;

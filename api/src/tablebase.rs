@@ -20,7 +20,7 @@ pub struct SolveGame {
     /// The board, named by its side and the pegs of a home: `rhombus7p3`
     /// (7×7 with 3 pegs a side), `rhombus7p4`, `rhombus4p6`. Also read: a
     /// square rhombus with `--pegs` (`rhombus7x7 --pegs 3`), and the older
-    /// names by home rows (`rhombus7p3`), with a note.
+    /// names by home rows (`rhombus7x2`), with a note.
     #[arg(long)]
     board: String,
     /// Pegs a side (1, 2, 3, 4 or 6), where `--board` does not say.
@@ -30,7 +30,7 @@ pub struct SolveGame {
     #[arg(long, default_value = "tables")]
     out: PathBuf,
     /// Threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Refuse to start when the tables would need more memory than this:
     /// bytes, or with a suffix K, M, G (binary), e.g. `16G`.
@@ -96,7 +96,7 @@ enum TablebaseCommand {
         /// Positions to probe (each one argument: quote position strings).
         positions: Vec<String>,
         /// Threads for standard input (default: every core).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_threads)]
         threads: Option<usize>,
         /// The value alone, without the best move (`win in 33`): a table
         /// read or two a position instead of one per legal move.
@@ -117,7 +117,7 @@ enum TablebaseCommand {
         #[arg(long, value_enum, default_value_t = crate::tablebase_tools::ExportFormat::Csv)]
         format: crate::tablebase_tools::ExportFormat,
         /// Threads (default: every core).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_threads)]
         threads: Option<usize>,
     },
     /// Check sampled positions against the rules and their successors.
@@ -132,6 +132,17 @@ enum TablebaseCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// Most threads a command takes (`--threads`).
+const MAX_THREADS: usize = 256;
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("{text:?} is not a thread count: 1 to {MAX_THREADS}"))
 }
 
 fn parse_bytes(text: &str) -> Result<u64, String> {
@@ -433,8 +444,10 @@ pub fn install_folder(
     }
     let entries =
         std::fs::read_dir(folder).map_err(|e| format!("--tablebases {}: {e}", folder.display()))?;
-    // Per file stem (the board's name), the values and the depths file.
-    let mut files: BTreeMap<String, [Option<PathBuf>; 2]> = BTreeMap::new();
+    // Per board (its one name, whatever the file's), the values and the
+    // depths file; a file under the board's one name wins over one under
+    // an older name.
+    let mut files: BTreeMap<String, [Option<(PathBuf, bool)>; 2]> = BTreeMap::new();
     for entry in entries {
         let path = entry
             .map_err(|e| format!("--tablebases {}: {e}", folder.display()))?
@@ -446,33 +459,48 @@ pub fn install_folder(
             // being written) and anything else.
             _ => continue,
         };
-        let Some(mut stem) = path.file_stem().and_then(|s| s.to_str()).map(str::to_owned) else {
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()).map(str::to_owned) else {
             continue;
         };
         if !path.is_file() {
             continue;
         }
         let mut path = path;
-        // A file an older engine named by home rows (`rhombus7p3.values`)
-        // takes the board's one name (`rhombus7p3.values`), unless a file
-        // of that name is there.
+        let mut key = stem.clone();
+        let mut canonical = true;
+        // A file an older engine named by home rows (`rhombus7x2.values`)
+        // takes the board's one name (`rhombus7p3.values`) where no file of
+        // that name is there, and is read where it is if it cannot.
         if let Ok(board) = stem.parse::<sternhalma::Board>()
             && board.to_string() != stem
         {
+            key = board.to_string();
             let renamed = path.with_file_name(format!("{board}.{}", ["values", "depths"][slot]));
+            canonical = false;
             if !renamed.exists() {
-                std::fs::rename(&path, &renamed)
-                    .map_err(|e| format!("--tablebases {}: {e}", path.display()))?;
-                tracing::info!(was = %path.display(), now = %renamed.display(), "a table file renamed to its board's name");
-                path = renamed;
-                stem = board.to_string();
+                match std::fs::rename(&path, &renamed) {
+                    Ok(()) => {
+                        tracing::info!(was = %path.display(), now = %renamed.display(), "a table file renamed to its board's name");
+                        path = renamed;
+                        canonical = true;
+                    }
+                    Err(e) => {
+                        tracing::warn!(file = %path.display(), error = %e, "a table file under an older name could not be renamed; read where it is");
+                    }
+                }
             }
         }
-        files.entry(stem).or_default()[slot] = Some(path);
+        let place = &mut files.entry(key).or_default()[slot];
+        if place
+            .as_ref()
+            .is_none_or(|(_, was_canonical)| canonical && !was_canonical)
+        {
+            *place = Some((path, canonical));
+        }
     }
     let mut installed = Vec::new();
     for [values, depths] in files.into_values() {
-        let Some(path) = depths.or(values) else {
+        let Some((path, _)) = depths.or(values) else {
             continue;
         };
         if build && file::is_outdated(&path) {
@@ -660,10 +688,10 @@ fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
     // An entry is a position with south to move, and with the mirror
     // folded also its mirror image: what the file holds, one value each.
     println!(
-        "{}: checked {count} {}{} ({} wins, {} losses, {} draws, {} illegal, south to move)",
+        "{}: checked {count} {}{} ({} wins, {} losses, {} draws, {} illegal or unused, south to move)",
         path.display(),
         if header.mirror {
-            "entries (each a position and its mirror image)"
+            "entries (each a position with south to move and its mirror image, where that is another)"
         } else {
             "entries (each a position with south to move)"
         },
@@ -704,8 +732,21 @@ pub fn download_tables(from: &str, folder: &Path) -> Result<usize, String> {
     use sternhalma_api::routes::table_downloads::TableList;
 
     let base = from.trim_end_matches('/');
+    if !base.starts_with("http://") {
+        return Err(format!(
+            "--tablebases-from {from}: an http:// address of a Sternhalma server (a class server on its network), e.g. http://teacher.local:8080"
+        ));
+    }
+    // A server that stops answering stops the start after a minute of
+    // silence, not never; a large file may take as long as it takes.
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_connect(Some(Duration::from_secs(10)))
+        .timeout_per_read(Some(Duration::from_secs(60)))
+        .build()
+        .into();
     let listing_url = format!("{base}/downloads/tables/");
-    let listing: TableList = ureq::get(&listing_url)
+    let listing: TableList = agent
+        .get(&listing_url)
         .call()
         .map_err(|e| format!("--tablebases-from: {listing_url}: {e}"))?
         .body_mut()
@@ -740,14 +781,17 @@ pub fn download_tables(from: &str, folder: &Path) -> Result<usize, String> {
             continue;
         }
         let started = Instant::now();
-        let partial = folder.join(format!("{}.partial", file.name));
+        // Fetched from the server named, under the name listed (the
+        // listing's own address may be one a proxy sees, not this one);
+        // written under a name of this process alone, which the install
+        // skips (`.partial`), then renamed into place once checked.
+        let url = format!("{listing_url}{}", file.name);
+        let partial = folder.join(format!(".{}.{}.partial", file.name, std::process::id()));
         let fail = |why: String| {
             let _ = std::fs::remove_file(&partial);
-            format!("--tablebases-from: {}: {why}", file.url)
+            format!("--tablebases-from: {url}: {why}")
         };
-        let mut response = ureq::get(&file.url)
-            .call()
-            .map_err(|e| fail(e.to_string()))?;
+        let mut response = agent.get(&url).call().map_err(|e| fail(e.to_string()))?;
         let mut body = response
             .body_mut()
             .with_config()

@@ -417,3 +417,31 @@ fn export_of_a_table_without_depths_leaves_the_depth_empty() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", text(&output.stderr));
 }
+
+#[test]
+fn a_thread_count_past_the_cap_is_refused_before_any_work() {
+    let dir = folder("threads-cap");
+    let (_, path) = table(&dir, 7, 1);
+    for command in ["probe", "export"] {
+        for threads in ["0", "257", "18446744073709551615", "many"] {
+            let output = binary()
+                .args(["tablebase", command])
+                .arg(&path)
+                .args(["--threads", threads])
+                .output()
+                .unwrap();
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{command} --threads {threads}"
+            );
+            let stderr = text(&output.stderr);
+            assert!(
+                stderr.contains("1 to 256"),
+                "{command} --threads {threads}: {stderr}"
+            );
+            assert!(output.stdout.is_empty());
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

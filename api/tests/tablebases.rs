@@ -1033,8 +1033,9 @@ fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(sha2::Sha256::digest(bytes))
 }
 
-/// A server that answers every request with the same listing, `/files/`
-/// with the bytes of `files` by name: a server whose listing lies.
+/// A server that answers `/downloads/tables/` with `listing` and
+/// `/downloads/tables/{name}` with the bytes of `files` by name: a server
+/// whose listing lies.
 fn lying_server(listing: impl FnOnce(&str) -> Value, files: Vec<(String, Vec<u8>)>) -> String {
     use std::io::{BufRead, BufReader, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -1053,7 +1054,10 @@ fn lying_server(listing: impl FnOnce(&str) -> Value, files: Vec<(String, Vec<u8>
                 line.clear();
             }
             let path = request.split_whitespace().nth(1).unwrap_or("").to_owned();
-            let body = match path.strip_prefix("/files/") {
+            let body = match path
+                .strip_prefix("/downloads/tables/")
+                .filter(|n| !n.is_empty())
+            {
                 Some(name) => files
                     .iter()
                     .find(|(n, _)| n == name)
@@ -1158,11 +1162,14 @@ fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
     // each renamed to its board's one name.
     let older = dir.join("older");
     std::fs::create_dir_all(&older).unwrap();
-    std::fs::copy(
-        served.join("rhombus4p6.depths"),
-        older.join("rhombus4p6.depths"),
-    )
-    .unwrap();
+    // Its header names the board as that engine did (the same length).
+    let mut bytes = std::fs::read(served.join("rhombus4p6.depths")).unwrap();
+    let at = bytes
+        .windows(10)
+        .position(|w| w == b"rhombus4p6")
+        .expect("the header names the board");
+    bytes[at..at + 10].copy_from_slice(b"rhombus4x3");
+    std::fs::write(older.join("rhombus4x3.depths"), &bytes).unwrap();
     let (old_server, old_url) = common::serve_binary(
         &["--tablebases", older.to_str().unwrap()],
         &dir.join("older.sqlite3"),
@@ -1176,7 +1183,8 @@ fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
     .json();
     assert_eq!(listed["files"][0]["name"], "rhombus4p6.depths", "{listed}");
     assert_eq!(listed["files"][0]["board"], "rhombus4p6", "{listed}");
-    assert!(!older.join("rhombus4p6.depths").exists());
+    assert!(!older.join("rhombus4x3.depths").exists());
+    assert!(older.join("rhombus4p6.depths").is_file());
     drop(old_server);
 
     // Another server takes them from the first at start, checked.
@@ -1233,7 +1241,7 @@ fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
             json!({"files": [{
                 "name": name, "board": "rhombus7p2", "pegs": 2, "depths": true,
                 "size": bytes.len(), "sha256": "0".repeat(64),
-                "url": format!("{base}/files/{name}"),
+                "url": format!("{base}/downloads/tables/{name}"),
             }], "python": "", "serve": ""})
         },
         vec![(name.clone(), bytes.clone())],

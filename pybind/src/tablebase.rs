@@ -417,7 +417,7 @@ impl PyTablebase {
             .transpose()?;
         let game = game_of(&name, pegs)?;
         let folder = folder.unwrap_or_else(default_folder);
-        tables::adopt_older_files(&folder, &game).map_err(|e| table_error(&e))?;
+        tables::adopt_older_files(&folder, &game);
         let (values, depths) = tables::paths(&folder, &game);
         // A file an older engine wrote cannot be read: it is removed and
         // the table counts as missing (solved again as a missing one is).

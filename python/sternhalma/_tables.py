@@ -1,8 +1,9 @@
 """How ``Tablebase.download`` fetches a server's solved tables: the listing at
 ``<server>/downloads/tables/`` (each file's name, board, size and SHA-256
-digest), then each file wanted, streamed into ``<name>.partial`` beside its
-place, checked, and renamed into place. A file already there with the same
-digest is not fetched again.
+digest), then each file wanted from ``<server>/downloads/tables/<name>``,
+streamed into a ``.partial`` file of its own beside its place, checked, and
+renamed into place. A file already there with the same digest is not fetched
+again.
 
 The compiled part calls ``fetch(server, board, folder, progress)`` and opens
 the paths it answers; a failure is a ``DownloadFailed`` it turns into a
@@ -12,9 +13,11 @@ the paths it answers; a failure is a ``DownloadFailed`` it turns into a
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import sys
+import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -23,6 +26,11 @@ from typing import Any
 __all__ = ["DownloadFailed", "fetch"]
 
 _CHUNK = 1 << 20
+_LISTING_BYTES = 1 << 20
+
+
+def _listing_url(server: str) -> str:
+    return server.rstrip("/") + "/downloads/tables/"
 
 
 class DownloadFailed(Exception):
@@ -30,8 +38,12 @@ class DownloadFailed(Exception):
 
 
 def _get(url: str) -> Any:
+    if not url.startswith(("http://", "https://")):
+        raise DownloadFailed(f"{url}: not an http:// or https:// address")
     try:
-        return urllib.request.urlopen(url, timeout=60)
+        # A minute of silence at most between reads; the first listing of a
+        # large table waits for its digest, computed once.
+        return urllib.request.urlopen(url, timeout=300)
     except urllib.error.HTTPError as error:
         raise DownloadFailed(f"{url}: the server answered {error.code} {error.reason}") from error
     except (OSError, ValueError) as error:
@@ -39,10 +51,13 @@ def _get(url: str) -> Any:
 
 
 def _listing(server: str) -> list[dict[str, Any]]:
-    url = server.rstrip("/") + "/downloads/tables/"
+    url = _listing_url(server)
     with _get(url) as response:
         try:
-            listing = json.load(response)
+            raw = response.read(_LISTING_BYTES + 1)
+            if len(raw) > _LISTING_BYTES:
+                raise ValueError(f"longer than {_LISTING_BYTES:,} bytes")
+            listing = json.loads(raw)
             files = listing["files"]
             for file in files:
                 for key, kind in (
@@ -50,7 +65,6 @@ def _listing(server: str) -> list[dict[str, Any]]:
                     ("board", str),
                     ("size", int),
                     ("sha256", str),
-                    ("url", str),
                 ):
                     if not isinstance(file[key], kind):
                         raise TypeError(key)
@@ -109,13 +123,45 @@ class _Shown:
             sys.stderr.flush()
 
 
-def _download(file: dict[str, Any], target: Path, progress: bool) -> None:
-    partial = target.with_name(target.name + ".partial")
+def _download(server: str, file: dict[str, Any], target: Path, progress: bool) -> None:
+    # From the server named, under the name listed (the listing's own
+    # address may be one a proxy sees); into a file of this download alone,
+    # renamed into place once checked.
+    url = _listing_url(server) + file["name"]
+    descriptor, name = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".partial", dir=target.parent
+    )
+    os.close(descriptor)
+    partial = Path(name)
     sha = hashlib.sha256()
     received = 0
     shown = _Shown(file["name"], file["size"]) if progress else None
+    done = False
     try:
-        with _get(file["url"]) as response, partial.open("wb") as out:
+        _fetch_into(url, partial, file, sha, shown)
+        received = partial.stat().st_size
+        digest = sha.hexdigest()
+        if received != file["size"] or digest != file["sha256"]:
+            raise DownloadFailed(
+                f"{url}: received {received:,} bytes with SHA-256 {digest}; the listing says "
+                f"{file['size']:,} bytes with {file['sha256']}: not installed"
+            )
+        os.replace(partial, target)
+        done = True
+    except OSError as error:
+        raise DownloadFailed(f"{url}: {error}") from error
+    finally:
+        if shown is not None:
+            shown.close()
+        if not done:
+            partial.unlink(missing_ok=True)
+
+
+def _fetch_into(url: str, partial: Path, file: dict[str, Any], sha: Any, shown: Any) -> None:
+    """Streams `url` into `partial`, hashing it, up to the listed size."""
+    received = 0
+    try:
+        with _get(url) as response, partial.open("wb") as out:
             while chunk := response.read(_CHUNK):
                 received += len(chunk)
                 if received > file["size"]:
@@ -126,22 +172,10 @@ def _download(file: dict[str, Any], target: Path, progress: bool) -> None:
                     shown.update(len(chunk))
             out.flush()
             os.fsync(out.fileno())
-    except OSError as error:
-        partial.unlink(missing_ok=True)
+    except (OSError, http.client.HTTPException) as error:
         raise DownloadFailed(
-            f"{file['url']}: the download failed after {received:,} bytes: {error}"
+            f"{url}: the download failed after {received:,} bytes: {error}"
         ) from error
-    finally:
-        if shown is not None:
-            shown.close()
-    digest = sha.hexdigest()
-    if received != file["size"] or digest != file["sha256"]:
-        partial.unlink(missing_ok=True)
-        raise DownloadFailed(
-            f"{file['url']}: received {received:,} bytes with SHA-256 {digest}; the listing says "
-            f"{file['size']:,} bytes with {file['sha256']}: not installed"
-        )
-    os.replace(partial, target)
 
 
 def fetch(server: str, board: str | None, folder: str, progress: bool) -> list[str]:
@@ -177,7 +211,7 @@ def fetch(server: str, board: str | None, folder: str, progress: bool) -> list[s
             and _digest(target) == file["sha256"]
         )
         if not kept:
-            _download(file, target, progress)
+            _download(server, file, target, progress)
         paths.append(str(target))
     return paths
 

@@ -240,25 +240,22 @@ pub fn paths(folder: &Path, game: &Game) -> (PathBuf, PathBuf) {
 }
 
 /// Renames a game's table files in `folder` written under the board's
-/// older name ([`Board::older_name`]: `rhombus7p3.values` for
+/// older name ([`Board::older_name`]: `rhombus7x2.values` for
 /// `rhombus7p3.values`) to the name [`paths`] gives, where no file of that
-/// name is there: a folder filled by an older engine reads as it did.
-///
-/// # Errors
-/// A file that cannot be renamed.
-pub fn adopt_older_files(folder: &Path, game: &Game) -> Result<(), TablebaseError> {
+/// name is there: a folder filled by an older engine reads as it did. A
+/// file that cannot be renamed (a read-only folder, another process
+/// renaming it first) is left as it is.
+pub fn adopt_older_files(folder: &Path, game: &Game) {
     let Some(older) = game.board().older_name() else {
-        return Ok(());
+        return;
     };
     let (values, depths) = paths(folder, game);
     for (path, extension) in [(values, "values"), (depths, "depths")] {
         let was = folder.join(format!("{older}.{extension}"));
         if was.is_file() && !path.exists() {
-            std::fs::rename(&was, &path)
-                .map_err(|e| TablebaseError::File(FileError::Io(was.clone(), e)))?;
+            let _ = std::fs::rename(&was, &path);
         }
     }
-    Ok(())
 }
 
 impl Tablebase {
@@ -346,7 +343,7 @@ impl Tablebase {
         threads: usize,
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<Tablebase, TablebaseError> {
-        adopt_older_files(folder, game)?;
+        adopt_older_files(folder, game);
         let (values, depths) = paths(folder, game);
         file::remove_outdated(&[&depths, &values])?;
         for path in [&depths, &values] {
@@ -838,10 +835,18 @@ mod tests {
             std::env::temp_dir().join(format!("sternhalma-older-names-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&folder);
         std::fs::create_dir_all(&folder).unwrap();
-        // Written as an older engine named it: rhombus7p1.values.
+        // Written as an older engine named it: rhombus7x1.values, whose
+        // header says rhombus7x1 too (the same length: the body stays).
         let values = super::super::solver::solve(&game, 1).0;
-        let older = folder.join("rhombus7p1.values");
+        let older = folder.join("rhombus7x1.values");
         file::write_values(&older, &game, &values, 0, true).unwrap();
+        let mut bytes = std::fs::read(&older).unwrap();
+        let at = bytes
+            .windows(10)
+            .position(|w| w == b"rhombus7p1")
+            .expect("the header names the board");
+        bytes[at..at + 10].copy_from_slice(b"rhombus7x1");
+        std::fs::write(&older, &bytes).unwrap();
         let opened = Tablebase::open_or_build(&folder, &game, 1, &|_| {}).unwrap();
         // Read, not solved again (a solve would have written depths).
         assert!(!opened.has_depths());
