@@ -745,7 +745,9 @@ def test_a_download_that_does_not_match_its_listing_installs_nothing(
 
         def do_GET(self) -> None:
             if self.path == "/downloads/tables/":
-                files = [dict(f, url=f"{base}/downloads/tables/{f['name']}") for f in listing["files"]]
+                files = [
+                    dict(f, url=f"{base}/downloads/tables/{f['name']}") for f in listing["files"]
+                ]
                 files[0]["sha256"] = "0" * 64
                 body = json.dumps({"files": files}).encode()
             else:
