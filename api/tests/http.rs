@@ -692,7 +692,7 @@ fn every_json_body_must_be_an_object() {
             assert_problem(&reply, 400, "malformed_json");
         }
     }
-    assert_eq!(posts, 15);
+    assert_eq!(posts, 16);
 }
 
 #[test]
