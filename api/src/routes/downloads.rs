@@ -118,6 +118,36 @@ const CHUNK: usize = 256 * 1024;
 /// The file `name` of `folder` opened for reading if it is one the folder
 /// offers: a regular file (a link is not followed, nor swapped in between
 /// the check and the opening) with an offered name (see [`offered`]).
+/// The file `name` of `folder` ([`open_regular`]) as a download: bytes,
+/// an attachment of that name, whatever its name says.
+pub(crate) fn attachment(folder: &Path, name: &str) -> Option<NamedFile> {
+    let (file, _) = open_regular(folder, name)?;
+    // `from_file` reads the open file's metadata again (its ETag and
+    // Last-Modified), which cannot fail where the opening did not.
+    let file = NamedFile::from_file(file, name).ok()?;
+    Some(
+        file.set_content_type(mime::APPLICATION_OCTET_STREAM)
+            .set_content_disposition(ContentDisposition {
+                disposition: DispositionType::Attachment,
+                parameters: vec![DispositionParam::Filename(name.to_owned())],
+            }),
+    )
+}
+
+/// A file's download answered: actix-files answers the range and the
+/// conditions, and reads the file a chunk at a time on the blocking pool
+/// (a file that shrinks meanwhile ends the answer with an error: the
+/// client sees it cut short, never other bytes); its refusals as problem
+/// details.
+pub(crate) fn answer_download(file: NamedFile, request: &HttpRequest) -> HttpResponse {
+    let mut response = refusal_as_problem(file.into_response(request));
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
 pub(crate) fn open_regular(folder: &Path, name: &str) -> Option<(File, std::fs::Metadata)> {
     let path = folder.join(name);
     let metadata = std::fs::symlink_metadata(&path).ok()?;
@@ -176,17 +206,7 @@ impl DownloadsDir {
     /// it: an attachment of bytes, whatever its name says.
     fn open(&self, name: &str) -> Option<NamedFile> {
         offered(name)?;
-        let (file, _) = open_regular(&self.folder, name)?;
-        // `from_file` reads the open file's metadata again (its ETag and
-        // Last-Modified), which cannot fail where the opening did not.
-        let file = NamedFile::from_file(file, name).ok()?;
-        Some(
-            file.set_content_type(mime::APPLICATION_OCTET_STREAM)
-                .set_content_disposition(ContentDisposition {
-                    disposition: DispositionType::Attachment,
-                    parameters: vec![DispositionParam::Filename(name.to_owned())],
-                }),
-        )
+        attachment(&self.folder, name)
     }
 
     /// The digest of the wheel named `name` if this folder offers it.
@@ -664,23 +684,14 @@ pub async fn download_file(
         .ok_or_else(|| {
             ApiError::not_found("no such file here; the wheels are listed at /downloads/")
         })?;
-    // actix-files answers the range and the conditions, and reads the file
-    // a chunk at a time on the blocking pool. A file that shrinks meanwhile
-    // ends the answer with an error (the client sees it cut short, never
-    // other bytes).
-    let mut response = refusal_as_problem(file.into_response(&request));
-    response.headers_mut().insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    Ok(response)
+    Ok(answer_download(file, &request))
 }
 
 /// actix-files refuses a failed condition, a range out of the file and an
 /// unreadable `Range` with an empty body: here they are problem details,
 /// as every error of the API, with actix-files' headers (`Content-Range`,
 /// `ETag`, `Last-Modified`) kept.
-pub(crate) fn refusal_as_problem(response: HttpResponse) -> HttpResponse {
+fn refusal_as_problem(response: HttpResponse) -> HttpResponse {
     let status = response.status();
     let error = match status {
         StatusCode::PRECONDITION_FAILED => ApiError::new(

@@ -15,11 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
-use actix_files::NamedFile;
-use actix_web::http::header::{
-    self, ContentDisposition, DispositionParam, DispositionType, HeaderValue,
-};
-use actix_web::{HttpRequest, HttpResponse, get, mime, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
 use sternhalma::solve::{Tablebase, Tablebases};
 use utoipa::{IntoParams, ToSchema};
@@ -28,7 +24,8 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use sternhalma_http::error::{ApiError, Problem};
 
 use super::downloads::{
-    DownloadsDir, FileBytes, TrustedProxies, open_regular, refusal_as_problem, sha256_of, stamp,
+    DownloadsDir, FileBytes, TrustedProxies, answer_download, attachment, open_regular, sha256_of,
+    stamp,
 };
 use crate::base_path::BasePath;
 
@@ -240,25 +237,12 @@ pub async fn download_table(
     let file = web::block(move || {
         let (path, _) = offered(&tables, &name)?;
         let (folder, name) = split(&path)?;
-        let (file, _) = open_regular(folder, name)?;
-        let file = NamedFile::from_file(file, name).ok()?;
-        Some(
-            file.set_content_type(mime::APPLICATION_OCTET_STREAM)
-                .set_content_disposition(ContentDisposition {
-                    disposition: DispositionType::Attachment,
-                    parameters: vec![DispositionParam::Filename(name.to_owned())],
-                }),
-        )
+        attachment(folder, name)
     })
     .await
     .map_err(|e| ApiError::internal(e.to_string()))?
     .ok_or_else(|| {
         ApiError::not_found("no such table file here; the tables are listed at /downloads/tables/")
     })?;
-    let mut response = refusal_as_problem(file.into_response(&request));
-    response.headers_mut().insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    Ok(response)
+    Ok(answer_download(file, &request))
 }
