@@ -113,6 +113,19 @@ fn thousands(n: u64) -> String {
 
 /// The game `Tablebase.load` names: a board, or a square rhombus with a
 /// peg count.
+/// The game a Python caller names: a `Board` or a board's name, and
+/// `pegs` where the name does not say them (`load`, `download`).
+fn game_from(board: &Bound<'_, PyAny>, pegs: Option<i128>) -> PyResult<Game> {
+    let name = match board.extract::<PyRef<'_, PyBoard>>() {
+        Ok(board) => board.board.to_string(),
+        Err(_) => board.extract::<String>()?,
+    };
+    let pegs: Option<u8> = pegs
+        .map(|n| args::whole("pegs", n, u128::from(u8::MAX)))
+        .transpose()?;
+    game_of(&name, pegs)
+}
+
 fn game_of(name: &str, pegs: Option<u8>) -> PyResult<Game> {
     Game::parse(name, pegs).map_err(|e| {
         // The core's message names the command line's `--pegs`.
@@ -408,14 +421,7 @@ impl PyTablebase {
         progress: bool,
         build: bool,
     ) -> PyResult<Self> {
-        let name = match board.extract::<PyRef<'_, PyBoard>>() {
-            Ok(board) => board.board.to_string(),
-            Err(_) => board.extract::<String>()?,
-        };
-        let pegs: Option<u8> = pegs
-            .map(|n| args::whole("pegs", n, u128::from(u8::MAX)))
-            .transpose()?;
-        let game = game_of(&name, pegs)?;
+        let game = game_from(board, pegs)?;
         let folder = folder.unwrap_or_else(default_folder);
         tables::adopt_older_files(&folder, &game);
         let (values, depths) = tables::paths(&folder, &game);
@@ -507,19 +513,7 @@ impl PyTablebase {
         folder: Option<PathBuf>,
         progress: bool,
     ) -> PyResult<Py<PyAny>> {
-        let game = match board {
-            Some(board) => {
-                let name = match board.extract::<PyRef<'_, PyBoard>>() {
-                    Ok(board) => board.board.to_string(),
-                    Err(_) => board.extract::<String>()?,
-                };
-                let pegs: Option<u8> = pegs
-                    .map(|n| args::whole("pegs", n, u128::from(u8::MAX)))
-                    .transpose()?;
-                Some(game_of(&name, pegs)?)
-            }
-            None => None,
-        };
+        let game = board.map(|board| game_from(board, pegs)).transpose()?;
         let folder = folder.unwrap_or_else(default_folder);
         let helper = py.import("sternhalma._tables")?;
         let fetched = helper.getattr("fetch")?.call1((
