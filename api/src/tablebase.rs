@@ -120,10 +120,35 @@ enum TablebaseCommand {
         #[arg(long, value_parser = parse_threads)]
         threads: Option<usize>,
     },
-    /// Check sampled positions against the rules and their successors.
+    /// Pack a table of values (or a table of depths: its values) for a
+    /// server to hold: about a tenth of a bit an entry, each entry read on
+    /// its own in microseconds (docs/tablebases.md, "Packed tables").
+    /// Every entry is decoded and compared with the table before the file
+    /// is written.
+    Pack {
+        /// The table file (`.values` or `.depths`).
+        file: PathBuf,
+        /// Where to write it (default: `<board>.packed` beside FILE).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Entries a chunk codes: a read decodes half a chunk on average;
+        /// larger chunks pack a little smaller.
+        #[arg(long, default_value_t = solve::packed::CHUNK_ENTRIES, value_parser = clap::value_parser!(u32).range(1..=16_384))]
+        chunk: u32,
+        /// Threads (default: every core).
+        #[arg(long, value_parser = parse_threads)]
+        threads: Option<usize>,
+    },
+    /// Check sampled positions against the rules and their successors (a
+    /// packed table: first decoded whole, its counts checked against its
+    /// header's).
     Verify {
         /// The table file.
         file: PathBuf,
+        /// Another table file of the same game (values, depths or packed)
+        /// to compare with entry by entry.
+        #[arg(long)]
+        against: Option<PathBuf>,
         /// Positions to check, drawn uniformly (every position if at least
         /// the table's size).
         #[arg(long, default_value_t = 100_000)]
@@ -421,7 +446,9 @@ pub fn solve_game(options: &SolveGame) -> ExitCode {
 
 /// Opens every solved table in `folder` and installs it in `tables` (the
 /// server's one set, [`solve::Tablebases`]): per board a `<board>.depths`
-/// file rather than its `<board>.values` (the depths hold the values too);
+/// file rather than its `<board>.packed` (the depths hold the values too),
+/// and that rather than its `<board>.values` (the same values, packed in
+/// a tenth of the memory);
 /// checkpoints, partial files and other files are skipped. With `build`,
 /// the [`SMALL_GAMES`](solve::tablebase::SMALL_GAMES) missing are then solved on `threads` threads and
 /// written to `folder` (created if missing). Each table is logged: board,
@@ -444,10 +471,10 @@ pub fn install_folder(
     }
     let entries =
         std::fs::read_dir(folder).map_err(|e| format!("--tablebases {}: {e}", folder.display()))?;
-    // Per board (its one name, whatever the file's), the values and the
-    // depths file; a file under the board's one name wins over one under
-    // an older name.
-    let mut files: BTreeMap<String, [Option<(PathBuf, bool)>; 2]> = BTreeMap::new();
+    // Per board (its one name, whatever the file's), the values, depths
+    // and packed file; a file under the board's one name wins over one
+    // under an older name.
+    let mut files: BTreeMap<String, [Option<(PathBuf, bool)>; 3]> = BTreeMap::new();
     for entry in entries {
         let path = entry
             .map_err(|e| format!("--tablebases {}: {e}", folder.display()))?
@@ -455,6 +482,7 @@ pub fn install_folder(
         let slot = match path.extension().and_then(|e| e.to_str()) {
             Some("values") => 0,
             Some("depths") => 1,
+            Some("packed") => 2,
             // `.checkpoint` (an unfinished solve), `.partial` (a file
             // being written) and anything else.
             _ => continue,
@@ -475,7 +503,8 @@ pub fn install_folder(
             && board.to_string() != stem
         {
             key = board.to_string();
-            let renamed = path.with_file_name(format!("{board}.{}", ["values", "depths"][slot]));
+            let renamed =
+                path.with_file_name(format!("{board}.{}", ["values", "depths", "packed"][slot]));
             canonical = false;
             if !renamed.exists() {
                 match std::fs::rename(&path, &renamed) {
@@ -499,8 +528,8 @@ pub fn install_folder(
         }
     }
     let mut installed = Vec::new();
-    for [values, depths] in files.into_values() {
-        let Some((path, _)) = depths.or(values) else {
+    for [values, depths, packed] in files.into_values() {
+        let Some((path, _)) = depths.or(packed).or(values) else {
             continue;
         };
         if build && file::is_outdated(&path) {
@@ -558,9 +587,16 @@ pub fn tablebase(options: &Tablebase) -> ExitCode {
         TablebaseCommand::Info { file: path } => info(path),
         TablebaseCommand::Verify {
             file: path,
+            against,
             sample,
             seed,
-        } => verify(path, *sample, *seed),
+        } => verify(path, against.as_deref(), *sample, *seed),
+        TablebaseCommand::Pack {
+            file: path,
+            out,
+            chunk,
+            threads,
+        } => pack(path, out.as_deref(), *chunk, *threads),
         TablebaseCommand::Probe {
             file: path,
             positions,
@@ -585,8 +621,12 @@ fn info(path: &Path) -> ExitCode {
     println!(
         "  kind        {}",
         match header.kind {
-            file::Kind::Values => "values (2 bits a position)",
-            file::Kind::Depths => "depths to the end (a byte a position)",
+            file::Kind::Values => "values (2 bits a position)".to_owned(),
+            file::Kind::Depths => "depths to the end (a byte a position)".to_owned(),
+            file::Kind::Packed => format!(
+                "packed values ({:.3} bits an entry, decoded whole to check it)",
+                header.body_bytes as f64 * 8.0 / header.states as f64
+            ),
         }
     );
     println!(
@@ -609,7 +649,7 @@ fn info(path: &Path) -> ExitCode {
     // depend on the passes); a table of depths keeps its rounds.
     let solved = match (header.complete, header.kind) {
         (false, _) => format!("no: a checkpoint after pass {}", header.passes),
-        (true, file::Kind::Values) => "yes".to_owned(),
+        (true, file::Kind::Values | file::Kind::Packed) => "yes".to_owned(),
         (true, file::Kind::Depths) => format!(
             "yes (the deepest position: {} plies to the end under best play)",
             header.passes.saturating_sub(1)
@@ -639,6 +679,9 @@ fn info(path: &Path) -> ExitCode {
         file::Loaded::Values(table) => {
             println!("  start position (south to move): {}", table.get(index));
         }
+        file::Loaded::Packed(packed) => {
+            println!("  start position (south to move): {}", packed.get(index));
+        }
     }
     ExitCode::SUCCESS
 }
@@ -652,7 +695,7 @@ fn next_random(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
+fn verify(path: &Path, against: Option<&Path>, sample: u64, seed: u64) -> ExitCode {
     let (header, game, loaded) = match file::read(path) {
         Ok(read) => read,
         Err(e) => return fail(e),
@@ -664,9 +707,55 @@ fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
         ));
     }
     let table = loaded.values();
+    if header.kind == file::Kind::Packed {
+        let counts = game.counts(&table);
+        if counts != header.counts {
+            return fail(format!(
+                "{}: decoded whole, its counts {counts:?} differ from its header's {:?}",
+                path.display(),
+                header.counts
+            ));
+        }
+        println!(
+            "{}: decoded whole: {} entries, counts equal to its header's",
+            path.display(),
+            header.states
+        );
+    }
+    if let Some(other) = against {
+        let (other_header, other_game, other_loaded) = match file::read(other) {
+            Ok(read) => read,
+            Err(e) => return fail(e),
+        };
+        if other_game.board() != game.board() || !other_header.complete {
+            return fail(format!(
+                "{}: not a solved table of {} to compare with",
+                other.display(),
+                game.board()
+            ));
+        }
+        let other_table = other_loaded.values();
+        let differ = (0..header.states)
+            .filter(|&i| table.get(i) != other_table.get(i))
+            .count();
+        if differ > 0 {
+            return fail(format!(
+                "{} and {}: {differ} of {} entries differ",
+                path.display(),
+                other.display(),
+                header.states
+            ));
+        }
+        println!(
+            "{}: every one of its {} entries equal to {}'s",
+            path.display(),
+            header.states,
+            other.display()
+        );
+    }
     let depths = match &loaded {
         file::Loaded::Depths(depths) => Some(depths),
-        file::Loaded::Values(_) => None,
+        file::Loaded::Values(_) | file::Loaded::Packed(_) => None,
     };
     let states = header.states;
     let every = sample >= states;
@@ -710,6 +799,67 @@ fn verify(path: &Path, sample: u64, seed: u64) -> ExitCode {
         }
         fail(format!("{} inconsistent positions", failures.len()))
     }
+}
+
+/// `tablebase pack`: packs the values of the table file `path`, checks
+/// every entry of the packed table against them, and writes it.
+fn pack(path: &Path, out: Option<&Path>, chunk: u32, threads: Option<usize>) -> ExitCode {
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let started = Instant::now();
+    let (header, game, loaded) = match file::read(path) {
+        Ok(read) => read,
+        Err(e) => return fail(e),
+    };
+    if !header.complete {
+        return fail(format!(
+            "{}: a checkpoint, not a solved table (finish it with solve-game --resume)",
+            path.display()
+        ));
+    }
+    if header.kind == file::Kind::Packed {
+        return fail(format!("{}: already packed", path.display()));
+    }
+    let table = loaded.values();
+    let entries = header.states;
+    eprintln!("packing {game}: {entries} entries, chunks of {chunk}, {threads} threads");
+    let shown = std::sync::atomic::AtomicU64::new(u64::MAX);
+    let packed = solve::PackedTable::pack(&game, &table, chunk, threads, &|done, all| {
+        let percent = done * 100 / all.max(1);
+        if shown.swap(percent, std::sync::atomic::Ordering::Relaxed) != percent {
+            eprint!("\r  {percent:>3}% of the blocks coded");
+        }
+    });
+    eprintln!();
+    // Every entry decoded and compared before the file is written.
+    let unpacked = packed.unpack(threads);
+    let differ = (0..entries)
+        .filter(|&i| unpacked.get(i) != table.get(i))
+        .count();
+    if differ > 0 {
+        return fail(format!(
+            "{differ} of {entries} entries decode to another value than the table's: the packing is wrong, no file written"
+        ));
+    }
+    drop(unpacked);
+    let target = out.map_or_else(
+        || solve::tablebase::packed_path(path.parent().unwrap_or(Path::new(".")), &game),
+        Path::to_owned,
+    );
+    let written = match file::write_packed(&target, &packed) {
+        Ok(header) => header,
+        Err(e) => return fail(e),
+    };
+    let two_bits = entries.div_ceil(32) * 8;
+    println!(
+        "wrote {}: {} bytes of body, {:.3} bits an entry, {:.1}x smaller than the 2-bit values ({two_bits} bytes); every entry checked; {:.1} s",
+        target.display(),
+        written.body_bytes,
+        written.body_bytes as f64 * 8.0 / entries as f64,
+        two_bits as f64 / written.body_bytes as f64,
+        started.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
 }
 
 /// Downloads into `folder` (created if missing) the solved tables another
@@ -758,7 +908,7 @@ pub fn download_tables(from: &str, folder: &Path) -> Result<usize, String> {
     for file in &listing.files {
         let table_file = Path::new(&file.name)
             .extension()
-            .is_some_and(|e| e == "values" || e == "depths");
+            .is_some_and(|e| e == "values" || e == "depths" || e == "packed");
         if !table_file
             || file.name.starts_with('.')
             || !file

@@ -76,7 +76,7 @@ def _listing(server: str) -> list[dict[str, Any]]:
 def _safe_name(name: str) -> bool:
     return (
         not name.startswith(".")
-        and name.endswith((".values", ".depths"))
+        and name.endswith((".values", ".depths", ".packed"))
         and all(c.isascii() and (c.isalnum() or c in "._-") for c in name)
     )
 
@@ -193,9 +193,13 @@ def fetch(server: str, board: str | None, folder: str, progress: bool) -> list[s
             raise DownloadFailed(
                 f"{server} offers no table of {board} (listed at {server.rstrip('/')}/downloads/tables/)"
             )
-        # A board's depths hold its values too: the depths alone, if offered.
-        depths = [f for f in files if f["name"].endswith(".depths")]
-        files = depths or files
+        # A board's depths hold its values too, and a packed table holds
+        # them in less: one file, the first of these offered.
+        for kind in (".depths", ".packed", ".values"):
+            chosen = [f for f in files if f["name"].endswith(kind)]
+            if chosen:
+                files = chosen[:1]
+                break
     where = Path(folder)
     where.mkdir(parents=True, exist_ok=True)
     paths = []

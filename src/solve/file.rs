@@ -1,6 +1,6 @@
 //! Table files: a text header of 4,096 bytes, then the body (2-bit values,
-//! 32 positions a little-endian 64-bit word; or depths, a byte a
-//! position). The header names the game, the format and the rules
+//! 32 positions a little-endian 64-bit word; depths, a byte a position;
+//! or packed values, [`PackedTable::to_bytes`]). The header names the game, the format and the rules
 //! version, counts the values, and carries a checksum of the body. Files
 //! are written to a temporary name and renamed, so a file under its final
 //! name is whole; one that does not match its header, or was made under
@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::depth::Depths;
 use super::game::Game;
+use super::packed::PackedTable;
 use super::table::{Counts, Table};
 
 /// The first line of every table file.
@@ -35,6 +36,8 @@ pub enum Kind {
     Values,
     /// Depths to the end, a byte a position.
     Depths,
+    /// Values packed for random access ([`PackedTable`]).
+    Packed,
 }
 
 impl Kind {
@@ -42,7 +45,14 @@ impl Kind {
         match self {
             Kind::Values => "values",
             Kind::Depths => "depths",
+            Kind::Packed => "packed",
         }
+    }
+
+    /// The file name's extension for a table of this kind.
+    #[must_use]
+    pub fn extension(self) -> &'static str {
+        self.name()
     }
 }
 
@@ -204,6 +214,7 @@ impl Header {
         let kind = match field("kind")? {
             "values" => Kind::Values,
             "depths" => Kind::Depths,
+            "packed" => Kind::Packed,
             other => return Err(format!("unknown kind {other:?}")),
         };
         let small = |name: &str| -> Result<u8, String> {
@@ -348,6 +359,20 @@ pub fn write_depths(path: &Path, game: &Game, depths: &Depths) -> Result<Header,
     Ok(header)
 }
 
+/// Writes `packed`, a packed table of values ([`PackedTable::pack`]),
+/// to `path`, atomically.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_packed(path: &Path, packed: &PackedTable) -> Result<Header, FileError> {
+    let body = packed.to_bytes();
+    let mut header = Header::new(packed.game(), Kind::Packed, packed.counts(), 0, true);
+    header.body_bytes = body.len() as u64;
+    header.checksum = checksum(byte_words(&body), header.body_bytes);
+    write_atomically(path, &mut header.clone(), &mut |out| out.write_all(&body))?;
+    Ok(header)
+}
+
 /// Reads a file's header only.
 ///
 /// # Errors
@@ -415,16 +440,25 @@ pub enum Loaded {
     Values(Table),
     /// Depths.
     Depths(Depths),
+    /// Packed values.
+    Packed(Box<PackedTable>),
+}
+
+/// Threads to unpack a packed table with: every core.
+fn unpacking_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 impl Loaded {
     /// The 2-bit values: a values file's table as read (a large table is
-    /// not held twice), derived from the depths for a depths file.
+    /// not held twice), derived from the depths for a depths file,
+    /// unpacked (on every core) for a packed one.
     #[must_use]
     pub fn values(&self) -> Cow<'_, Table> {
         match self {
             Loaded::Values(table) => Cow::Borrowed(table),
             Loaded::Depths(depths) => Cow::Owned(depths.values()),
+            Loaded::Packed(packed) => Cow::Owned(packed.unpack(unpacking_threads())),
         }
     }
 
@@ -435,11 +469,14 @@ impl Loaded {
         match self {
             Loaded::Values(table) => table,
             Loaded::Depths(depths) => depths.values(),
+            Loaded::Packed(packed) => packed.unpack(unpacking_threads()),
         }
     }
 }
 
-/// Reads a table file whole: header, game, body, checksum, counts.
+/// Reads a table file whole: header, game, body, checksum, counts (a
+/// packed file's counts are the header's, checked only by a whole
+/// decoding: `sternhalma tablebase verify`).
 ///
 /// # Errors
 /// The file cannot be read, or does not match its header (size, checksum,
@@ -451,6 +488,7 @@ pub fn read(path: &Path) -> Result<(Header, Game, Loaded), FileError> {
     let expected = match header.kind {
         Kind::Values => header.states.div_ceil(32) * 8,
         Kind::Depths => header.states,
+        Kind::Packed => header.body_bytes,
     };
     let actual = fs::metadata(path)
         .map_err(|e| FileError::Io(path.to_owned(), e))?
@@ -498,10 +536,21 @@ pub fn read(path: &Path) -> Result<(Header, Game, Loaded), FileError> {
             }
             Loaded::Depths(Depths::from_bytes(body))
         }
+        Kind::Packed => {
+            let mut body = vec![0u8; expected as usize];
+            file.read_exact(&mut body).map_err(io)?;
+            if checksum(byte_words(&body), expected) != header.checksum {
+                return Err(damaged());
+            }
+            let packed = PackedTable::from_bytes(&game, header.counts, &body)
+                .map_err(|e| invalid(format!("not a packed table of {}: {e}", game.board())))?;
+            Loaded::Packed(Box::new(packed))
+        }
     };
     let counts = match &loaded {
         Loaded::Values(table) => table.counts(),
         Loaded::Depths(depths) => depths.values().counts(),
+        Loaded::Packed(packed) => packed.counts(),
     };
     if counts != header.counts {
         return Err(invalid(format!(

@@ -37,6 +37,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use super::depth::{self, Depths};
 use super::file::{self, FileError, Kind, Loaded};
 use super::game::Game;
+use super::packed::PackedTable;
 #[cfg(doc)]
 use super::placement::Placement;
 use super::solver::{Progress, Solver};
@@ -204,6 +205,7 @@ impl From<FileError> for TablebaseError {
 enum Body {
     Values(Table),
     Depths(Depths),
+    Packed(Box<PackedTable>),
 }
 
 /// One solved game's table; see the module's documentation.
@@ -237,6 +239,12 @@ pub fn paths(folder: &Path, game: &Game) -> (PathBuf, PathBuf) {
         folder.join(format!("{board}.values")),
         folder.join(format!("{board}.depths")),
     )
+}
+
+/// The file name of a game's packed table in `folder` (`tablebase pack`).
+#[must_use]
+pub fn packed_path(folder: &Path, game: &Game) -> PathBuf {
+    folder.join(format!("{}.{}", game.board(), Kind::Packed.extension()))
 }
 
 /// Renames a game's table files in `folder` written under the board's
@@ -282,6 +290,7 @@ impl Tablebase {
         let body = match loaded {
             Loaded::Values(table) => Body::Values(table),
             Loaded::Depths(depths) => Body::Depths(depths),
+            Loaded::Packed(packed) => Body::Packed(packed),
         };
         debug_assert_eq!(header.kind == Kind::Depths, matches!(body, Body::Depths(_)));
         Ok(Tablebase::new(game, body, Some(path.to_owned())))
@@ -345,8 +354,11 @@ impl Tablebase {
     ) -> Result<Tablebase, TablebaseError> {
         adopt_older_files(folder, game);
         let (values, depths) = paths(folder, game);
-        file::remove_outdated(&[&depths, &values])?;
-        for path in [&depths, &values] {
+        let packed = packed_path(folder, game);
+        file::remove_outdated(&[&depths, &packed, &values])?;
+        // The depths hold the values too; a packed table holds them in a
+        // tenth of the memory of the values.
+        for path in [&depths, &packed, &values] {
             if path.is_file() {
                 return Tablebase::open(path);
             }
@@ -363,6 +375,7 @@ impl Tablebase {
                 file::write_values(&values, game, t, 0, true)?;
                 built.source = Some(values);
             }
+            Body::Packed(_) => unreachable!("a table solved in memory is not packed"),
         }
         Ok(built)
     }
@@ -391,6 +404,7 @@ impl Tablebase {
         match &self.body {
             Body::Values(t) => t.bytes(),
             Body::Depths(d) => d.bytes().len() as u64,
+            Body::Packed(p) => p.bytes(),
         }
     }
 
@@ -419,6 +433,9 @@ impl Tablebase {
             match &self.body {
                 Body::Values(t) => self.game.counts(t),
                 Body::Depths(d) => self.game.counts(&d.values()),
+                // Counted when it was packed (a count would decode it
+                // whole; `tablebase verify` does).
+                Body::Packed(p) => p.counts(),
             }
         })
     }
@@ -535,6 +552,10 @@ impl Tablebase {
                     depth: matches!(value, Value::Win | Value::Loss).then_some(u32::from(code)),
                 }
             }
+            Body::Packed(p) => Probe {
+                value: p.get(index),
+                depth: None,
+            },
         }
     }
 
