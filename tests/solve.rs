@@ -480,3 +480,91 @@ fn the_probe_and_the_outcome_agree_on_random_positions_of_every_small_solved_boa
         );
     }
 }
+
+/// A packed table (issue 50, item 2) reads every entry as the table it
+/// was packed from: whole (unpacked) and entry by entry (random access),
+/// in chunks of several sizes (1: every entry a chunk; 7: chunks that end
+/// anywhere in a block; the default), on the solved small boards (the
+/// mirror folded and not, draws and none); then through a file, as a
+/// tablebase probes it, and a damaged file is refused.
+#[test]
+fn a_packed_table_reads_every_entry_as_the_table_it_was_packed_from() {
+    use sternhalma::solve::{PackedTable, Tablebase, file, packed::CHUNK_ENTRIES};
+    for (side, pegs) in [(7, 1), (7, 2), (4, 6), (5, 1), (4, 3)] {
+        let game = Game::new(side, pegs).unwrap();
+        let (table, _) = solve(&game, 2);
+        for chunk in [1, 7, CHUNK_ENTRIES] {
+            let packed = PackedTable::pack(&game, &table, chunk, 2, &|_, _| {});
+            let what = format!("{game}, chunks of {chunk}");
+            assert_eq!(packed.counts(), game.counts(&table), "{what}");
+            let unpacked = packed.unpack(2);
+            assert!(unpacked.words().eq(table.words()), "{what}: unpacked");
+            // Every entry read on its own (a sample of the larger tables
+            // in large chunks: each read decodes up to a chunk).
+            let step = if chunk > 64 && table.len() > 100_000 {
+                97
+            } else {
+                1
+            };
+            for index in (0..table.len()).step_by(step) {
+                assert_eq!(packed.get(index), table.get(index), "{what}: entry {index}");
+            }
+            let again =
+                PackedTable::from_bytes(&game, packed.counts(), &packed.to_bytes()).unwrap();
+            assert!(
+                again.unpack(1).words().eq(table.words()),
+                "{what}: read back"
+            );
+        }
+    }
+    // Through a file: a tablebase probes it as it probes the values.
+    let folder = std::env::temp_dir().join(format!("sternhalma-packed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let game = Game::new(7, 2).unwrap();
+    let (table, _) = solve(&game, 2);
+    let packed = PackedTable::pack(&game, &table, CHUNK_ENTRIES, 2, &|_, _| {});
+    let path = sternhalma::solve::tablebase::packed_path(&folder, &game);
+    file::write_packed(&path, &packed).unwrap();
+    let opened = Tablebase::open(&path).unwrap();
+    let plain = Tablebase::from_solved(game.clone(), table.clone(), None);
+    assert!(!opened.has_depths());
+    assert_eq!(opened.counts(), plain.counts());
+    // On disk, smaller than the 2-bit values even on this small board (in
+    // memory the model's lookup outweighs its gain here; BENCHMARKS.md has
+    // the large boards).
+    let on_disk = std::fs::metadata(&path).unwrap().len();
+    assert!(on_disk < plain.bytes() / 2, "{on_disk} bytes");
+    for index in (0..table.len()).step_by(101) {
+        assert_eq!(
+            opened.probe_index(index).unwrap(),
+            plain.probe_index(index).unwrap()
+        );
+    }
+    let (mover, other) = game.start();
+    let start = Position::start(
+        game.board(),
+        Layout::standard(2).unwrap(),
+        Rules::sturtevant(),
+    )
+    .unwrap();
+    assert_eq!(opened.moves(&start).unwrap(), plain.moves(&start).unwrap());
+    assert_eq!(
+        opened
+            .probe_index(game.ranking().index(mover, other))
+            .unwrap()
+            .value,
+        Value::Win
+    );
+    // A byte of the body changed: refused by its checksum.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    let refused = Tablebase::open(&path).unwrap_err().to_string();
+    assert!(refused.contains("checksum"), "{refused}");
+    // Cut short: refused for its size.
+    std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
+    assert!(Tablebase::open(&path).is_err());
+    std::fs::remove_dir_all(&folder).unwrap();
+}

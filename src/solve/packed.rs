@@ -173,6 +173,61 @@ struct Model {
     win: u16,
 }
 
+/// The model as it is held: the probabilities of the contexts in use, by
+/// rows of [`Contexts::rows`] contexts (those that differ only in the
+/// other side's laggard), and for every row whether it is in use and
+/// where. A dense array of every context would hold more than the coded
+/// chunks of the smaller boards.
+struct Lookup {
+    rows: usize,
+    /// For each row of contexts, its first in `models`, or `u32::MAX`.
+    first: Vec<u32>,
+    models: Vec<Model>,
+}
+
+impl Lookup {
+    fn new(dense: &[Model], rows: usize) -> Lookup {
+        let mut first = Vec::with_capacity(dense.len() / rows);
+        let mut models = Vec::new();
+        for row in dense.chunks(rows) {
+            if row.iter().all(|m| *m == Model::default()) {
+                first.push(u32::MAX);
+            } else {
+                first.push(u32::try_from(models.len()).expect("fewer than 2^32 contexts"));
+                models.extend_from_slice(row);
+            }
+        }
+        Lookup {
+            rows,
+            first,
+            models,
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, context: usize) -> Model {
+        let first = self.first[context / self.rows];
+        self.models[first as usize + context % self.rows]
+    }
+
+    /// Every context's model, unused ones as [`Model::default`].
+    fn dense(&self) -> Vec<Model> {
+        let mut dense = vec![Model::default(); self.first.len() * self.rows];
+        for (row, &first) in self.first.iter().enumerate() {
+            if first != u32::MAX {
+                let at = first as usize;
+                dense[row * self.rows..(row + 1) * self.rows]
+                    .copy_from_slice(&self.models[at..at + self.rows]);
+            }
+        }
+        dense
+    }
+
+    fn bytes(&self) -> usize {
+        4 * self.first.len() + std::mem::size_of::<Model>() * self.models.len()
+    }
+}
+
 /// The holes a mover leaves, and the other sets among them in rank order
 /// from a given rank.
 struct Others {
@@ -324,7 +379,7 @@ pub struct PackedTable {
     chunk_entries: u32,
     /// Chunks in a mover's block.
     chunks_a_block: u64,
-    model: Vec<Model>,
+    model: Lookup,
     /// Each chunk's bytes.
     lengths: Vec<u16>,
     /// The first byte of every [`SUPER`]-th chunk.
@@ -527,6 +582,7 @@ impl PackedTable {
             data.extend_from_slice(&d);
         }
         let supers = supers_of(&lengths);
+        let model = Lookup::new(&model, contexts.rows);
         PackedTable {
             game: game.clone(),
             contexts,
@@ -563,8 +619,8 @@ impl PackedTable {
     /// and the model.
     #[must_use]
     pub fn bytes(&self) -> u64 {
-        (self.data.len() + 2 * self.lengths.len() + 8 * self.supers.len()) as u64
-            + (self.model.len() * std::mem::size_of::<Model>()) as u64
+        (self.data.len() + 2 * self.lengths.len() + 8 * self.supers.len() + self.model.bytes())
+            as u64
     }
 
     /// Bytes of the coded chunks alone.
@@ -632,7 +688,9 @@ impl PackedTable {
         other: u64,
         before: usize,
     ) -> Value {
-        let m = self.model[self.contexts.of(mover, self.contexts.other(other), before)];
+        let m = self
+            .model
+            .get(self.contexts.of(mover, self.contexts.other(other), before));
         if m.draw != 0 && decoder.bit(m.draw) {
             Value::Draw
         } else if decoder.bit(m.win) {
@@ -696,17 +754,18 @@ impl PackedTable {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.data.len() + 2 * self.lengths.len() + (1 << 16));
         out.extend_from_slice(&self.chunk_entries.to_le_bytes());
-        out.extend_from_slice(&(self.model.len() as u64).to_le_bytes());
+        let model = self.model.dense();
+        out.extend_from_slice(&(model.len() as u64).to_le_bytes());
         // The model in runs: (unused contexts skipped, used ones that
         // follow, their probabilities).
         let mut runs = Vec::new();
         let mut at = 0;
-        while at < self.model.len() {
-            let skip = self.model[at..]
+        while at < model.len() {
+            let skip = model[at..]
                 .iter()
                 .take_while(|m| **m == Model::default())
                 .count();
-            let used = self.model[at + skip..]
+            let used = model[at + skip..]
                 .iter()
                 .take_while(|m| **m != Model::default())
                 .count();
@@ -717,7 +776,7 @@ impl PackedTable {
         for &(start, used) in &runs {
             out.extend_from_slice(&(start as u64).to_le_bytes());
             out.extend_from_slice(&(used as u64).to_le_bytes());
-            for m in &self.model[start..start + used] {
+            for m in &model[start..start + used] {
                 out.extend_from_slice(&m.draw.to_le_bytes());
                 out.extend_from_slice(&m.win.to_le_bytes());
             }
@@ -791,6 +850,7 @@ impl PackedTable {
         }
         let data = body[reader.at..].to_vec();
         let supers = supers_of(&lengths);
+        let model = Lookup::new(&model, contexts.rows);
         Ok(PackedTable {
             game: game.clone(),
             contexts,
