@@ -1273,3 +1273,120 @@ fn a_server_offers_its_tables_files_and_another_installs_them_checked() {
     );
     assert!(stderr.contains("--tablebases-from"), "{stderr}");
 }
+
+/// `tablebase pack` writes a packed table (issue 50, item 2) that `verify`
+/// finds equal to its values entry by entry, and unequal to a table that
+/// differs in one entry; `serve --tablebases` installs it rather than the
+/// values beside it, answers every probe and move as the values do, and
+/// offers it for download.
+#[test]
+fn a_packed_table_is_written_checked_and_served_as_its_values_are() {
+    use sternhalma::solve::{Table, Value as Outcome, file};
+    let dir = folder("packed");
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    let game = Game::new(7, 2).unwrap();
+    let (values, _) = sternhalma::solve::solve(&game, 2);
+    let values_path = tables.join("rhombus7p2.values");
+    file::write_values(&values_path, &game, &values, 0, true).unwrap();
+    let run = |args: &[&std::ffi::OsStr]| {
+        let output = binary().args(args).output().unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let (ok, out, err) = run(&[&os("tablebase"), &os("pack"), values_path.as_os_str()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("every entry checked"), "{out}");
+    let packed = tables.join("rhombus7p2.packed");
+    assert!(packed.is_file(), "{out}");
+    let (ok, out, err) = run(&[
+        &os("tablebase"),
+        &os("verify"),
+        packed.as_os_str(),
+        &os("--against"),
+        values_path.as_os_str(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("counts equal to its header's"), "{out}");
+    assert!(out.contains("entries equal to"), "{out}");
+    // A table one entry off: the comparison finds it.
+    let mut words: Vec<u64> = values.words().collect();
+    let (mover, other) = game.start();
+    let start = game.ranking().index(mover, other);
+    assert_eq!(values.get(start), Outcome::Win);
+    words[(start / 32) as usize] ^= 3 << (2 * (start % 32)); // win → loss
+    let altered = Table::from_words(words, values.len());
+    let altered_path = dir.join("altered.values");
+    file::write_values(&altered_path, &game, &altered, 0, true).unwrap();
+    let (ok, _, err) = run(&[
+        &os("tablebase"),
+        &os("verify"),
+        packed.as_os_str(),
+        &os("--against"),
+        altered_path.as_os_str(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains(&format!("1 of {} entries differ", values.len())),
+        "{err}"
+    );
+    // A packed file is not packed again.
+    let (ok, _, err) = run(&[&os("tablebase"), &os("pack"), packed.as_os_str()]);
+    assert!(!ok && err.contains("already packed"), "{err}");
+
+    let database = dir.join("serve.sqlite3");
+    let (_server, url) = common::serve_binary(&["--tablebases", tables.to_str().unwrap()], &database);
+    let list: Value = agent()
+        .get(format!("{url}/v1/tablebases"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    let listed = &list["tablebases"].as_array().unwrap()[0];
+    let opened = Tablebase::open(&packed).unwrap();
+    assert_eq!(listed["board"], "rhombus7p2");
+    assert_eq!(listed["bytes"], opened.bytes(), "the packed table installed");
+    assert_eq!(listed["depths"], false);
+    assert_eq!(listed["wins"], 1_265_851);
+    let plain = Tablebase::from_solved(game.clone(), values.clone(), None);
+    for position in sample(150, 50) {
+        let text = position.to_string();
+        let reply = finish(
+            agent()
+                .post(format!("{url}/v1/tablebase/probe"))
+                .send_json(json!({"position": text}))
+                .unwrap(),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let answer = reply.json();
+        let expected = plain.probe(&position).unwrap();
+        assert_eq!(answer["value"], expected.value.name(), "{text}");
+        let moves = answer["moves"].as_array().unwrap();
+        let expected_moves = plain.moves(&position).unwrap();
+        assert_eq!(moves.len(), expected_moves.len(), "{text}");
+        for (got, want) in moves.iter().zip(&expected_moves) {
+            assert_eq!(got["value"], want.value.name(), "{text}");
+        }
+    }
+    let downloads: Value = agent()
+        .get(format!("{url}/downloads/tables/"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_json()
+        .unwrap();
+    let names: Vec<&str> = downloads["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["rhombus7p2.packed"]);
+    drop(_server);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -387,7 +387,8 @@ impl PyTablebase {
 
     /// The table of a game: read from ``folder`` (default:
     /// ``cache_folder()``: ``$STERNHALMA_TABLES``, else, on Linux,
-    /// ``~/.cache/sternhalma/tables``) or, for a small game, solved there
+    /// ``~/.cache/sternhalma/tables``; its ``.depths`` file, else its
+    /// ``.packed`` file, else its ``.values`` file) or, for a small game, solved there
     /// on first use (a few seconds for ``rhombus7p2``, on every core, the
     /// GIL released) and written for next time. Installs it for
     /// ``Bot("perfect")`` and ``analyse``.
@@ -424,12 +425,12 @@ impl PyTablebase {
         let game = game_from(board, pegs)?;
         let folder = folder.unwrap_or_else(default_folder);
         tables::adopt_older_files(&folder, &game);
-        let (values, depths) = tables::paths(&folder, &game);
+        let files = tables::files_in_order(&folder, &game);
         // A file an older engine wrote cannot be read: it is removed and
         // the table counts as missing (solved again as a missing one is).
-        sternhalma::solve::file::remove_outdated(&[&depths, &values])
+        sternhalma::solve::file::remove_outdated(&files.each_ref().map(PathBuf::as_path))
             .map_err(|e| table_error(&e.into()))?;
-        if let Some(path) = [&depths, &values].into_iter().find(|p| p.is_file()) {
+        if let Some(path) = files.iter().find(|p| p.is_file()) {
             let table = py
                 .detach(|| Tablebase::open(path))
                 .map_err(|e| table_error(&e))?;
@@ -465,7 +466,9 @@ impl PyTablebase {
     }
 
     /// The table in a file that ``sternhalma solve-game`` (or ``load``)
-    /// wrote: a ``.depths`` file, or a ``.values`` file; that file, and
+    /// wrote: a ``.depths`` file, or a ``.values`` file, or the ``.packed``
+    /// file ``sternhalma tablebase pack`` makes of one (the same values in
+    /// about a tenth of the memory, read entry by entry); that file, and
     /// not another beside it (``load`` finds a folder's). Installs it for
     /// ``Bot("perfect")`` and ``analyse``. A missing, damaged or unfinished
     /// file is a ``TablebaseError`` (code ``tablebase_file``).

@@ -247,6 +247,15 @@ pub fn packed_path(folder: &Path, game: &Game) -> PathBuf {
     folder.join(format!("{}.{}", game.board(), Kind::Packed.extension()))
 }
 
+/// A game's table files in `folder`, in the order a folder's table is
+/// read (the first there): the depths (which hold the values too), the
+/// packed values (the values in a tenth of the memory), the values.
+#[must_use]
+pub fn files_in_order(folder: &Path, game: &Game) -> [PathBuf; 3] {
+    let (values, depths) = paths(folder, game);
+    [depths, packed_path(folder, game), values]
+}
+
 /// Renames a game's table files in `folder` written under the board's
 /// older name ([`Board::older_name`]: `rhombus7x2.values` for
 /// `rhombus7p3.values`) to the name [`paths`] gives, where no file of that
@@ -353,16 +362,12 @@ impl Tablebase {
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<Tablebase, TablebaseError> {
         adopt_older_files(folder, game);
-        let (values, depths) = paths(folder, game);
-        let packed = packed_path(folder, game);
-        file::remove_outdated(&[&depths, &packed, &values])?;
-        // The depths hold the values too; a packed table holds them in a
-        // tenth of the memory of the values.
-        for path in [&depths, &packed, &values] {
-            if path.is_file() {
-                return Tablebase::open(path);
-            }
+        let files = files_in_order(folder, game);
+        file::remove_outdated(&files.each_ref().map(PathBuf::as_path))?;
+        if let Some(path) = files.iter().find(|path| path.is_file()) {
+            return Tablebase::open(path);
         }
+        let (values, depths) = paths(folder, game);
         let mut built = Tablebase::build(game, threads, progress)?;
         std::fs::create_dir_all(folder)
             .map_err(|e| TablebaseError::File(FileError::Io(folder.to_owned(), e)))?;
