@@ -1339,7 +1339,8 @@ fn a_packed_table_is_written_checked_and_served_as_its_values_are() {
     assert!(!ok && err.contains("already packed"), "{err}");
 
     let database = dir.join("serve.sqlite3");
-    let (_server, url) = common::serve_binary(&["--tablebases", tables.to_str().unwrap()], &database);
+    let (_server, url) =
+        common::serve_binary(&["--tablebases", tables.to_str().unwrap()], &database);
     let list: Value = agent()
         .get(format!("{url}/v1/tablebases"))
         .call()
@@ -1350,7 +1351,11 @@ fn a_packed_table_is_written_checked_and_served_as_its_values_are() {
     let listed = &list["tablebases"].as_array().unwrap()[0];
     let opened = Tablebase::open(&packed).unwrap();
     assert_eq!(listed["board"], "rhombus7p2");
-    assert_eq!(listed["bytes"], opened.bytes(), "the packed table installed");
+    assert_eq!(
+        listed["bytes"],
+        opened.bytes(),
+        "the packed table installed"
+    );
     assert_eq!(listed["depths"], false);
     assert_eq!(listed["wins"], 1_265_851);
     let plain = Tablebase::from_solved(game.clone(), values.clone(), None);

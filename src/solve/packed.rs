@@ -1,6 +1,6 @@
-//! Packed tables: a solved table of values in about a tenth of a bit an
-//! entry, any entry read on its own (random access), for a class server
-//! that holds the largest boards in memory.
+//! Packed tables: a solved table of values in a small fraction of its 2
+//! bits an entry, any entry read on its own (random access), for a class
+//! server that holds the largest boards in memory.
 //!
 //! **What is stored.** Only the entries a rule does not decide: an
 //! illegal position, a mirror twin and a game over (a loss for the side
@@ -8,18 +8,23 @@
 //! such entries "don't care"; [`PackedTable::get`] answers them by the
 //! rule. Every other entry (a win, a loss or a draw) is coded.
 //!
-//! **How.** Each entry's value is predicted from a context, and coded by
-//! a binary arithmetic coder with the context's probabilities:
+//! **How.** Each entry is coded by a binary arithmetic coder (a
+//! carry-less range coder over 32 bits, the scheme of the PAQ family of
+//! compressors, ended by one byte): first whether it is a draw (only in
+//! the contexts where a draw was seen), then whether it is a win. The
+//! probability of a win comes from three models, each a table from a
+//! context to a level (one of [`LEVELS`] steps of the odds of a win there,
+//! counted over the whole table when it is packed):
 //!
-//! - the context: the mover's and the other side's sums of distances to
-//!   their targets (rows to go), the laggard's distance of each, and the
-//!   value of the entry coded just before in the same chunk (none at a
-//!   chunk's start);
-//! - the probabilities: counted over the whole table when it is packed
-//!   (a draw, then a win rather than a loss), 12 bits each, kept in the
-//!   file (the model);
-//! - the coder: a carry-less range coder over 32 bits (the scheme of the
-//!   PAQ family of compressors), ended by one byte.
+//! 1. the rows to go of each side (their sums, and each side's laggard);
+//! 2. the other side's exact holes, and the mover's sum of rows to go;
+//! 3. the mover's exact holes (its block), and the other side's sum;
+//!
+//! every one with the value coded just before in the chunk (none at its
+//! start). A fourth table, also counted over the whole table, turns the
+//! three levels (and that value) into the probability coded with (a
+//! secondary estimation, as PAQ's APM stages do). The models are kept in
+//! the file: the second and third compressed by the same coder.
 //!
 //! **Random access.** The entries of a mover's block are coded in chunks
 //! of [`PackedTable::chunk_entries`] (a chunk never spans two blocks);
@@ -29,7 +34,8 @@
 //! measured.
 //!
 //! `tests/solve.rs` checks every entry of the small boards against the
-//! table they were packed from.
+//! table they were packed from, and `tablebase pack` checks every entry
+//! of the table it packs before it writes the file.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -40,6 +46,8 @@ use super::table::{Counts, Table, Value};
 /// average (BENCHMARKS.md, "Packed tables", for the measure that chose
 /// it).
 pub const CHUNK_ENTRIES: u32 = 1024;
+/// Steps of a model's odds of a win.
+pub const LEVELS: usize = 16;
 /// Chunks whose starting byte is kept, once for every so many chunks (the
 /// others are found by adding lengths).
 const SUPER: usize = 64;
@@ -62,8 +70,8 @@ impl std::fmt::Display for PackError {
 
 impl std::error::Error for PackError {}
 
-/// The contexts of one game: how its positions are read into a context
-/// number.
+/// The contexts of one game: how its positions are read into the three
+/// models' context numbers.
 #[derive(Clone, Debug)]
 struct Contexts {
     /// Rows to go for a mover's peg on each hole (south to move: its
@@ -75,38 +83,68 @@ struct Contexts {
     sums: usize,
     /// A peg's rows to go take `0..rows`.
     rows: usize,
+    /// Sets of a side's pegs (the other side's exact holes: model 2).
+    sets: usize,
+    /// Blocks (the mover's exact holes: model 3).
+    blocks: usize,
+}
+
+/// One side's part of a context: its sum of rows to go, and its
+/// laggard's.
+type Part = (usize, usize);
+
+/// Where a coded entry's models are read.
+#[derive(Clone, Copy, Debug)]
+struct Site {
+    first: usize,
+    second: usize,
+    third: usize,
+    before: usize,
 }
 
 impl Contexts {
     fn new(game: &Game) -> Contexts {
         let geometry = game.board().geometry();
         let mut to_go = [0u8; 64];
-        let mut rows = Vec::new();
-        for cell in geometry.cells() {
-            rows.push(geometry.coordinates(cell).1);
-        }
+        let rows: Vec<i32> = geometry
+            .cells()
+            .map(|cell| geometry.coordinates(cell).1)
+            .collect();
         let low = rows.iter().copied().min().unwrap_or(0);
         let high = rows.iter().copied().max().unwrap_or(0);
         for (id, &r) in rows.iter().enumerate() {
-            to_go[id] = (r - low) as u8;
+            to_go[id] = u8::try_from(r - low).expect("fewer than 256 rows");
         }
-        let top = (high - low) as u32;
+        let top = u32::try_from(high - low).expect("rows in order");
+        let r = game.ranking();
         Contexts {
             to_go,
             top,
             sums: game.pegs() as usize * top as usize + 1,
             rows: top as usize + 1,
+            sets: r.sets_of_pegs() as usize,
+            blocks: r.blocks() as usize,
         }
     }
 
-    /// Contexts in all: a previous value (or none) each.
-    fn len(&self) -> usize {
+    /// Contexts of model 1.
+    fn first_len(&self) -> usize {
         4 * self.sums * self.sums * self.rows * self.rows
     }
 
-    /// The mover's part of a context: sum of rows to go, and the laggard's.
+    /// Contexts of model 2.
+    fn second_len(&self) -> usize {
+        4 * self.sets * self.sums
+    }
+
+    /// Contexts of model 3.
+    fn third_len(&self) -> usize {
+        4 * self.blocks * self.sums
+    }
+
+    /// The mover's part.
     #[inline(always)]
-    fn mover(&self, set: u64) -> (usize, usize) {
+    fn mover(&self, set: u64) -> Part {
         let (mut sum, mut most) = (0, 0);
         let mut rest = set;
         while rest != 0 {
@@ -120,7 +158,7 @@ impl Contexts {
 
     /// The other side's part: the same, its target being the south tip.
     #[inline(always)]
-    fn other(&self, set: u64) -> (usize, usize) {
+    fn other(&self, set: u64) -> Part {
         let (mut sum, mut most) = (0, 0);
         let mut rest = set;
         while rest != 0 {
@@ -132,17 +170,27 @@ impl Contexts {
         (sum, most)
     }
 
-    /// The context of a position whose mover's part is `mover`, other
-    /// side's `other`, after a value coded `previous` ([`NONE`], or a
-    /// value's code + 1... see [`previous`]).
+    /// The models' contexts of the entry `other` of `block` (whose
+    /// mover's part is `mover`), after a value coded `before`.
     #[inline(always)]
-    fn of(&self, mover: (usize, usize), other: (usize, usize), previous: usize) -> usize {
-        (((previous * self.sums + mover.0) * self.sums + other.0) * self.rows + mover.1) * self.rows
-            + other.1
+    fn site(&self, game: &Game, block: u64, mover: Part, other: u64, before: usize) -> Site {
+        let part = self.other(other);
+        let first = (((before * self.sums + mover.0) * self.sums + part.0) * self.rows + mover.1)
+            * self.rows
+            + part.1;
+        let rank = game.ranking().rank(other) as usize;
+        let second = (before * self.sets + rank) * self.sums + mover.0;
+        let third = (before * self.blocks + block as usize) * self.sums + part.0;
+        Site {
+            first,
+            second,
+            third,
+            before,
+        }
     }
 }
 
-/// The `previous` part of a context after a coded value.
+/// The `before` part of a context after a coded value.
 #[inline(always)]
 fn previous(value: Value) -> usize {
     match value {
@@ -152,45 +200,89 @@ fn previous(value: Value) -> usize {
     }
 }
 
-/// How an entry reads: decided by a rule, or coded.
+/// The level (1 to [`LEVELS`]; 0 for a context never seen) of a context
+/// where `wins` and `losses` were counted: steps of equal width in the
+/// log-odds of a win, from −8 to 8.
+fn level(wins: u64, losses: u64) -> u8 {
+    if wins + losses == 0 {
+        return 0;
+    }
+    let p = (wins as f64 + 0.4) / ((wins + losses) as f64 + 0.8);
+    let odds = (p / (1.0 - p)).ln().clamp(-8.0, 7.999);
+    let step = ((odds + 8.0) / 16.0 * LEVELS as f64).floor() as usize;
+    u8::try_from(step.min(LEVELS - 1) + 1).expect("a level fits a byte")
+}
+
+/// A probability of 12 bits (1 to 4095) from counts.
+fn probability(part: u64, whole: u64) -> u16 {
+    let p = (part as f64 + 0.4) / (whole as f64 + 0.8) * f64::from(ONE);
+    u16::try_from((p.round() as u32).clamp(1, ONE - 1)).expect("12 bits")
+}
+
+/// Model 1 of a context: the probability of a draw (0: no draw was seen,
+/// and none is coded) and the level of a win.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct First {
+    draw: u16,
+    level: u16,
+}
+
+/// The index in the final table of the three levels (each 1 to
+/// [`LEVELS`]) after `before`.
 #[inline(always)]
-fn by_rule(game: &Game, symmetric: bool, block: u64, mover: u64, other: u64) -> Option<Value> {
-    let r = game.ranking();
-    if (symmetric && r.multiplicity(block, mover, other) == 0) || game.is_illegal(mover, other) {
-        Some(Value::Illegal)
-    } else if game.is_over(mover, other) {
-        Some(Value::Loss)
-    } else {
-        None
+fn mixed(before: usize, levels: [u8; 3]) -> usize {
+    let l = |i: usize| usize::from(levels[i]).saturating_sub(1);
+    ((before * LEVELS + l(0)) * LEVELS + l(1)) * LEVELS + l(2)
+}
+
+/// Entries of the final table.
+const MIXED: usize = 4 * LEVELS * LEVELS * LEVELS;
+
+/// The three models and the final table.
+struct Models {
+    first: Lookup,
+    second: Vec<u8>,
+    third: Vec<u8>,
+    /// The probability of a win, 12 bits, for each [`mixed`] index.
+    last: Vec<u16>,
+}
+
+impl Models {
+    /// The probability of a draw at `site` (0: none coded), and of a win.
+    #[inline(always)]
+    fn at(&self, site: Site) -> (u16, u16) {
+        let first = self.first.get(site.first);
+        let levels = [
+            u8::try_from(first.level).unwrap_or(0),
+            self.second[site.second],
+            self.third[site.third],
+        ];
+        (first.draw, self.last[mixed(site.before, levels)])
+    }
+
+    fn bytes(&self) -> usize {
+        self.first.bytes() + self.second.len() + self.third.len() + 2 * self.last.len()
     }
 }
 
-/// The probabilities of a context, 12 bits each: of a draw (0: no draw
-/// was seen, and none is coded), and of a win rather than a loss.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Model {
-    draw: u16,
-    win: u16,
-}
-
-/// The model as it is held: the probabilities of the contexts in use, by
-/// rows of [`Contexts::rows`] contexts (those that differ only in the
-/// other side's laggard), and for every row whether it is in use and
-/// where. A dense array of every context would hold more than the coded
-/// chunks of the smaller boards.
+/// Model 1 as it is held: the contexts in use, by rows of
+/// [`Contexts::rows`] contexts (those that differ only in the other
+/// side's laggard), and for every row whether it is in use and where. A
+/// dense array of every context would hold more than the coded chunks of
+/// the smaller boards.
 struct Lookup {
     rows: usize,
     /// For each row of contexts, its first in `models`, or `u32::MAX`.
     first: Vec<u32>,
-    models: Vec<Model>,
+    models: Vec<First>,
 }
 
 impl Lookup {
-    fn new(dense: &[Model], rows: usize) -> Lookup {
+    fn new(dense: &[First], rows: usize) -> Lookup {
         let mut first = Vec::with_capacity(dense.len() / rows);
         let mut models = Vec::new();
         for row in dense.chunks(rows) {
-            if row.iter().all(|m| *m == Model::default()) {
+            if row.iter().all(|m| *m == First::default()) {
                 first.push(u32::MAX);
             } else {
                 first.push(u32::try_from(models.len()).expect("fewer than 2^32 contexts"));
@@ -205,14 +297,14 @@ impl Lookup {
     }
 
     #[inline(always)]
-    fn get(&self, context: usize) -> Model {
+    fn get(&self, context: usize) -> First {
         let first = self.first[context / self.rows];
         self.models[first as usize + context % self.rows]
     }
 
-    /// Every context's model, unused ones as [`Model::default`].
-    fn dense(&self) -> Vec<Model> {
-        let mut dense = vec![Model::default(); self.first.len() * self.rows];
+    /// Every context's model, unused ones as [`First::default`].
+    fn dense(&self) -> Vec<First> {
+        let mut dense = vec![First::default(); self.first.len() * self.rows];
         for (row, &first) in self.first.iter().enumerate() {
             if first != u32::MAX {
                 let at = first as usize;
@@ -224,7 +316,78 @@ impl Lookup {
     }
 
     fn bytes(&self) -> usize {
-        4 * self.first.len() + std::mem::size_of::<Model>() * self.models.len()
+        4 * self.first.len() + std::mem::size_of::<First>() * self.models.len()
+    }
+}
+
+/// Levels (0 to [`LEVELS`]) coded 5 bits each by the arithmetic coder,
+/// each bit's probability adapting to the bits before it in the level and
+/// to the level before: the models 2 and 3 in a file.
+fn compress_levels(levels: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = Encoder::new(&mut out);
+    let mut odds = vec![2048u16; (LEVELS + 1) * 32];
+    let mut before = 0usize;
+    for &level in levels {
+        let mut node = 1usize;
+        for shift in (0..5).rev() {
+            let bit = (level >> shift) & 1 == 1;
+            let p = &mut odds[before * 32 + node];
+            encoder.bit(bit, *p);
+            adapt(p, bit);
+            node = 2 * node + usize::from(bit);
+        }
+        before = usize::from(level);
+    }
+    encoder.finish();
+    out
+}
+
+/// The `count` levels [`compress_levels`] coded.
+fn expand_levels(bytes: &[u8], count: usize) -> Result<Vec<u8>, PackError> {
+    let mut decoder = Decoder::new(bytes);
+    let mut odds = vec![2048u16; (LEVELS + 1) * 32];
+    let mut levels = Vec::with_capacity(count);
+    let mut before = 0usize;
+    for _ in 0..count {
+        let mut node = 1usize;
+        for _ in 0..5 {
+            let p = &mut odds[before * 32 + node];
+            let bit = decoder.bit(*p);
+            adapt(p, bit);
+            node = 2 * node + usize::from(bit);
+        }
+        let level = node - 32;
+        if level > LEVELS {
+            return Err(PackError(format!("a model's level {level}, past {LEVELS}")));
+        }
+        levels.push(u8::try_from(level).expect("at most LEVELS"));
+        before = level;
+    }
+    Ok(levels)
+}
+
+/// A probability of a 1 moved a sixteenth of the way towards the bit
+/// seen.
+#[inline(always)]
+fn adapt(p: &mut u16, bit: bool) {
+    if bit {
+        *p += (4064 - *p) >> 4;
+    } else {
+        *p -= (*p - 32) >> 4;
+    }
+}
+
+/// How an entry reads: decided by a rule, or coded.
+#[inline(always)]
+fn by_rule(game: &Game, symmetric: bool, block: u64, mover: u64, other: u64) -> Option<Value> {
+    let r = game.ranking();
+    if (symmetric && r.multiplicity(block, mover, other) == 0) || game.is_illegal(mover, other) {
+        Some(Value::Illegal)
+    } else if game.is_over(mover, other) {
+        Some(Value::Loss)
+    } else {
+        None
     }
 }
 
@@ -372,32 +535,6 @@ impl<'a> Decoder<'a> {
     }
 }
 
-/// A packed table of values; see the module's documentation.
-pub struct PackedTable {
-    game: Game,
-    contexts: Contexts,
-    chunk_entries: u32,
-    /// Chunks in a mover's block.
-    chunks_a_block: u64,
-    model: Lookup,
-    /// Each chunk's bytes.
-    lengths: Vec<u16>,
-    /// The first byte of every [`SUPER`]-th chunk.
-    supers: Vec<u64>,
-    data: Vec<u8>,
-    counts: Counts,
-}
-
-impl std::fmt::Debug for PackedTable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PackedTable")
-            .field("game", &self.game.to_string())
-            .field("chunk_entries", &self.chunk_entries)
-            .field("bytes", &self.bytes())
-            .finish_non_exhaustive()
-    }
-}
-
 /// Calls `visit(block, within, mover, other, rule)` for every entry of
 /// the chunk `chunk` of `block`, in order; stops when it answers false.
 #[inline(always)]
@@ -426,10 +563,94 @@ fn walk_chunk(
     }
 }
 
+/// A packed table of values; see the module's documentation.
+pub struct PackedTable {
+    game: Game,
+    contexts: Contexts,
+    chunk_entries: u32,
+    /// Chunks in a mover's block.
+    chunks_a_block: u64,
+    models: Models,
+    /// Each chunk's bytes.
+    lengths: Vec<u16>,
+    /// The first byte of every [`SUPER`]-th chunk.
+    supers: Vec<u64>,
+    data: Vec<u8>,
+    counts: Counts,
+}
+
+impl std::fmt::Debug for PackedTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PackedTable")
+            .field("game", &self.game.to_string())
+            .field("chunk_entries", &self.chunk_entries)
+            .field("bytes", &self.bytes())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Calls `visit(site, value)` for every entry of `table` that a rule does
+/// not decide, chunk by chunk, block by block (a block at a time from a
+/// shared counter, on `threads` threads); each thread's `state` starts as
+/// `fresh()` and is answered, one per thread.
+fn visit_coded<S: Send>(
+    game: &Game,
+    contexts: &Contexts,
+    table: &Table,
+    chunk_entries: u32,
+    threads: usize,
+    fresh: &(dyn Fn() -> S + Sync),
+    visit: &(dyn Fn(&mut S, Site, Value) + Sync),
+) -> Vec<S> {
+    let r = game.ranking();
+    let (blocks, block_len) = (r.blocks(), r.block_len());
+    let chunks_a_block = block_len.div_ceil(u64::from(chunk_entries));
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut state = fresh();
+                    loop {
+                        let block = next.fetch_add(1, Ordering::Relaxed) as u64;
+                        if block >= blocks {
+                            break;
+                        }
+                        let mover = contexts.mover(r.mover(block));
+                        for chunk in 0..chunks_a_block {
+                            let first = chunk * u64::from(chunk_entries);
+                            let end = (first + u64::from(chunk_entries)).min(block_len);
+                            let mut before = NONE;
+                            walk_chunk(game, block, first, end, |within, _, other, rule| {
+                                if rule.is_none() {
+                                    let value = table.get(block * block_len + within);
+                                    let site = contexts.site(game, block, mover, other, before);
+                                    visit(&mut state, site, value);
+                                    before = previous(value);
+                                }
+                                true
+                            });
+                        }
+                    }
+                    state
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a packing thread"))
+            .collect()
+    })
+}
+
+/// Counts of wins and losses seen in each context of models 2 and 3.
+type Seen = (Vec<[u64; 3]>, Vec<[u32; 2]>, Vec<[u32; 2]>);
+
 impl PackedTable {
     /// Packs `table`, the solved values of `game`, in chunks of
     /// `chunk_entries` entries, on `threads` threads; `progress(done,
-    /// all)` in blocks, as the second of the two passes goes.
+    /// all)` in blocks, as the last of the three passes goes (the first
+    /// two count the models).
     ///
     /// # Panics
     /// A table of another size than the game's, or a chunk size of 0.
@@ -446,68 +667,117 @@ impl PackedTable {
         assert!(chunk_entries > 0, "chunks of at least one entry");
         let contexts = Contexts::new(game);
         let threads = threads.max(1);
-        let blocks = r.blocks();
-        let block_len = r.block_len();
-        let chunks_a_block = block_len.div_ceil(u64::from(chunk_entries));
-        // First pass: the values seen in each context.
-        let next = AtomicUsize::new(0);
-        let seen = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut seen = vec![[0u64; 3]; contexts.len()];
-                        loop {
-                            let block = next.fetch_add(1, Ordering::Relaxed) as u64;
-                            if block >= blocks {
-                                break;
-                            }
-                            let mover = contexts.mover(r.mover(block));
-                            for chunk in 0..chunks_a_block {
-                                let first = chunk * u64::from(chunk_entries);
-                                let end = (first + u64::from(chunk_entries)).min(block_len);
-                                let mut before = NONE;
-                                walk_chunk(game, block, first, end, |within, _, other, rule| {
-                                    if rule.is_none() {
-                                        let value = table.get(block * block_len + within);
-                                        let context =
-                                            contexts.of(mover, contexts.other(other), before);
-                                        let slot = match value {
-                                            Value::Draw => 0,
-                                            Value::Win => 1,
-                                            _ => 2,
-                                        };
-                                        seen[context][slot] += 1;
-                                        before = previous(value);
-                                    }
-                                    true
-                                });
-                            }
-                        }
-                        seen
-                    })
-                })
-                .collect();
-            let mut all = vec![[0u64; 3]; contexts.len()];
-            for worker in workers {
-                for (total, part) in all.iter_mut().zip(worker.join().expect("a packing thread")) {
-                    for k in 0..3 {
-                        total[k] += part[k];
+        // First pass: the values seen in each context of the three models.
+        let parts: Vec<Seen> = visit_coded(
+            game,
+            &contexts,
+            table,
+            chunk_entries,
+            threads,
+            &|| {
+                (
+                    vec![[0u64; 3]; contexts.first_len()],
+                    vec![[0u32; 2]; contexts.second_len()],
+                    vec![[0u32; 2]; contexts.third_len()],
+                )
+            },
+            &|(first, second, third), site, value| {
+                let slot = match value {
+                    Value::Draw => {
+                        first[site.first][0] += 1;
+                        return;
                     }
+                    Value::Win => 1,
+                    _ => 2,
+                };
+                first[site.first][slot] += 1;
+                second[site.second][slot - 1] += 1;
+                third[site.third][slot - 1] += 1;
+            },
+        );
+        let mut parts = parts.into_iter();
+        let (mut first, mut second, mut third) = parts.next().expect("a thread");
+        for (f, s, t) in parts {
+            for (total, part) in first.iter_mut().zip(f) {
+                for k in 0..3 {
+                    total[k] += part[k];
                 }
             }
-            all
-        });
-        let model: Vec<Model> = seen
+            for (total, part) in second.iter_mut().zip(s).chain(third.iter_mut().zip(t)) {
+                total[0] += part[0];
+                total[1] += part[1];
+            }
+        }
+        let first: Vec<First> = first
             .iter()
-            .map(|&[draws, wins, losses]| model_of(draws, wins, losses))
+            .map(|&[draws, wins, losses]| {
+                if draws + wins + losses == 0 {
+                    First::default()
+                } else {
+                    First {
+                        draw: if draws == 0 {
+                            0
+                        } else {
+                            probability(draws, draws + wins + losses)
+                        },
+                        // A context of draws alone still has a level.
+                        level: u16::from(level(wins, losses).max(1)),
+                    }
+                }
+            })
             .collect();
-        // Second pass: the chunks, coded a block at a time, gathered in
+        let levels = |seen: &[[u32; 2]]| -> Vec<u8> {
+            seen.iter()
+                .map(|&[w, l]| level(u64::from(w), u64::from(l)))
+                .collect()
+        };
+        let mut models = Models {
+            first: Lookup::new(&first, contexts.rows),
+            second: levels(&second),
+            third: levels(&third),
+            last: vec![ONE as u16 / 2; MIXED],
+        };
+        drop((second, third));
+        // Second pass: the final table, from the three levels.
+        let seen: Vec<Vec<[u64; 2]>> = visit_coded(
+            game,
+            &contexts,
+            table,
+            chunk_entries,
+            threads,
+            &|| vec![[0u64; 2]; MIXED],
+            &|seen, site, value| {
+                if value != Value::Draw {
+                    let first = models.first.get(site.first);
+                    let levels = [
+                        u8::try_from(first.level).unwrap_or(0),
+                        models.second[site.second],
+                        models.third[site.third],
+                    ];
+                    seen[mixed(site.before, levels)][usize::from(value == Value::Win)] += 1;
+                }
+            },
+        );
+        let mut last = vec![[0u64; 2]; MIXED];
+        for part in seen {
+            for (total, part) in last.iter_mut().zip(part) {
+                total[0] += part[0];
+                total[1] += part[1];
+            }
+        }
+        models.last = last
+            .iter()
+            .map(|&[losses, wins]| probability(wins, wins + losses))
+            .collect();
+        // Third pass: the chunks, coded a block at a time, gathered in
         // block order.
+        let (blocks, block_len) = (r.blocks(), r.block_len());
+        let chunks_a_block = block_len.div_ceil(u64::from(chunk_entries));
         let next = AtomicUsize::new(0);
         let done = AtomicUsize::new(0);
         const BATCH: u64 = 64;
         let batches = blocks.div_ceil(BATCH);
-        let mut parts: Vec<(Vec<u16>, Vec<u8>)> = std::thread::scope(|scope| {
+        let mut parts: Vec<(u64, Vec<u16>, Vec<u8>)> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     scope.spawn(|| {
@@ -534,16 +804,14 @@ impl PackedTable {
                                         |within, _, other, rule| {
                                             if rule.is_none() {
                                                 let value = table.get(block * block_len + within);
-                                                let m = model[contexts.of(
-                                                    mover,
-                                                    contexts.other(other),
-                                                    before,
-                                                )];
-                                                if m.draw != 0 {
-                                                    encoder.bit(value == Value::Draw, m.draw);
+                                                let site = contexts
+                                                    .site(game, block, mover, other, before);
+                                                let (draw, win) = models.at(site);
+                                                if draw != 0 {
+                                                    encoder.bit(value == Value::Draw, draw);
                                                 }
                                                 if value != Value::Draw {
-                                                    encoder.bit(value == Value::Win, m.win);
+                                                    encoder.bit(value == Value::Win, win);
                                                 }
                                                 before = previous(value);
                                             }
@@ -558,37 +826,33 @@ impl PackedTable {
                                     );
                                 }
                             }
-                            let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                            progress((finished as u64 * BATCH).min(blocks), blocks);
+                            let finished = done.fetch_add(1, Ordering::Relaxed) as u64 + 1;
+                            progress((finished * BATCH).min(blocks), blocks);
                             mine.push((batch, lengths, data));
                         }
                         mine
                     })
                 })
                 .collect();
-            let mut all: Vec<(u64, Vec<u16>, Vec<u8>)> = workers
+            workers
                 .into_iter()
                 .flat_map(|w| w.join().expect("a packing thread"))
-                .collect();
-            all.sort_unstable_by_key(|part| part.0);
-            all.into_iter()
-                .map(|(_, lengths, data)| (lengths, data))
                 .collect()
         });
+        parts.sort_unstable_by_key(|part| part.0);
         let mut lengths = Vec::with_capacity((blocks * chunks_a_block) as usize);
-        let mut data = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
-        for (l, d) in parts.drain(..) {
+        let mut data = Vec::with_capacity(parts.iter().map(|p| p.2.len()).sum());
+        for (_, l, d) in parts {
             lengths.extend_from_slice(&l);
             data.extend_from_slice(&d);
         }
         let supers = supers_of(&lengths);
-        let model = Lookup::new(&model, contexts.rows);
         PackedTable {
             game: game.clone(),
             contexts,
             chunk_entries,
             chunks_a_block,
-            model,
+            models,
             lengths,
             supers,
             data,
@@ -616,10 +880,10 @@ impl PackedTable {
     }
 
     /// Bytes of memory the table holds: the coded chunks, their lengths
-    /// and the model.
+    /// and the models.
     #[must_use]
     pub fn bytes(&self) -> u64 {
-        (self.data.len() + 2 * self.lengths.len() + 8 * self.supers.len() + self.model.bytes())
+        (self.data.len() + 2 * self.lengths.len() + 8 * self.supers.len() + self.models.bytes())
             as u64
     }
 
@@ -639,6 +903,41 @@ impl PackedTable {
         &self.data[start as usize..start as usize + usize::from(self.lengths[chunk])]
     }
 
+    /// Decodes the chunk `chunk` of `block` from its first entry to
+    /// `last` (within the block), calling `visit(within, value)` for
+    /// each: by a rule where one decides it, else decoded.
+    #[inline(always)]
+    fn decode_chunk(&self, block: u64, chunk: u64, last: u64, mut visit: impl FnMut(u64, Value)) {
+        let first = chunk * u64::from(self.chunk_entries);
+        let bytes = self.chunk_bytes((block * self.chunks_a_block + chunk) as usize);
+        let mut decoder = Decoder::new(bytes);
+        let mover = self.contexts.mover(self.game.ranking().mover(block));
+        let mut before = NONE;
+        walk_chunk(
+            &self.game,
+            block,
+            first,
+            last + 1,
+            |within, _, other, rule| {
+                let value = rule.unwrap_or_else(|| {
+                    let site = self.contexts.site(&self.game, block, mover, other, before);
+                    let (draw, win) = self.models.at(site);
+                    let value = if draw != 0 && decoder.bit(draw) {
+                        Value::Draw
+                    } else if decoder.bit(win) {
+                        Value::Win
+                    } else {
+                        Value::Loss
+                    };
+                    before = previous(value);
+                    value
+                });
+                visit(within, value);
+                true
+            },
+        );
+    }
+
     /// The value of entry `index` (as [`Table::get`] of the table packed):
     /// by a rule where one decides it, else decoded from its chunk.
     ///
@@ -646,58 +945,20 @@ impl PackedTable {
     /// An index past the table.
     #[must_use]
     pub fn get(&self, index: u64) -> Value {
-        let r = self.game.ranking();
-        let block_len = r.block_len();
+        let block_len = self.game.ranking().block_len();
         let (block, within) = (index / block_len, index % block_len);
-        let chunk = within / u64::from(self.chunk_entries);
-        let first = chunk * u64::from(self.chunk_entries);
-        let bytes = self.chunk_bytes((block * self.chunks_a_block + chunk) as usize);
-        let mut decoder = Decoder::new(bytes);
-        let mover = self.contexts.mover(r.mover(block));
-        let mut before = NONE;
         let mut answer = Value::Illegal;
-        walk_chunk(
-            &self.game,
+        self.decode_chunk(
             block,
-            first,
-            within + 1,
-            |at, _, other, rule| {
-                let value = match rule {
-                    Some(value) => value,
-                    None => {
-                        let value = self.decode(&mut decoder, mover, other, before);
-                        before = previous(value);
-                        value
-                    }
-                };
+            within / u64::from(self.chunk_entries),
+            within,
+            |at, value| {
                 if at == within {
                     answer = value;
-                    return false;
                 }
-                true
             },
         );
         answer
-    }
-
-    #[inline(always)]
-    fn decode(
-        &self,
-        decoder: &mut Decoder<'_>,
-        mover: (usize, usize),
-        other: u64,
-        before: usize,
-    ) -> Value {
-        let m = self
-            .model
-            .get(self.contexts.of(mover, self.contexts.other(other), before));
-        if m.draw != 0 && decoder.bit(m.draw) {
-            Value::Draw
-        } else if decoder.bit(m.win) {
-            Value::Win
-        } else {
-            Value::Loss
-        }
     }
 
     /// Every entry, decoded into a table of 2-bit values (the table it
@@ -716,27 +977,13 @@ impl PackedTable {
                         if block >= blocks {
                             break;
                         }
-                        let mover = self.contexts.mover(r.mover(block));
                         for chunk in 0..self.chunks_a_block {
-                            let first = chunk * u64::from(self.chunk_entries);
-                            let end = (first + u64::from(self.chunk_entries)).min(block_len);
-                            let bytes =
-                                self.chunk_bytes((block * self.chunks_a_block + chunk) as usize);
-                            let mut decoder = Decoder::new(bytes);
-                            let mut before = NONE;
-                            walk_chunk(&self.game, block, first, end, |within, _, other, rule| {
-                                let value = match rule {
-                                    Some(value) => value,
-                                    None => {
-                                        let value = self.decode(&mut decoder, mover, other, before);
-                                        before = previous(value);
-                                        value
-                                    }
-                                };
+                            let last =
+                                ((chunk + 1) * u64::from(self.chunk_entries)).min(block_len) - 1;
+                            self.decode_chunk(block, chunk, last, |within, value| {
                                 if value != Value::Draw {
                                     table.prove(block * block_len + within, value);
                                 }
-                                true
                             });
                         }
                     }
@@ -747,27 +994,29 @@ impl PackedTable {
     }
 
     /// The body as it is written to a file (after the header,
-    /// [`crate::solve::file`]): the chunk size, the model (its contexts
-    /// in runs: unused ones skipped), the chunks' lengths, the coded
-    /// chunks. Little-endian throughout.
+    /// [`crate::solve::file`]): the chunk size and [`LEVELS`]; model 1 in
+    /// runs of contexts in use; models 2 and 3 compressed; the final
+    /// table; the chunks' lengths; the coded chunks. Little-endian
+    /// throughout.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.data.len() + 2 * self.lengths.len() + (1 << 16));
+        let mut out = Vec::with_capacity(self.data.len() + 2 * self.lengths.len() + (1 << 20));
         out.extend_from_slice(&self.chunk_entries.to_le_bytes());
-        let model = self.model.dense();
-        out.extend_from_slice(&(model.len() as u64).to_le_bytes());
-        // The model in runs: (unused contexts skipped, used ones that
-        // follow, their probabilities).
+        out.extend_from_slice(&(LEVELS as u32).to_le_bytes());
+        let first = self.models.first.dense();
+        out.extend_from_slice(&(first.len() as u64).to_le_bytes());
+        // Model 1 in runs: (unused contexts skipped, used ones that
+        // follow, their draw probability and level).
         let mut runs = Vec::new();
         let mut at = 0;
-        while at < model.len() {
-            let skip = model[at..]
+        while at < first.len() {
+            let skip = first[at..]
                 .iter()
-                .take_while(|m| **m == Model::default())
+                .take_while(|m| **m == First::default())
                 .count();
-            let used = model[at + skip..]
+            let used = first[at + skip..]
                 .iter()
-                .take_while(|m| **m != Model::default())
+                .take_while(|m| **m != First::default())
                 .count();
             runs.push((at + skip, used));
             at += skip + used;
@@ -776,10 +1025,19 @@ impl PackedTable {
         for &(start, used) in &runs {
             out.extend_from_slice(&(start as u64).to_le_bytes());
             out.extend_from_slice(&(used as u64).to_le_bytes());
-            for m in &model[start..start + used] {
+            for m in &first[start..start + used] {
                 out.extend_from_slice(&m.draw.to_le_bytes());
-                out.extend_from_slice(&m.win.to_le_bytes());
+                out.extend_from_slice(&m.level.to_le_bytes());
             }
+        }
+        for levels in [&self.models.second, &self.models.third] {
+            let coded = compress_levels(levels);
+            out.extend_from_slice(&(levels.len() as u64).to_le_bytes());
+            out.extend_from_slice(&(coded.len() as u64).to_le_bytes());
+            out.extend_from_slice(&coded);
+        }
+        for p in &self.models.last {
+            out.extend_from_slice(&p.to_le_bytes());
         }
         out.extend_from_slice(&(self.lengths.len() as u64).to_le_bytes());
         for length in &self.lengths {
@@ -795,22 +1053,28 @@ impl PackedTable {
     ///
     /// # Errors
     /// A body that is not one of this game's packed tables (truncated, of
-    /// another size, a model of another shape).
+    /// another size, models of another shape).
     pub fn from_bytes(game: &Game, counts: Counts, body: &[u8]) -> Result<PackedTable, PackError> {
         let mut reader = Reader { bytes: body, at: 0 };
         let chunk_entries = reader.u32()?;
         if chunk_entries == 0 {
             return Err(PackError("chunks of 0 entries".into()));
         }
-        let contexts = Contexts::new(game);
-        let n = reader.u64()? as usize;
-        if n != contexts.len() {
+        let levels = reader.u32()?;
+        if levels as usize != LEVELS {
             return Err(PackError(format!(
-                "a model of {n} contexts, where this game has {}",
-                contexts.len()
+                "models of {levels} levels; this engine reads {LEVELS}"
             )));
         }
-        let mut model = vec![Model::default(); n];
+        let contexts = Contexts::new(game);
+        let n = reader.u64()? as usize;
+        if n != contexts.first_len() {
+            return Err(PackError(format!(
+                "a first model of {n} contexts, where this game has {}",
+                contexts.first_len()
+            )));
+        }
+        let mut first = vec![First::default(); n];
         let runs = reader.u64()?;
         for _ in 0..runs {
             let start = reader.u64()? as usize;
@@ -818,13 +1082,35 @@ impl PackedTable {
             if start.checked_add(used).is_none_or(|end| end > n) {
                 return Err(PackError("a model's run past its contexts".into()));
             }
-            for m in &mut model[start..start + used] {
+            for m in &mut first[start..start + used] {
                 m.draw = reader.u16()?;
-                m.win = reader.u16()?;
-                if u32::from(m.draw) >= ONE || m.win == 0 || u32::from(m.win) >= ONE {
-                    return Err(PackError("a probability out of range".into()));
+                m.level = reader.u16()?;
+                if u32::from(m.draw) >= ONE || m.level == 0 || usize::from(m.level) > LEVELS {
+                    return Err(PackError(
+                        "a model's probability or level out of range".into(),
+                    ));
                 }
             }
+        }
+        let mut dense = Vec::new();
+        for expected in [contexts.second_len(), contexts.third_len()] {
+            let count = reader.u64()? as usize;
+            if count != expected {
+                return Err(PackError(format!(
+                    "a model of {count} contexts, where this game has {expected}"
+                )));
+            }
+            let coded = reader.u64()? as usize;
+            let bytes = reader.bytes(coded)?;
+            dense.push(expand_levels(bytes, count)?);
+        }
+        let mut last = Vec::with_capacity(MIXED);
+        for _ in 0..MIXED {
+            let p = reader.u16()?;
+            if p == 0 || u32::from(p) >= ONE {
+                return Err(PackError("a final probability out of range".into()));
+            }
+            last.push(p);
         }
         let r = game.ranking();
         let chunks_a_block = r.block_len().div_ceil(u64::from(chunk_entries));
@@ -850,13 +1136,19 @@ impl PackedTable {
         }
         let data = body[reader.at..].to_vec();
         let supers = supers_of(&lengths);
-        let model = Lookup::new(&model, contexts.rows);
+        let third = dense.pop().expect("model 3");
+        let second = dense.pop().expect("model 2");
         Ok(PackedTable {
             game: game.clone(),
+            models: Models {
+                first: Lookup::new(&first, contexts.rows),
+                second,
+                third,
+                last,
+            },
             contexts,
             chunk_entries,
             chunks_a_block,
-            model,
             lengths,
             supers,
             data,
@@ -878,22 +1170,6 @@ fn supers_of(lengths: &[u16]) -> Vec<u64> {
     supers
 }
 
-/// A context's probabilities from the values seen there.
-fn model_of(draws: u64, wins: u64, losses: u64) -> Model {
-    let all = draws + wins + losses;
-    if all == 0 {
-        return Model::default();
-    }
-    let quantize = |part: u64, whole: u64| -> u16 {
-        let p = (part as f64 + 0.4) / (whole as f64 + 0.8) * f64::from(ONE);
-        (p.round() as u32).clamp(1, ONE - 1) as u16
-    };
-    Model {
-        draw: if draws == 0 { 0 } else { quantize(draws, all) },
-        win: quantize(wins, wins + losses),
-    }
-}
-
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -907,6 +1183,20 @@ impl Reader<'_> {
             .ok_or_else(|| PackError("the body ends too soon".into()))?;
         self.at += N;
         Ok(slice.try_into().expect("N bytes"))
+    }
+    fn bytes(&mut self, n: usize) -> Result<&[u8], PackError> {
+        let slice = self
+            .bytes
+            .get(
+                self.at
+                    ..self
+                        .at
+                        .checked_add(n)
+                        .ok_or_else(|| PackError("a length past the body".into()))?,
+            )
+            .ok_or_else(|| PackError("the body ends too soon".into()))?;
+        self.at += n;
+        Ok(slice)
     }
     fn u16(&mut self) -> Result<u16, PackError> {
         self.take().map(u16::from_le_bytes)
