@@ -89,7 +89,10 @@ enum TablebaseCommand {
     /// (`47,48/0,1 0`: south's holes, north's, the side to move, 0 for
     /// south) or a table index (digits alone). A bad line is answered
     /// `error: ...` and named on standard error; the command then ends
-    /// with status 1, after answering every line.
+    /// with status 1, after answering every line. A packed table is read
+    /// as it is for positions given as arguments, and unpacked first for
+    /// standard input (batch work: the memory of its values, for their
+    /// speed).
     Probe {
         /// The table file.
         file: PathBuf,
@@ -106,7 +109,8 @@ enum TablebaseCommand {
     /// Write every legal position of the table with its value and depth,
     /// one a line, in table order (each entry's positions: south to move,
     /// then north; a position, then its mirror image where the table
-    /// folds the mirror), to standard output.
+    /// folds the mirror), to standard output (a packed table unpacked
+    /// first).
     Export {
         /// The table file.
         file: PathBuf,

@@ -204,6 +204,16 @@ pub fn probe(
         };
     }
     let threads = threads(threads_asked);
+    // Batch work: a packed table unpacked first, so that each read is a
+    // lookup (the memory of the values, for the speed of the values).
+    if table.is_packed() {
+        eprintln!(
+            "sternhalma: unpacking {} for batch work ({} entries)",
+            path.display(),
+            table.game().ranking().states()
+        );
+    }
+    let table = table.unpacked(threads);
     let mut input = io::stdin().lock();
     let mut carry: Vec<u8> = Vec::new();
     let mut line = 0u64;
@@ -319,7 +329,8 @@ fn export_rows(table: &Tablebase, range: std::ops::Range<u64>, format: ExportFor
 /// `sternhalma tablebase export FILE`.
 pub fn export(path: &Path, format: ExportFormat, threads_asked: Option<usize>) -> ExitCode {
     let table = match open(path) {
-        Ok(table) => table,
+        // A packed table unpacked first: every entry is read.
+        Ok(table) => table.unpacked(threads(threads_asked)),
         Err(code) => return code,
     };
     let threads = threads(threads_asked) as u64;

@@ -1334,6 +1334,44 @@ fn a_packed_table_is_written_checked_and_served_as_its_values_are() {
         err.contains(&format!("1 of {} entries differ", values.len())),
         "{err}"
     );
+    // The researcher's tools read it as they read the values: the export
+    // whole, and a batch probe.
+    let tool = |args: &[&str], file: &Path, input: &str| -> String {
+        use std::io::Write as _;
+        let mut child = binary()
+            .args(&args[..2])
+            .arg(file)
+            .args(&args[2..])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input.as_bytes()).unwrap();
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let exported = tool(&["tablebase", "export", "--format", "text"], &packed, "");
+    assert_eq!(exported.lines().count(), 2_542_512 - 10_810);
+    assert!(
+        exported
+            == tool(
+                &["tablebase", "export", "--format", "text"],
+                &values_path,
+                ""
+            )
+    );
+    let lines: String = sample(200, 51).iter().map(|p| format!("{p}\n")).collect();
+    let probed = tool(&["tablebase", "probe"], &packed, &lines);
+    assert_eq!(probed.lines().count(), 200);
+    assert_eq!(probed, tool(&["tablebase", "probe"], &values_path, &lines));
     // A packed file is not packed again.
     let (ok, _, err) = run(&[&os("tablebase"), &os("pack"), packed.as_os_str()]);
     assert!(!ok && err.contains("already packed"), "{err}");

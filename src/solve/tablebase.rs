@@ -385,6 +385,32 @@ impl Tablebase {
         Ok(built)
     }
 
+    /// Whether its values are packed ([`PackedTable`]): each read decodes
+    /// part of a chunk, some microseconds.
+    #[must_use]
+    pub fn is_packed(&self) -> bool {
+        matches!(self.body, Body::Packed(_))
+    }
+
+    /// The same table with its values unpacked into 2 bits an entry (on
+    /// `threads` threads), for work that reads every entry or many (an
+    /// export, a batch probe): each read is then a lookup. Any other table
+    /// as it is.
+    #[must_use]
+    pub fn unpacked(self, threads: usize) -> Tablebase {
+        let Body::Packed(packed) = &self.body else {
+            return self;
+        };
+        let values = packed.unpack(threads);
+        let mut table =
+            Tablebase::new(self.game.clone(), Body::Values(values), self.source.clone());
+        if let Some(&counts) = self.counts.get() {
+            let _ = table.counts.set(counts);
+        }
+        table.count_scans = AtomicU32::new(self.count_scans());
+        table
+    }
+
     /// The game solved.
     #[must_use]
     pub fn game(&self) -> &Game {
