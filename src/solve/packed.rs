@@ -46,8 +46,9 @@ use super::table::{Counts, Table, Value};
 /// average (BENCHMARKS.md, "Packed tables", for the measure that chose
 /// it).
 pub const CHUNK_ENTRIES: u32 = 1024;
-/// Steps of a model's odds of a win.
+/// Steps of a model's odds of a win (held in 4 bits each).
 pub const LEVELS: usize = 16;
+const _: () = assert!(LEVELS <= 16, "a level is held in 4 bits");
 /// Chunks whose starting byte is kept, once for every so many chunks (the
 /// others are found by adding lengths).
 const SUPER: usize = 64;
@@ -241,8 +242,8 @@ const MIXED: usize = 4 * LEVELS * LEVELS * LEVELS;
 /// The three models and the final table.
 struct Models {
     first: Lookup,
-    second: Vec<u8>,
-    third: Vec<u8>,
+    second: Nibbles,
+    third: Nibbles,
     /// The probability of a win, 12 bits, for each [`mixed`] index.
     last: Vec<u16>,
 }
@@ -254,14 +255,48 @@ impl Models {
         let first = self.first.get(site.first);
         let levels = [
             u8::try_from(first.level).unwrap_or(0),
-            self.second[site.second],
-            self.third[site.third],
+            self.second.get(site.second),
+            self.third.get(site.third),
         ];
         (first.draw, self.last[mixed(site.before, levels)])
     }
 
     fn bytes(&self) -> usize {
-        self.first.bytes() + self.second.len() + self.third.len() + 2 * self.last.len()
+        self.first.bytes() + self.second.bytes() + self.third.bytes() + 2 * self.last.len()
+    }
+}
+
+/// Levels of a model as they are held: 4 bits each, the level less one
+/// (a context never seen, level 0, is never read, and is held as 1).
+struct Nibbles {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Nibbles {
+    fn new(levels: &[u8]) -> Nibbles {
+        let mut bytes = vec![0u8; levels.len().div_ceil(2)];
+        for (i, &level) in levels.iter().enumerate() {
+            bytes[i / 2] |= (level.max(1) - 1) << (4 * (i % 2));
+        }
+        Nibbles {
+            bytes,
+            len: levels.len(),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, i: usize) -> u8 {
+        ((self.bytes[i / 2] >> (4 * (i % 2))) & 15) + 1
+    }
+
+    /// The levels, each 1 to [`LEVELS`].
+    fn levels(&self) -> Vec<u8> {
+        (0..self.len).map(|i| self.get(i)).collect()
+    }
+
+    fn bytes(&self) -> usize {
+        self.bytes.len()
     }
 }
 
@@ -733,8 +768,8 @@ impl PackedTable {
         };
         let mut models = Models {
             first: Lookup::new(&first, contexts.rows),
-            second: levels(&second),
-            third: levels(&third),
+            second: Nibbles::new(&levels(&second)),
+            third: Nibbles::new(&levels(&third)),
             last: vec![ONE as u16 / 2; MIXED],
         };
         drop((second, third));
@@ -751,8 +786,8 @@ impl PackedTable {
                     let first = models.first.get(site.first);
                     let levels = [
                         u8::try_from(first.level).unwrap_or(0),
-                        models.second[site.second],
-                        models.third[site.third],
+                        models.second.get(site.second),
+                        models.third.get(site.third),
                     ];
                     seen[mixed(site.before, levels)][usize::from(value == Value::Win)] += 1;
                 }
@@ -1031,7 +1066,8 @@ impl PackedTable {
             }
         }
         for levels in [&self.models.second, &self.models.third] {
-            let coded = compress_levels(levels);
+            let levels = levels.levels();
+            let coded = compress_levels(&levels);
             out.extend_from_slice(&(levels.len() as u64).to_le_bytes());
             out.extend_from_slice(&(coded.len() as u64).to_le_bytes());
             out.extend_from_slice(&coded);
@@ -1102,7 +1138,7 @@ impl PackedTable {
             }
             let coded = reader.u64()? as usize;
             let bytes = reader.bytes(coded)?;
-            dense.push(expand_levels(bytes, count)?);
+            dense.push(Nibbles::new(&expand_levels(bytes, count)?));
         }
         let mut last = Vec::with_capacity(MIXED);
         for _ in 0..MIXED {
