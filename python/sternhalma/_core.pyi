@@ -1320,7 +1320,8 @@ class Tablebase:
     ) -> Tablebase:
         """The table of a game: read from ``folder`` (default:
         ``cache_folder()``: ``$STERNHALMA_TABLES``, else, on Linux,
-        ``~/.cache/sternhalma/tables``) or, for a small game, solved there
+        ``~/.cache/sternhalma/tables``; its ``.depths`` file, else its
+        ``.packed`` file, else its ``.values`` file) or, for a small game, solved there
         on first use (a few seconds for ``rhombus7p2``, on every core, the
         GIL released) and written for next time. Installs it for
         ``Bot("perfect")`` and ``analyse``.
@@ -1348,7 +1349,9 @@ class Tablebase:
     @staticmethod
     def open(path: str | PathLike[str]) -> Tablebase:
         """The table in a file that ``sternhalma solve-game`` (or ``load``)
-        wrote: a ``.depths`` file, or a ``.values`` file; that file, and
+        wrote: a ``.depths`` file, or a ``.values`` file, or the ``.packed``
+        file ``sternhalma tablebase pack`` makes of one (the same values in
+        about a tenth of the memory, read entry by entry); that file, and
         not another beside it (``load`` finds a folder's). Installs it for
         ``Bot("perfect")`` and ``analyse``. A missing, damaged or unfinished
         file is a ``TablebaseError`` (code ``tablebase_file``).

@@ -331,10 +331,14 @@ impl Lookup {
         }
     }
 
+    /// A context's model: [`First::default`] for one never seen, which
+    /// a table's own chunks never ask for (a damaged one might).
     #[inline(always)]
     fn get(&self, context: usize) -> First {
-        let first = self.first[context / self.rows];
-        self.models[first as usize + context % self.rows]
+        match self.first[context / self.rows] {
+            u32::MAX => First::default(),
+            first => self.models[first as usize + context % self.rows],
+        }
     }
 
     /// Every context's model, unused ones as [`First::default`].

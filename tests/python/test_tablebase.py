@@ -698,6 +698,41 @@ def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
         yield server.url, tables
 
 
+def test_a_packed_table_opens_and_probes_as_its_values(
+    table: Tablebase, tmp_path: Path
+) -> None:
+    """`sternhalma tablebase pack` of the depths file: the packed table
+    answers every probe with the same value (no depth: it keeps none),
+    and a folder holding it alone loads it."""
+    import subprocess
+
+    from support import server_binary
+
+    shutil.copy(table.path, tmp_path / table.path.name)
+    done = subprocess.run(
+        [str(server_binary()), "tablebase", "pack", str(tmp_path / table.path.name)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "rhombus7p2.packed"
+    packed = Tablebase.open(path)
+    assert packed.path == path and not packed.has_depths
+    assert packed.counts == table.counts
+    positions = [random_game(seed, seed % 25) for seed in range(150)]
+    for position, probe in zip(positions, packed.probe_many(positions), strict=True):
+        assert probe.value == table.probe(position).value
+        assert probe.depth is None
+        # Every move with its value (the order among equals differs: the
+        # depths rank them, the values cannot).
+        by_move = {str(m.move): m.value for m in packed.moves(position)}
+        assert by_move == {str(m.move): m.value for m in table.moves(position)}
+    (tmp_path / table.path.name).unlink()
+    loaded = Tablebase.load(BOARD, folder=tmp_path, progress=False)
+    assert loaded.path == path and not loaded.built
+
+
 def test_download_fetches_checks_and_installs_a_servers_table(
     class_server: tuple[str, Path], tmp_path: Path, table: Tablebase
 ) -> None:
