@@ -496,9 +496,14 @@ fn a_packed_table_reads_every_entry_as_the_table_it_was_packed_from() {
         for chunk in [1, 7, CHUNK_ENTRIES] {
             let packed = PackedTable::pack(&game, &table, chunk, 2, &|_, _| {});
             let what = format!("{game}, chunks of {chunk}");
-            assert_eq!(packed.counts(), game.counts(&table), "{what}");
-            let unpacked = packed.unpack(2);
+            let unpacked = packed.check(2).unwrap();
             assert!(unpacked.words().eq(table.words()), "{what}: unpacked");
+            // The same bytes whatever the threads.
+            let bytes = packed.to_bytes();
+            for threads in [1, 3] {
+                let again = PackedTable::pack(&game, &table, chunk, threads, &|_, _| {});
+                assert!(again.to_bytes() == bytes, "{what}: {threads} threads");
+            }
             // Every entry read on its own (a sample of the larger tables
             // in large chunks: each read decodes up to a chunk).
             let step = if chunk > 64 && table.len() > 100_000 {
@@ -509,8 +514,7 @@ fn a_packed_table_reads_every_entry_as_the_table_it_was_packed_from() {
             for index in (0..table.len()).step_by(step) {
                 assert_eq!(packed.get(index), table.get(index), "{what}: entry {index}");
             }
-            let again =
-                PackedTable::from_bytes(&game, packed.counts(), &packed.to_bytes()).unwrap();
+            let again = PackedTable::from_bytes(&game, &bytes).unwrap();
             assert!(
                 again.unpack(1).words().eq(table.words()),
                 "{what}: read back"
@@ -556,15 +560,65 @@ fn a_packed_table_reads_every_entry_as_the_table_it_was_packed_from() {
             .value,
         Value::Win
     );
+    // Cut short: refused for its size.
+    let whole = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &whole[..whole.len() - 100]).unwrap();
+    let refused = Tablebase::open(&path).unwrap_err().to_string();
+    assert!(refused.contains("the body holds"), "{refused}");
     // A byte of the body changed: refused by its checksum.
-    let mut bytes = std::fs::read(&path).unwrap();
+    let mut bytes = whole.clone();
     let last = bytes.len() - 3;
     bytes[last] ^= 0x10;
     std::fs::write(&path, &bytes).unwrap();
     let refused = Tablebase::open(&path).unwrap_err().to_string();
     assert!(refused.contains("checksum"), "{refused}");
-    // Cut short: refused for its size.
-    std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
-    assert!(Tablebase::open(&path).is_err());
     std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// A packed body altered anywhere (as a crafted file with its checksum
+/// made again would be) is refused, or reads without a panic: every
+/// entry decodes to some value, and a whole decoding finds the counts
+/// wrong where the values are.
+#[test]
+fn a_packed_body_altered_anywhere_is_refused_or_read_without_a_panic() {
+    use sternhalma::solve::PackedTable;
+    let game = Game::new(4, 6).unwrap();
+    let (table, _) = solve(&game, 2);
+    let body = PackedTable::pack(&game, &table, 64, 2, &|_, _| {}).to_bytes();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut refused, mut read, mut caught) = (0, 0, 0);
+    for trial in 0..300 {
+        let mut bad = body.clone();
+        // The header part (chunk size, counts, model 1's runs), then
+        // anywhere.
+        let at = if trial % 2 == 0 {
+            (random() % 600) as usize
+        } else {
+            (random() % bad.len() as u64) as usize
+        };
+        bad[at] ^= 1 << (random() % 8);
+        if trial % 7 == 0 {
+            bad.truncate(bad.len() - 1 - (random() % 50) as usize);
+        }
+        match PackedTable::from_bytes(&game, &bad) {
+            Err(_) => refused += 1,
+            Ok(packed) => {
+                read += 1;
+                for index in (0..table.len()).step_by(13) {
+                    let _ = packed.get(index);
+                }
+                if packed.check(1).is_err() {
+                    caught += 1;
+                }
+            }
+        }
+    }
+    assert!(refused > 0 && read > 0, "{refused} refused, {read} read");
+    assert!(caught > 0, "no altered body found wrong by its counts");
 }

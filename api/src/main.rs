@@ -309,8 +309,9 @@ struct Serve {
     web_dir: Option<PathBuf>,
     /// Install the solved tables (RULES §7) in this folder at start: every
     /// `<board>.depths` or `<board>.values` file that `sternhalma
-    /// solve-game` wrote (a board's depths preferred; checkpoints
-    /// skipped). A file that cannot be read stops the start. `GET
+    /// solve-game` wrote, and every `<board>.packed` file that `sternhalma
+    /// tablebase pack` wrote (per board its depths first, then its packed
+    /// values, then its values; checkpoints skipped). A file that cannot be read stops the start. `GET
     /// /v1/tablebases` lists them; the probe, the analysis and the
     /// `perfect` bot use them, and `/downloads/tables/` offers their
     /// files to students (`sternhalma.Tablebase.download(server)`) and to

@@ -174,8 +174,17 @@ pub fn probe(
     positions: &[String],
     threads_asked: Option<usize>,
     with_move: bool,
+    unpack: bool,
 ) -> ExitCode {
     let table = match open(path) {
+        Ok(table) if unpack && table.is_packed() => {
+            eprintln!(
+                "sternhalma: unpacking {} ({} entries)",
+                path.display(),
+                table.game().ranking().states()
+            );
+            table.unpacked(threads(threads_asked))
+        }
         Ok(table) => table,
         Err(code) => return code,
     };
@@ -204,16 +213,6 @@ pub fn probe(
         };
     }
     let threads = threads(threads_asked);
-    // Batch work: a packed table unpacked first, so that each read is a
-    // lookup (the memory of the values, for the speed of the values).
-    if table.is_packed() {
-        eprintln!(
-            "sternhalma: unpacking {} for batch work ({} entries)",
-            path.display(),
-            table.game().ranking().states()
-        );
-    }
-    let table = table.unpacked(threads);
     let mut input = io::stdin().lock();
     let mut carry: Vec<u8> = Vec::new();
     let mut line = 0u64;

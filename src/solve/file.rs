@@ -366,7 +366,7 @@ pub fn write_depths(path: &Path, game: &Game, depths: &Depths) -> Result<Header,
 /// The file cannot be written.
 pub fn write_packed(path: &Path, packed: &PackedTable) -> Result<Header, FileError> {
     let body = packed.to_bytes();
-    let mut header = Header::new(packed.game(), Kind::Packed, packed.counts(), 0, true);
+    let mut header = Header::new(packed.game(), Kind::Packed, packed.entry_counts(), 0, true);
     header.body_bytes = body.len() as u64;
     header.checksum = checksum(byte_words(&body), header.body_bytes);
     write_atomically(path, &mut header.clone(), &mut |out| out.write_all(&body))?;
@@ -462,6 +462,19 @@ impl Loaded {
         }
     }
 
+    /// The 2-bit values, as [`Loaded::values`]; a packed table's decoded
+    /// whole and checked against the counts it holds
+    /// ([`PackedTable::check`]).
+    ///
+    /// # Errors
+    /// A packed table that does not decode to its counts.
+    pub fn checked_values(&self) -> Result<Cow<'_, Table>, super::packed::PackError> {
+        match self {
+            Loaded::Packed(packed) => packed.check(unpacking_threads()).map(Cow::Owned),
+            _ => Ok(self.values()),
+        }
+    }
+
     /// The 2-bit values, owned, as [`Loaded::values`] without a copy of a
     /// values file's table (a checkpoint resumed is solved on as read).
     #[must_use]
@@ -475,8 +488,9 @@ impl Loaded {
 }
 
 /// Reads a table file whole: header, game, body, checksum, counts (a
-/// packed file's counts are the header's, checked only by a whole
-/// decoding: `sternhalma tablebase verify`).
+/// packed file's header counts against those its body holds; that the
+/// body decodes to them, only a whole decoding checks:
+/// [`PackedTable::check`], `sternhalma tablebase verify`).
 ///
 /// # Errors
 /// The file cannot be read, or does not match its header (size, checksum,
@@ -542,7 +556,7 @@ pub fn read(path: &Path) -> Result<(Header, Game, Loaded), FileError> {
             if checksum(byte_words(&body), expected) != header.checksum {
                 return Err(damaged());
             }
-            let packed = PackedTable::from_bytes(&game, header.counts, &body)
+            let packed = PackedTable::from_bytes(&game, &body)
                 .map_err(|e| invalid(format!("not a packed table of {}: {e}", game.board())))?;
             Loaded::Packed(Box::new(packed))
         }
@@ -550,7 +564,9 @@ pub fn read(path: &Path) -> Result<(Header, Game, Loaded), FileError> {
     let counts = match &loaded {
         Loaded::Values(table) => table.counts(),
         Loaded::Depths(depths) => depths.values().counts(),
-        Loaded::Packed(packed) => packed.counts(),
+        // The counts the body holds (a whole decoding checks them:
+        // `PackedTable::check`).
+        Loaded::Packed(packed) => packed.entry_counts(),
     };
     if counts != header.counts {
         return Err(invalid(format!(

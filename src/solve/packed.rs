@@ -46,6 +46,10 @@ use super::table::{Counts, Table, Value};
 /// average (BENCHMARKS.md, "Packed tables", for the measure that chose
 /// it).
 pub const CHUNK_ENTRIES: u32 = 1024;
+/// Entries a chunk may code at most: a bit costs at most 4 bytes of
+/// code (12 bits of odds, and the carry-less coder's worst case), an
+/// entry 2 bits, so a chunk's length fits its `u16`.
+pub const MAX_CHUNK_ENTRIES: u32 = 8191;
 /// Steps of a model's odds of a win (held in 4 bits each).
 pub const LEVELS: usize = 16;
 const _: () = assert!(LEVELS <= 16, "a level is held in 4 bits");
@@ -615,6 +619,9 @@ pub struct PackedTable {
     /// The first byte of every [`SUPER`]-th chunk.
     supers: Vec<u64>,
     data: Vec<u8>,
+    /// Entries of each value (as [`Table::counts`]).
+    entries: Counts,
+    /// Positions of each value (as [`Game::counts`]).
     counts: Counts,
 }
 
@@ -703,7 +710,10 @@ impl PackedTable {
     ) -> PackedTable {
         let r = game.ranking();
         assert_eq!(table.len(), r.states(), "a table of this game");
-        assert!(chunk_entries > 0, "chunks of at least one entry");
+        assert!(
+            (1..=MAX_CHUNK_ENTRIES).contains(&chunk_entries),
+            "chunks of 1 to {MAX_CHUNK_ENTRIES} entries"
+        );
         let contexts = Contexts::new(game);
         let threads = threads.max(1);
         // First pass: the values seen in each context of the three models.
@@ -861,7 +871,7 @@ impl PackedTable {
                                     let length = data.len() - start;
                                     lengths.push(
                                         u16::try_from(length)
-                                            .expect("a chunk of at most 3 bytes an entry"),
+                                            .expect("a chunk of at most 8 bytes an entry"),
                                     );
                                 }
                             }
@@ -895,6 +905,7 @@ impl PackedTable {
             lengths,
             supers,
             data,
+            entries: table.counts(),
             counts: game.counts(table),
         }
     }
@@ -916,6 +927,30 @@ impl PackedTable {
     #[must_use]
     pub fn counts(&self) -> Counts {
         self.counts
+    }
+
+    /// Entries of each value, as counted when the table was packed
+    /// ([`Table::counts`]: what a file's header counts).
+    #[must_use]
+    pub fn entry_counts(&self) -> Counts {
+        self.entries
+    }
+
+    /// Every entry decoded (on `threads` threads), and the counts it holds
+    /// checked against those it makes: the table, or why not.
+    ///
+    /// # Errors
+    /// Counts that differ (a damaged table).
+    pub fn check(&self, threads: usize) -> Result<Table, PackError> {
+        let table = self.unpack(threads);
+        let (entries, counts) = (table.counts(), self.game.counts(&table));
+        if entries != self.entries || counts != self.counts {
+            return Err(PackError(format!(
+                "decoded whole, its counts {counts:?} differ from those it holds, {:?}",
+                self.counts
+            )));
+        }
+        Ok(table)
     }
 
     /// Bytes of memory the table holds: the coded chunks, their lengths
@@ -984,8 +1019,15 @@ impl PackedTable {
     /// An index past the table.
     #[must_use]
     pub fn get(&self, index: u64) -> Value {
-        let block_len = self.game.ranking().block_len();
+        let r = self.game.ranking();
+        let block_len = r.block_len();
         let (block, within) = (index / block_len, index % block_len);
+        // An entry a rule decides is read from its position.
+        let mover = r.mover(block);
+        let other = r.unrank_among(within, mover);
+        if let Some(value) = by_rule(&self.game, r.is_symmetric(block), block, mover, other) {
+            return value;
+        }
         let mut answer = Value::Illegal;
         self.decode_chunk(
             block,
@@ -1033,7 +1075,8 @@ impl PackedTable {
     }
 
     /// The body as it is written to a file (after the header,
-    /// [`crate::solve::file`]): the chunk size and [`LEVELS`]; model 1 in
+    /// [`crate::solve::file`]): the chunk size and [`LEVELS`]; the counts
+    /// (of entries, then of positions: wins, losses, draws, illegal); model 1 in
     /// runs of contexts in use; models 2 and 3 compressed; the final
     /// table; the chunks' lengths; the coded chunks. Little-endian
     /// throughout.
@@ -1042,6 +1085,11 @@ impl PackedTable {
         let mut out = Vec::with_capacity(self.data.len() + 2 * self.lengths.len() + (1 << 20));
         out.extend_from_slice(&self.chunk_entries.to_le_bytes());
         out.extend_from_slice(&(LEVELS as u32).to_le_bytes());
+        for c in [self.entries, self.counts] {
+            for n in [c.wins, c.losses, c.draws, c.illegal] {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+        }
         let first = self.models.first.dense();
         out.extend_from_slice(&(first.len() as u64).to_le_bytes());
         // Model 1 in runs: (unused contexts skipped, used ones that
@@ -1088,22 +1136,44 @@ impl PackedTable {
         out
     }
 
-    /// A packed table read back from [`PackedTable::to_bytes`], of `game`,
-    /// counted `counts` (the file's header).
+    /// A packed table read back from [`PackedTable::to_bytes`], of `game`.
+    /// A body whose chunks were altered reads (its values are then
+    /// wrong: a file's checksum, and [`PackedTable::check`], find it), but
+    /// never panics.
     ///
     /// # Errors
     /// A body that is not one of this game's packed tables (truncated, of
-    /// another size, models of another shape).
-    pub fn from_bytes(game: &Game, counts: Counts, body: &[u8]) -> Result<PackedTable, PackError> {
+    /// another size, models of another shape, counts that do not add up).
+    pub fn from_bytes(game: &Game, body: &[u8]) -> Result<PackedTable, PackError> {
         let mut reader = Reader { bytes: body, at: 0 };
         let chunk_entries = reader.u32()?;
-        if chunk_entries == 0 {
-            return Err(PackError("chunks of 0 entries".into()));
+        if !(1..=MAX_CHUNK_ENTRIES).contains(&chunk_entries) {
+            return Err(PackError(format!(
+                "chunks of {chunk_entries} entries (1 to {MAX_CHUNK_ENTRIES})"
+            )));
         }
         let levels = reader.u32()?;
         if levels as usize != LEVELS {
             return Err(PackError(format!(
                 "models of {levels} levels; this engine reads {LEVELS}"
+            )));
+        }
+        let mut counted = [Counts::default(); 2];
+        for c in &mut counted {
+            c.wins = reader.u64()?;
+            c.losses = reader.u64()?;
+            c.draws = reader.u64()?;
+            c.illegal = reader.u64()?;
+        }
+        let [entries, counts] = counted;
+        let states = game.ranking().states();
+        if [entries.wins, entries.losses, entries.draws, entries.illegal]
+            .iter()
+            .try_fold(0u64, |sum, &n| sum.checked_add(n))
+            != Some(states)
+        {
+            return Err(PackError(format!(
+                "counts of {entries:?}, where the game has {states} entries"
             )));
         }
         let contexts = Contexts::new(game);
@@ -1162,6 +1232,12 @@ impl PackedTable {
                 r.blocks() * chunks_a_block
             )));
         }
+        if chunks
+            .checked_mul(2)
+            .is_none_or(|bytes| bytes > (body.len() - reader.at) as u64)
+        {
+            return Err(PackError("the body ends too soon".into()));
+        }
         let mut lengths = Vec::with_capacity(chunks as usize);
         for _ in 0..chunks {
             lengths.push(reader.u16()?);
@@ -1192,6 +1268,7 @@ impl PackedTable {
             lengths,
             supers,
             data,
+            entries,
             counts,
         })
     }

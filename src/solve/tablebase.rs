@@ -249,7 +249,8 @@ pub fn packed_path(folder: &Path, game: &Game) -> PathBuf {
 
 /// A game's table files in `folder`, in the order a folder's table is
 /// read (the first there): the depths (which hold the values too), the
-/// packed values (the values in a tenth of the memory), the values.
+/// packed values (on the large boards, the values in a sixth of the
+/// memory or less: BENCHMARKS.md, "Packed tables"), the values.
 #[must_use]
 pub fn files_in_order(folder: &Path, game: &Game) -> [PathBuf; 3] {
     let (values, depths) = paths(folder, game);
@@ -277,9 +278,10 @@ pub fn adopt_older_files(folder: &Path, game: &Game) {
 
 impl Tablebase {
     /// The table in a file that `sternhalma solve-game` wrote: a `.depths`
-    /// file (which holds the values too) or a `.values` file. That file
-    /// and no other: a `.depths` file beside a `.values` one is read only
-    /// when asked for (a folder's tables are found by [`paths`]).
+    /// file (which holds the values too) or a `.values` file; or a
+    /// `.packed` file (`sternhalma tablebase pack`). That file and no
+    /// other: a `.depths` file beside a `.values` one is read only when
+    /// asked for (a folder's tables are found by [`files_in_order`]).
     ///
     /// # Errors
     /// The file is missing, damaged, a checkpoint rather than a solved

@@ -107,7 +107,8 @@ pub struct TableList {
 /// One table's file.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct TableDownload {
-    /// The file name: the board, then `.depths` (values and depths) or
+    /// The file name: the board, then `.depths` (values and depths),
+    /// `.packed` (values, packed by `sternhalma tablebase pack`) or
     /// `.values` (values only).
     #[schema(example = "rhombus7p2.depths")]
     pub name: String,
