@@ -1,7 +1,7 @@
 //! Packed tables (issue 50, item 2): the time to read one entry of a
-//! packed table at random (the probe's one read), beside a read of the
-//! 2-bit values it was packed from; and the time to probe a position with
-//! every move (a read for the position and one for each move).
+//! packed table at random (the probe's one read; a probe with its moves
+//! makes one for the position and one for each move), beside a read of
+//! the 2-bit values it was packed from.
 //!
 //! The table is 7×7 with 2 pegs, solved here in a second; with
 //! `STERNHALMA_PACKED_TABLE` naming a values or depths file (7×7 with 3 or
