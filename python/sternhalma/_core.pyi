@@ -1351,7 +1351,7 @@ class Tablebase:
         """The table in a file that ``sternhalma solve-game`` (or ``load``)
         wrote: a ``.depths`` file, or a ``.values`` file, or the ``.packed``
         file ``sternhalma tablebase pack`` makes of one (the same values in
-        about a tenth of the memory, read entry by entry); that file, and
+        a sixth of the memory on 7×7 with 3 pegs, read entry by entry); that file, and
         not another beside it (``load`` finds a folder's). Installs it for
         ``Bot("perfect")`` and ``analyse``. A missing, damaged or unfinished
         file is a ``TablebaseError`` (code ``tablebase_file``).

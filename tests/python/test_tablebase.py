@@ -698,9 +698,7 @@ def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
         yield server.url, tables
 
 
-def test_a_packed_table_opens_and_probes_as_its_values(
-    table: Tablebase, tmp_path: Path
-) -> None:
+def test_a_packed_table_opens_and_probes_as_its_values(table: Tablebase, tmp_path: Path) -> None:
     """`sternhalma tablebase pack` of the depths file: the packed table
     answers every probe with the same value (no depth: it keeps none),
     and a folder holding it alone loads it."""
