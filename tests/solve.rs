@@ -514,6 +514,17 @@ fn a_packed_table_reads_every_entry_as_the_table_it_was_packed_from() {
             for index in (0..table.len()).step_by(step) {
                 assert_eq!(packed.get(index), table.get(index), "{what}: entry {index}");
             }
+            // Many at once, out of order and repeated: each chunk decoded
+            // once for all its entries.
+            let many: Vec<u64> = (0..table.len())
+                .rev()
+                .step_by(3)
+                .chain((0..table.len()).step_by(5))
+                .collect();
+            let values = packed.get_many(&many);
+            for (&index, &value) in many.iter().zip(&values) {
+                assert_eq!(value, table.get(index), "{what}: entry {index} of many");
+            }
             let again = PackedTable::from_bytes(&game, &bytes).unwrap();
             assert!(
                 again.unpack(1).words().eq(table.words()),
@@ -545,6 +556,13 @@ fn a_packed_table_reads_every_entry_as_the_table_it_was_packed_from() {
             plain.probe_index(index).unwrap()
         );
     }
+    let every: Vec<u64> = (0..table.len()).collect();
+    assert_eq!(
+        opened.probe_indices(&every).unwrap(),
+        plain.probe_indices(&every).unwrap()
+    );
+    let past = opened.probe_indices(&[0, table.len()]).unwrap_err();
+    assert_eq!(past.code(), "tablebase_not_a_position");
     let (mover, other) = game.start();
     let start = Position::start(
         game.board(),

@@ -824,8 +824,7 @@ impl PyTablebase {
         let probe_all = |indices: &[u64]| {
             let mut values = vec![0i8; indices.len()];
             let mut depths = vec![-1i16; indices.len()];
-            for (i, &index) in indices.iter().enumerate() {
-                let probe = table.probe_index(index)?;
+            for (i, probe) in table.probe_indices(indices)?.into_iter().enumerate() {
                 values[i] = probe.value as i8;
                 if let Some(depth) = probe.depth {
                     depths[i] = depth as i16;

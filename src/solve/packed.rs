@@ -1042,6 +1042,49 @@ impl PackedTable {
         answer
     }
 
+    /// The values of many entries (as [`PackedTable::get`] of each), in
+    /// their order: each chunk decoded once for all the entries asked of
+    /// it, so a batch that covers whole chunks costs about an unpacking
+    /// of them.
+    ///
+    /// # Panics
+    /// An index past the table.
+    #[must_use]
+    pub fn get_many(&self, indices: &[u64]) -> Vec<Value> {
+        let block_len = self.game.ranking().block_len();
+        let chunk_of = |index: u64| {
+            (
+                index / block_len,
+                index % block_len / u64::from(self.chunk_entries),
+            )
+        };
+        let mut order: Vec<usize> = (0..indices.len()).collect();
+        order.sort_unstable_by_key(|&i| indices[i]);
+        let mut values = vec![Value::Illegal; indices.len()];
+        let mut k = 0;
+        while k < order.len() {
+            let (block, chunk) = chunk_of(indices[order[k]]);
+            let end = k + order[k..]
+                .iter()
+                .take_while(|&&i| chunk_of(indices[i]) == (block, chunk))
+                .count();
+            if end == k + 1 {
+                values[order[k]] = self.get(indices[order[k]]);
+            } else {
+                let mut next = k;
+                let last = indices[order[end - 1]] % block_len;
+                self.decode_chunk(block, chunk, last, |within, value| {
+                    while next < end && indices[order[next]] % block_len == within {
+                        values[order[next]] = value;
+                        next += 1;
+                    }
+                });
+            }
+            k = end;
+        }
+        values
+    }
+
     /// Every entry, decoded into a table of 2-bit values (the table it
     /// was packed from), on `threads` threads.
     #[must_use]

@@ -570,6 +570,27 @@ impl Tablebase {
         Ok(self.at(index))
     }
 
+    /// [`Tablebase::probe_index`] of each of `indices`, in their order; a
+    /// packed table decodes each chunk once for all the entries asked of
+    /// it ([`PackedTable::get_many`]).
+    ///
+    /// # Errors
+    /// [`TablebaseError::NotAPosition`] for the first index past the
+    /// table.
+    pub fn probe_indices(&self, indices: &[u64]) -> Result<Vec<Probe>, TablebaseError> {
+        if let Some(&past) = indices.iter().find(|&&i| i >= self.game.ranking().states()) {
+            return Err(self.probe_index(past).expect_err("an index past the table"));
+        }
+        Ok(match &self.body {
+            Body::Packed(p) => p
+                .get_many(indices)
+                .into_iter()
+                .map(|value| Probe { value, depth: None })
+                .collect(),
+            _ => indices.iter().map(|&i| self.at(i)).collect(),
+        })
+    }
+
     #[inline]
     fn at(&self, index: u64) -> Probe {
         match &self.body {

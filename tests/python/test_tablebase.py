@@ -726,6 +726,11 @@ def test_a_packed_table_opens_and_probes_as_its_values(table: Tablebase, tmp_pat
         # depths rank them, the values cannot).
         by_move = {str(m.move): m.value for m in packed.moves(position)}
         assert by_move == {str(m.move): m.value for m in table.moves(position)}
+    # Every entry at once: the values of the depths, and no depth.
+    every = np.arange(table.entries, dtype=np.uint64)
+    values, depths = packed.probe_indices(every)
+    assert (values == table.probe_indices(every)[0]).all()
+    assert (depths == -1).all()
     (tmp_path / table.path.name).unlink()
     loaded = Tablebase.load(BOARD, folder=tmp_path, progress=False)
     assert loaded.path == path and not loaded.built
