@@ -7,7 +7,7 @@
 //! ([`crate::data`]; `sternhalma serve --tablebases DIR` fills the server's
 //! one set at start, a test gives its own). A probe reads a table in
 //! memory: microseconds (a packed table, `sternhalma tablebase pack`: some
-//! microseconds a read, a few hundred for a probe with its moves), so it
+//! microseconds a read, some tens for a probe with its moves), so it
 //! is answered on the request's worker like `/v1/legal-moves`, never
 //! queued behind heavy work, and not rate-limited (`crate::clients`). So is the list: each table's counts were taken once,
 //! when it was installed, and the start's probe is one read.
