@@ -227,23 +227,43 @@ fn row(label: &str, r: [u64; 4]) -> String {
     )
 }
 
+/// `println!` that ends the command quietly when standard output is
+/// closed (`tablebase verify FILE | head`), as `tablebase probe` and
+/// `export` do, instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("sternhalma: standard output: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
 /// Table 1 of Sturtevant (2019) beside these counts.
 fn print_table1(game: &Game, counts: &Counts) {
-    println!(
+    say!(
         "  {:<13} {:>18} {:>18} {:>14} {:>14}",
-        "", "positions", "first-player wins", "draws", "illegal"
+        "",
+        "positions",
+        "first-player wins",
+        "draws",
+        "illegal"
     );
     let ours = counts.published();
-    println!("{}", row("this table", ours));
+    say!("{}", row("this table", ours));
     if let Some(paper) = published(game.side(), game.pegs()) {
         let same = if paper == ours { "  (equal)" } else { "" };
-        println!("{}{same}", row("paper", paper));
+        say!("{}{same}", row("paper", paper));
     }
     if let Some(other) = reproduced(game.side(), game.pegs())
         && Some(other) != published(game.side(), game.pegs())
     {
         let same = if other == ours { "  (equal)" } else { "" };
-        println!("{}{same}", row("reproduction", other));
+        say!("{}{same}", row("reproduction", other));
     }
 }
 
@@ -625,9 +645,9 @@ fn info(path: &Path) -> ExitCode {
         Ok(read) => read,
         Err(e) => return fail(e),
     };
-    println!("{}", path.display());
-    println!("  game        {game}, rules {}", header.rules);
-    println!(
+    say!("{}", path.display());
+    say!("  game        {game}, rules {}", header.rules);
+    say!(
         "  kind        {}",
         match header.kind {
             file::Kind::Values => "values (2 bits a position)".to_owned(),
@@ -638,12 +658,12 @@ fn info(path: &Path) -> ExitCode {
             ),
         }
     );
-    println!(
+    say!(
         "  format      {} (rules version {})",
         file::FORMAT_VERSION,
         file::RULES_VERSION
     );
-    println!(
+    say!(
         "  positions   {} a side, {} in all; {} entries{}",
         game.ranking().positions_a_side(),
         game.positions(),
@@ -664,8 +684,8 @@ fn info(path: &Path) -> ExitCode {
             header.passes.saturating_sub(1)
         ),
     };
-    println!("  solved      {solved}");
-    println!(
+    say!("  solved      {solved}");
+    say!(
         "  checksum    {:016x} (checked: the body matches)",
         header.checksum
     );
@@ -674,9 +694,12 @@ fn info(path: &Path) -> ExitCode {
         Err(e) => return fail(format!("{}: {e}", path.display())),
     };
     let c = &game.counts(&values);
-    println!(
+    say!(
         "  south to move: {} wins, {} losses, {} draws, {} illegal",
-        c.wins, c.losses, c.draws, c.illegal
+        c.wins,
+        c.losses,
+        c.draws,
+        c.illegal
     );
     print_table1(&game, c);
     let (mover, other) = game.start();
@@ -684,16 +707,16 @@ fn info(path: &Path) -> ExitCode {
     match &loaded {
         file::Loaded::Depths(depths) => {
             let d = depths.get(index);
-            println!(
+            say!(
                 "  start position (south to move): {} in {d} plies",
                 solve::value_of(d)
             );
         }
         file::Loaded::Values(table) => {
-            println!("  start position (south to move): {}", table.get(index));
+            say!("  start position (south to move): {}", table.get(index));
         }
         file::Loaded::Packed(packed) => {
-            println!("  start position (south to move): {}", packed.get(index));
+            say!("  start position (south to move): {}", packed.get(index));
         }
     }
     ExitCode::SUCCESS
@@ -724,7 +747,7 @@ fn verify(path: &Path, against: Option<&Path>, sample: u64, seed: u64) -> ExitCo
         Err(e) => return fail(format!("{}: {e}", path.display())),
     };
     if header.kind == file::Kind::Packed {
-        println!(
+        say!(
             "{}: decoded whole: {} entries, counts equal to those it holds",
             path.display(),
             header.states
@@ -754,7 +777,7 @@ fn verify(path: &Path, against: Option<&Path>, sample: u64, seed: u64) -> ExitCo
                 header.states
             ));
         }
-        println!(
+        say!(
             "{}: every one of its {} entries equal to {}'s",
             path.display(),
             header.states,
@@ -784,7 +807,7 @@ fn verify(path: &Path, against: Option<&Path>, sample: u64, seed: u64) -> ExitCo
     }
     // An entry is a position with south to move, and with the mirror
     // folded also its mirror image: what the file holds, one value each.
-    println!(
+    say!(
         "{}: checked {count} {}{} ({} wins, {} losses, {} draws, {} illegal or unused, south to move)",
         path.display(),
         if header.mirror {
@@ -799,11 +822,11 @@ fn verify(path: &Path, against: Option<&Path>, sample: u64, seed: u64) -> ExitCo
         by_value[Value::Illegal as usize],
     );
     if failures.is_empty() {
-        println!("  every one consistent with the rules and its successors");
+        say!("  every one consistent with the rules and its successors");
         ExitCode::SUCCESS
     } else {
         for f in failures.iter().take(10) {
-            println!("  {f}");
+            say!("  {f}");
         }
         fail(format!("{} inconsistent positions", failures.len()))
     }
@@ -859,7 +882,7 @@ fn pack(path: &Path, out: Option<&Path>, chunk: u32, threads: Option<usize>) -> 
         Err(e) => return fail(e),
     };
     let two_bits = entries.div_ceil(32) * 8;
-    println!(
+    say!(
         "wrote {}: {} bytes of body, {:.3} bits an entry, {:.1}x smaller than the 2-bit values ({two_bits} bytes); every entry checked; {:.1} s",
         target.display(),
         written.body_bytes,

@@ -445,3 +445,25 @@ fn a_thread_count_past_the_cap_is_refused_before_any_work() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `tablebase info` and `verify` piped into a reader that goes away
+/// (`| head -1`) end quietly, as `probe` and `export` do: no panic.
+#[test]
+fn info_and_verify_end_quietly_when_their_reader_goes_away() {
+    let dir = folder("closed-stdout");
+    let (_, path) = table(&dir, 7, 1);
+    for command in ["info", "verify"] {
+        let mut child = binary()
+            .args(["tablebase", command])
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = text(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{command}: {stderr}");
+        assert!(output.status.success(), "{command}: {stderr}");
+    }
+}
