@@ -765,10 +765,7 @@ fn verify(path: &Path, against: Option<&Path>, sample: u64, seed: u64) -> ExitCo
                 game.board()
             ));
         }
-        let other_table = other_loaded.values();
-        let differ = (0..header.states)
-            .filter(|&i| table.get(i) != other_table.get(i))
-            .count();
+        let differ = table.count_differences(&other_loaded.values());
         if differ > 0 {
             return fail(format!(
                 "{} and {}: {differ} of {} entries differ",
@@ -835,8 +832,7 @@ fn verify(path: &Path, against: Option<&Path>, sample: u64, seed: u64) -> ExitCo
 /// `tablebase pack`: packs the values of the table file `path`, checks
 /// every entry of the packed table against them, and writes it.
 fn pack(path: &Path, out: Option<&Path>, chunk: u32, threads: Option<usize>) -> ExitCode {
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let threads = crate::tablebase_tools::threads(threads);
     let started = Instant::now();
     let (header, game, loaded) = match file::read(path) {
         Ok(read) => read,
@@ -863,16 +859,12 @@ fn pack(path: &Path, out: Option<&Path>, chunk: u32, threads: Option<usize>) -> 
     });
     eprintln!();
     // Every entry decoded and compared before the file is written.
-    let unpacked = packed.unpack(threads);
-    let differ = (0..entries)
-        .filter(|&i| unpacked.get(i) != table.get(i))
-        .count();
+    let differ = packed.unpack(threads).count_differences(&table);
     if differ > 0 {
         return fail(format!(
             "{differ} of {entries} entries decode to another value than the table's: the packing is wrong, no file written"
         ));
     }
-    drop(unpacked);
     let target = out.map_or_else(
         || solve::tablebase::packed_path(path.parent().unwrap_or(Path::new(".")), &game),
         Path::to_owned,

@@ -38,7 +38,8 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn threads(asked: Option<usize>) -> usize {
+/// Threads asked for, else every core.
+pub(crate) fn threads(asked: Option<usize>) -> usize {
     asked
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .max(1)

@@ -219,6 +219,24 @@ impl Table {
         self.words.iter().map(|w| w.load(Ordering::Relaxed))
     }
 
+    /// How many entries hold another value than in `other`, a table of
+    /// the same length: compared a word (32 entries) at a time.
+    ///
+    /// # Panics
+    /// A table of another length.
+    #[must_use]
+    pub fn count_differences(&self, other: &Table) -> u64 {
+        assert_eq!(self.len, other.len, "tables of one game");
+        // Unused positions of the last word are zero in both.
+        self.words()
+            .zip(other.words())
+            .map(|(a, b)| {
+                let x = a ^ b;
+                u64::from(((x | (x >> 1)) & 0x5555_5555_5555_5555).count_ones())
+            })
+            .sum()
+    }
+
     /// Positions of each value.
     #[must_use]
     pub fn counts(&self) -> Counts {
@@ -271,5 +289,11 @@ mod tests {
         }
         assert!(!full.any_unknown(0, 63));
         assert!(!full.any_unknown(30, 33));
+        // Differences counted by entry, the last word's too.
+        let other = Table::new(100);
+        assert_eq!(t.count_differences(&other), 3);
+        other.prove(5, Value::Loss);
+        other.prove(99, Value::Illegal);
+        assert_eq!(t.count_differences(&other), 2);
     }
 }
