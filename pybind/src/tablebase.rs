@@ -111,8 +111,6 @@ fn thousands(n: u64) -> String {
     text
 }
 
-/// The game `Tablebase.load` names: a board, or a square rhombus with a
-/// peg count.
 /// The game a Python caller names: a `Board` or a board's name, and
 /// `pegs` where the name does not say them (`load`, `download`).
 fn game_from(board: &Bound<'_, PyAny>, pegs: Option<i128>) -> PyResult<Game> {
@@ -126,6 +124,8 @@ fn game_from(board: &Bound<'_, PyAny>, pegs: Option<i128>) -> PyResult<Game> {
     game_of(&name, pegs)
 }
 
+/// The game a board's name names: a board, or a square rhombus with a
+/// peg count.
 fn game_of(name: &str, pegs: Option<u8>) -> PyResult<Game> {
     Game::parse(name, pegs).map_err(|e| {
         // The core's message names the command line's `--pegs`.

@@ -556,7 +556,7 @@ pub fn read(path: &Path) -> Result<(Header, Game, Loaded), FileError> {
             if checksum(byte_words(&body), expected) != header.checksum {
                 return Err(damaged());
             }
-            let packed = PackedTable::from_bytes(&game, &body)
+            let packed = PackedTable::from_vec(&game, body)
                 .map_err(|e| invalid(format!("not a packed table of {}: {e}", game.board())))?;
             Loaded::Packed(Box::new(packed))
         }

@@ -578,15 +578,16 @@ impl<'a> Decoder<'a> {
     }
 }
 
-/// Calls `visit(block, within, mover, other, rule)` for every entry of
-/// the chunk `chunk` of `block`, in order; stops when it answers false.
+/// Calls `visit(within, other, rule)` for the entries `first..end` of
+/// `block` (within the block), in order: the other side's set, and the
+/// value a rule gives it if one does; stops when it answers false.
 #[inline(always)]
 fn walk_chunk(
     game: &Game,
     block: u64,
     first: u64,
     end: u64,
-    mut visit: impl FnMut(u64, u64, u64, Option<Value>) -> bool,
+    mut visit: impl FnMut(u64, u64, Option<Value>) -> bool,
 ) {
     let r = game.ranking();
     let mover = r.mover(block);
@@ -594,12 +595,7 @@ fn walk_chunk(
     let mut others = Others::new(game, mover, first);
     for within in first..end {
         let other = others.set();
-        if !visit(
-            within,
-            mover,
-            other,
-            by_rule(game, symmetric, block, mover, other),
-        ) {
+        if !visit(within, other, by_rule(game, symmetric, block, mover, other)) {
             return;
         }
         others.advance();
@@ -667,7 +663,7 @@ fn visit_coded<S: Send>(
                             let first = chunk * u64::from(chunk_entries);
                             let end = (first + u64::from(chunk_entries)).min(block_len);
                             let mut before = NONE;
-                            walk_chunk(game, block, first, end, |within, _, other, rule| {
+                            walk_chunk(game, block, first, end, |within, other, rule| {
                                 if rule.is_none() {
                                     let value = table.get(block * block_len + within);
                                     let site = contexts.site(game, block, mover, other, before);
@@ -845,28 +841,22 @@ impl PackedTable {
                                     let start = data.len();
                                     let mut encoder = Encoder::new(&mut data);
                                     let mut before = NONE;
-                                    walk_chunk(
-                                        game,
-                                        block,
-                                        first,
-                                        end,
-                                        |within, _, other, rule| {
-                                            if rule.is_none() {
-                                                let value = table.get(block * block_len + within);
-                                                let site = contexts
-                                                    .site(game, block, mover, other, before);
-                                                let (draw, win) = models.at(site);
-                                                if draw != 0 {
-                                                    encoder.bit(value == Value::Draw, draw);
-                                                }
-                                                if value != Value::Draw {
-                                                    encoder.bit(value == Value::Win, win);
-                                                }
-                                                before = previous(value);
+                                    walk_chunk(game, block, first, end, |within, other, rule| {
+                                        if rule.is_none() {
+                                            let value = table.get(block * block_len + within);
+                                            let site =
+                                                contexts.site(game, block, mover, other, before);
+                                            let (draw, win) = models.at(site);
+                                            if draw != 0 {
+                                                encoder.bit(value == Value::Draw, draw);
                                             }
-                                            true
-                                        },
-                                    );
+                                            if value != Value::Draw {
+                                                encoder.bit(value == Value::Win, win);
+                                            }
+                                            before = previous(value);
+                                        }
+                                        true
+                                    });
                                     encoder.finish();
                                     let length = data.len() - start;
                                     lengths.push(
@@ -987,29 +977,23 @@ impl PackedTable {
         let mut decoder = Decoder::new(bytes);
         let mover = self.contexts.mover(self.game.ranking().mover(block));
         let mut before = NONE;
-        walk_chunk(
-            &self.game,
-            block,
-            first,
-            last + 1,
-            |within, _, other, rule| {
-                let value = rule.unwrap_or_else(|| {
-                    let site = self.contexts.site(&self.game, block, mover, other, before);
-                    let (draw, win) = self.models.at(site);
-                    let value = if draw != 0 && decoder.bit(draw) {
-                        Value::Draw
-                    } else if decoder.bit(win) {
-                        Value::Win
-                    } else {
-                        Value::Loss
-                    };
-                    before = previous(value);
-                    value
-                });
-                visit(within, value);
-                true
-            },
-        );
+        walk_chunk(&self.game, block, first, last + 1, |within, other, rule| {
+            let value = rule.unwrap_or_else(|| {
+                let site = self.contexts.site(&self.game, block, mover, other, before);
+                let (draw, win) = self.models.at(site);
+                let value = if draw != 0 && decoder.bit(draw) {
+                    Value::Draw
+                } else if decoder.bit(win) {
+                    Value::Win
+                } else {
+                    Value::Loss
+                };
+                before = previous(value);
+                value
+            });
+            visit(within, value);
+            true
+        });
     }
 
     /// The value of entry `index` (as [`Table::get`] of the table packed):
@@ -1179,16 +1163,29 @@ impl PackedTable {
         out
     }
 
-    /// A packed table read back from [`PackedTable::to_bytes`], of `game`.
-    /// A body whose chunks were altered reads (its values are then
-    /// wrong: a file's checksum, and [`PackedTable::check`], find it), but
-    /// never panics.
+    /// A packed table read back from [`PackedTable::to_bytes`], of `game`
+    /// (a copy of `body`; [`PackedTable::from_vec`] keeps its bytes).
+    ///
+    /// # Errors
+    /// As [`PackedTable::from_vec`].
+    pub fn from_bytes(game: &Game, body: &[u8]) -> Result<PackedTable, PackError> {
+        PackedTable::from_vec(game, body.to_vec())
+    }
+
+    /// A packed table read back from [`PackedTable::to_bytes`], of `game`,
+    /// its coded chunks kept where they are in `body` (a file's body is
+    /// not held twice). A body whose chunks were altered reads (its values
+    /// are then wrong: a file's checksum, and [`PackedTable::check`], find
+    /// it), but never panics.
     ///
     /// # Errors
     /// A body that is not one of this game's packed tables (truncated, of
     /// another size, models of another shape, counts that do not add up).
-    pub fn from_bytes(game: &Game, body: &[u8]) -> Result<PackedTable, PackError> {
-        let mut reader = Reader { bytes: body, at: 0 };
+    pub fn from_vec(game: &Game, mut body: Vec<u8>) -> Result<PackedTable, PackError> {
+        let mut reader = Reader {
+            bytes: &body,
+            at: 0,
+        };
         let chunk_entries = reader.u32()?;
         if !(1..=MAX_CHUNK_ENTRIES).contains(&chunk_entries) {
             return Err(PackError(format!(
@@ -1293,7 +1290,10 @@ impl PackedTable {
                 body.len().saturating_sub(reader.at)
             )));
         }
-        let data = body[reader.at..].to_vec();
+        let start = reader.at;
+        // The chunks: the body without what comes before them.
+        body.drain(..start);
+        let data = body;
         let supers = supers_of(&lengths);
         let third = dense.pop().expect("model 3");
         let second = dense.pop().expect("model 2");
